@@ -1,0 +1,102 @@
+/**
+ * Loads `config.yaml`: parse YAML, expand `${VAR}` / `${VAR:-default}` from the environment in
+ * string values, validate with the schema, and report problems by key path.
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { configSchema, type Config } from './schema.js';
+
+/** The configuration cannot be used; `message` names the file and the key path. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Default config file name, looked up in the current directory. */
+export const DEFAULT_CONFIG_FILE = 'config.yaml';
+
+const VAR_PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}` in every string of a parsed YAML tree.
+ * `${VAR}` with VAR unset becomes the empty string; `:-` also applies when VAR is empty.
+ */
+export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
+  if (typeof value === 'string') {
+    return value.replace(VAR_PATTERN, (_m, name: string, def: string | undefined) => {
+      const v = env[name];
+      if (v === undefined || v === '') return def ?? '';
+      return v;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => expandEnv(v, env));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env)]));
+  }
+  return value;
+}
+
+/**
+ * Validates an already-parsed config object.
+ * @throws {ConfigError} listing every bad key as `path.to.key: problem`.
+ */
+export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, source = 'config'): Config {
+  const expanded = expandEnv(raw ?? {}, env);
+  const result = configSchema.safeParse(expanded);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const path = issue.path.join('.') || '(root)';
+      return `  ${path}: ${describeIssue(issue)}`;
+    });
+    throw new ConfigError(`${source} is invalid:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+function describeIssue(issue: { code: string; message: string; expected?: unknown; keys?: string[] }): string {
+  if (issue.code === 'invalid_type' && typeof issue.expected === 'string') {
+    const article = /^[aeiou]/.test(issue.expected) ? 'an' : 'a';
+    return `expected ${article} ${issue.expected}`;
+  }
+  if (issue.code === 'unrecognized_keys' && issue.keys) {
+    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+  }
+  return issue.message;
+}
+
+/** Where the config comes from: explicit path, `CODE_AGENT_CONFIG`, or `./config.yaml`. */
+export function resolveConfigPath(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): {
+  path: string;
+  explicit: boolean;
+} {
+  const chosen = explicit ?? (env.CODE_AGENT_CONFIG || undefined);
+  return chosen ? { path: resolve(chosen), explicit: true } : { path: resolve(DEFAULT_CONFIG_FILE), explicit: false };
+}
+
+/**
+ * Loads and validates the configuration.
+ * A missing default `config.yaml` yields the defaults; a missing explicit file is an error.
+ * @throws {ConfigError} for a missing explicit file, malformed YAML (with line and column) or bad keys.
+ */
+export async function loadConfig(explicitPath?: string, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const { path, explicit } = resolveConfigPath(explicitPath, env);
+  if (!existsSync(path)) {
+    if (explicit) throw new ConfigError(`config file not found: ${path}`);
+    return parseConfig({}, env, 'default configuration');
+  }
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    const pos = first.linePos?.[0];
+    const where = pos ? `line ${pos.line}, column ${pos.col}` : 'unknown position';
+    throw new ConfigError(`config file ${path} is not valid YAML (${where}): ${first.message.split('\n')[0]}`);
+  }
+  return parseConfig(doc.toJS(), env, `config file ${path}`);
+}

@@ -1,0 +1,117 @@
+/**
+ * The shape of `config.yaml` (contract in DESIGN.md). Every key is validated; an error names
+ * the key by its path, e.g. `sandbox.timeout_s: expected a number`.
+ */
+import { z } from 'zod';
+
+/** Empty strings (from `${VAR}` with VAR unset) count as "not set". */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+/** A number that may arrive as a string from `${VAR}` expansion. */
+const num = (def: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v),
+    z.number().positive(),
+  ).default(def);
+
+const int = (def: number, min = 1) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v),
+    z.number().int().min(min),
+  ).default(def);
+
+const idList = z.array(z.coerce.string()).default([]);
+
+export const llmSchema = z
+  .object({
+    provider: z.enum(['auto', 'openai', 'local']).default('auto'),
+    model: optionalString,
+    api_key: optionalString,
+    base_url: optionalString,
+    /** Path of a GGUF file for the local provider. */
+    model_path: optionalString,
+    /** Where downloaded local models are kept. */
+    models_dir: z.string().default('data/models'),
+    context_size: int(4096, 256),
+    threads: int(0, 0),
+    temperature: z.number().min(0).max(2).default(0),
+    max_tokens: int(2048),
+    timeout_s: num(120),
+    max_retries: int(3, 0),
+  })
+  .strict();
+
+export const sandboxSchema = z
+  .object({
+    python: z.string().default('/usr/bin/python3'),
+    timeout_s: num(10),
+    cpu_time_s: num(10),
+    memory_mb: num(512),
+    max_processes: int(64),
+    max_file_mb: num(16),
+    max_open_files: int(256, 16),
+    max_output_kb: num(1024),
+    max_artifacts: int(10, 0),
+    max_artifact_mb: num(8),
+    /** Opt-in to running WITHOUT isolation when bubblewrap is unavailable. Logs a warning on every run. */
+    allow_unisolated: z.boolean().default(false),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    llm: llmSchema.default(llmSchema.parse({})),
+    agent: z
+      .object({
+        max_retries: int(3, 0),
+        max_requirement_chars: int(8000),
+      })
+      .strict()
+      .default({ max_retries: 3, max_requirement_chars: 8000 }),
+    sandbox: sandboxSchema.default(sandboxSchema.parse({})),
+    store: z
+      .object({
+        url: z.string().default('sqlite://data/history.sqlite'),
+        /** Where artifacts are kept on the host. */
+        data_dir: z.string().default('data'),
+      })
+      .strict()
+      .default({ url: 'sqlite://data/history.sqlite', data_dir: 'data' }),
+    log: z
+      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+      .strict()
+      .default({ level: 'info' }),
+    slack: z
+      .object({
+        bot_token: optionalString,
+        signing_secret: optionalString,
+        app_token: optionalString,
+        port: int(3000),
+        api_url: optionalString,
+        allowed_channels: idList,
+        allowed_users: idList,
+        max_queue_per_channel: int(5),
+      })
+      .strict()
+      .optional(),
+    discord: z
+      .object({
+        token: optionalString,
+        application_id: optionalString,
+        api_url: optionalString,
+        guild_id: optionalString,
+        allowed_guilds: idList,
+        allowed_channels: idList,
+        allowed_roles: idList,
+        max_queue_per_channel: int(5),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** The validated configuration. */
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,84 @@
+/**
+ * What the history keeps: per conversation (a channel or a CLI session), runs, each with every
+ * attempt and its execution result. Words follow DESIGN.md.
+ */
+import type { ExecutionResult } from '../sandbox/types.js';
+import type { TokenUsage } from '../llm/types.js';
+
+/** Why an attempt was made. */
+export type AttemptTrigger =
+  /** first code for the requirement */
+  | 'requirement'
+  /** auto-fix after a failed execution or a reply without code */
+  | 'error'
+  /** improve request with user feedback */
+  | 'feedback'
+  /** same code executed again */
+  | 'rerun';
+
+/** One version of the code inside a run, with its execution result. */
+export interface Attempt {
+  /** 1-based index inside the run. */
+  index: number;
+  trigger: AttemptTrigger;
+  /** User feedback when `trigger` is `feedback`. */
+  feedback?: string;
+  /** The extracted Python code; empty when the reply had none. */
+  code: string;
+  /** Why no code could be used (e.g. "the reply contained no Python code"), else absent. */
+  error?: string;
+  /** The execution result; absent when the code was generated but not executed. */
+  result?: ExecutionResult;
+  /** Tokens used by the LLM call that produced this attempt (zero for a rerun). */
+  usage: TokenUsage;
+  /** ISO 8601 time of creation. */
+  createdAt: string;
+}
+
+/** Status of a run. */
+export type RunStatus = 'running' | 'success' | 'failed' | 'generated';
+
+/** One requirement and everything that followed from it. */
+export interface Run {
+  /** Unique id (time-sortable). */
+  id: string;
+  conversationId: string;
+  requirement: string;
+  /** Who asked (platform user id or name), if known. */
+  requestedBy?: string;
+  status: RunStatus;
+  attempts: Attempt[];
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601. */
+  updatedAt: string;
+  /** Platform data the adapter needs later (thread ts, message ids, permalink…). */
+  meta?: Record<string, string>;
+}
+
+/** Persistent per-conversation history. */
+export interface HistoryStore {
+  /** Inserts or replaces a run and indexes it under its conversation. */
+  saveRun(run: Run): Promise<void>;
+  /** @returns the run, or undefined when there is none with that id. */
+  getRun(conversationId: string, runId: string): Promise<Run | undefined>;
+  /** @returns the newest `limit` runs of a conversation, newest first. */
+  listRuns(conversationId: string, limit?: number): Promise<Run[]>;
+  /** Links a platform thread (e.g. Slack thread ts, Discord thread id) to a run. */
+  linkThread(conversationId: string, threadKey: string, runId: string): Promise<void>;
+  /** @returns the run linked to that thread, if any. */
+  findRunByThread(conversationId: string, threadKey: string): Promise<Run | undefined>;
+  /**
+   * Records a platform event id for deduplication.
+   * @param ttlMs how long the id is remembered, in ms.
+   * @returns true the first time an id is seen, false for a repeat delivery.
+   */
+  markEventSeen(eventId: string, ttlMs: number): Promise<boolean>;
+  /** Closes connections. */
+  close(): Promise<void>;
+}
+
+/** The store could not be read or written; `message` says which store and what to do. */
+export class HistoryError extends Error {
+  override name = 'HistoryError';
+}

@@ -1,0 +1,98 @@
+/**
+ * The sandbox boundary: one interface, many possible backends (bubblewrap today).
+ * Words follow DESIGN.md: an execution result carries the artifacts the program wrote.
+ */
+
+/** Resource limits for one execution. All sizes in bytes, times in seconds. */
+export interface ExecutionLimits {
+  /** Wall-clock time before the whole process tree is killed, in s. Default 10. */
+  wallTimeS: number;
+  /** CPU time (RLIMIT_CPU), in s. Default 10. */
+  cpuTimeS: number;
+  /** Address-space limit per process (RLIMIT_AS), in bytes. Default 512 MiB. */
+  memoryBytes: number;
+  /** Maximum number of processes/threads (RLIMIT_NPROC). Default 64. */
+  maxProcesses: number;
+  /** Maximum size of any one written file (RLIMIT_FSIZE), in bytes. Default 16 MiB. */
+  maxFileBytes: number;
+  /** Maximum number of open file descriptors (RLIMIT_NOFILE). Default 256. */
+  maxOpenFiles: number;
+  /** Total bytes of stdout + stderr kept; past this the program is killed. Default 1 MiB. */
+  maxOutputBytes: number;
+  /** Maximum number of artifacts returned. Default 10. */
+  maxArtifacts: number;
+  /** Maximum size of one returned artifact, in bytes. Default 8 MiB. */
+  maxArtifactBytes: number;
+}
+
+/** Which limit stopped the program, if any. */
+export type LimitName =
+  | 'wall_time'
+  | 'cpu_time'
+  | 'memory'
+  | 'processes'
+  | 'file_size'
+  | 'output'
+  | 'artifacts';
+
+/** A file the program wrote into its work dir, copied out to the host. */
+export interface Artifact {
+  /** Cleaned file name, relative to the work dir (no `..`, no leading `/`). */
+  name: string;
+  /** Absolute path on the host where the artifact was kept. */
+  path: string;
+  /** Size in bytes. */
+  bytes: number;
+}
+
+/** A file placed into the work dir before the program starts (e.g. a chat attachment). */
+export interface InputFile {
+  /** File name; it is cleaned the same way as artifact names. */
+  name: string;
+  content: Buffer;
+}
+
+/** What one execution produced. */
+export interface ExecutionResult {
+  /** True when the program exited 0 and hit no limit. */
+  success: boolean;
+  stdout: string;
+  stderr: string;
+  /** Exit code, or null when killed by a signal. */
+  exitCode: number | null;
+  /** Signal name (e.g. `SIGKILL`) when killed by a signal, else null. */
+  signal: string | null;
+  timedOut: boolean;
+  /** The limit that stopped the program, if any. */
+  limitHit: LimitName | null;
+  /** Wall time of the execution, in ms. */
+  durationMs: number;
+  artifacts: Artifact[];
+}
+
+/** Options of one execution. */
+export interface ExecuteOptions {
+  /** Files to place in the work dir before the program starts. */
+  inputFiles?: InputFile[];
+  /** Host directory where artifacts are copied (created if missing). */
+  artifactDir?: string;
+  /** Cancels the execution: the process tree is killed and the result says so. */
+  signal?: AbortSignal;
+  /** Overrides of the executor's default limits for this execution. */
+  limits?: Partial<ExecutionLimits>;
+}
+
+/** Runs untrusted Python code in isolation. */
+export interface Executor {
+  /**
+   * Runs `code` as a Python program in a fresh private work dir.
+   * Never throws for anything the program does; throws {@link SandboxUnavailableError}
+   * when isolation cannot be set up.
+   */
+  execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
+}
+
+/** Isolation is not available on this machine; the message says why and how to fix it. */
+export class SandboxUnavailableError extends Error {
+  override name = 'SandboxUnavailableError';
+}
