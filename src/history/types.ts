@@ -52,6 +52,8 @@ export interface Run {
   createdAt: string;
   /** ISO 8601. */
   updatedAt: string;
+  /** One line saying why the run failed (LLM unreachable, cancelled, still failing after retries). */
+  error?: string;
   /** Platform data the adapter needs later (thread ts, message ids, permalink…). */
   meta?: Record<string, string>;
 }

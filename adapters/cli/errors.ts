@@ -1,0 +1,33 @@
+/**
+ * Exit codes of the CLI (DESIGN.md) and how errors map to them.
+ */
+import { ConfigError } from '../../src/config/load.js';
+import { InputError } from '../../src/agent/agent.js';
+import { HistoryError } from '../../src/history/types.js';
+import { LlmError } from '../../src/llm/types.js';
+import { SandboxUnavailableError } from '../../src/sandbox/types.js';
+
+/** 0 success, 1 failed after retries (or a runtime failure), 2 usage or config error. */
+export const EXIT = { success: 0, failed: 1, usage: 2 } as const;
+
+/** The exit code for an error that escaped a command. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof ConfigError || err instanceof InputError || err instanceof SandboxUnavailableError) {
+    return EXIT.usage;
+  }
+  return EXIT.failed;
+}
+
+/** A one-paragraph message for the user, without a stack trace for known errors. */
+export function describeError(err: unknown): string {
+  if (
+    err instanceof ConfigError ||
+    err instanceof InputError ||
+    err instanceof HistoryError ||
+    err instanceof LlmError ||
+    err instanceof SandboxUnavailableError
+  ) {
+    return err.message;
+  }
+  return (err as Error)?.stack ?? String(err);
+}

@@ -1,0 +1,72 @@
+/**
+ * `code-agent` command line (contract in DESIGN.md):
+ * `code-agent run "<requirement>" [--config F] [--max-retries N] [--json]`, the interactive session
+ * with no arguments, and the chat adapters. Exit 0 success, 1 failed after retries, 2 usage or config error.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { loadConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import { EXIT, exitCodeOf, describeError } from './errors.js';
+import { runOnce } from './run-command.js';
+import { startSession } from './session.js';
+
+function parseRetries(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return n;
+}
+
+/** Loads the config named by `--config` (or the default), applying a `--max-retries` override. */
+async function configFrom(opts: { config?: string; maxRetries?: number }): Promise<Config> {
+  const config = await loadConfig(opts.config);
+  if (opts.maxRetries !== undefined) config.agent.max_retries = opts.maxRetries;
+  return config;
+}
+
+/** Builds the command tree. Exported for tests. */
+export function buildProgram(): Command {
+  const program = new Command('code-agent')
+    .description('Ask for code in plain language: an LLM writes Python, a sandbox runs it, errors go back until it works.')
+    .option('-c, --config <file>', 'config file (default ./config.yaml or $CODE_AGENT_CONFIG)')
+    .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
+    .showHelpAfterError()
+    .exitOverride()
+    .action(async (opts: { config?: string; maxRetries?: number }) => {
+      process.exitCode = await startSession(await configFrom(opts));
+    });
+
+  program
+    .command('run')
+    .description('generate, execute and improve code for one requirement')
+    .argument('<requirement...>', 'what the program should do')
+    .option('-c, --config <file>', 'config file')
+    .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
+    .option('--json', 'print one JSON object with the result instead of progress lines')
+    .exitOverride()
+    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean }) => {
+      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
+      process.exitCode = await runOnce(await configFrom(merged), words.join(' '), { json: Boolean(opts.json) });
+    });
+
+  return program;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Runs the CLI with `argv` (without node and script), returning the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // help and version are not errors; commander already printed the message
+      return err.exitCode === 0 ? EXIT.success : EXIT.usage;
+    }
+    process.stderr.write(`code-agent: ${describeError(err)}\n`);
+    return exitCodeOf(err);
+  }
+}

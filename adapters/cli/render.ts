@@ -1,0 +1,80 @@
+/**
+ * Renders agent events as the terminal's progress lines, e.g. `[Agent] Generating code…`,
+ * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (DESIGN.md).
+ */
+import type { AgentEvent } from '../../src/agent/events.js';
+import { summarizeFailure } from '../../src/agent/failure.js';
+import type { ExecutionResult } from '../../src/sandbox/types.js';
+
+/** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
+export interface RenderTarget {
+  progress(line: string): void;
+  detail(text: string): void;
+}
+
+/** Options of the renderer. */
+export interface RenderOptions {
+  /** Print each attempt's code and its stdout/stderr (off in `--json` mode). Default true. */
+  showDetails?: boolean;
+}
+
+/** The one progress line of an event, or undefined when the event has none. */
+export function progressLine(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'generating':
+      return event.trigger === 'requirement' ? '[Agent] Generating code…' : '[Agent] Improving code…';
+    case 'generated':
+      return event.error
+        ? `[Agent] No usable code: ${event.error}`
+        : `[Agent] Code generated (${event.code.split('\n').length} lines)`;
+    case 'executing':
+      return '[Agent] Executing code in the sandbox…';
+    case 'executed':
+      return event.result.success
+        ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}`
+        : `[Agent] Execution failed: ${summarizeFailure(event.result)}`;
+    case 'improving':
+      return `[Agent] --- Improvement attempt ${event.retry}/${event.maxRetries} ---`;
+    case 'done':
+      return event.run.status === 'generated'
+        ? '[Agent] Code generated (not executed)'
+        : `[Agent] Success after ${event.run.attempts.length} attempt${event.run.attempts.length === 1 ? '' : 's'}`;
+    case 'failed':
+      return `[Agent] Failed after ${event.run.attempts.length} attempt${event.run.attempts.length === 1 ? '' : 's'}: ${event.reason}`;
+  }
+}
+
+function artifactsNote(result: ExecutionResult): string {
+  const n = result.artifacts.length;
+  return n === 0 ? '' : ` (${n} file${n === 1 ? '' : 's'}: ${result.artifacts.map((a) => a.path).join(', ')})`;
+}
+
+/** Formats code with line numbers, as a terminal block. */
+export function formatCode(code: string): string {
+  const lines = code.split('\n');
+  const width = String(lines.length).length;
+  return lines.map((l, i) => `${String(i + 1).padStart(width)} | ${l}`).join('\n');
+}
+
+/** Formats an execution's output for the terminal. */
+export function formatOutput(result: ExecutionResult): string {
+  const parts: string[] = [];
+  if (result.stdout) parts.push(`--- stdout ---\n${result.stdout.trimEnd()}`);
+  if (result.stderr) parts.push(`--- stderr ---\n${result.stderr.trimEnd()}`);
+  return parts.join('\n');
+}
+
+/** An event listener that renders to a target. */
+export function createRenderer(target: RenderTarget, options: RenderOptions = {}): (event: AgentEvent) => void {
+  const showDetails = options.showDetails ?? true;
+  return (event) => {
+    const line = progressLine(event);
+    if (line) target.progress(line);
+    if (!showDetails) return;
+    if (event.type === 'generated' && event.code) target.detail(formatCode(event.code));
+    if (event.type === 'executed') {
+      const out = formatOutput(event.result);
+      if (out) target.detail(out);
+    }
+  };
+}

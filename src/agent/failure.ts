@@ -1,0 +1,77 @@
+/**
+ * Turns an execution result into words: one line for progress output, and the fuller report
+ * that goes back to the LLM (exception, stderr tail, exit status, limit hit).
+ */
+import { constants } from 'node:os';
+import type { ExecutionResult, LimitName } from '../sandbox/types.js';
+
+/** How much of stdout / stderr (the tail) is fed back to the LLM, in characters. */
+export const FEEDBACK_TAIL_CHARS = 2000;
+
+const LIMIT_WORDS: Record<LimitName, string> = {
+  wall_time: 'it ran out of wall time',
+  cpu_time: 'it ran out of CPU time',
+  memory: 'it ran out of memory',
+  processes: 'it hit the process limit',
+  file_size: 'it wrote a file larger than allowed',
+  output: 'it printed more output than allowed',
+  artifacts: 'it wrote more or larger files than can be returned',
+};
+
+const EXCEPTION_LINE = /^(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)(?:: .*)?$/;
+
+/** The last `Type: message` line of a Python traceback (e.g. `json.decoder.JSONDecodeError: …`), if any. */
+export function exceptionLine(stderr: string): string | undefined {
+  const lines = stderr.trimEnd().split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (EXCEPTION_LINE.test(line)) return line;
+  }
+  return undefined;
+}
+
+/** Name of a signal number or name, e.g. 9 → `SIGKILL`. */
+export function signalName(signal: string | number | null): string | undefined {
+  if (signal === null) return undefined;
+  if (typeof signal === 'string') return signal;
+  const entry = Object.entries(constants.signals).find(([, n]) => n === signal);
+  return entry?.[0] ?? `signal ${signal}`;
+}
+
+/**
+ * One line naming what went wrong, e.g. `NameError: name 'x' is not defined`,
+ * `timed out (wall_time limit)`, `exit code 3`, `killed by SIGKILL`.
+ */
+export function summarizeFailure(result: ExecutionResult): string {
+  const parts: string[] = [];
+  const exception = exceptionLine(result.stderr);
+  if (exception) parts.push(exception);
+  if (result.limitHit) parts.push(`${LIMIT_WORDS[result.limitHit]} (${result.limitHit} limit)`);
+  else if (result.timedOut) parts.push('timed out');
+  if (parts.length === 0) {
+    if (result.signal) parts.push(`killed by ${result.signal}`);
+    else if (result.exitCode !== null && result.exitCode !== 0) parts.push(`exit code ${result.exitCode}`);
+    else parts.push('failed');
+  }
+  return parts.join('; ');
+}
+
+function tail(text: string, max: number): string {
+  return text.length <= max ? text : `…(${text.length - max} earlier characters cut)\n${text.slice(-max)}`;
+}
+
+/** The report of an execution that goes back to the LLM. */
+export function describeResult(result: ExecutionResult): string {
+  const status = result.success
+    ? 'The program ran successfully (exit code 0).'
+    : `The program failed: ${summarizeFailure(result)}. Exit status: ${
+        result.signal ? `killed by ${result.signal}` : `exit code ${result.exitCode}`
+      }${result.timedOut ? ', timed out' : ''}.`;
+  const sections = [status];
+  if (result.stdout.trim()) sections.push(`stdout (tail):\n${tail(result.stdout, FEEDBACK_TAIL_CHARS)}`);
+  if (result.stderr.trim()) sections.push(`stderr (tail):\n${tail(result.stderr, FEEDBACK_TAIL_CHARS)}`);
+  if (result.artifacts.length > 0) {
+    sections.push(`Files written: ${result.artifacts.map((a) => `${a.name} (${a.bytes} bytes)`).join(', ')}`);
+  }
+  return sections.join('\n\n');
+}

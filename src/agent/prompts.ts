@@ -1,0 +1,64 @@
+/**
+ * The conversation sent to the LLM for a run: the requirement, then every attempt as the
+ * assistant's code and every result (or user feedback) as the next user message.
+ */
+import type { ChatMessage } from '../llm/types.js';
+import type { Attempt, Run } from '../history/types.js';
+import { describeResult } from './failure.js';
+
+/** Instructions given to the model before the requirement. */
+export const SYSTEM_PROMPT = `You are a Python programmer. Write one complete, self-contained Python 3.11 program that does what the user asks.
+Rules:
+- Reply with the program in a single \`\`\`python code block. Keep any explanation short and outside the block.
+- The program runs non-interactively in a sandbox: no input(), no network, no package installs. The standard library, numpy, pandas, matplotlib, scipy and sympy are available.
+- Print the results so the user can see them. When you plot, use matplotlib; figures are saved automatically as PNG (you may also savefig to a file in the current directory).
+- Files the program writes in the current directory are returned to the user.
+- When you are told about an error or given feedback, reply with the whole corrected program, not a diff.`;
+
+/** What the LLM is told for each kind of attempt that follows another. */
+function followUp(previous: Attempt, next: Attempt): string {
+  const outcome = previous.error
+    ? `Your previous reply could not be used: ${previous.error}. Reply with the program in a \`\`\`python code block.`
+    : previous.result
+      ? describeResult(previous.result)
+      : 'The program was not executed.';
+  if (next.trigger === 'feedback') {
+    return `${outcome}\n\nThe user asks for this change:\n${next.feedback ?? ''}\n\nReply with the whole improved program.`;
+  }
+  return `${outcome}\n\nFix the program so that it works. Reply with the whole corrected program.`;
+}
+
+function asReply(attempt: Attempt): string {
+  return attempt.code ? `\`\`\`python\n${attempt.code}\n\`\`\`` : '(no code)';
+}
+
+/**
+ * Builds the chat for the next attempt of a run.
+ * @param run the run so far (attempts already made, each with its result)
+ * @param next the attempt being made (its trigger and feedback decide the last message)
+ */
+export function buildMessages(run: Run, next: Attempt): ChatMessage[] {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'user', content: run.requirement },
+  ];
+  const made = run.attempts.filter((a) => a.trigger !== 'rerun');
+  made.forEach((attempt, i) => {
+    messages.push({ role: 'assistant', content: asReply(attempt) });
+    const following = made[i + 1] ?? next;
+    // the outcome that matters is the latest execution of this code (a rerun may have changed it)
+    const latest = latestExecutionOf(run, attempt);
+    messages.push({ role: 'user', content: followUp(latest, following) });
+  });
+  return messages;
+}
+
+function latestExecutionOf(run: Run, attempt: Attempt): Attempt {
+  const start = run.attempts.indexOf(attempt);
+  let latest = attempt;
+  for (const a of run.attempts.slice(start + 1)) {
+    if (a.trigger !== 'rerun') break;
+    latest = a;
+  }
+  return latest;
+}

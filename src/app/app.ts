@@ -1,0 +1,63 @@
+/**
+ * Wires the core from a validated config: LLM provider, sandbox executor, history store, agent.
+ * Every adapter (CLI, Slack, Discord) starts from here.
+ */
+import { join, resolve } from 'node:path';
+import type { Config } from '../config/schema.js';
+import { Agent } from '../agent/agent.js';
+import { createLlmProvider } from '../llm/factory.js';
+import { BubblewrapExecutor, limitsFromConfig } from '../sandbox/executor.js';
+import { KeyvHistoryStore } from '../history/keyv-store.js';
+import type { HistoryStore } from '../history/types.js';
+import type { LlmProvider } from '../llm/types.js';
+import type { Executor } from '../sandbox/types.js';
+
+/** The wired core. */
+export interface App {
+  config: Config;
+  llm: LlmProvider;
+  executor: Executor;
+  store: HistoryStore;
+  agent: Agent;
+  /** Host folder for artifacts, absolute. */
+  artifactRoot: string;
+  /** Closes the store. */
+  close(): Promise<void>;
+}
+
+/** Parts that tests or adapters may supply instead of building them from config. */
+export interface AppOverrides {
+  llm?: LlmProvider;
+  executor?: Executor;
+  store?: HistoryStore;
+  /** Receives the executor's warnings (unisolated mode). Default: stderr. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Builds the core.
+ * @throws {ConfigError} when no LLM is configured; {@link HistoryError} when the store cannot be opened.
+ */
+export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const llm = overrides.llm ?? (await createLlmProvider(config.llm));
+  const warn = overrides.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+  const executor =
+    overrides.executor ??
+    new BubblewrapExecutor({
+      python: config.sandbox.python,
+      limits: limitsFromConfig(config.sandbox),
+      allowUnisolated: config.sandbox.allow_unisolated,
+      logger: { warn },
+    });
+  const store = overrides.store ?? (await KeyvHistoryStore.open(config.store.url));
+  const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
+  const agent = new Agent({
+    llm,
+    executor,
+    store,
+    artifactRoot,
+    maxRetries: config.agent.max_retries,
+    maxRequirementChars: config.agent.max_requirement_chars,
+  });
+  return { config, llm, executor, store, agent, artifactRoot, close: () => store.close() };
+}
