@@ -1,0 +1,71 @@
+/**
+ * Shapes untrusted program text for chat platforms: keep it inert inside code blocks, cap it,
+ * and name an execution's outcome in one status line. Platform-neutral; adapters pick the limits
+ * (Slack: 3000 characters per section block; Discord: 2000 characters per message).
+ */
+import { constants } from 'node:os';
+import type { ExecutionResult } from '../sandbox/types.js';
+import { summarizeFailure } from '../agent/failure.js';
+
+/** A zero-width space: inserted to break fences and mentions without changing what people read. */
+const ZWSP = '\u200b';
+
+/**
+ * Makes text safe inside a ``` code block: no run of three backticks survives to close the block.
+ */
+export function neutraliseFences(text: string): string {
+  return text.replace(/`(?=``)/g, `\`${ZWSP}`);
+}
+
+/** Result of {@link capText}. */
+export interface CappedText {
+  text: string;
+  /** True when lines or characters were cut; the caller should attach the full text as a file. */
+  truncated: boolean;
+}
+
+/**
+ * Keeps at most `maxLines` lines and `maxChars` characters (a marker line says how much was cut).
+ * @param maxChars characters, including the marker
+ */
+export function capText(text: string, maxChars: number, maxLines = 40): CappedText {
+  const lines = text.split('\n');
+  let kept = lines.slice(0, maxLines).join('\n');
+  let truncated = lines.length > maxLines;
+  const marker = (n: number) => `\n… (${n} more characters; full text attached)`;
+  if (kept.length > maxChars || truncated) {
+    const budget = Math.max(0, maxChars - marker(text.length).length);
+    if (kept.length > budget) {
+      kept = kept.slice(0, budget);
+      truncated = true;
+    }
+    return { text: kept + marker(text.length - kept.length), truncated };
+  }
+  return { text: kept, truncated };
+}
+
+/** Wraps untrusted text in a code block of the given language, fences neutralised. */
+export function codeBlock(text: string, language = ''): string {
+  const body = neutraliseFences(text.replace(/\s+$/, '')) || ' ';
+  return `\`\`\`${language}\n${body}\n\`\`\``;
+}
+
+/** The meaning of an exit code or signal in words, e.g. `killed by signal 9 (SIGKILL)`. */
+export function exitMeaning(result: ExecutionResult): string {
+  if (result.limitHit === 'wall_time' || result.timedOut) return 'timed out';
+  if (result.limitHit === 'memory') return 'out of memory';
+  if (result.limitHit) return `stopped: ${result.limitHit.replace('_', ' ')} limit`;
+  if (result.signal) {
+    const number = constants.signals[result.signal as keyof typeof constants.signals];
+    return number ? `killed by signal ${number} (${result.signal})` : `killed by ${result.signal}`;
+  }
+  if (result.exitCode === 0) return 'exit code 0';
+  return `exit code ${result.exitCode}`;
+}
+
+/** One status line for an execution, e.g. `✅ Success · exit code 0 · 0.12 s` or `❌ Failed · timed out · 10.0 s · NameError: …`. */
+export function statusLine(result: ExecutionResult): string {
+  const seconds = `${(result.durationMs / 1000).toFixed(2)} s`;
+  if (result.success) return `✅ Success · ${exitMeaning(result)} · ${seconds}`;
+  return `❌ Failed · ${exitMeaning(result)} · ${seconds} · ${summarizeFailure(result)}`;
+}
