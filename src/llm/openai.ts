@@ -264,8 +264,10 @@ function serverMessage(err: InstanceType<typeof OpenAI.APIError>): string {
 /** `ECONNREFUSED`, `ENOTFOUND host`, … from the chain of causes of a fetch failure. */
 function connectionReason(err: Error): string {
   let e: unknown = err.cause;
+  let deepest = err.message;
   for (let depth = 0; e && depth < 5; depth++) {
     const x = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof x.message === 'string' && x.message) deepest = x.message;
     if (typeof x.code === 'string' && x.code.startsWith('E')) {
       if (x.code === 'ENOTFOUND' || x.code === 'EAI_AGAIN') return `${x.code}: the host name does not resolve`;
       if (x.code === 'ECONNREFUSED') return 'ECONNREFUSED: nothing is listening there';
@@ -278,8 +280,8 @@ function connectionReason(err: Error): string {
     }
     e = x.cause;
   }
-  const msg = (err.cause as { message?: unknown } | undefined)?.message;
-  return typeof msg === 'string' ? msg : err.message;
+  // e.g. undici's "bad port" for ports fetch refuses (9, 25, …)
+  return deepest;
 }
 
 function abortError(signal: AbortSignal): LlmError {
