@@ -1,0 +1,139 @@
+/**
+ * Artifacts: regular files the program created or changed in its work dir, copied to the host.
+ * Symlinks are never followed (lstat, then open with O_NOFOLLOW and check the opened file),
+ * so a link to a host file cannot leak its content; names are cleaned; count and size are capped.
+ */
+import { constants as fsc } from 'node:fs';
+import { lstat, mkdir, open, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { cleanRelativePath } from './names.js';
+import type { Artifact } from './types.js';
+
+/** How deep sub-folders of the work dir are searched. */
+export const MAX_SCAN_DEPTH = 4;
+/** How many directory entries are looked at in total (a program may create millions). */
+export const MAX_SCAN_ENTRIES = 2000;
+
+/** Size and mtime of a file, to tell whether the program changed it. */
+export type Snapshot = Map<string, string>;
+
+const stamp = (size: number, mtimeNs: bigint) => `${size}:${mtimeNs}`;
+
+/** Records the files present before the program runs (the user code, the input files). */
+export async function snapshot(workDir: string, names: string[]): Promise<Snapshot> {
+  const snap: Snapshot = new Map();
+  for (const name of names) {
+    const st = await lstat(join(workDir, name), { bigint: true });
+    snap.set(name, stamp(Number(st.size), st.mtimeNs));
+  }
+  return snap;
+}
+
+/** What {@link collectArtifacts} found. */
+export interface CollectedArtifacts {
+  artifacts: Artifact[];
+  /** True when a file was skipped for being too large or past the count limit. */
+  limitHit: boolean;
+}
+
+interface Candidate {
+  rel: string[];
+  abs: string;
+}
+
+async function scan(workDir: string, before: Snapshot): Promise<Candidate[]> {
+  const found: Candidate[] = [];
+  let seen = 0;
+  const walk = async (dir: string, rel: string[]): Promise<void> => {
+    if (rel.length >= MAX_SCAN_DEPTH) return;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (++seen > MAX_SCAN_ENTRIES) return;
+      if (entry.name.startsWith('.')) continue;
+      const abs = join(dir, entry.name);
+      const path = [...rel, entry.name];
+      if (entry.isDirectory()) await walk(abs, path);
+      else if (entry.isFile()) {
+        const st = await lstat(abs, { bigint: true }).catch(() => null);
+        if (st === null || !st.isFile()) continue;
+        if (before.get(path.join('/')) === stamp(Number(st.size), st.mtimeNs)) continue; // unchanged input
+        found.push({ rel: path, abs });
+      }
+      // symlinks, fifos, sockets, devices: never returned
+    }
+  };
+  await walk(workDir, []);
+  return found;
+}
+
+/**
+ * Reads a regular file without following symlinks, up to `maxBytes`.
+ * @returns the content, `'too_large'`, or null when it is not a plain regular file
+ */
+async function readRegular(path: string, maxBytes: number): Promise<Buffer | 'too_large' | null> {
+  let fh;
+  try {
+    fh = await open(path, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || st.nlink !== 1) return null; // hard links could alias a file outside
+    if (st.size > maxBytes) return 'too_large';
+    const buf = Buffer.alloc(st.size + 1);
+    let total = 0;
+    while (total < buf.length) {
+      const { bytesRead } = await fh.read(buf, total, buf.length - total, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+    }
+    return total > st.size ? null : buf.subarray(0, total); // grew while read: not trusted
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Copies new or changed regular files from `workDir` into `destDir` (created).
+ * @param maxArtifacts files returned at most
+ * @param maxArtifactBytes largest file returned, in bytes; larger ones are skipped
+ */
+export async function collectArtifacts(
+  workDir: string,
+  before: Snapshot,
+  destDir: string,
+  maxArtifacts: number,
+  maxArtifactBytes: number,
+): Promise<CollectedArtifacts> {
+  const candidates = await scan(workDir, before);
+  const artifacts: Artifact[] = [];
+  const used = new Set<string>();
+  let limitHit = false;
+  for (const c of candidates) {
+    if (artifacts.length >= maxArtifacts) {
+      limitHit = true;
+      break;
+    }
+    const name = cleanRelativePath(c.rel);
+    if (name === null || used.has(name)) continue;
+    const content = await readRegular(c.abs, Math.min(maxArtifactBytes, 2 ** 31 - 2));
+    if (content === null) continue;
+    if (content === 'too_large') {
+      limitHit = true;
+      continue;
+    }
+    const path = join(destDir, name);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, content, { mode: 0o644 });
+    used.add(name);
+    artifacts.push({ name, path, bytes: content.length });
+  }
+  return { artifacts, limitHit };
+}

@@ -1,0 +1,125 @@
+/**
+ * Builds the command line of one sandboxed execution:
+ * `prlimit … -- [setpriv --reuid U …] -- bwrap … python /opt/code-agent/runner.py`.
+ * Pure functions: no I/O here, so the shape of the sandbox can be read (and tested) in one place.
+ */
+import type { ExecutionLimits } from './types.js';
+import { TMPFS_BYTES } from './limits.js';
+
+/** Where the work dir appears inside the sandbox. */
+export const SANDBOX_WORK_DIR = '/work';
+/** Where the runner script appears inside the sandbox (read-only). */
+export const SANDBOX_RUNNER_PATH = '/opt/code-agent/runner.py';
+/** The user code file inside the work dir; tracebacks name it. */
+export const USER_CODE_FILE = 'main.py';
+/** The uid/gid the program sees inside its user namespace. */
+export const SANDBOX_INNER_ID = 1000;
+/** Extra CPU seconds between SIGXCPU (soft limit) and SIGKILL (hard limit). */
+export const CPU_HARD_GRACE_S = 1;
+
+/**
+ * The program's whole environment, built from nothing: no host variable ever reaches it.
+ */
+export const SANDBOX_ENV: Readonly<Record<string, string>> = Object.freeze({
+  PATH: '/usr/bin:/bin',
+  HOME: '/tmp',
+  LANG: 'C.UTF-8',
+  LC_ALL: 'C.UTF-8',
+  PYTHONIOENCODING: 'utf-8',
+  PYTHONDONTWRITEBYTECODE: '1',
+  PYTHONUNBUFFERED: '1',
+  OPENBLAS_NUM_THREADS: '1',
+  OMP_NUM_THREADS: '1',
+  MKL_NUM_THREADS: '1',
+  MPLBACKEND: 'Agg',
+  MPLCONFIGDIR: '/tmp/matplotlib',
+});
+
+/** Absolute paths of the helper programs. */
+export interface SandboxTools {
+  prlimit: string;
+  bwrap: string;
+  setpriv: string;
+}
+
+/** Everything that varies between two executions' command lines. */
+export interface CommandSpec {
+  tools: SandboxTools;
+  /** Python interpreter (absolute path, inside /usr). */
+  python: string;
+  /** Host path of the runner script, bound read-only. */
+  runnerPath: string;
+  /** Host path of the private work dir, bound read-write at {@link SANDBOX_WORK_DIR}. */
+  workDir: string;
+  limits: ExecutionLimits;
+  /** Host uid/gid to drop to before bwrap (root only; makes RLIMIT_NPROC count). Null: stay as is. */
+  hostId: number | null;
+  /** Extra processes the host user already owns (non-root only), added to the process limit. */
+  nprocOffset?: number;
+  /** False: rlimits only, no namespaces (the explicit unisolated mode). */
+  isolated: boolean;
+}
+
+/** rlimits as `prlimit` options. Memory and file sizes in bytes, CPU in s. */
+export function prlimitArgs(limits: ExecutionLimits, nprocOffset = 0): string[] {
+  const cpu = Math.max(1, Math.ceil(limits.cpuTimeS));
+  return [
+    `--as=${Math.floor(limits.memoryBytes)}`,
+    `--cpu=${cpu}:${cpu + CPU_HARD_GRACE_S}`,
+    `--nproc=${Math.floor(limits.maxProcesses) + nprocOffset}`,
+    `--fsize=${Math.floor(limits.maxFileBytes)}`,
+    `--nofile=${Math.floor(limits.maxOpenFiles)}`,
+    '--core=0',
+  ];
+}
+
+/** bwrap options: every namespace new, system paths read-only, only the work dir writable. */
+export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath'>): string[] {
+  const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ['--setenv', k, v]);
+  return [
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--ro-bind', '/usr', '/usr',
+    '--symlink', 'usr/lib', '/lib',
+    '--symlink', 'usr/lib64', '/lib64',
+    '--symlink', 'usr/bin', '/bin',
+    '--ro-bind', '/etc/alternatives', '/etc/alternatives',
+    '--ro-bind', '/etc/ld.so.cache', '/etc/ld.so.cache',
+    '--ro-bind-try', '/etc/fonts', '/etc/fonts',
+    '--ro-bind-try', '/etc/matplotlibrc', '/etc/matplotlibrc',
+    '--ro-bind-try', '/etc/localtime', '/etc/localtime',
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--size', String(TMPFS_BYTES), '--tmpfs', '/tmp',
+    '--ro-bind', spec.runnerPath, SANDBOX_RUNNER_PATH,
+    '--bind', spec.workDir, SANDBOX_WORK_DIR,
+    '--chdir', SANDBOX_WORK_DIR,
+    '--clearenv',
+    ...env,
+    '--cap-drop', 'ALL',
+    '--uid', String(SANDBOX_INNER_ID),
+    '--gid', String(SANDBOX_INNER_ID),
+  ];
+}
+
+/** setpriv options that drop root to an unprivileged host uid/gid with no capabilities. */
+export function setprivArgs(id: number): string[] {
+  return ['--reuid', String(id), '--regid', String(id), '--clear-groups', '--inh-caps=-all'];
+}
+
+/**
+ * The full command line.
+ * @returns `[file, args]` for `spawn`; in unisolated mode python runs the host copy of the runner
+ * with the work dir as its current directory (the caller sets `cwd`).
+ */
+export function buildCommand(spec: CommandSpec): [string, string[]] {
+  const args = [...prlimitArgs(spec.limits, spec.nprocOffset), '--'];
+  if (spec.hostId !== null) args.push(spec.tools.setpriv, ...setprivArgs(spec.hostId), '--');
+  if (spec.isolated) {
+    args.push(spec.tools.bwrap, ...bwrapArgs(spec), spec.python, SANDBOX_RUNNER_PATH);
+  } else {
+    args.push(spec.python, spec.runnerPath);
+  }
+  return [spec.tools.prlimit, args];
+}

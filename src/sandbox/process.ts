@@ -1,0 +1,132 @@
+/**
+ * Runs one sandbox command line and watches it: wall time, output cap, cancellation.
+ * The command starts in a new process group; every kill is SIGKILL to that whole group.
+ * In isolated mode that kills the outer bwrap, whose `--die-with-parent` takes down the
+ * pid namespace's init and with it every process inside (even ones that called setsid).
+ */
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { CappedOutput } from './output.js';
+
+/** After the program exits, how long stray holders of its pipes may keep them open, in ms. */
+export const PIPE_GRACE_MS = 250;
+/** After a kill, how long to wait for the process to be reaped before giving up on it, in ms. */
+export const KILL_GRACE_MS = 2000;
+
+/** What to run and how long to let it. */
+export interface WatchedRun {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** Wall time, in s. */
+  wallTimeS: number;
+  /** Total stdout + stderr kept, in bytes. */
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+}
+
+/** How the run ended. */
+export interface RunOutcome {
+  stdout: string;
+  stderr: string;
+  /** Exit code of the command (bwrap reports a signal death as 128 + signal number). */
+  exitCode: number | null;
+  /** Signal that killed the command itself (our SIGKILL), else null. */
+  signal: string | null;
+  timedOut: boolean;
+  outputExceeded: boolean;
+  cancelled: boolean;
+  /** Wall time from spawn to the end, in ms. */
+  durationMs: number;
+  /** Process id of the command (its process group id too). */
+  pid: number | undefined;
+}
+
+/** Sends SIGKILL to a whole process group; ignores groups that are already gone. */
+export function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
+
+/** Runs the command to its end. Never rejects for anything the program does. */
+export function runWatched(run: WatchedRun): Promise<RunOutcome> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    let timedOut = false;
+    let cancelled = false;
+    let settled = false;
+    const child = spawn(run.file, run.args, {
+      env: run.env,
+      cwd: run.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // own process group, so the whole tree can be killed at once
+    });
+    const kill = () => killGroup(child.pid);
+    const output = new CappedOutput(run.maxOutputBytes, kill);
+    const timers: NodeJS.Timeout[] = [];
+    const later = (ms: number, fn: () => void) => timers.push(setTimeout(fn, ms));
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      run.signal?.removeEventListener('abort', onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      kill(); // nothing of this run outlives it
+      resolve({
+        stdout: output.text('stdout'),
+        stderr: output.text('stderr'),
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        timedOut,
+        outputExceeded: output.exceeded,
+        cancelled,
+        durationMs: Math.round(performance.now() - started),
+        pid: child.pid,
+      });
+    };
+    const onAbort = () => {
+      cancelled = true;
+      kill();
+      later(KILL_GRACE_MS, finish);
+    };
+
+    child.stdout?.on('data', (c: Buffer) => output.push('stdout', c));
+    child.stderr?.on('data', (c: Buffer) => output.push('stderr', c));
+    child.on('error', (err) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      reject(err);
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      later(PIPE_GRACE_MS, finish); // a stray process may still hold the pipes
+    });
+    child.on('close', finish);
+
+    later(run.wallTimeS * 1000, () => {
+      if (exit !== null) return;
+      timedOut = true;
+      kill();
+      later(KILL_GRACE_MS, finish);
+    });
+    if (run.signal?.aborted) onAbort();
+    else run.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Maps a bwrap exit code of 128 + n back to the name of signal n, else null. */
+export function signalFromExitCode(code: number | null): string | null {
+  if (code === null || code <= 128 || code > 128 + 64) return null;
+  const n = code - 128;
+  const entry = Object.entries(constants.signals).find(([, v]) => v === n);
+  return entry?.[0] ?? null;
+}

@@ -1,0 +1,98 @@
+# code-agent sandbox runner. Runs /work/main.py as __main__ inside the sandbox.
+# Kept cheap: imports nothing beyond what Python has already loaded at startup.
+# Not a security boundary (the OS sandbox is); it only makes errors friendlier.
+import sys
+
+USER_FILE = "main.py"
+INPUT_HINT = ("\nNote: input() is not supported here: the program gets no stdin. "
+              "Hard-code the values, or read them from an input file.\n")
+_saved = {}  # id(figure) -> file name, so a figure shown then kept open keeps its name
+
+
+def _save_figures(close):
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return
+    try:
+        for num in plt.get_fignums():
+            fig = plt.figure(num)
+            name = _saved.get(id(fig))
+            if name is None:
+                name = _saved[id(fig)] = "figure_%d.png" % (len(_saved) + 1)
+            fig.savefig(name, format="png")
+            if close:
+                plt.close(fig)
+    except Exception as exc:  # a broken figure must not hide the program's own result
+        sys.stderr.write("warning: could not save figures: %r\n" % (exc,))
+
+
+def _patch_pyplot(module):
+    def show(*args, **kwargs):
+        # Agg cannot display: save what would have been shown, then close it like a closed window.
+        _save_figures(close=True)
+    module.show = show
+
+
+class _PyplotHook:
+    """Meta-path finder that patches matplotlib.pyplot.show right after pyplot is imported."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "matplotlib.pyplot":
+            return None
+        from importlib.machinery import PathFinder
+        spec = PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        original = loader.exec_module
+
+        def exec_module(module):
+            original(module)
+            _patch_pyplot(module)
+        loader.exec_module = exec_module
+        return spec
+
+
+def _main():
+    sys.argv = [USER_FILE]
+    sys.path[0] = sys.modules["os"].getcwd()
+    sys.meta_path.insert(0, _PyplotHook())
+    with open(USER_FILE, "rb") as f:
+        source = f.read()
+    main = type(sys)("__main__")
+    main.__file__ = USER_FILE
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    code = compile(source, USER_FILE, "exec")
+    status = 0
+    try:
+        exec(code, main.__dict__)
+    except SystemExit as exc:
+        code_ = exc.code
+        if code_ is None:
+            status = 0
+        elif isinstance(code_, int):
+            status = code_
+        else:
+            sys.stderr.write("%s\n" % (code_,))
+            status = 1
+    except BaseException as exc:
+        import traceback
+        tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+        traceback.print_exception(type(exc), exc, tb)
+        if isinstance(exc, EOFError):
+            sys.stderr.write(INPUT_HINT)
+        status = 1
+    _save_figures(close=False)
+    return status
+
+
+if __name__ == "__main__":
+    try:
+        _status = _main()
+    except SyntaxError:
+        import traceback
+        traceback.print_exc(limit=0)
+        _status = 1
+    sys.stdout.flush()
+    sys.exit(_status)
