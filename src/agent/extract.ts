@@ -1,0 +1,241 @@
+/**
+ * Code extraction: finds the Python program in an LLM's reply.
+ *
+ * The rules, in order:
+ * 1. Line ends are normalised (CRLF, CR → LF).
+ * 2. Reasoning is removed first: every `<think>…</think>` (also `<thinking>`, `<reasoning>`);
+ *    an unclosed opening tag at the start (a reply cut off while thinking) removes everything
+ *    after it; a closing tag with no opening one (templates that open the section themselves)
+ *    removes everything before it. Code drafted while thinking is never used.
+ * 3. Fenced blocks are found (``` or ~~~, three or more, any indentation, CommonMark closing
+ *    rules; a block left open at the end runs to the end). The language is the first word of the
+ *    info string, case-insensitive: `python`, `py`, `python3`, `Python3`, `py3`, `ipython`, `pycon`,
+ *    `{.python}`, `python title="x"` all count as Python.
+ * 4. Which blocks: the non-empty Python-tagged blocks; if there are none, the untagged blocks that
+ *    look like Python (see below). Blocks in other languages (`bash`, `json`, `text`, …) are never
+ *    taken, so ```` ```bash pip install … ``` ```` is not run as Python.
+ * 5. Several blocks are joined in order with a blank line. This suits the common shape
+ *    "solution block, then a usage block". Two other shapes would break a plain join, so before
+ *    joining a block is dropped when a later block supersedes it:
+ *    - it is contained in a later block (a repeat, or a snippet that the full program includes);
+ *    - it defines top-level functions/classes and a later block redefines all of them
+ *      ("here is the fixed version").
+ * 6. Interactive sessions (`>>> ` / `... ` prompts) keep only the prompted lines.
+ * 7. No fence at all: the whole reply is taken as code only if it plausibly is Python
+ *    (leading sentences such as "Here is the code:" and trailing prose lines are trimmed first):
+ *    - at least one line is a statement: `def`/`class`/`import`/`from … import`/`print(`/
+ *      `for … :`/`if … :`/`while`/`with`/`try`/`return`/…, an assignment, or a call such as `main()`;
+ *    - no line (outside triple-quoted strings) is English prose: starts at column 0 with a letter,
+ *      has four or more words, and holds only letters, digits, spaces and sentence punctuation;
+ *    - no line is obviously another language (`$ cmd`, `pip install`, `const x`, `#include`, a lone brace…).
+ *    The same test decides whether an untagged fenced block is Python.
+ *
+ * When nothing qualifies the result is `{ error }` with a reason meant for the user and for the
+ * LLM's next attempt, e.g. `the reply contained no Python code` or
+ * `the reply contained no Python code (only a bash block)`.
+ */
+
+/** The outcome of {@link extractCode}. */
+export type ExtractResult = { code: string } | { error: string };
+
+/** The reason given when a reply has no code at all. */
+export const NO_CODE = 'the reply contained no Python code';
+
+/** Finds the Python program in an LLM reply (rules in the module doc). */
+export function extractCode(reply: string): ExtractResult {
+  const normalised = reply.replace(/\r\n?/g, '\n');
+  const text = stripReasoning(normalised);
+  if (text.trim() === '') {
+    return { error: normalised.trim() === '' ? 'the reply was empty' : `${NO_CODE} (only a reasoning section)` };
+  }
+
+  const blocks = findBlocks(text);
+  const python = blocks.filter((b) => isPythonTag(b.lang));
+  const pythonCode = python.map((b) => cleanBlock(b.code)).filter((c) => c !== '');
+  if (pythonCode.length > 0) return { code: combine(pythonCode) };
+
+  const untagged = blocks
+    .filter((b) => b.lang === '')
+    .map((b) => cleanBlock(b.code))
+    .filter((c) => c !== '' && looksLikePython(c));
+  if (untagged.length > 0) return { code: combine(untagged) };
+
+  if (blocks.length > 0) {
+    if (python.length > 0) return { error: 'the reply\'s Python code block was empty' };
+    if (blocks.every((b) => b.code.trim() === '')) return { error: 'the reply\'s code block was empty' };
+    return { error: `${NO_CODE} (only ${describe(blocks)})` };
+  }
+
+  const bare = trimProse(text);
+  if (bare !== '' && looksLikePython(bare)) return { code: bare };
+  return { error: NO_CODE };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reasoning sections
+
+const REASONING_TAGS = 'think|thinking|reasoning';
+
+function stripReasoning(text: string): string {
+  let t = text.replace(new RegExp(`<(${REASONING_TAGS})>[\\s\\S]*?</\\1>`, 'gi'), '');
+  // A closing tag without an opening one: the template opened the section; drop what precedes it.
+  const orphanClose = [...t.matchAll(new RegExp(`</(?:${REASONING_TAGS})>`, 'gi'))].at(-1);
+  if (orphanClose?.index !== undefined) t = t.slice(orphanClose.index + orphanClose[0].length);
+  // An opening tag at the start that never closes: the reply is all reasoning (or was cut off).
+  const openAtStart = new RegExp(`^\\s*<(?:${REASONING_TAGS})>`, 'i').exec(t);
+  if (openAtStart) t = '';
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fenced blocks
+
+interface Block {
+  /** First word of the info string, lower-cased; '' when untagged. */
+  lang: string;
+  code: string;
+}
+
+const OPEN_FENCE = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
+
+function findBlocks(text: string): Block[] {
+  const lines = text.split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = OPEN_FENCE.exec(lines[i]!);
+    if (!open) continue;
+    const [, indent = '', fence = '', info = ''] = open;
+    if (fence[0] === '`' && info.includes('`')) continue; // inline code, not a fence
+    const close = new RegExp(`^[ \\t]*${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`);
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !close.test(lines[j]!); j++) body.push(dedent(lines[j]!, indent.length));
+    blocks.push({ lang: languageOf(info), code: body.join('\n') });
+    i = j; // the closing fence (or the end)
+  }
+  return blocks;
+}
+
+function languageOf(info: string): string {
+  const word = info.trim().replace(/^\{\s*\.?/, '').split(/[\s{}:,=]/)[0] ?? '';
+  return word.toLowerCase();
+}
+
+function isPythonTag(lang: string): boolean {
+  return /^(?:i?python|py)(?:\d+(?:\.\d+)*)?$/.test(lang) || lang === 'pycon' || lang === 'python-repl';
+}
+
+/** Removes up to `n` leading spaces/tabs (the fence's own indentation). */
+function dedent(line: string, n: number): string {
+  let k = 0;
+  while (k < n && (line[k] === ' ' || line[k] === '\t')) k++;
+  return line.slice(k);
+}
+
+/** Drops blank edges and trailing spaces; turns an interactive session into its input lines. */
+function cleanBlock(code: string): string {
+  let lines = code.split('\n');
+  const first = lines.find((l) => l.trim() !== '');
+  if (first !== undefined && /^>>>( |$)/.test(first)) {
+    lines = lines.filter((l) => /^(>>>|\.\.\.)( |$)/.test(l)).map((l) => l.slice(4));
+  }
+  return trimBlankEdges(lines.join('\n'));
+}
+
+function trimBlankEdges(code: string): string {
+  return code.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+function describe(blocks: Block[]): string {
+  const langs = [...new Set(blocks.filter((b) => b.code.trim() !== '').map((b) => b.lang || 'untagged'))];
+  const names = langs.map((l) => (l === 'untagged' ? 'untagged blocks that are not Python' : `${l}`));
+  if (langs.length === 1 && langs[0] !== 'untagged') return `a ${names[0]} block`;
+  return names.join(', ') + (langs.includes('untagged') && langs.length === 1 ? '' : ' blocks');
+}
+
+/** Joins blocks in order with a blank line, leaving out blocks a later block supersedes. */
+function combine(codes: string[]): string {
+  const kept = codes.filter((code, i) => {
+    const later = codes.slice(i + 1);
+    if (later.some((l) => l.includes(code))) return false;
+    const names = topLevelNames(code);
+    if (names.size === 0) return true;
+    return !later.some((l) => {
+      const redefined = topLevelNames(l);
+      return [...names].every((n) => redefined.has(n));
+    });
+  });
+  return kept.join('\n\n');
+}
+
+function topLevelNames(code: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of code.matchAll(/^(?:async[ \t]+def|def|class)[ \t]+(\w+)/gm)) names.add(m[1]!);
+  return names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Does this look like Python?"
+
+/** A line that is a Python statement. */
+const STATEMENT =
+  /^\s*(?:(?:async\s+)?def\s+\w+\s*\(|class\s+\w+\s*[(:]|import\s+[\w.]+|from\s+[\w.]+\s+import\s|print\s*\(|for\s+.+\s+in\s+.+:|while\s+.+:|if\s+.+:|elif\s+.+:|else\s*:|try\s*:|except\b.*:|finally\s*:|with\s+.+:|return\b|raise\b|yield\b|assert\s|pass\s*$|break\s*$|continue\s*$|global\s|nonlocal\s|del\s|@[\w.]+)/;
+/** `x = …`, `a, b = …`, `d["k"] += …`, `self.x: int = …` (not `==`). */
+const ASSIGNMENT =
+  /^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*:\s*[\w.[\], ]+)?(?:\s*,\s*[A-Za-z_][\w.]*)*\s*(?:\*\*|\/\/|>>|<<|[-+*/%&|^@])?=(?!=)/;
+/** `main()`, `plt.show()`, `df.to_csv("x.csv", index=False)`. */
+const CALL = /^\s*[A-Za-z_][\w.]*\(.*\)\s*$/;
+/** Lines that belong to a program without proving it is one (for trimming the edges). */
+const CODE_ISH = /^\s*(?:#|"""|'''|[rRbBfFuU]{0,2}(?:"""|'''))/;
+/** Obviously another language or a shell. */
+const OTHER_LANGUAGE =
+  /^\s*(?:\$\s|#include\b|(?:function|const|let|var|fn|func|public|private|package|using|echo|sudo|pip3?|npm|npx|yarn|apt(?:-get)?|brew|conda|cd|export|curl|wget)\s|[{}]\s*$|<\/?[A-Za-z][^>]*>\s*$)/;
+/** An English sentence: column 0, a letter first, four or more words, sentence characters only. */
+const PROSE = /^[A-Za-z][A-Za-z0-9'’",;:.!?()-]*(?:[ \t]+[A-Za-z0-9'’",;:.!?()-]+){3,}\s*$/;
+
+function isStatement(line: string): boolean {
+  return STATEMENT.test(line) || ASSIGNMENT.test(line) || CALL.test(line);
+}
+
+function isProse(line: string): boolean {
+  return PROSE.test(line) && !isStatement(line);
+}
+
+/** Per line: is it inside a triple-quoted string (its text is data, not code)? */
+function stringMask(lines: string[]): boolean[] {
+  const mask: boolean[] = [];
+  let open: '"""' | "'''" | null = null;
+  for (const line of lines) {
+    const startsInside = open !== null;
+    for (const m of line.matchAll(/"""|'''/g)) {
+      const q = m[0] as '"""' | "'''";
+      if (open === null) open = q;
+      else if (open === q) open = null;
+    }
+    mask.push(startsInside);
+  }
+  return mask;
+}
+
+function looksLikePython(code: string): boolean {
+  const lines = code.split('\n');
+  const inString = stringMask(lines);
+  let statements = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (inString[i]) continue;
+    const line = lines[i]!;
+    if (OTHER_LANGUAGE.test(line) || isProse(line)) return false;
+    if (isStatement(line)) statements++;
+  }
+  return statements > 0;
+}
+
+/** For a reply without fences: drops sentences before the first code line and prose after the last. */
+function trimProse(text: string): string {
+  const lines = text.split('\n');
+  let start = 0;
+  while (start < lines.length && !isStatement(lines[start]!) && !CODE_ISH.test(lines[start]!)) start++;
+  let end = lines.length;
+  while (end > start && (lines[end - 1]!.trim() === '' || isProse(lines[end - 1]!))) end--;
+  return trimBlankEdges(lines.slice(start, end).join('\n'));
+}
