@@ -1,0 +1,41 @@
+/** Shared helpers of the sandbox tests (real bubblewrap + /usr/bin/python3). */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BubblewrapExecutor, type BubblewrapExecutorOptions } from '../../src/sandbox/executor.js';
+import type { ExecutionLimits } from '../../src/sandbox/types.js';
+
+/** Small limits that keep the suite fast. */
+export const FAST_LIMITS: Partial<ExecutionLimits> = { wallTimeS: 4, cpuTimeS: 4 };
+
+/** An executor with its own work root under the OS temp dir. */
+export function makeExecutor(options: BubblewrapExecutorOptions = {}): BubblewrapExecutor {
+  return new BubblewrapExecutor({
+    workRoot: mkdtempSync(join(tmpdir(), 'sandbox-test-')),
+    ...options,
+    limits: { ...FAST_LIMITS, ...options.limits },
+  });
+}
+
+/** A fresh host dir for artifacts. */
+export function tempDir(prefix = 'sandbox-art-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Host pids whose command line contains `marker`. */
+export function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(marker)) pids.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return pids;
+}
+
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
