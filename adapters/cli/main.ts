@@ -48,6 +48,29 @@ export function buildProgram(): Command {
       process.exitCode = await runOnce(await configFrom(merged), words.join(' '), { json: Boolean(opts.json) });
     });
 
+  const discord = program
+    .command('discord')
+    .description('run the Discord bot (gateway connection; see docs/discord.md)')
+    .option('-c, --config <file>', 'config file')
+    .exitOverride()
+    .action(async (opts: { config?: string }) => {
+      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
+      const { runDiscordBot } = await import('../discord/main.js');
+      process.exitCode = await runDiscordBot(await configFrom(merged));
+    });
+  discord
+    .command('register-commands')
+    .description('register the slash commands for one guild (--guild ID, default discord.guild_id) or --global')
+    .option('-c, --config <file>', 'config file')
+    .option('--guild <id>', 'guild id (development: commands appear at once)')
+    .option('--global', 'register for every guild (may take up to an hour to appear)')
+    .exitOverride()
+    .action(async (opts: { config?: string; guild?: string; global?: boolean }) => {
+      const merged = { ...program.opts<{ config?: string }>(), ...discord.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const { registerDiscordCommands } = await import('../discord/main.js');
+      process.exitCode = await registerDiscordCommands(await configFrom(merged), { guild: opts.guild, global: opts.global });
+    });
+
   return program;
 }
 
