@@ -101,12 +101,25 @@ export const configSchema = z
       .object({
         token: optionalString,
         application_id: optionalString,
+        /** REST base (default https://discord.com/api), for tests and proxies. */
         api_url: optionalString,
+        /** Default guild of `discord register-commands`. */
         guild_id: optionalString,
         allowed_guilds: idList,
+        /** A thread is allowed when its parent channel is. */
         allowed_channels: idList,
+        /** With roles or users set, a member needs one of the roles or to be listed. */
         allowed_roles: idList,
+        allowed_users: idList,
         max_queue_per_channel: int(5),
+        /** Largest attached file placed in the sandbox, in MB. */
+        max_input_file_mb: num(10),
+        /** Most attached files taken from one message. */
+        max_input_files: int(5),
+        /** How long an interaction or message id is remembered for deduplication, in s. */
+        dedupe_ttl_s: int(3600),
+        /** Runs listed by /history by default. */
+        history_limit: int(10),
       })
       .strict()
       .optional(),
