@@ -1,0 +1,142 @@
+/**
+ * The `code-agent` binary as a user runs it: a subprocess of the built CLI (`npm run build` first),
+ * the real openai client against the fake OpenAI server, the real sandbox.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
+
+const BIN = resolve('dist/adapters/cli/bin.js');
+const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+
+let fake: FakeOpenAi | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" (npm run setup does it) before the tests`);
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in a fresh folder with a config that points at the fake server. */
+async function cli(args: string[], options: { replies?: FakeReply[]; config?: string; input?: string } = {}): Promise<Result & { dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+  if (options.replies) fake = await startFakeOpenAi({ replies: options.replies });
+  const config =
+    options.config ??
+    `llm:\n  provider: openai\n  base_url: ${fake?.url ?? 'http://127.0.0.1:9/v1'}\n  model: fake-model\n  max_retries: 0\nsandbox:\n  timeout_s: 5\n`;
+  writeFileSync(join(dir, 'config.yaml'), config);
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdin.end(options.input ?? '');
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  return { code, stdout, stderr, dir };
+}
+
+describe('code-agent run', () => {
+  it('prints progress lines and exits 0 after an auto-fix', async () => {
+    const r = await cli(['run', 'print the mean of 1..10'], {
+      replies: [py('print(mean)'), py('print(sum(range(1, 11)) / 10)')],
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[Agent] Generating code…');
+    expect(r.stdout).toContain("[Agent] Execution failed: NameError: name 'mean' is not defined");
+    expect(r.stdout).toContain('[Agent] --- Improvement attempt 1/3 ---');
+    expect(r.stdout).toContain('5.5');
+    expect(r.stdout).toContain('[Agent] Success after 2 attempts');
+    expect(fake!.requests[1]!.messages.at(-1)!.content).toContain("NameError: name 'mean' is not defined");
+  });
+
+  it('--json prints the contract object, with the plot kept under the data folder', async () => {
+    const r = await cli(['run', '--json', 'plot a line'], {
+      replies: [py('import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.legend(["a"])\nprint("plotted")')],
+    });
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(Object.keys(json).sort()).toEqual(
+      ['artifacts', 'attempts', 'code', 'durationMs', 'exitCode', 'stderr', 'stdout', 'success', 'timedOut'].sort(),
+    );
+    expect(json).toMatchObject({ success: true, attempts: 1, stdout: 'plotted\n', exitCode: 0, timedOut: false });
+    expect(json.artifacts).toHaveLength(1);
+    expect(json.artifacts[0].name).toMatch(/\.png$/);
+    expect(json.artifacts[0].path.startsWith(join(r.dir, 'data', 'artifacts'))).toBe(true);
+    expect(readFileSync(json.artifacts[0].path).length).toBe(json.artifacts[0].bytes);
+    expect(r.stderr).toContain('[Agent] Generating code…'); // progress goes to stderr in JSON mode
+  });
+
+  it('exits 1 when the code still fails after --max-retries', async () => {
+    const r = await cli(['run', '--max-retries', '1', '--json', 'fail'], { replies: [py('import sys\nsys.exit(3)')] });
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ success: false, attempts: 2, exitCode: 3 });
+    expect(fake!.requests).toHaveLength(2);
+  });
+
+  it('exits 2 with a clear message for an empty requirement, without calling the LLM', async () => {
+    const r = await cli(['run', '   '], { replies: [py('print(1)')] });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the requirement is empty');
+    expect(fake!.requests).toHaveLength(0);
+  });
+
+  it('exits 2 for a bad config key, naming it by path', async () => {
+    const r = await cli(['run', 'x'], { config: 'sandbox:\n  timeout_s: soon\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('sandbox.timeout_s: expected a number');
+  });
+
+  it('exits 2 with the three ways to configure an LLM when none is set', async () => {
+    const r = await cli(['run', 'x'], { config: 'llm:\n  models_dir: empty-models\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('No LLM is configured');
+    expect(r.stderr).toMatch(/OPENAI_API_KEY[\s\S]*base_url[\s\S]*model_path/);
+  });
+
+  it('exits 1 with the URL when the LLM is unreachable', async () => {
+    const r = await cli(['run', 'x']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('http://127.0.0.1:9/v1');
+  });
+});
+
+describe('interactive session', () => {
+  it('runs, shows, improves, lists history and saves', async () => {
+    const input = ['/help', 'print hello', '/show', '/improve say goodbye too', '/history', '/save out.py', '/bogus', '/exit', ''].join('\n');
+    const r = await cli([], {
+      replies: [py('print("hello")'), py('print("hello")\nprint("goodbye")')],
+      input,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('/improve [feedback]');
+    expect(r.stdout).toContain('1 | print("hello")');
+    expect(r.stdout).toContain('goodbye');
+    expect(r.stdout).toMatch(/success\s+2 attempts\s+print hello/);
+    expect(r.stdout).toContain('Unknown command /bogus');
+    expect(readFileSync(join(r.dir, 'out.py'), 'utf8')).toBe('print("hello")\nprint("goodbye")\n');
+    expect(fake!.requests[1]!.messages.at(-1)!.content).toContain('say goodbye too');
+  });
+
+  it('explains what to do when there is no code yet', async () => {
+    const r = await cli([], { replies: [py('print(1)')], input: '/show\n/execute\n/save x.py\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no current code yet');
+    expect(fake!.requests).toHaveLength(0);
+  });
+});
