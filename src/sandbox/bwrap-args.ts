@@ -4,7 +4,7 @@
  * Pure functions: no I/O here, so the shape of the sandbox can be read (and tested) in one place.
  */
 import type { ExecutionLimits } from './types.js';
-import { TMPFS_BYTES } from './limits.js';
+import { SHM_BYTES, TMPFS_BYTES } from './limits.js';
 
 /** Where the work dir appears inside the sandbox. */
 export const SANDBOX_WORK_DIR = '/work';
@@ -73,7 +73,10 @@ export function prlimitArgs(limits: ExecutionLimits, nprocOffset = 0): string[] 
   ];
 }
 
-/** bwrap options: every namespace new, system paths read-only, only the work dir writable. */
+/**
+ * bwrap options: every namespace new, system paths read-only, the root and /dev read-only;
+ * writable are the work dir (host disk) and two size-capped tmpfs (/tmp, /dev/shm: host RAM).
+ */
 export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath'>): string[] {
   const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ['--setenv', k, v]);
   return [
@@ -91,9 +94,12 @@ export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath'>): st
     '--ro-bind-try', '/etc/localtime', '/etc/localtime',
     '--proc', '/proc',
     '--dev', '/dev',
+    '--size', String(SHM_BYTES), '--tmpfs', '/dev/shm',
+    '--remount-ro', '/dev',
     '--size', String(TMPFS_BYTES), '--tmpfs', '/tmp',
     '--ro-bind', spec.runnerPath, SANDBOX_RUNNER_PATH,
     '--bind', spec.workDir, SANDBOX_WORK_DIR,
+    '--remount-ro', '/', // bwrap's root is an unbounded tmpfs: nothing may be written there
     '--chdir', SANDBOX_WORK_DIR,
     '--clearenv',
     ...env,

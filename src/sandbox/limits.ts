@@ -27,6 +27,8 @@ export const MAX_ARTIFACTS = 10;
 export const MAX_ARTIFACT_BYTES = 8 * MIB;
 /** Size of the private `/tmp` tmpfs inside the sandbox, in bytes: 64 MiB (it lives in host RAM). */
 export const TMPFS_BYTES = 64 * MIB;
+/** Size of the private `/dev/shm` tmpfs (multiprocessing semaphores), in bytes: 16 MiB. */
+export const SHM_BYTES = 16 * MIB;
 
 /** The executor's defaults (DESIGN.md "limits"). */
 export const DEFAULT_LIMITS: Readonly<ExecutionLimits> = Object.freeze({
