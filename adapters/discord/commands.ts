@@ -1,0 +1,113 @@
+/**
+ * The slash commands of the bot and their registration through discord.js's REST client.
+ *
+ * Registration is a bulk overwrite (`PUT`), for one guild (development: visible at once) or
+ * globally (may take up to an hour to appear).
+ * Source: https://discord.com/developers/docs/interactions/application-commands#registering-a-command
+ */
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  InteractionContextType,
+  REST,
+  Routes,
+  type RESTPutAPIApplicationCommandsJSONBody,
+} from 'discord.js';
+
+/**
+ * Longest requirement accepted by the `requirement` option, in characters.
+ * Discord caps string options at 6000 characters.
+ * Source: https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-structure
+ */
+export const MAX_REQUIREMENT_OPTION_CHARS = 6000;
+
+const requirementOption = {
+  name: 'requirement',
+  description: 'What the program should do, in plain language',
+  type: ApplicationCommandOptionType.String,
+  required: true,
+  min_length: 1,
+  max_length: MAX_REQUIREMENT_OPTION_CHARS,
+} as const;
+
+/** Where the commands may be used: guild channels and the bot's DM. */
+const contexts = [InteractionContextType.Guild, InteractionContextType.BotDM];
+
+/** The command definitions (`/run`, `/generate`, `/history`, `/show`) as Discord's JSON. */
+export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
+  {
+    name: 'run',
+    description: 'Write Python for a requirement, run it in a sandbox and fix it until it works',
+    type: ApplicationCommandType.ChatInput,
+    options: [requirementOption],
+    contexts,
+  },
+  {
+    name: 'generate',
+    description: 'Write Python for a requirement without running it',
+    type: ApplicationCommandType.ChatInput,
+    options: [requirementOption],
+    contexts,
+  },
+  {
+    name: 'history',
+    description: "This channel's recent runs",
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      {
+        name: 'limit',
+        description: 'How many runs (default 10)',
+        type: ApplicationCommandOptionType.Integer,
+        required: false,
+        min_value: 1,
+        max_value: 25,
+      },
+    ],
+    contexts,
+  },
+  {
+    name: 'show',
+    description: 'Show a run of this channel: its latest code and result',
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      {
+        name: 'run',
+        description: 'Run id (from /history); default: the latest run',
+        type: ApplicationCommandOptionType.String,
+        required: false,
+        max_length: 64,
+      },
+    ],
+    contexts,
+  },
+];
+
+/** Where to register: one guild (development) or every guild (global). */
+export type RegisterTarget = { guildId: string } | { global: true };
+
+/** What registration needs. */
+export interface RegisterOptions {
+  /** Bot token (without the `Bot ` prefix). */
+  token: string;
+  /** The application (client) id. */
+  applicationId: string;
+  /** REST base URL, e.g. `https://discord.com/api` (default) or a test server's. */
+  apiUrl?: string;
+  target: RegisterTarget;
+}
+
+/**
+ * Registers (overwrites) the commands.
+ * @returns the names of the commands Discord now has for that target.
+ * @throws the REST client's error (e.g. `DiscordAPIError[50001]: Missing Access` when the bot was not
+ *   invited to the guild with the `applications.commands` scope).
+ */
+export async function registerCommands(options: RegisterOptions): Promise<string[]> {
+  const rest = new REST({ version: '10', ...(options.apiUrl ? { api: options.apiUrl } : {}) }).setToken(options.token);
+  const route =
+    'guildId' in options.target
+      ? Routes.applicationGuildCommands(options.applicationId, options.target.guildId)
+      : Routes.applicationCommands(options.applicationId);
+  const result = (await rest.put(route, { body: COMMANDS })) as Array<{ name: string }>;
+  return result.map((c) => c.name);
+}

@@ -1,0 +1,153 @@
+/**
+ * Jobs on an existing run: Re-run (button), Improve (button → modal → feedback) and a reply in the
+ * run's thread (its text is the feedback, its attachments become input files).
+ */
+import {
+  ActionRowBuilder,
+  ModalBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+  type ButtonInteraction,
+  type Message,
+  type ModalSubmitInteraction,
+  type SendableChannels,
+} from 'discord.js';
+import type { InputFile } from '../../src/sandbox/types.js';
+import type { Run } from '../../src/history/types.js';
+import { downloadAttachments } from './attachments.js';
+import type { BotContext } from './context.js';
+import { refusalText, track } from './context.js';
+import { FEEDBACK_INPUT_ID, customId } from './ids.js';
+import { refreshRunHeader, runJob } from './job.js';
+import { finalState, oneLine } from './render.js';
+import { replyEphemeral } from './run-command.js';
+import { ChannelSurface, Header, NO_MENTIONS, describe } from './surface.js';
+
+/**
+ * Longest feedback typed in the Improve modal (Discord allows up to 4000 in a text input).
+ * Source: https://discord.com/developers/docs/interactions/message-components#text-input-object
+ */
+export const MAX_FEEDBACK_CHARS = 4000;
+
+/** The Improve button: asks for the feedback in a modal (the interaction's one initial response). */
+export async function showImproveModal(ctx: BotContext, interaction: ButtonInteraction, runId: string): Promise<void> {
+  const input = new TextInputBuilder()
+    .setCustomId(FEEDBACK_INPUT_ID)
+    .setLabel('What should change?')
+    .setStyle(TextInputStyle.Paragraph)
+    .setRequired(true)
+    .setMaxLength(MAX_FEEDBACK_CHARS);
+  const modal = new ModalBuilder()
+    .setCustomId(customId('feedback', runId))
+    .setTitle('Improve the code')
+    .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
+  try {
+    await interaction.showModal(modal);
+  } catch (err) {
+    ctx.logger.warn(`showing the Improve modal failed: ${describe(err)}`);
+  }
+}
+
+/**
+ * Re-run (button) or improve with feedback (modal submit): defer, then run the job in the channel
+ * of the interaction (the run's thread, or the channel for in-place runs).
+ */
+export async function handleRunAction(
+  ctx: BotContext,
+  interaction: ButtonInteraction | ModalSubmitInteraction,
+  conversation: string,
+  runId: string,
+  feedback: string | undefined,
+): Promise<void> {
+  const receivedAt = Date.now();
+  if (!(await ctx.app.store.getRun(conversation, runId).catch(() => undefined))) {
+    await replyEphemeral(ctx, interaction, `Run \`${runId}\` was not found in this channel's history.`);
+    return;
+  }
+  const userId = interaction.user.id;
+  let openGate!: (ok: boolean) => void;
+  const gate = new Promise<boolean>((resolve) => (openGate = resolve));
+  const admission = ctx.limiter.submit(conversation, userId, async () => {
+    if (await gate) await job();
+  });
+  if (!admission.accepted) {
+    await replyEphemeral(ctx, interaction, refusalText(admission.reason, ctx.settings.maxQueuePerChannel));
+    return;
+  }
+  track(ctx, admission.done);
+  try {
+    await interaction.deferReply();
+    openGate(true);
+  } catch (err) {
+    ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
+    openGate(false);
+    return;
+  }
+
+  async function job(): Promise<void> {
+    const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);
+    const what = feedback === undefined ? '🔁 Re-run' : '💬 Improve';
+    const quote = feedback ? `\n> ${oneLine(feedback, 300)}` : '';
+    await header.set({ content: `${what} of run \`${runId}\` requested by <@${userId}>${quote}` });
+    const channel = interaction.channel?.isSendable() ? (interaction.channel as SendableChannels) : undefined;
+    const surface = new ChannelSurface(channel, ctx.logger, interaction, receivedAt, ctx.settings.interactionTokenTtlMs);
+    await continueRun(ctx, conversation, runId, surface, userId, feedback, [], async (run) => {
+      await header.set({ content: `${what} of run \`${runId}\` by <@${userId}>: ${run ? finalState(run) : 'failed'}${quote}` });
+    });
+  }
+}
+
+/** A message in a run's thread (access and deduplication passed): improve with its text and files. */
+export async function handleThreadReply(ctx: BotContext, message: Message, conversation: string, run: Run): Promise<void> {
+  const userId = message.author.id;
+  const admission = ctx.limiter.submit(conversation, userId, async () => {
+    const surface = new ChannelSurface(message.channel.isSendable() ? message.channel : undefined, ctx.logger);
+    const attachments = [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, size: a.size }));
+    const { files, skipped } = await downloadAttachments(attachments, {
+      maxFiles: ctx.settings.maxInputFiles,
+      maxBytes: ctx.settings.maxInputFileBytes,
+    });
+    if (skipped.length) await surface.post({ content: `⚠️ Not used: ${skipped.join('; ')}`.slice(0, 2000) });
+    const text = message.content.trim();
+    const feedback = text || (files.length ? `Use the attached file(s): ${files.map((f) => f.name).join(', ')}` : undefined);
+    await continueRun(ctx, conversation, run.id, surface, userId, feedback, files);
+  });
+  if (!admission.accepted) {
+    await message
+      .reply({ content: refusalText(admission.reason, ctx.settings.maxQueuePerChannel), allowedMentions: NO_MENTIONS })
+      .catch((err: unknown) => ctx.logger.warn(`refusal reply failed: ${describe(err)}`));
+    return;
+  }
+  track(ctx, admission.done);
+}
+
+/**
+ * Loads the run fresh from the store (another job may have changed it) and re-runs it (no
+ * feedback) or improves it; then refreshes the run's first message.
+ */
+async function continueRun(
+  ctx: BotContext,
+  conversation: string,
+  runId: string,
+  surface: ChannelSurface,
+  userId: string,
+  feedback: string | undefined,
+  inputFiles: InputFile[],
+  onFinish?: (run: Run | undefined) => Promise<void>,
+): Promise<void> {
+  const rerun = feedback === undefined;
+  await runJob(ctx, {
+    surface,
+    startText: rerun ? `🔁 Re-running for <@${userId}>…` : `💬 Improving with feedback from <@${userId}>…`,
+    call: async (onEvent) => {
+      const run = await ctx.app.store.getRun(conversation, runId);
+      if (!run) throw new Error(`run ${runId} is no longer in the history`);
+      const options = { requestedBy: userId, onEvent, ...(inputFiles.length ? { inputFiles } : {}) };
+      return rerun ? ctx.app.agent.execute(run, options) : ctx.app.agent.improve(run, feedback, options);
+    },
+    onFinish: async (run) => {
+      if (run) await refreshRunHeader(ctx, run);
+      await onFinish?.(run);
+    },
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Names the adapter gives to things: conversation ids, dedupe keys and component custom ids.
+ */
+
+/**
+ * The conversation (history) of a channel: `discord:<guildId>:<channelId>`, or `discord:dm:<channelId>`
+ * outside a guild. A thread belongs to its parent channel's conversation.
+ */
+export function conversationId(guildId: string | null | undefined, channelId: string, parentId?: string | null): string {
+  return `discord:${guildId ?? 'dm'}:${parentId ?? channelId}`;
+}
+
+/** Dedupe key of an interaction (Discord may deliver it again after a gateway resume). */
+export const interactionEventId = (id: string): string => `discord:interaction:${id}`;
+/** Dedupe key of a message. */
+export const messageEventId = (id: string): string => `discord:message:${id}`;
+
+/** What a button or modal on a run does. */
+export type ComponentAction = 'rerun' | 'improve' | 'feedback';
+
+const PREFIX = 'ca';
+
+/**
+ * A component custom id, `ca:<action>:<runId>` (Discord allows at most 100 characters).
+ * Source: https://discord.com/developers/docs/interactions/message-components#custom-id
+ */
+export function customId(action: ComponentAction, runId: string): string {
+  return `${PREFIX}:${action}:${runId}`.slice(0, 100);
+}
+
+/** Parses {@link customId}; undefined for ids that are not ours. */
+export function parseCustomId(id: string): { action: ComponentAction; runId: string } | undefined {
+  const [prefix, action, runId] = id.split(':');
+  if (prefix !== PREFIX || !runId) return undefined;
+  if (action !== 'rerun' && action !== 'improve' && action !== 'feedback') return undefined;
+  return { action, runId };
+}
+
+/** The text input of the Improve modal. */
+export const FEEDBACK_INPUT_ID = 'feedback';

@@ -1,0 +1,73 @@
+/**
+ * Entry points used by the command line: `code-agent discord` (run the bot until SIGINT/SIGTERM)
+ * and `code-agent discord register-commands [--guild ID | --global]`.
+ */
+import { ConfigError } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import { createApp } from '../../src/app/app.js';
+import { registerCommands, type RegisterTarget } from './commands.js';
+import { DiscordBot } from './bot.js';
+import { createLogger } from './log.js';
+
+/** The `discord` section with what the bot cannot start without. */
+function requireDiscord(config: Config, needApplicationId: boolean): NonNullable<Config['discord']> & { token: string } {
+  const discord = config.discord;
+  if (!discord?.token) {
+    throw new ConfigError('discord.token is not set: put the bot token in config.yaml (e.g. token: ${DISCORD_TOKEN})');
+  }
+  if (needApplicationId && !discord.application_id) {
+    throw new ConfigError('discord.application_id is not set: copy the Application ID from the developer portal');
+  }
+  return discord as NonNullable<Config['discord']> & { token: string };
+}
+
+/**
+ * Runs the bot until SIGINT or SIGTERM.
+ * @returns the exit code (0 after a clean stop).
+ * @throws {ConfigError} without a token; {@link DiscordStartupError} when the gateway refuses the bot.
+ */
+export async function runDiscordBot(config: Config): Promise<number> {
+  requireDiscord(config, false);
+  const logger = createLogger(config.log.level);
+  const app = await createApp(config, { warn: (m) => logger.warn(m) });
+  const bot = new DiscordBot({ app, logger });
+  try {
+    await bot.start();
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  logger.info(`Discord bot is online as ${bot.client.user?.tag ?? 'unknown user'}`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  logger.info('stopping: waiting for running jobs to post their final message');
+  await bot.stop();
+  await app.close();
+  return 0;
+}
+
+/**
+ * Registers the slash commands for `--guild ID` (default: `discord.guild_id`) or `--global`.
+ * @returns exit code 0; prints the registered command names.
+ * @throws {ConfigError} when the token, the application id or a target is missing.
+ */
+export async function registerDiscordCommands(config: Config, opts: { guild?: string; global?: boolean }): Promise<number> {
+  const discord = requireDiscord(config, true);
+  if (opts.guild && opts.global) throw new ConfigError('use either --guild ID or --global, not both');
+  const guildId = opts.guild ?? (opts.global ? undefined : discord.guild_id);
+  if (!guildId && !opts.global) {
+    throw new ConfigError('say where to register: --guild ID (or discord.guild_id) for one guild, or --global');
+  }
+  const target: RegisterTarget = guildId ? { guildId } : { global: true };
+  const names = await registerCommands({
+    token: discord.token,
+    applicationId: discord.application_id!,
+    apiUrl: discord.api_url,
+    target,
+  });
+  const where = guildId ? `guild ${guildId}` : 'all guilds (global commands may take up to an hour to appear)';
+  process.stdout.write(`registered ${names.map((n) => `/${n}`).join(', ')} for ${where}\n`);
+  return 0;
+}

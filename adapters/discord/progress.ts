@@ -1,0 +1,114 @@
+/**
+ * Renders one job's agent events into its thread, in order: a progress line edited in place, each
+ * attempt's code, its result and artifacts, and each auto-fix with the error that caused it.
+ * Events arrive synchronously; posting is chained so messages keep their order and a slow or
+ * failing REST call never blocks or breaks the agent.
+ */
+import type { AgentEvent } from '../../src/agent/events.js';
+import type { Attempt } from '../../src/history/types.js';
+import {
+  artifactMessages,
+  codeMessage,
+  improvingMessage,
+  progressMessage,
+  resultMessage,
+  type Outgoing,
+} from './render.js';
+import type { Surface } from './surface.js';
+import type { Message } from 'discord.js';
+
+/** Renders agent events into a surface. */
+export class ProgressRenderer {
+  private chain: Promise<void> = Promise.resolve();
+  private progress: Message | undefined;
+  private progressText = '';
+  private readonly triggers = new Map<number, Attempt['trigger']>();
+  private runIdSeen = false;
+  private readonly startedAt = Date.now();
+
+  /**
+   * @param surface where messages go
+   * @param onRunId called once with the run id from the first event (e.g. to link the thread)
+   */
+  constructor(
+    private readonly surface: Surface,
+    private readonly onRunId?: (runId: string) => Promise<void>,
+  ) {}
+
+  /** The agent's listener: never throws, never waits. */
+  readonly onEvent = (event: AgentEvent): void => {
+    this.enqueue(() => this.render(event));
+  };
+
+  /** Resolves when everything queued so far was posted (or failed and was logged). */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /** Posts a message after everything queued so far. */
+  post(msg: Outgoing): Promise<Message | undefined> {
+    let result: Message | undefined;
+    this.enqueue(async () => {
+      result = await this.surface.post(msg);
+    });
+    return this.chain.then(() => result);
+  }
+
+  /** Sets the progress line (posted the first time, edited after). */
+  setProgress(text: string): void {
+    this.enqueue(() => this.progressNow(text));
+  }
+
+  private enqueue(step: () => Promise<void>): void {
+    this.chain = this.chain.then(step).catch(() => undefined);
+  }
+
+  private async render(event: AgentEvent): Promise<void> {
+    if (!this.runIdSeen && 'runId' in event) {
+      this.runIdSeen = true;
+      await this.onRunId?.(event.runId).catch(() => undefined);
+    }
+    switch (event.type) {
+      case 'generating':
+        this.triggers.set(event.attempt, event.trigger);
+        return this.progressNow(`⏳ Writing code · attempt ${event.attempt}…`);
+      case 'generated': {
+        const attempt: Attempt = {
+          index: event.attempt,
+          trigger: this.triggers.get(event.attempt) ?? 'requirement',
+          code: event.code,
+          ...(event.error ? { error: event.error } : {}),
+          usage: { promptTokens: 0, completionTokens: 0 },
+          createdAt: new Date().toISOString(),
+        };
+        await this.surface.post(codeMessage(attempt));
+        return;
+      }
+      case 'executing':
+        if (!this.triggers.has(event.attempt)) {
+          this.triggers.set(event.attempt, 'rerun');
+        }
+        return this.progressNow(`⚙️ Running attempt ${event.attempt} in the sandbox…`);
+      case 'executed':
+        await this.surface.post(resultMessage(event.attempt, event.result));
+        for (const msg of artifactMessages(event.attempt, event.result)) await this.surface.post(msg);
+        return;
+      case 'improving':
+        await this.surface.post(improvingMessage(event.retry, event.maxRetries, event.reason));
+        return;
+      case 'done':
+      case 'failed': {
+        const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
+        const word = event.type === 'done' ? '✅ Finished' : '❌ Finished with a failure';
+        return this.progressNow(`${word} after ${seconds} s`);
+      }
+    }
+  }
+
+  private async progressNow(text: string): Promise<void> {
+    if (text === this.progressText) return;
+    this.progressText = text;
+    if (this.progress) await this.surface.edit(this.progress, progressMessage(text));
+    else this.progress = await this.surface.post(progressMessage(text));
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Pure rendering: runs, attempts and agent events → Discord message payloads. Program output is
+ * untrusted: it stays inside code blocks (fences neutralised) and is capped to Discord's limits,
+ * with the full text attached when cut. Nothing here talks to Discord.
+ */
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
+import { capText, codeBlock, neutraliseFences, statusLine } from '../../src/chat/format.js';
+import type { Attempt, Run } from '../../src/history/types.js';
+import type { ExecutionResult } from '../../src/sandbox/types.js';
+import { customId } from './ids.js';
+
+/**
+ * Characters in one message's content.
+ * Source: https://discord.com/developers/docs/resources/message#create-message (content: up to 2000 characters)
+ */
+export const MESSAGE_CHARS = 2000;
+/**
+ * Files attached to one message.
+ * Source: https://discord.com/developers/docs/resources/message#create-message (files[n])
+ */
+export const FILES_PER_MESSAGE = 10;
+/**
+ * Characters in a thread name.
+ * Source: https://discord.com/developers/docs/resources/channel#start-thread-from-message
+ */
+export const THREAD_NAME_CHARS = 100;
+
+/** A file to attach: bytes in memory or a host path. */
+export interface OutFile {
+  name: string;
+  data: Buffer | string;
+}
+
+/** One message to post or edit. `content` is at most {@link MESSAGE_CHARS} characters. */
+export interface Outgoing {
+  content: string;
+  files?: OutFile[];
+  components?: APIActionRowComponent<APIButtonComponent>[];
+}
+
+/** What a job is doing, for headers and progress. */
+export type JobKind = 'run' | 'generate' | 'rerun' | 'improve';
+
+const TRIGGER_WORDS: Record<Attempt['trigger'], string> = {
+  requirement: 'first version',
+  error: 'auto-fix',
+  feedback: 'from feedback',
+  rerun: 're-run of the same code',
+};
+
+/** One line of user text, capped: for quotes and thread names. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The thread's name: the requirement, at most {@link THREAD_NAME_CHARS} characters. */
+export function threadName(requirement: string): string {
+  return oneLine(requirement, THREAD_NAME_CHARS) || 'code-agent run';
+}
+
+/** The first message of a run (the interaction's reply); `state` is its status line. */
+export function headerMessage(kind: JobKind, requirement: string, userId: string, state: string): Outgoing {
+  const verb = kind === 'generate' ? 'Generate' : 'Run';
+  const quote = neutraliseFences(oneLine(requirement, 300));
+  return { content: `**${verb}** requested by <@${userId}>\n> ${quote}\n${state}`.slice(0, MESSAGE_CHARS) };
+}
+
+/** The header's status while working. */
+export function workingState(inThread: boolean, position: number, note?: string): string {
+  const where = inThread ? 'progress in the thread below' : 'progress below';
+  const queued = position > 0 ? `🕒 Queued (${position} ahead)` : '⏳ Working…';
+  return [`${queued} · ${where}`, note].filter(Boolean).join('\n');
+}
+
+/** The header's final status: success or failure, attempts, run id. */
+export function finalState(run: Run): string {
+  const n = run.attempts.length;
+  const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+  if (run.status === 'success') return `✅ Success · ${attempts} · run \`${run.id}\``;
+  if (run.status === 'generated') return `📝 Code generated (not run) · run \`${run.id}\``;
+  return `❌ Failed · ${attempts} · run \`${run.id}\` · ${neutraliseFences(oneLine(run.error ?? 'failed', 300))}`;
+}
+
+/** The code of an attempt: a code block, or a `.py` attachment when it does not fit. */
+export function codeMessage(attempt: Attempt): Outgoing {
+  const title = `**Attempt ${attempt.index}** · ${TRIGGER_WORDS[attempt.trigger]}`;
+  if (!attempt.code) {
+    return { content: `${title}\n⚠️ ${neutraliseFences(oneLine(attempt.error ?? 'no code in the reply', 500))}` };
+  }
+  const block = codeBlock(attempt.code, 'py');
+  if (title.length + 1 + block.length <= MESSAGE_CHARS) return { content: `${title}\n${block}` };
+  const lines = attempt.code.split('\n').length;
+  return {
+    content: `${title} · ${lines} lines, ${attempt.code.length} characters: attached as a file`,
+    files: [{ name: `attempt-${attempt.index}.py`, data: Buffer.from(attempt.code) }],
+  };
+}
+
+/**
+ * An execution result: status line (exit code's meaning), stdout and stderr capped in code blocks,
+ * the full text attached when cut. Artifacts are sent by {@link artifactMessages}.
+ */
+export function resultMessage(attemptIndex: number, result: ExecutionResult): Outgoing {
+  const head = `**Result of attempt ${attemptIndex}** · ${neutraliseFences(statusLine(result))}`.slice(0, 600);
+  const streams = (['stdout', 'stderr'] as const).filter((s) => result[s].length > 0);
+  const files: OutFile[] = [];
+  const parts = [head];
+  // Each stream gets an even share of what is left; 30 characters cover the labels and fences.
+  const share = Math.floor((MESSAGE_CHARS - head.length - 10) / Math.max(1, streams.length)) - 30;
+  for (const stream of streams) {
+    const capped = capText(result[stream], share, 30);
+    parts.push(`${stream}:\n${codeBlock(capped.text)}`);
+    if (capped.truncated) files.push({ name: `attempt-${attemptIndex}-${stream}.txt`, data: Buffer.from(result[stream]) });
+  }
+  if (streams.length === 0) parts.push('_(no output)_');
+  return { content: parts.join('\n').slice(0, MESSAGE_CHARS), ...(files.length ? { files } : {}) };
+}
+
+const IMAGE = /\.(png|jpe?g|gif|webp)$/i;
+
+/** Artifacts as attachments (images are shown inline by Discord), at most 10 per message. */
+export function artifactMessages(attemptIndex: number, result: ExecutionResult): Outgoing[] {
+  const out: Outgoing[] = [];
+  for (let i = 0; i < result.artifacts.length; i += FILES_PER_MESSAGE) {
+    const chunk = result.artifacts.slice(i, i + FILES_PER_MESSAGE);
+    const names = chunk.map((a) => `${IMAGE.test(a.name) ? '🖼️' : '📎'} \`${a.name.replace(/`/g, "'")}\` (${formatBytes(a.bytes)})`);
+    out.push({
+      content: `**Files from attempt ${attemptIndex}**\n${names.join('\n')}`.slice(0, MESSAGE_CHARS),
+      files: chunk.map((a) => ({ name: a.name.split('/').pop() || 'file', data: a.path })),
+    });
+  }
+  return out;
+}
+
+/** An auto-fix attempt announced with the error that caused it. */
+export function improvingMessage(retry: number, maxRetries: number, reason: string): Outgoing {
+  const capped = capText(reason, MESSAGE_CHARS - 120, 20);
+  return { content: `🔧 **Auto-fix ${retry}/${maxRetries}** · the error that caused it:\n${codeBlock(capped.text)}` };
+}
+
+/** The progress line, edited in place. */
+export function progressMessage(text: string): Outgoing {
+  return { content: text };
+}
+
+/** The Re-run and Improve buttons of a run. */
+export function runButtons(runId: string, generatedOnly = false): APIActionRowComponent<APIButtonComponent>[] {
+  return [
+    {
+      type: ComponentType.ActionRow,
+      components: [
+        { type: ComponentType.Button, style: ButtonStyle.Primary, label: generatedOnly ? 'Run' : 'Re-run', custom_id: customId('rerun', runId) },
+        { type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Improve', custom_id: customId('improve', runId) },
+      ],
+    },
+  ];
+}
+
+/** The last message of a job in the thread: its outcome and the buttons. */
+export function finalMessage(run: Run): Outgoing {
+  const hint = 'Reply in this thread to improve it with your feedback (attached files go to the sandbox).';
+  return { content: `${finalState(run)}\n${hint}`.slice(0, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
+}
+
+/** `/history`: the channel's recent runs, newest first. */
+export function historyMessage(runs: Run[]): Outgoing {
+  if (runs.length === 0) return { content: 'No runs in this channel yet. Start one with `/run`.' };
+  const icon = (r: Run) => ({ success: '✅', failed: '❌', generated: '📝', running: '⏳' })[r.status];
+  const lines = runs.map((r) => {
+    const thread = r.meta?.threadId ? ` · <#${r.meta.threadId}>` : '';
+    return `${icon(r)} \`${r.id}\` · ${neutraliseFences(oneLine(r.requirement, 80))} · <t:${Math.floor(Date.parse(r.createdAt) / 1000)}:R>${thread}`;
+  });
+  let content = `**Recent runs in this channel** (\`/show run:<id>\` for details)`;
+  for (const line of lines) {
+    if (content.length + line.length + 1 > MESSAGE_CHARS) break;
+    content += `\n${line}`;
+  }
+  return { content };
+}
+
+/** `/show`: a run's requirement, status, latest code and latest result (capped; files attached). */
+export function showMessage(run: Run): Outgoing {
+  const header = `**Run \`${run.id}\`** · ${finalState(run)}\n> ${neutraliseFences(oneLine(run.requirement, 300))}`;
+  const latest = run.attempts.at(-1);
+  if (!latest) return { content: header };
+  const code = codeMessage(latest);
+  const result = latest.result ? resultMessage(latest.index, latest.result) : undefined;
+  const files = [...(code.files ?? []), ...(result?.files ?? [])];
+  let content = `${header}\n${code.content}`;
+  if (result) {
+    content = content.length + result.content.length + 1 <= MESSAGE_CHARS ? `${content}\n${result.content}` : content;
+  }
+  if (content.length > MESSAGE_CHARS) {
+    files.push({ name: `run-${run.id}.py`, data: Buffer.from(latest.code) });
+    content = `${header}\nLatest code attached.`;
+  }
+  return { content: content.slice(0, MESSAGE_CHARS), ...(files.length ? { files } : {}) };
+}
+
+/** Bytes in words, e.g. `12.3 KB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

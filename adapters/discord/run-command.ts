@@ -1,0 +1,112 @@
+/**
+ * `/run` and `/generate`: defer at once, answer in the channel, open a thread from that answer and
+ * render the job there. Where no thread can be started (inside a thread, a forum post, a DM), the
+ * job replies in place and says so.
+ */
+import { ThreadAutoArchiveDuration, type ChatInputCommandInteraction, type SendableChannels } from 'discord.js';
+import type { BotContext } from './context.js';
+import { refusalText, track } from './context.js';
+import { conversationId } from './ids.js';
+import { runJob } from './job.js';
+import { finalState, headerMessage, threadName, workingState, type JobKind } from './render.js';
+import { ChannelSurface, Header, describe, NO_MENTIONS, type Surface } from './surface.js';
+import type { Place } from './gate.js';
+
+/** Replies ephemerally (only the requester sees it); never throws. */
+export async function replyEphemeral(ctx: BotContext, interaction: { reply: ChatInputCommandInteraction['reply'] }, content: string): Promise<void> {
+  try {
+    await interaction.reply({ content, flags: 'Ephemeral', allowedMentions: NO_MENTIONS });
+  } catch (err) {
+    ctx.logger.warn(`ephemeral reply failed: ${describe(err)}`);
+  }
+}
+
+/**
+ * Handles `/run` or `/generate` (access and deduplication already passed).
+ * Exactly one initial response: the ephemeral refusal or the deferral.
+ */
+export async function handleRunCommand(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction,
+  kind: Extract<JobKind, 'run' | 'generate'>,
+  place: Place,
+): Promise<void> {
+  const receivedAt = Date.now();
+  const requirement = interaction.options.getString('requirement', true);
+  const userId = interaction.user.id;
+  const conversation = conversationId(place.guildId, place.channelId, place.parentId);
+
+  let openGate!: (deferred: boolean) => void;
+  const gate = new Promise<boolean>((resolve) => (openGate = resolve));
+  const admission = ctx.limiter.submit(conversation, userId, async () => {
+    if (!(await gate)) return;
+    await startJob();
+  });
+  if (!admission.accepted) {
+    await replyEphemeral(ctx, interaction, refusalText(admission.reason, ctx.settings.maxQueuePerChannel));
+    return;
+  }
+  track(ctx, admission.done);
+
+  const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);
+  try {
+    await interaction.deferReply();
+  } catch (err) {
+    ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
+    openGate(false);
+    return;
+  }
+  if (admission.position > 0) {
+    await header.set(headerMessage(kind, requirement, userId, workingState(place.canThread, admission.position)));
+  }
+  openGate(true);
+
+  async function startJob(): Promise<void> {
+    const first = await header.set(headerMessage(kind, requirement, userId, workingState(place.canThread, 0)));
+    let surface: Surface | undefined;
+    let threadId: string | undefined;
+    let note: string | undefined;
+    if (place.canThread && first) {
+      try {
+        const thread = await first.startThread({ name: threadName(requirement), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
+        threadId = thread.id;
+        surface = new ChannelSurface(thread, ctx.logger);
+      } catch (err) {
+        ctx.logger.warn(`starting a thread failed: ${describe(err)}`);
+        note = 'ℹ️ I could not start a thread here, so I reply in place.';
+      }
+    } else {
+      note = place.parentId
+        ? 'ℹ️ Threads cannot be started inside a thread, so I reply in place.'
+        : 'ℹ️ Threads cannot be started here, so I reply in place.';
+    }
+    if (!surface) {
+      const channel = interaction.channel?.isSendable() ? (interaction.channel as SendableChannels) : undefined;
+      surface = new ChannelSurface(channel, ctx.logger, interaction, receivedAt, ctx.settings.interactionTokenTtlMs);
+      await header.set(headerMessage(kind, requirement, userId, workingState(false, 0, note)));
+    }
+    const meta: Record<string, string> = {
+      kind,
+      ...(place.guildId ? { guildId: place.guildId } : {}),
+      channelId: place.channelId,
+      ...(threadId ? { threadId } : {}),
+      ...(first ? { headerChannelId: first.channelId, headerMessageId: first.id } : {}),
+    };
+    const options = { requestedBy: userId, meta };
+    await runJob(ctx, {
+      surface,
+      startText: kind === 'run' ? '⏳ Starting…' : '⏳ Writing code…',
+      call: (onEvent) =>
+        kind === 'run'
+          ? ctx.app.agent.run(conversation, requirement, { ...options, onEvent })
+          : ctx.app.agent.generate(conversation, requirement, { ...options, onEvent }),
+      onRunId: async (runId) => {
+        if (threadId) await ctx.app.store.linkThread(conversation, threadId, runId);
+      },
+      onFinish: async (run, failure) => {
+        const state = run ? finalState(run) : `⚠️ ${failure ?? 'failed'}`;
+        await header.set(headerMessage(kind, requirement, userId, note ? `${state}\n${note}` : state));
+      },
+    });
+  }
+}

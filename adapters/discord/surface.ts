@@ -1,0 +1,175 @@
+/**
+ * Where a job's messages go, with fallbacks so that a REST error never escapes and a job always
+ * gets its final message out:
+ * - {@link ChannelSurface}: the bot's own messages in a thread or channel (no time limit); if that
+ *   fails, the interaction's follow-ups while its token is valid.
+ * - {@link Header}: the interaction's first message, edited through the interaction token while it
+ *   is valid, then through the channel as the bot's own message.
+ * Every message is sent with `allowed_mentions: { parse: [] }`: output never pings anyone.
+ */
+import type {
+  Client,
+  Message,
+  BaseMessageOptions,
+  RepliableInteraction,
+  SendableChannels,
+} from 'discord.js';
+import { Routes } from 'discord.js';
+import type { Logger } from './log.js';
+import type { Outgoing } from './render.js';
+
+/**
+ * How long an interaction token may be used for follow-ups and edits of the original response, in ms.
+ * Discord keeps it valid for 15 minutes; we stop one minute early.
+ * Source: https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages
+ */
+export const INTERACTION_TOKEN_TTL_MS = 14 * 60_000;
+
+/** No mention in our messages pings anyone (users, roles, @everyone, replied user). */
+export const NO_MENTIONS = { parse: [] as [], repliedUser: false };
+
+/** discord.js send/edit options for a message. */
+export function toOptions(msg: Outgoing): BaseMessageOptions {
+  return {
+    content: msg.content,
+    allowedMentions: NO_MENTIONS,
+    ...(msg.files ? { files: msg.files.map((f) => ({ attachment: f.data, name: f.name })) } : {}),
+    ...(msg.components ? { components: msg.components } : {}),
+  };
+}
+
+/** Without attachments, with a note saying why (when an upload was refused, e.g. too large). */
+function withoutFiles(msg: Outgoing, reason: string): Outgoing {
+  const note = `\n_(${msg.files?.length ?? 0} attachment(s) could not be uploaded: ${reason.slice(0, 200)})_`;
+  return { content: (msg.content + note).slice(0, 2000), ...(msg.components ? { components: msg.components } : {}) };
+}
+
+/** Posts and edits messages; never throws. */
+export interface Surface {
+  /** @returns the posted message, or undefined when every way of posting failed (logged). */
+  post(msg: Outgoing): Promise<Message | undefined>;
+  /** @returns false when the edit failed (logged). */
+  edit(message: Message, msg: Outgoing): Promise<boolean>;
+}
+
+/** The bot's messages in a channel or thread, falling back to interaction follow-ups. */
+export class ChannelSurface implements Surface {
+  /**
+   * @param channel where to post (a thread, or the channel for in-place replies); undefined when the
+   *   bot cannot see it (e.g. an uncached DM): then only follow-ups are used
+   * @param interaction for follow-ups while its token is valid
+   * @param tokenSince `Date.now()` when the interaction arrived
+   */
+  constructor(
+    private readonly channel: SendableChannels | undefined,
+    private readonly logger: Logger,
+    private readonly interaction?: RepliableInteraction,
+    private readonly tokenSince = Date.now(),
+    private readonly tokenTtlMs = INTERACTION_TOKEN_TTL_MS,
+  ) {}
+
+  async post(msg: Outgoing): Promise<Message | undefined> {
+    const sent = await this.tryPost(msg);
+    if (sent.message || !msg.files?.length) return sent.message;
+    return (await this.tryPost(withoutFiles(msg, sent.error))).message;
+  }
+
+  private async tryPost(msg: Outgoing): Promise<{ message?: Message; error: string }> {
+    let error = 'no channel';
+    if (this.channel) {
+      try {
+        return { message: await this.channel.send(toOptions(msg)), error: '' };
+      } catch (err) {
+        error = describe(err);
+        this.logger.warn(`posting in channel ${this.channel.id} failed: ${error}`);
+      }
+    }
+    if (this.interaction && Date.now() - this.tokenSince < this.tokenTtlMs) {
+      try {
+        return { message: await this.interaction.followUp(toOptions(msg)), error: '' };
+      } catch (err) {
+        error = describe(err);
+        this.logger.warn(`follow-up failed: ${error}`);
+      }
+    }
+    return { error };
+  }
+
+  async edit(message: Message, msg: Outgoing): Promise<boolean> {
+    try {
+      await message.edit({ content: msg.content, allowedMentions: NO_MENTIONS, ...(msg.components ? { components: msg.components } : {}) });
+      return true;
+    } catch (err) {
+      this.logger.warn(`editing message ${message.id} failed: ${describe(err)}`);
+      return false;
+    }
+  }
+}
+
+/** The first message of a job: the interaction's (deferred) reply. */
+export class Header {
+  private message: Message | undefined;
+
+  constructor(
+    private readonly client: Client,
+    private readonly interaction: RepliableInteraction,
+    private readonly logger: Logger,
+    private readonly tokenSince = Date.now(),
+    private readonly tokenTtlMs = INTERACTION_TOKEN_TTL_MS,
+  ) {}
+
+  /** The header message once known (after the first successful {@link set}). */
+  get posted(): Message | undefined {
+    return this.message;
+  }
+
+  /**
+   * Replaces the header's content: through the interaction token while valid, else as the bot's own
+   * message in the channel.
+   * @returns the message, or undefined when it could not be edited (logged).
+   */
+  async set(msg: Outgoing): Promise<Message | undefined> {
+    if (Date.now() - this.tokenSince < this.tokenTtlMs) {
+      try {
+        this.message = await this.interaction.editReply({ ...toOptions(msg), content: msg.content });
+        return this.message;
+      } catch (err) {
+        this.logger.warn(`editing the interaction reply failed: ${describe(err)}`);
+      }
+    }
+    if (this.message) {
+      const ok = await editChannelMessage(this.client, this.message.channelId, this.message.id, msg, this.logger);
+      return ok ? this.message : undefined;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Edits one of the bot's messages through `PATCH /channels/:id/messages/:id` (no interaction token).
+ * @returns false when Discord refused (logged).
+ */
+export async function editChannelMessage(
+  client: Client,
+  channelId: string,
+  messageId: string,
+  msg: Outgoing,
+  logger: Logger,
+): Promise<boolean> {
+  try {
+    await client.rest.patch(Routes.channelMessage(channelId, messageId), {
+      body: { content: msg.content, allowed_mentions: { parse: [] }, ...(msg.components ? { components: msg.components } : {}) },
+    });
+    return true;
+  } catch (err) {
+    logger.warn(`editing message ${messageId} in ${channelId} failed: ${describe(err)}`);
+    return false;
+  }
+}
+
+/** One line for a REST or network error. */
+export function describe(err: unknown): string {
+  const e = err as { message?: string; status?: number; code?: number | string };
+  return [e.status, e.code, e.message ?? String(err)].filter((x) => x !== undefined && x !== '').join(' ');
+}
+
