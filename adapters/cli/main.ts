@@ -71,6 +71,17 @@ export function buildProgram(): Command {
       process.exitCode = await registerDiscordCommands(await configFrom(merged), { guild: opts.guild, global: opts.global });
     });
 
+  program
+    .command('slack')
+    .description('serve the Slack app: HTTP on slack.port, or Socket Mode when slack.app_token is set (docs/slack.md)')
+    .option('-c, --config <file>', 'config file')
+    .exitOverride()
+    .action(async (opts: { config?: string }) => {
+      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
+      const { runSlack } = await import('../slack/main.js');
+      process.exitCode = await runSlack(await configFrom(merged));
+    });
+
   return program;
 }
 
