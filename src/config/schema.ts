@@ -61,6 +61,36 @@ export const sandboxSchema = z
   })
   .strict();
 
+/**
+ * The `slack` section (docs/slack.md). `port` has no default here: the adapter uses `$PORT`,
+ * else 3000 (see `adapters/slack/settings.ts`); 0 picks a free port (tests).
+ */
+export const slackSchema = z
+  .object({
+    bot_token: optionalString,
+    signing_secret: optionalString,
+    /** Set → Socket Mode (no public URL needed). */
+    app_token: optionalString,
+    port: z
+      .preprocess(
+        (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v)) : v),
+        z.number().int().min(0).max(65535).optional(),
+      ),
+    api_url: optionalString,
+    allowed_channels: idList,
+    allowed_users: idList,
+    max_queue_per_channel: int(5),
+    /** Largest attached file placed in the sandbox, in MB. */
+    max_input_file_mb: num(10),
+    /** Most attached files taken from one message. */
+    max_input_files: int(5),
+    /** How long a delivery id (event_id, trigger_id) is remembered for deduplication, in s. */
+    dedupe_ttl_s: int(3600),
+    /** Runs listed by /history. */
+    history_limit: int(10),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     llm: llmSchema.default(llmSchema.parse({})),
@@ -84,19 +114,7 @@ export const configSchema = z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
       .default({ level: 'info' }),
-    slack: z
-      .object({
-        bot_token: optionalString,
-        signing_secret: optionalString,
-        app_token: optionalString,
-        port: int(3000),
-        api_url: optionalString,
-        allowed_channels: idList,
-        allowed_users: idList,
-        max_queue_per_channel: int(5),
-      })
-      .strict()
-      .optional(),
+    slack: slackSchema.optional(),
     discord: z
       .object({
         token: optionalString,

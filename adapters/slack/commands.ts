@@ -1,0 +1,88 @@
+/**
+ * Slash commands: `/run`, `/generate`, `/history`, `/show`. Each is acked within Slack's 3 s
+ * (https://docs.slack.dev/interactivity/implementing-slash-commands#responding_to_commands); refusals and
+ * answers only the user should see go in the ack as an ephemeral response, and work happens after.
+ */
+import type { App as BoltApp, SlashCommand, RespondFn, AckFn, RespondArguments } from '@slack/bolt';
+import { busyText, refusal } from './access.js';
+import { firstDelivery } from './dedupe.js';
+import { conversationId, track, type SlackContext } from './context.js';
+import { newRunJob } from './jobs.js';
+import { historyText, showText } from './history-view.js';
+import { section } from './mrkdwn.js';
+
+/** Longest a command waits for the store before acking empty and answering via response_url, in ms. */
+export const ANSWER_WITHIN_MS = 2000;
+
+type Ack = AckFn<string | RespondArguments>;
+
+const USAGE: Record<string, string> = {
+  '/run': 'Usage: `/run <what the program should do>`, e.g. `/run plot a sine wave`. Reply in the thread to improve the result.',
+  '/generate': 'Usage: `/generate <what the program should do>`: writes the code without running it.',
+};
+
+/** Registers the four commands on a Bolt app. */
+export function registerCommands(app: BoltApp, ctx: SlackContext): void {
+  for (const name of ['/run', '/generate'] as const) {
+    app.command(name, async ({ command, ack, respond }) => startCommand(ctx, name, command, ack, respond));
+  }
+  app.command('/history', async ({ command, ack, respond }) => {
+    const refused = refusal(ctx.settings, command.channel_id, command.user_id);
+    if (refused) return ack(ephemeral(refused));
+    const conv = conversationId(command.team_id, command.channel_id);
+    await answer(ack, respond, async () => ephemeral(await historyText(ctx.core.store, conv, ctx.settings.historyLimit)));
+  });
+  app.command('/show', async ({ command, ack, respond }) => {
+    const refused = refusal(ctx.settings, command.channel_id, command.user_id);
+    if (refused) return ack(ephemeral(refused));
+    const conv = conversationId(command.team_id, command.channel_id);
+    await answer(ack, respond, async () => ephemeral(await showText(ctx.core.store, conv, command.text)));
+  });
+}
+
+async function startCommand(ctx: SlackContext, name: '/run' | '/generate', command: SlashCommand, ack: Ack, respond: RespondFn): Promise<void> {
+  const refused = refusal(ctx.settings, command.channel_id, command.user_id);
+  if (refused) return ack(ephemeral(refused));
+  const requirement = command.text.trim();
+  if (!requirement) return ack(ephemeral(USAGE[name]!));
+  const max = ctx.core.agent.maxRequirementChars;
+  if (requirement.length > max) {
+    return ack(ephemeral(`Your request is ${requirement.length} characters long; the limit is ${max}. Shorten it and try again.`));
+  }
+  if (!(await firstDelivery(ctx.core.store, 'command', command.trigger_id, ctx.settings.dedupeTtlMs))) return ack();
+  const admission = ctx.limiter.submit(command.channel_id, command.user_id, () =>
+    newRunJob(ctx, {
+      kind: name === '/run' ? 'run' : 'generate',
+      team: command.team_id,
+      channel: command.channel_id,
+      user: command.user_id,
+      userName: command.user_name,
+      requirement,
+      tell: async (text) => {
+        await respond(ephemeral(text)).catch((err: unknown) => ctx.log.warn('slack: response_url failed', (err as Error).message));
+      },
+    }),
+  );
+  if (!admission.accepted) return ack(ephemeral(busyText(admission.reason)));
+  track(ctx, admission.done);
+  await ack(admission.position > 0 ? ephemeral(`Queued: ${admission.position} job(s) ahead of yours in this channel.`) : undefined);
+}
+
+/** An ephemeral response; `text` is mrkdwn (already safe). */
+export function ephemeral(text: string): RespondArguments {
+  return { response_type: 'ephemeral', text, blocks: [section(text)] };
+}
+
+/** Acks with the answer if it is ready in time, else acks empty and sends it via response_url. */
+async function answer(ack: Ack, respond: RespondFn, produce: () => Promise<RespondArguments>): Promise<void> {
+  const work = produce().catch((err: unknown) => ephemeral(`Could not read the history: ${(err as Error).message}`));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ANSWER_WITHIN_MS);
+  });
+  const ready = await Promise.race([work, late]);
+  clearTimeout(timer);
+  if (ready) return ack(ready);
+  await ack();
+  await respond(await work);
+}

@@ -1,0 +1,117 @@
+/**
+ * The jobs behind `/run`, `/generate` and a thread reply: post the channel message (new runs),
+ * call the agent with a {@link ThreadRenderer} as listener, and always end with a final message.
+ */
+import type { Run } from '../../src/history/types.js';
+import type { InputFile } from '../../src/sandbox/types.js';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { conversationId, type SlackContext } from './context.js';
+import { ThreadRenderer, type ThreadTarget } from './thread.js';
+import { rootText } from './views.js';
+import { describeInputs, downloadInputs, type SlackFile } from './inputs.js';
+import { inlineText } from './mrkdwn.js';
+
+/** A new run asked for with a slash command. */
+export interface NewRunRequest {
+  kind: 'run' | 'generate';
+  team: string | undefined;
+  channel: string;
+  user: string;
+  userName: string | undefined;
+  requirement: string;
+  /** Tells the user something only they see (the slash command's response_url). */
+  tell: (text: string) => Promise<void>;
+}
+
+/**
+ * Posts the channel message, links its thread to the run, runs or generates, renders into the thread.
+ * `NotInChannelError` on the first post is reported to the user (invite the app); nothing is run.
+ */
+export async function newRunJob(ctx: SlackContext, req: NewRunRequest): Promise<void> {
+  const { core, poster } = ctx;
+  const conv = conversationId(req.team, req.channel);
+  const meta: Record<string, string> = { channel: req.channel, kind: req.kind, ...(req.userName ? { userName: req.userName } : {}) };
+  const draft = { requirement: req.requirement.trim(), requestedBy: req.user, meta };
+  let threadTs: string;
+  try {
+    threadTs = await poster.post(req.channel, rootText(draft, '⏳ working…', req.kind), undefined, `${inlineText(req.userName ?? 'someone', 80)} asked: ${inlineText(req.requirement, 200)}`);
+  } catch (err) {
+    if ((err as Error).name === 'NotInChannelError') {
+      await req.tell('I am not in this channel yet: invite me with `/invite @code-agent` (or the app\'s name), then try again.');
+      return;
+    }
+    await req.tell(`Slack refused the message: ${(err as Error).message}`);
+    throw err;
+  }
+  meta.threadTs = threadTs;
+  const target: ThreadTarget = { channel: req.channel, threadTs, firstAttempt: 1, maxRetries: core.agent.maxRetries, kind: req.kind };
+  await render(ctx, conv, target, (onEvent) =>
+    req.kind === 'generate'
+      ? core.agent.generate(conv, req.requirement, { requestedBy: req.user, meta, onEvent })
+      : core.agent.run(conv, req.requirement, { requestedBy: req.user, meta, onEvent }),
+  );
+}
+
+/** A reply in a run's thread. */
+export interface ReplyRequest {
+  team: string | undefined;
+  channel: string;
+  threadTs: string;
+  user: string;
+  text: string;
+  files: SlackFile[] | undefined;
+}
+
+/** Improves the thread's run with the reply as feedback (attached files become input files). */
+export async function replyJob(ctx: SlackContext, req: ReplyRequest): Promise<void> {
+  const { core, poster, settings } = ctx;
+  const conv = conversationId(req.team, req.channel);
+  const run = await core.store.findRunByThread(conv, req.threadTs);
+  if (!run) return;
+  const inputs = await downloadInputs(req.files, settings);
+  if (inputs.skipped.length > 0) {
+    await poster.post(req.channel, `⚠️ Some attached files were not used:\n${inputs.skipped.map((s) => `• ${inlineText(s, 300)}`).join('\n')}`, req.threadTs);
+  }
+  const feedback = (req.text.trim() || (inputs.files.length ? 'Use the attached input files.' : '')) + describeInputs(inputs.files);
+  const status = `⏳ improving (reply by ${inlineText(req.user, 40)})…`;
+  await poster.update(req.channel, req.threadTs, rootText(run, status, run.meta?.kind));
+  const target: ThreadTarget = {
+    channel: req.channel,
+    threadTs: req.threadTs,
+    firstAttempt: run.attempts.length + 1,
+    maxRetries: core.agent.maxRetries,
+    kind: 'improve',
+  };
+  await render(ctx, conv, target, (onEvent) => core.agent.improve(run, feedback.trim() || undefined, { requestedBy: req.user, inputFiles: inputFiles(inputs.files), onEvent }), run);
+}
+
+function inputFiles(files: InputFile[]): InputFile[] | undefined {
+  return files.length > 0 ? files : undefined;
+}
+
+/** Runs an agent call with a renderer; links the thread on the first event; never ends silently. */
+async function render(
+  ctx: SlackContext,
+  conv: string,
+  target: ThreadTarget,
+  call: (onEvent: (e: AgentEvent) => void) => Promise<Run>,
+  known?: Run,
+): Promise<void> {
+  const renderer = new ThreadRenderer(ctx.poster, target, (err, what) => ctx.log.warn(`slack: ${what} failed:`, (err as Error).message));
+  let linked: Promise<void> | undefined;
+  const onEvent = (event: AgentEvent) => {
+    if (!linked && !known && 'runId' in event) {
+      linked = ctx.core.store.linkThread(conv, target.threadTs, event.runId).catch((err: unknown) => ctx.log.error('slack: linkThread failed', err));
+    }
+    renderer.listener(event);
+  };
+  let run: Run | undefined = known;
+  let error: unknown;
+  try {
+    run = await call(onEvent);
+  } catch (err) {
+    error = err;
+  }
+  await linked;
+  await renderer.finish(run, error);
+}

@@ -1,0 +1,23 @@
+/**
+ * `code-agent slack`: serves the Slack app until SIGINT or SIGTERM.
+ */
+import type { Config } from '../../src/config/schema.js';
+import { startSlackAdapter } from './server.js';
+
+/**
+ * Starts the adapter and resolves with exit code 0 after a signal stopped it.
+ * @throws what {@link startSlackAdapter} throws (config, LLM, store, port).
+ */
+export async function runSlack(config: Config): Promise<number> {
+  const adapter = await startSlackAdapter(config);
+  const where = adapter.settings.mode === 'http' ? `HTTP on port ${adapter.port} (/slack/events)` : 'Socket Mode';
+  process.stderr.write(`code-agent: Slack app running in ${where}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  process.stderr.write('code-agent: stopping (waiting for running jobs)…\n');
+  await adapter.stop();
+  return 0;
+}

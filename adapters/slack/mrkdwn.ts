@@ -1,0 +1,64 @@
+/**
+ * Slack text safety. Everything shown in Slack that came from a user, the LLM or a program goes
+ * through here: `&`, `<` and `>` are escaped so no control sequence survives (`<!channel>`,
+ * `<!here>`, `<!everyone>`, `<@U…>`, `<#C…>`, `<!subteam^…>`, links), code fences are neutralised,
+ * and a section's text stays within Slack's 3000 characters.
+ *
+ * Rules: https://docs.slack.dev/messaging/formatting-message-text#escaping
+ * Limit: https://docs.slack.dev/reference/block-kit/blocks/section-block (text: max 3000 characters)
+ */
+import { capText, codeBlock } from '../../src/chat/format.js';
+
+/** Most characters of a section block's text (Slack's limit). */
+export const SECTION_TEXT_MAX = 3000;
+
+/** Most characters of a message's top-level `text` Slack shows in full before truncating (40000); we stay far below. */
+export const MESSAGE_TEXT_MAX = 3000;
+
+/** Lines of output shown inline before the rest goes to a file. */
+export const OUTPUT_LINES_MAX = 40;
+
+/**
+ * Escapes the three characters Slack treats as control characters in message text.
+ * The result can't mention anyone or link anywhere, inside or outside code blocks.
+ */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Result of {@link fencedSection}. */
+export interface FencedText {
+  /** mrkdwn, at most `max` characters: optional label line, then a code block. */
+  text: string;
+  /** True when the text was cut; the caller attaches the full text as a file. */
+  truncated: boolean;
+}
+
+/**
+ * Untrusted text as a Slack code block (fences neutralised, escaped), preceded by an optional
+ * label (already mrkdwn), capped to `max` characters after escaping and to {@link OUTPUT_LINES_MAX} lines.
+ */
+export function fencedSection(raw: string, label = '', max = SECTION_TEXT_MAX, maxLines = OUTPUT_LINES_MAX): FencedText {
+  const prefix = label ? `${label}\n` : '';
+  const render = (t: string) => `${prefix}${escapeMrkdwn(codeBlock(t))}`;
+  // escaping grows the text; shrink the raw budget until the rendered text fits
+  let budget = max - prefix.length - 8;
+  for (;;) {
+    const capped = capText(raw, Math.max(budget, 0), maxLines);
+    const text = render(capped.text);
+    if (text.length <= max || budget <= 0) return { text: text.slice(0, max), truncated: capped.truncated };
+    budget -= text.length - max + 16;
+  }
+}
+
+/** A one-line, escaped, length-capped version of untrusted text (for status lines and titles). */
+export function inlineText(raw: string, max = 200): string {
+  const line = raw.replace(/\s+/g, ' ').trim();
+  const cut = line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return escapeMrkdwn(cut);
+}
+
+/** A section block with mrkdwn text (caller keeps it ≤ {@link SECTION_TEXT_MAX}). */
+export function section(text: string): { type: 'section'; text: { type: 'mrkdwn'; text: string } } {
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}

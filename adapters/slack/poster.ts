@@ -1,0 +1,130 @@
+/**
+ * Posting into Slack with the fallbacks Slack's errors call for:
+ * - `msg_too_long` / `invalid_blocks`: the text goes out as a file in the thread instead;
+ * - rate limits (HTTP 429 + Retry-After) are retried by the WebClient (see {@link clientOptions});
+ * - `not_in_channel` / `channel_not_found` surface as {@link NotInChannelError} so the caller can
+ *   tell the user to invite the app.
+ *
+ * Errors: https://docs.slack.dev/reference/methods/chat.postMessage#errors
+ * Uploads: https://docs.slack.dev/messaging/working-with-files#uploading_files (files.getUploadURLExternal →
+ * POST to upload_url → files.completeUploadExternal, done by WebClient.filesUploadV2)
+ */
+import { WebClient, LogLevel, type RetryOptions, type Logger } from '@slack/web-api';
+import { escapeMrkdwn, section } from './mrkdwn.js';
+
+/**
+ * Retries of one Web API call: up to 4 after the first, exponential from 0.5 s to 10 s.
+ * On HTTP 429 the WebClient first waits the Retry-After seconds, then this policy applies.
+ */
+export const RETRY_POLICY: RetryOptions = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000, randomize: true };
+
+/** WebClient options shared by Bolt's client and ours. */
+export function clientOptions(apiUrl: string, logger?: Logger) {
+  return {
+    slackApiUrl: apiUrl,
+    retryConfig: RETRY_POLICY,
+    rejectRateLimitedCalls: false,
+    timeout: 30_000,
+    ...(logger ? { logger } : { logLevel: LogLevel.ERROR }),
+  };
+}
+
+/** The app is not a member of the channel (`not_in_channel`) or cannot see it (`channel_not_found`). */
+export class NotInChannelError extends Error {
+  override name = 'NotInChannelError';
+}
+
+/** A file to upload into a thread. */
+export interface Upload {
+  filename: string;
+  /** Either bytes/text … */
+  content?: Buffer | string;
+  /** … or a host path. */
+  path?: string;
+  title?: string;
+  /** e.g. `python`, `text` (https://docs.slack.dev/reference/methods/files.getUploadURLExternal). */
+  snippetType?: string;
+}
+
+/** Slack error code of a WebClient error, if any (`not_in_channel`, `msg_too_long`…). */
+export function slackError(err: unknown): string | undefined {
+  const data = (err as { data?: { error?: unknown } }).data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+const FILE_FALLBACK = new Set(['msg_too_long', 'invalid_blocks', 'invalid_blocks_format']);
+const NOT_IN_CHANNEL = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
+
+/** Posts, updates and uploads for the adapter. Mentions are never parsed (`link_names: false`). */
+export class SlackPoster {
+  constructor(readonly client: WebClient) {}
+
+  /**
+   * Posts mrkdwn (one section block per string, each ≤ 3000 characters) in a channel or thread.
+   * `plain` is the notification/fallback text (already escaped).
+   * Falls back to a file when Slack refuses the text as too long or its blocks as invalid.
+   * @returns the message ts (or the fallback notice's ts).
+   * @throws {NotInChannelError} when the app is not in the channel; other WebClient errors as is.
+   */
+  async post(channel: string, text: string | string[], threadTs?: string, plain?: string): Promise<string> {
+    const sections = Array.isArray(text) ? text : [text];
+    plain ??= sections.join('\n');
+    try {
+      const res = await this.client.chat.postMessage({
+        channel,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+        text: plain,
+        blocks: sections.map(section),
+        link_names: false,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      return res.ts as string;
+    } catch (err) {
+      const code = slackError(err);
+      if (code && NOT_IN_CHANNEL.has(code)) throw new NotInChannelError(code, { cause: err });
+      if (code && FILE_FALLBACK.has(code)) {
+        await this.upload(channel, threadTs, { filename: 'message.txt', content: plain, snippetType: 'text' });
+        const res = await this.client.chat.postMessage({
+          channel,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          text: `(Slack refused this message: ${code}; it is attached as message.txt)`,
+          link_names: false,
+        });
+        return res.ts as string;
+      }
+      throw err;
+    }
+  }
+
+  /** Replaces a message's text; errors other than "not in channel" are swallowed (the message stays as it was). */
+  async update(channel: string, ts: string, text: string, plain = text): Promise<void> {
+    // rate limits are retried by the client; a lost progress update is not worth failing a run
+    try {
+      await this.client.chat.update({ channel, ts, text: plain, blocks: [section(text)], link_names: false });
+    } catch (err) {
+      const code = slackError(err);
+      if (code && NOT_IN_CHANNEL.has(code)) throw new NotInChannelError(code, { cause: err });
+    }
+  }
+
+  /** Uploads one file into a thread (three-step external upload). */
+  async upload(channel: string, threadTs: string | undefined, file: Upload): Promise<void> {
+    const source = file.path !== undefined ? { file: file.path } : { file: Buffer.from(file.content ?? '') };
+    await this.client.filesUploadV2({
+      channel_id: channel,
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      filename: file.filename,
+      title: file.title ?? file.filename,
+      ...(file.snippetType ? { snippet_type: file.snippetType } : {}),
+      ...source,
+    } as Parameters<WebClient['filesUploadV2']>[0]);
+  }
+
+  /** A message only `user` sees; plain text is escaped. Errors are swallowed (best effort). */
+  async ephemeral(channel: string, user: string, plain: string, threadTs?: string): Promise<void> {
+    await this.client.chat
+      .postEphemeral({ channel, user, text: escapeMrkdwn(plain), ...(threadTs ? { thread_ts: threadTs } : {}) })
+      .catch(() => undefined);
+  }
+}

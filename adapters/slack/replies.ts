@@ -1,0 +1,50 @@
+/**
+ * Thread replies (`message.channels` / `message.groups` events): a reply in a run's thread is an
+ * improve request with the reply's text as feedback. Bolt acks events before listeners run.
+ * https://docs.slack.dev/reference/events/message
+ */
+import type { App as BoltApp } from '@slack/bolt';
+import { busyText, refusal } from './access.js';
+import { firstDelivery } from './dedupe.js';
+import { conversationId, track, type SlackContext } from './context.js';
+import { replyJob } from './jobs.js';
+import type { SlackFile } from './inputs.js';
+
+/** The fields of a message event we read. */
+interface MessageLike {
+  subtype?: string;
+  bot_id?: string;
+  user?: string;
+  text?: string;
+  ts?: string;
+  thread_ts?: string;
+  channel?: string;
+  files?: SlackFile[];
+}
+
+/** Subtypes that are a person's message (https://docs.slack.dev/reference/events/message#subtypes). */
+const PERSON_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
+
+/** Registers the thread-reply listener. */
+export function registerReplies(app: BoltApp, ctx: SlackContext): void {
+  app.event('message', async ({ event, body }) => {
+    const msg = event as MessageLike;
+    if (!PERSON_SUBTYPES.has(msg.subtype) || msg.bot_id || !msg.user || !msg.channel) return;
+    if (!msg.thread_ts || msg.thread_ts === msg.ts) return; // not a reply
+    const team = (body as { team_id?: string }).team_id;
+    const eventId = (body as { event_id?: string }).event_id;
+    const { channel, user, thread_ts: threadTs } = msg;
+    const conv = conversationId(team, channel);
+    // only threads of our runs; cheap lookup before anything else
+    const run = await ctx.core.store.findRunByThread(conv, threadTs);
+    if (!run) return;
+    if (!(await firstDelivery(ctx.core.store, 'event', eventId, ctx.settings.dedupeTtlMs))) return;
+    const refused = refusal(ctx.settings, channel, user);
+    if (refused) return ctx.poster.ephemeral(channel, user, refused, threadTs);
+    const admission = ctx.limiter.submit(channel, user, () =>
+      replyJob(ctx, { team, channel, threadTs, user, text: msg.text ?? '', files: msg.files }),
+    );
+    if (!admission.accepted) return ctx.poster.ephemeral(channel, user, busyText(admission.reason), threadTs);
+    track(ctx, admission.done);
+  });
+}

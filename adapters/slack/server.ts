@@ -1,0 +1,98 @@
+/**
+ * Starts the Slack adapter: the wired core, a Bolt app on HTTP (Bolt's HTTPReceiver serving
+ * `/slack/events`) or Socket Mode (when `slack.app_token` is set), and the command and reply handlers.
+ * Bolt: https://docs.slack.dev/tools/bolt-js/getting-started
+ */
+import type { Server } from 'node:http';
+import { App as BoltApp, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import type { Config } from '../../src/config/schema.js';
+import { createApp, type AppOverrides } from '../../src/app/app.js';
+import { JobLimiter } from '../../src/chat/job-limiter.js';
+import { registerCommands } from './commands.js';
+import { registerReplies } from './replies.js';
+import { clientOptions, SlackPoster } from './poster.js';
+import { slackSettings, type SlackSettings } from './settings.js';
+import type { SlackContext } from './context.js';
+
+/** A running adapter. */
+export interface SlackAdapter {
+  settings: SlackSettings;
+  /** The bound TCP port in HTTP mode (useful with `slack.port: 0`); undefined in Socket Mode. */
+  port: number | undefined;
+  /** Stops receiving, waits for running jobs (at most `graceMs`), closes the store. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Options of {@link startSlackAdapter}. */
+export interface SlackAdapterOptions extends AppOverrides {
+  /** Bolt's and our logger; default Bolt's console logger at `log.level`. */
+  logger?: Logger;
+}
+
+const LEVELS: Record<string, LogLevel> = {
+  fatal: LogLevel.ERROR,
+  error: LogLevel.ERROR,
+  warn: LogLevel.WARN,
+  info: LogLevel.INFO,
+  debug: LogLevel.DEBUG,
+  trace: LogLevel.DEBUG,
+  silent: LogLevel.ERROR,
+};
+
+/**
+ * Builds the core and the Bolt app and starts receiving.
+ * @throws {ConfigError} for missing tokens; errors of createApp (no LLM, store unreachable); listen errors (port in use).
+ */
+export async function startSlackAdapter(config: Config, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
+  const settings = slackSettings(config);
+  const core = await createApp(config, options);
+  const logLevel = LEVELS[config.log.level] ?? LogLevel.INFO;
+  const webOptions = clientOptions(settings.apiUrl, options.logger);
+  const receiver =
+    settings.mode === 'socket'
+      ? new SocketModeReceiver({ appToken: settings.appToken!, logLevel, ...(options.logger ? { logger: options.logger } : {}) })
+      : new HTTPReceiver({ signingSecret: settings.signingSecret!, logLevel, ...(options.logger ? { logger: options.logger } : {}) });
+  const bolt = new BoltApp({
+    token: settings.botToken,
+    receiver,
+    logLevel,
+    ...(options.logger ? { logger: options.logger } : {}),
+    clientOptions: webOptions,
+  });
+  const log = options.logger ?? bolt.logger;
+  const ctx: SlackContext = {
+    core,
+    settings,
+    poster: new SlackPoster(new WebClient(settings.botToken, webOptions)),
+    limiter: new JobLimiter(settings.maxQueuePerChannel),
+    log,
+    jobs: new Set(),
+  };
+  registerCommands(bolt, ctx);
+  registerReplies(bolt, ctx);
+  bolt.error(async (err) => {
+    log.error('slack: unhandled error', err);
+  });
+
+  let port: number | undefined;
+  try {
+    const started = (settings.mode === 'http' ? await bolt.start(settings.port) : await bolt.start()) as unknown;
+    const address = (started as Server | undefined)?.address?.();
+    port = typeof address === 'object' && address ? address.port : undefined;
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
+
+  return {
+    settings,
+    port,
+    async stop(graceMs = 10_000) {
+      await bolt.stop().catch(() => undefined);
+      const pending = Promise.allSettled([...ctx.jobs]);
+      await Promise.race([pending, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      await core.close();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The Slack adapter's settings, resolved from the `slack` config section: which transport
+ * (HTTP or Socket Mode), which port, who may run code, and the limits of attached files.
+ */
+import type { Config } from '../../src/config/schema.js';
+import { slackSchema } from '../../src/config/schema.js';
+import { ConfigError } from '../../src/config/load.js';
+
+/** Slack's documented `slackApiUrl` default (https://docs.slack.dev/tools/node-slack-sdk/web-api). */
+export const SLACK_API_URL = 'https://slack.com/api/';
+
+/** Everything the adapter needs from the config, with defaults applied. */
+export interface SlackSettings {
+  botToken: string;
+  /** `http` serves Bolt's `/slack/events` on `port`; `socket` connects out with `appToken`. */
+  mode: 'http' | 'socket';
+  /** Required in HTTP mode (request signatures); unused in Socket Mode. */
+  signingSecret?: string;
+  appToken?: string;
+  /** TCP port in HTTP mode; 0 picks a free one. */
+  port: number;
+  /** Web API base URL, ending in `/`. */
+  apiUrl: string;
+  /** Channel ids allowed to run code; empty = every channel. */
+  allowedChannels: string[];
+  /** User ids allowed to run code; empty = everyone. */
+  allowedUsers: string[];
+  maxQueuePerChannel: number;
+  /** Largest attached file taken as input, in bytes. */
+  maxInputFileBytes: number;
+  maxInputFiles: number;
+  /** How long delivery ids are remembered, in ms. */
+  dedupeTtlMs: number;
+  historyLimit: number;
+}
+
+/**
+ * Resolves the settings. The port is `slack.port`, else `$PORT`, else 3000.
+ * @throws {ConfigError} when `slack.bot_token` is missing, or `slack.signing_secret` is missing in HTTP mode.
+ */
+export function slackSettings(config: Config, env: NodeJS.ProcessEnv = process.env): SlackSettings {
+  const s = config.slack ?? slackSchema.parse({});
+  if (!s.bot_token) {
+    throw new ConfigError('slack.bot_token is not set: set SLACK_BOT_TOKEN (xoxb-…) or slack.bot_token (docs/slack.md)');
+  }
+  const mode = s.app_token ? 'socket' : 'http';
+  if (mode === 'http' && !s.signing_secret) {
+    throw new ConfigError(
+      'slack.signing_secret is not set: HTTP mode verifies every request with it (set SLACK_SIGNING_SECRET), ' +
+        'or set slack.app_token (xapp-…) for Socket Mode',
+    );
+  }
+  const envPort = Number(env.PORT);
+  const port = s.port ?? (Number.isInteger(envPort) && envPort > 0 ? envPort : 3000);
+  const apiUrl = s.api_url ? (s.api_url.endsWith('/') ? s.api_url : `${s.api_url}/`) : SLACK_API_URL;
+  return {
+    botToken: s.bot_token,
+    mode,
+    signingSecret: s.signing_secret,
+    appToken: s.app_token,
+    port,
+    apiUrl,
+    allowedChannels: s.allowed_channels,
+    allowedUsers: s.allowed_users,
+    maxQueuePerChannel: s.max_queue_per_channel,
+    maxInputFileBytes: Math.round(s.max_input_file_mb * 1024 * 1024),
+    maxInputFiles: s.max_input_files,
+    dedupeTtlMs: s.dedupe_ttl_s * 1000,
+    historyLimit: s.history_limit,
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Renders one agent call (run, generate or improve) into a Slack thread, in order:
+ * a progress message updated in place, each attempt's code, each execution result with its
+ * full output and artifacts as files, each auto-fix with the error that caused it, a final
+ * message, and the channel message's status.
+ */
+import type { AgentEvent } from '../../src/agent/events.js';
+import type { Run } from '../../src/history/types.js';
+import type { Artifact } from '../../src/sandbox/types.js';
+import { inlineText } from './mrkdwn.js';
+import type { SlackPoster } from './poster.js';
+import { codeView, finalStatus, finalText, improvingText, progressText, resultView, rootText } from './views.js';
+
+/** Where and how a call is rendered. */
+export interface ThreadTarget {
+  channel: string;
+  /** ts of the run's channel message (the thread's parent). */
+  threadTs: string;
+  /** Index the first attempt of this call will get (run.attempts.length + 1 before the call). */
+  firstAttempt: number;
+  /** Auto-fix attempts allowed in this call (total attempts = maxRetries + 1). */
+  maxRetries: number;
+  /** `generate` shows "code generated" instead of running. */
+  kind: 'run' | 'generate' | 'improve';
+}
+
+/** Receives errors of individual posts (a failed post never stops the run). */
+export type ErrorSink = (err: unknown, what: string) => void;
+
+/** Turns agent events into thread posts; call {@link ThreadRenderer.finish} when the call returns. */
+export class ThreadRenderer {
+  private chain: Promise<void> = Promise.resolve();
+  private progressTs: string | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly poster: SlackPoster,
+    private readonly target: ThreadTarget,
+    private readonly onError: ErrorSink = () => undefined,
+  ) {}
+
+  /** The agent's event listener (sync; posts are queued in order). */
+  readonly listener = (event: AgentEvent): void => {
+    this.enqueue(event.type, () => this.render(event));
+  };
+
+  /**
+   * Waits for every queued post. If the call ended without a done/failed event (it threw),
+   * posts `error` as the final message so no run ends silently.
+   */
+  async finish(run: Run | undefined, error?: unknown): Promise<void> {
+    await this.chain;
+    if (this.ended) return;
+    const reason = error instanceof Error ? error.message : error ? String(error) : 'the run stopped unexpectedly';
+    const failed = run ? { ...run, status: 'failed' as const, error: run.error ?? reason } : undefined;
+    this.enqueue('final', async () => {
+      if (failed) await this.end(failed);
+      else await this.poster.post(this.target.channel, `❌ *Failed*: ${inlineText(reason, 500)}`, this.target.threadTs);
+    });
+    await this.chain;
+  }
+
+  private enqueue(what: string, step: () => Promise<void>): void {
+    this.chain = this.chain.then(step).catch((err: unknown) => this.onError(err, what));
+  }
+
+  private get total(): number {
+    return this.target.maxRetries + 1;
+  }
+
+  private relative(attempt: number): number {
+    return attempt - this.target.firstAttempt + 1;
+  }
+
+  private async progress(text: string): Promise<void> {
+    const { channel, threadTs } = this.target;
+    if (this.progressTs) await this.poster.update(channel, this.progressTs, text);
+    else this.progressTs = await this.poster.post(channel, text, threadTs);
+  }
+
+  private async render(event: AgentEvent): Promise<void> {
+    const { channel, threadTs } = this.target;
+    switch (event.type) {
+      case 'generating':
+        return this.progress(progressText(this.relative(event.attempt), this.total, 'generating code…'));
+      case 'generated':
+        return this.showCode(event.attempt, event.code, event.error);
+      case 'executing':
+        return this.progress(progressText(this.relative(event.attempt), this.total, 'running…'));
+      case 'executed': {
+        const label = `*Result* (attempt ${this.relative(event.attempt)}/${this.total}):`;
+        const view = resultView(event.result, label);
+        await this.poster.post(channel, view.sections, threadTs, view.plain);
+        if (view.stdoutCut) await this.attachText('stdout.txt', event.result.stdout);
+        if (view.stderrCut) await this.attachText('stderr.txt', event.result.stderr);
+        for (const artifact of event.result.artifacts) await this.attachArtifact(artifact);
+        return;
+      }
+      case 'improving': {
+        const attempt = event.retry + 1;
+        await this.poster.post(channel, improvingText(attempt, this.total, event.reason), threadTs);
+        return this.progress(progressText(attempt, this.total, 'fixing…'));
+      }
+      case 'done':
+      case 'failed':
+        return this.end(event.run);
+    }
+  }
+
+  private async showCode(attempt: number, code: string, error: string | undefined): Promise<void> {
+    const { channel, threadTs } = this.target;
+    const label = `*Code* (attempt ${this.relative(attempt)}/${this.total}):`;
+    if (!code) {
+      await this.poster.post(channel, `${label} the reply had no usable code: ${inlineText(error ?? 'no code', 500)}`, threadTs);
+      return;
+    }
+    const view = codeView(code, label);
+    await this.poster.post(channel, view.text, threadTs);
+    if (view.truncated) {
+      await this.poster.upload(channel, threadTs, { filename: `attempt-${attempt}.py`, content: code, snippetType: 'python' });
+    }
+  }
+
+  private async attachText(filename: string, content: string): Promise<void> {
+    await this.poster.upload(this.target.channel, this.target.threadTs, { filename, content, snippetType: 'text' });
+  }
+
+  private async attachArtifact(artifact: Artifact): Promise<void> {
+    try {
+      await this.poster.upload(this.target.channel, this.target.threadTs, { filename: artifact.name, path: artifact.path });
+    } catch (err) {
+      this.onError(err, `upload ${artifact.name}`);
+      await this.poster.post(
+        this.target.channel,
+        `⚠️ Could not upload \`${inlineText(artifact.name, 100)}\`: ${inlineText((err as Error).message, 300)}`,
+        this.target.threadTs,
+      );
+    }
+  }
+
+  private async end(run: Run): Promise<void> {
+    this.ended = true;
+    const { channel, threadTs } = this.target;
+    const status = finalStatus(run);
+    await this.progress(`Finished: ${status}`).catch((err: unknown) => this.onError(err, 'progress'));
+    await this.poster.post(channel, finalText(run), threadTs);
+    await this.poster.update(channel, threadTs, rootText(run, status, run.meta?.kind));
+  }
+}

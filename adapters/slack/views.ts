@@ -1,0 +1,86 @@
+/**
+ * What the thread shows, as mrkdwn strings: pure functions of core data, every untrusted part
+ * escaped (see mrkdwn.ts). Posting is thread.ts's job.
+ */
+import type { ExecutionResult } from '../../src/sandbox/types.js';
+import type { Run } from '../../src/history/types.js';
+import { statusLine } from '../../src/chat/format.js';
+import { escapeMrkdwn, fencedSection, inlineText, type FencedText } from './mrkdwn.js';
+
+/** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
+export function whoAsked(run: Pick<Run, 'requestedBy' | 'meta'>): string {
+  return inlineText(run.meta?.userName ?? run.requestedBy ?? 'someone', 80);
+}
+
+/** The channel message of a run: who asked, the requirement, and the status. */
+export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'meta'>, status: string, kind = 'run'): string {
+  const verb = kind === 'generate' ? 'asked for code' : 'asked';
+  return `*${whoAsked(run)}* ${verb}: ${inlineText(run.requirement, 1500)}\n*Status:* ${status}\n_Results are in the thread; reply there to improve._`;
+}
+
+/** The final status of a run for its channel message. */
+export function finalStatus(run: Run): string {
+  const n = run.attempts.length;
+  const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+  if (run.status === 'success') return `✅ success (${attempts})`;
+  if (run.status === 'generated') return `📝 code generated, not run`;
+  return `❌ failed (${attempts}): ${inlineText(run.error ?? 'failed', 300)}`;
+}
+
+/** Progress line, e.g. `⏳ Attempt 2/4: running…`. */
+export function progressText(attempt: number, total: number, doing: string): string {
+  return `⏳ Attempt ${attempt}/${total}: ${doing}`;
+}
+
+/** The code of an attempt: a code block, or (`truncated`) a notice that it is attached. */
+export function codeView(code: string, label: string): FencedText {
+  const fenced = fencedSection(code, label);
+  if (!fenced.truncated) return fenced;
+  const lines = code.split('\n').length;
+  return { text: `${label} — ${lines} lines, attached as a file`, truncated: true };
+}
+
+/** The sections showing an execution result, and which streams were cut (attach them whole). */
+export interface ResultView {
+  sections: string[];
+  /** Plain one-line summary (already escaped). */
+  plain: string;
+  stdoutCut: boolean;
+  stderrCut: boolean;
+}
+
+/** Status line (exit meaning, duration, failure) + capped stdout and stderr. */
+export function resultView(result: ExecutionResult, label: string): ResultView {
+  const status = escapeMrkdwn(statusLine(result));
+  const sections = [`${label} ${status}`];
+  let stdoutCut = false;
+  let stderrCut = false;
+  if (result.stdout.trim()) {
+    const out = fencedSection(result.stdout, '*stdout*');
+    stdoutCut = out.truncated;
+    sections.push(out.text);
+  }
+  if (result.stderr.trim()) {
+    const err = fencedSection(result.stderr, '*stderr*');
+    stderrCut = err.truncated;
+    sections.push(err.text);
+  }
+  if (!result.stdout.trim() && !result.stderr.trim()) sections.push('_(no output)_');
+  if (result.artifacts.length > 0) {
+    const names = result.artifacts.map((a) => `\`${inlineText(a.name, 100).replace(/`/g, "'")}\``).join(', ');
+    sections.push(`*Files:* ${names} (uploaded below)`);
+  }
+  return { sections, plain: status, stdoutCut, stderrCut };
+}
+
+/** Why an improvement attempt is made: the error that caused it. */
+export function improvingText(attempt: number, total: number, reason: string): string {
+  return fencedSection(reason, `🔧 *Attempt ${attempt}/${total}*: fixing the previous attempt, which failed with:`, 3000, 12).text;
+}
+
+/** The thread's last message. */
+export function finalText(run: Run): string {
+  if (run.status === 'success') return `✅ *Done*: success after ${run.attempts.length} attempt(s). Reply in this thread to improve it.`;
+  if (run.status === 'generated') return '📝 *Done*: code generated (not run). Reply in this thread to improve and run it.';
+  return fencedSection(run.error ?? 'failed', '❌ *Failed*. Reply in this thread with feedback to try again. Reason:', 3000, 12).text;
+}
