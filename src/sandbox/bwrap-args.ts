@@ -14,6 +14,8 @@ export const SANDBOX_RUNNER_PATH = '/opt/code-agent/runner.py';
 export const USER_CODE_FILE = 'main.py';
 /** The uid/gid the program sees inside its user namespace. */
 export const SANDBOX_INNER_ID = 1000;
+/** Python flags: `-S` skips `site` (the runner sets up sys.path itself; ~15 ms faster start). */
+export const PYTHON_FLAGS = ['-S'];
 /** Extra CPU seconds between SIGXCPU (soft limit) and SIGKILL (hard limit). */
 export const CPU_HARD_GRACE_S = 1;
 
@@ -123,9 +125,9 @@ export function buildCommand(spec: CommandSpec): [string, string[]] {
   const args = [...prlimitArgs(spec.limits, spec.nprocOffset), '--'];
   if (spec.hostId !== null) args.push(spec.tools.setpriv, ...setprivArgs(spec.hostId), '--');
   if (spec.isolated) {
-    args.push(spec.tools.bwrap, ...bwrapArgs(spec), spec.python, SANDBOX_RUNNER_PATH);
+    args.push(spec.tools.bwrap, ...bwrapArgs(spec), spec.python, ...PYTHON_FLAGS, SANDBOX_RUNNER_PATH);
   } else {
-    args.push(spec.python, spec.runnerPath);
+    args.push(spec.python, ...PYTHON_FLAGS, spec.runnerPath);
   }
   return [spec.tools.prlimit, args];
 }

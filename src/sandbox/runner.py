@@ -1,7 +1,9 @@
-# code-agent sandbox runner. Runs /work/main.py as __main__ inside the sandbox.
-# Kept cheap: imports nothing beyond what Python has already loaded at startup.
+# code-agent sandbox runner. Runs main.py (in the current dir, /work) as __main__ in the sandbox.
+# Started with `python -S`: `site` and its .pth files cost ~15 ms, so the runner adds the
+# package dirs and the exit()/quit()/help() builtins itself. Imports only builtin/frozen modules.
 # Not a security boundary (the OS sandbox is); it only makes errors friendlier.
 import sys
+import posix
 
 USER_FILE = "main.py"
 INPUT_HINT = ("\nNote: input() is not supported here: the program gets no stdin. "
@@ -53,9 +55,25 @@ class _PyplotHook:
         return spec
 
 
+def _site():
+    """What `site` would do for a system python: package dirs on sys.path, exit/quit/help."""
+    ver = "python%d.%d" % sys.version_info[:2]
+    for prefix in ("/usr/local", sys.prefix):
+        sys.path.append("%s/lib/%s/dist-packages" % (prefix, ver))  # Debian/Ubuntu
+        sys.path.append("%s/lib/%s/site-packages" % (prefix, ver))  # everywhere else
+    sys.path.append("/usr/lib/python3/dist-packages")
+    import builtins
+    import _sitebuiltins
+    builtins.exit = _sitebuiltins.Quitter("exit", "Ctrl-D (i.e. EOF)")
+    builtins.quit = _sitebuiltins.Quitter("quit", "Ctrl-D (i.e. EOF)")
+    builtins.help = _sitebuiltins._Helper()
+
+
 def _main():
     sys.argv = [USER_FILE]
-    sys.path[0] = sys.modules["os"].getcwd()
+    sys.path[0] = posix.getcwd()
+    if sys.flags.no_site:
+        _site()
     sys.meta_path.insert(0, _PyplotHook())
     with open(USER_FILE, "rb") as f:
         source = f.read()

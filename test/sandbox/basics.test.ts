@@ -33,6 +33,16 @@ describe('sandbox basics', () => {
     expect(name.stdout).toBe('__main__ main.py\n');
   });
 
+  it('has the system packages and the site builtins (exit, quit, help)', async () => {
+    const r = await ex.execute(
+      'import numpy, pandas, scipy, sympy\nfrom mpl_toolkits.mplot3d import Axes3D\nprint(numpy.arange(3).sum(), callable(help))\nexit(4)\n',
+      { limits: { wallTimeS: 20, cpuTimeS: 20 } },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('3 True\n');
+    expect(r.exitCode).toBe(4);
+  });
+
   it('fails input() fast with a hint that input is not supported', async () => {
     const r = await ex.execute('name = input("Name? ")\nprint(name)\n');
     expect(r.success).toBe(false);
