@@ -83,6 +83,8 @@ export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath'>): st
   const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ['--setenv', k, v]);
   return [
     '--unshare-all',
+    '--unshare-user', // required, not just tried, so that --disable-userns applies
+    '--disable-userns', // no nested user namespaces: they would give back capabilities inside
     '--die-with-parent',
     '--new-session',
     '--ro-bind', '/usr', '/usr',

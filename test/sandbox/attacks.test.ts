@@ -175,6 +175,15 @@ describe('sandbox attacks', () => {
     expect(r.success).toBe(true);
   });
 
+  it('cannot create nested user namespaces (no capabilities regained inside)', async () => {
+    const r = await ex.execute(
+      'import subprocess\np = subprocess.run(["/usr/bin/unshare", "-Ur", "id"], capture_output=True, text=True)\nprint(p.returncode, p.stdout, p.stderr)\n',
+    );
+    expect(r.success).toBe(true);
+    expect(r.stdout).not.toContain('uid=0');
+    expect(r.stdout).toMatch(/unshare failed/);
+  });
+
   it('sees no host files beyond the read-only system paths', async () => {
     const r = await ex.execute('import os\nprint(sorted(os.listdir("/")))\nprint(os.path.exists("/root"), os.path.exists("/home"))\n');
     expect(r.success).toBe(true);
