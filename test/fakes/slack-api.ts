@@ -1,0 +1,205 @@
+/**
+ * A local fake of Slack's Web API for tests and benches (node:http, no framework). The real
+ * WebClient (Bolt's and ours) points at it with `slackApiUrl: fake.apiUrl`.
+ *
+ * It answers like Slack (https://docs.slack.dev/apis/web-api/): HTTP 200 with `{ ok: true, … }` or
+ * `{ ok: false, error }`, and HTTP 429 with `Retry-After` for scripted rate limits. Implemented:
+ * `auth.test`, `chat.postMessage`, `chat.update`, `chat.postEphemeral`, `chat.getPermalink`,
+ * `conversations.replies` (from what was posted), and the three-step upload:
+ * `files.getUploadURLExternal` → POST bytes to the returned `upload_url` (on this server) →
+ * `files.completeUploadExternal`. Also serves hosted files at `url_private` (bot token required) and
+ * records posts to `response_url`s.
+ *
+ * Every Web API call is recorded in `calls` (method, parsed args, time); scripted failures are
+ * consumed in order per method (`failNext`).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseBody, type ParsedBody } from './slack-body.js';
+
+/** One recorded Web API call. */
+export interface SlackCall {
+  method: string;
+  /** Parsed arguments; JSON-encoded values (blocks, files) are decoded. */
+  args: Record<string, unknown>;
+  /** Bearer token sent, if any. */
+  token: string | undefined;
+  at: number;
+  /** What the fake answered (set once answered). */
+  result?: Record<string, unknown>;
+}
+
+/** A completed upload (step 3 done). */
+export interface SlackUpload {
+  fileId: string;
+  filename: string;
+  title?: string;
+  bytes: Buffer;
+  channel?: string;
+  threadTs?: string;
+  at: number;
+}
+
+/** A scripted failure: an `ok: false` error, or a 429 with Retry-After seconds. */
+export type SlackFailure = { error: string } | { status: 429; retryAfter: number };
+
+/** The running fake. */
+export interface FakeSlack {
+  /** Base URL of the Web API, ending in `/api/` (for `slackApiUrl`). */
+  readonly apiUrl: string;
+  /** Origin, e.g. `http://127.0.0.1:1234`. */
+  readonly origin: string;
+  readonly calls: SlackCall[];
+  readonly uploads: SlackUpload[];
+  /** Bodies posted to response URLs (`${origin}/response/<id>`). */
+  readonly responses: { id: string; body: Record<string, unknown>; at: number }[];
+  /** Calls of one method. */
+  callsOf(method: string): SlackCall[];
+  /** Fails the next call(s) of a method, in order. */
+  failNext(method: string, ...failures: SlackFailure[]): void;
+  /** Serves bytes at a `url_private` that requires the bot token; returns the Slack file object. */
+  hostFile(name: string, bytes: Buffer): { id: string; name: string; size: number; url_private: string };
+  /** A response_url on this server. */
+  responseUrl(id: string): string;
+  /** Resolves when `predicate` holds (checked every 20 ms), rejects after `timeoutMs`. */
+  waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number, what?: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startFakeSlack}. */
+export interface FakeSlackOptions {
+  /** The bot token the fake accepts (default `xoxb-test`); other tokens get `invalid_auth`. */
+  token?: string;
+  teamId?: string;
+}
+
+/** Starts the fake on 127.0.0.1 with a free port. */
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const token = options.token ?? 'xoxb-test';
+  const teamId = options.teamId ?? 'T0001';
+  const calls: SlackCall[] = [];
+  const uploads: SlackUpload[] = [];
+  const responses: FakeSlack['responses'] = [];
+  const failures = new Map<string, SlackFailure[]>();
+  const hosted = new Map<string, Buffer>();
+  const pending = new Map<string, { filename: string; bytes?: Buffer }>();
+  const messages: { channel: string; ts: string; thread_ts?: string; text?: string }[] = [];
+  let seq = 0;
+  let origin = '';
+  const nextTs = () => `1700000000.${String(++seq).padStart(6, '0')}`;
+
+  const handlers: Record<string, (args: Record<string, unknown>) => Record<string, unknown>> = {
+    'auth.test': () => ({ url: 'https://fake.slack.com/', team: 'Fake', user: 'code-agent', team_id: teamId, user_id: 'UBOT', bot_id: 'BBOT' }),
+    'chat.postMessage': (a) => {
+      const msg = { channel: String(a.channel), ts: nextTs(), ...(a.thread_ts ? { thread_ts: String(a.thread_ts) } : {}), text: a.text as string };
+      messages.push(msg);
+      return { channel: msg.channel, ts: msg.ts, message: { text: msg.text, ts: msg.ts } };
+    },
+    'chat.update': (a) => ({ channel: a.channel, ts: a.ts, text: a.text }),
+    'chat.postEphemeral': () => ({ message_ts: nextTs() }),
+    'chat.getPermalink': (a) => ({ permalink: `https://fake.slack.com/archives/${a.channel}/p${String(a.message_ts).replace('.', '')}` }),
+    'conversations.replies': (a) => ({
+      messages: messages.filter((m) => m.channel === a.channel && (m.ts === a.ts || m.thread_ts === a.ts)),
+      has_more: false,
+    }),
+    'files.getUploadURLExternal': (a) => {
+      const id = `F${String(++seq).padStart(6, '0')}`;
+      pending.set(id, { filename: String(a.filename) });
+      return { upload_url: `${origin}/upload/${id}`, file_id: id };
+    },
+    'files.completeUploadExternal': (a) => {
+      const files = (a.files as { id: string; title?: string }[]) ?? [];
+      for (const f of files) {
+        const p = pending.get(f.id);
+        if (!p?.bytes) throw new SlackApiError('invalid_arguments');
+        uploads.push({ fileId: f.id, filename: p.filename, title: f.title, bytes: p.bytes, channel: a.channel_id as string | undefined, threadTs: a.thread_ts as string | undefined, at: Date.now() });
+        pending.delete(f.id);
+      }
+      return { files: files.map((f) => ({ id: f.id, title: f.title })) };
+    },
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', origin);
+      const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(typeof body === 'string' ? body : JSON.stringify(body));
+      };
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (url.pathname.startsWith('/upload/')) {
+        const p = pending.get(url.pathname.slice('/upload/'.length));
+        if (!p) return send(404, 'unknown upload');
+        const parsed: ParsedBody = parseBody(raw, req.headers['content-type']);
+        p.bytes = parsed.file ?? raw;
+        return send(200, `OK - ${p.bytes.length}`, { 'content-type': 'text/plain' });
+      }
+      if (url.pathname.startsWith('/files/')) {
+        if (bearer !== token) return send(403, 'forbidden');
+        const bytes = hosted.get(url.pathname);
+        if (!bytes) return send(404, 'not found');
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return res.end(bytes);
+      }
+      if (url.pathname.startsWith('/response/')) {
+        responses.push({ id: url.pathname.slice('/response/'.length), body: JSON.parse(raw.toString() || '{}'), at: Date.now() });
+        return send(200, 'ok', { 'content-type': 'text/plain' });
+      }
+      const method = url.pathname.replace(/^\/api\//, '');
+      const args = parseBody(raw, req.headers['content-type']).fields;
+      const callToken = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
+      const call: SlackCall = { method, args, token: callToken, at: Date.now() };
+      calls.push(call);
+      const failure = failures.get(method)?.shift();
+      if (failure && 'status' in failure) return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(failure.retryAfter) });
+      if (failure) return send(200, { ok: false, error: failure.error });
+      if (callToken !== token) return send(200, { ok: false, error: 'invalid_auth' });
+      const handler = handlers[method];
+      if (!handler) return send(200, { ok: false, error: 'unknown_method' });
+      try {
+        call.result = { ok: true, ...handler(args) };
+        return send(200, call.result);
+      } catch (err) {
+        return send(200, { ok: false, error: err instanceof SlackApiError ? err.message : 'internal_error' });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    apiUrl: `${origin}/api/`,
+    origin,
+    calls,
+    uploads,
+    responses,
+    callsOf: (method) => calls.filter((c) => c.method === method),
+    failNext: (method, ...f) => failures.set(method, [...(failures.get(method) ?? []), ...f]),
+    hostFile(name, bytes) {
+      const id = `F${String(++seq).padStart(6, '0')}`;
+      const path = `/files/${id}/${encodeURIComponent(name)}`;
+      hosted.set(path, bytes);
+      return { id, name, size: bytes.length, url_private: `${origin}${path}` };
+    },
+    responseUrl: (id) => `${origin}/response/${id}`,
+    async waitFor(predicate, timeoutMs = 30_000, what = 'condition') {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = predicate();
+        if (value) return value;
+        if (Date.now() > deadline) throw new Error(`fake Slack: timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+class SlackApiError extends Error {}

@@ -1,0 +1,81 @@
+/**
+ * Sends what Slack sends to an app's Request URL, signed like Slack signs it
+ * (https://docs.slack.dev/authentication/verifying-requests-from-slack): `v0=` + hex HMAC-SHA256 of
+ * `v0:<timestamp>:<raw body>` with the signing secret, in `X-Slack-Signature`, the timestamp (s) in
+ * `X-Slack-Request-Timestamp`. Slash commands are form-encoded; events are JSON.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+
+/** An HTTP answer from the app. */
+export interface AppResponse {
+  status: number;
+  /** Parsed JSON when the body is JSON, else the text ('' for an empty ack). */
+  body: unknown;
+  /** Time from sending to the full response, in ms. */
+  ms: number;
+}
+
+/** The signature headers for a body. */
+export function signatureHeaders(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  return { 'x-slack-signature': signature, 'x-slack-request-timestamp': String(timestamp) };
+}
+
+/** POSTs a signed body to the app. */
+export async function postSigned(url: string, secret: string, body: string, contentType: string, headers: Record<string, string> = {}): Promise<AppResponse> {
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': contentType, ...signatureHeaders(secret, body), ...headers } });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : '';
+  } catch {
+    /* plain text */
+  }
+  return { status: res.status, body: parsed, ms: performance.now() - started };
+}
+
+/** Fields of a slash command payload (https://docs.slack.dev/interactivity/implementing-slash-commands#app_command_handling). */
+export interface SlashFields {
+  command: string;
+  text: string;
+  user_id: string;
+  channel_id: string;
+  user_name?: string;
+  team_id?: string;
+  trigger_id?: string;
+  response_url?: string;
+}
+
+/** Sends a slash command (form-encoded) to `<appUrl>/slack/events`. */
+export function sendCommand(appUrl: string, secret: string, fields: SlashFields, headers: Record<string, string> = {}): Promise<AppResponse> {
+  const full = {
+    token: 'legacy-verification-token',
+    team_id: 'T0001',
+    team_domain: 'fake',
+    channel_name: 'general',
+    user_name: fields.user_id.toLowerCase(),
+    api_app_id: 'A0001',
+    trigger_id: `${Date.now()}.${randomUUID()}`,
+    response_url: 'http://127.0.0.1:9/unused',
+    ...fields,
+  };
+  return postSigned(`${appUrl}/slack/events`, secret, new URLSearchParams(full).toString(), 'application/x-www-form-urlencoded', headers);
+}
+
+/** Sends an Events API `event_callback` (JSON); `retryNum` adds Slack's retry headers. */
+export function sendEvent(appUrl: string, secret: string, event: Record<string, unknown>, options: { eventId?: string; retryNum?: number; teamId?: string } = {}): Promise<AppResponse> {
+  const body = JSON.stringify({
+    token: 'legacy-verification-token',
+    team_id: options.teamId ?? 'T0001',
+    api_app_id: 'A0001',
+    type: 'event_callback',
+    event_id: options.eventId ?? `Ev${randomUUID().replace(/-/g, '').slice(0, 10)}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: options.teamId ?? 'T0001', user_id: 'UBOT', is_bot: true }],
+    event,
+  });
+  const headers: Record<string, string> =
+    options.retryNum !== undefined ? { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' } : {};
+  return postSigned(`${appUrl}/slack/events`, secret, body, 'application/json', headers);
+}

@@ -1,0 +1,125 @@
+/**
+ * One Slack test world: the fake Slack Web API, the fake OpenAI server, a temp dir for the store
+ * and artifacts, and the real adapter (Bolt + HTTPReceiver + real sandbox) on a free port.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import { startSlackAdapter, type SlackAdapter } from '../../adapters/slack/server.js';
+import { startFakeSlack, type FakeSlack, type SlackCall } from '../fakes/slack-api.js';
+import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
+import { sendCommand, sendEvent, type AppResponse, type SlashFields } from '../fakes/slack-signed.js';
+
+export const SECRET = 'test-signing-secret';
+export const TEAM = 'T0001';
+
+/** A fenced python reply as the LLM would write it. */
+export const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
+
+export interface World {
+  slack: FakeSlack;
+  llm: FakeOpenAi;
+  dir: string;
+  config: Config;
+  adapter: SlackAdapter;
+  appUrl: string;
+  /** Restarts the adapter on the same store (stop, start a new one). */
+  restart(): Promise<void>;
+  command(fields: Partial<SlashFields> & { text: string }, headers?: Record<string, string>): Promise<AppResponse>;
+  reply(threadTs: string, text: string, options?: { user?: string; channel?: string; eventId?: string; retryNum?: number; files?: unknown[] }): Promise<AppResponse>;
+  /** Thread posts (chat.postMessage with thread_ts) in a thread. */
+  threadPosts(threadTs: string): SlackCall[];
+  /** The channel message ts of the n-th (0-based) run started in a channel. */
+  rootTs(channel?: string, n?: number): Promise<string>;
+  /** Waits for the n-th final message ("Done" / "Failed") in a thread. */
+  finished(threadTs: string, count?: number): Promise<SlackCall[]>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startWorld}. */
+export interface WorldOptions {
+  replies?: FakeReply[];
+  slack?: Record<string, unknown>;
+  maxRetries?: number;
+}
+
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const dir = await mkdtemp(join(tmpdir(), 'slack-test-'));
+  const slack = await startFakeSlack({ teamId: TEAM });
+  const llm = await startFakeOpenAi({ replies: options.replies ?? [] });
+  const config = parseConfig(
+    {
+      llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
+      agent: { max_retries: options.maxRetries ?? 3 },
+      sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
+      store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
+      log: { level: 'error' },
+      slack: { bot_token: 'xoxb-test', signing_secret: SECRET, port: 0, api_url: slack.apiUrl, ...options.slack },
+    },
+    {},
+  );
+  let adapter = await startSlackAdapter(config);
+  const world: World = {
+    slack,
+    llm,
+    dir,
+    config,
+    adapter,
+    appUrl: `http://127.0.0.1:${adapter.port}`,
+    async restart() {
+      await adapter.stop();
+      adapter = await startSlackAdapter(config);
+      world.adapter = adapter;
+      world.appUrl = `http://127.0.0.1:${adapter.port}`;
+    },
+    command: (fields, headers) =>
+      sendCommand(world.appUrl, SECRET, { command: '/run', user_id: 'U_ALICE', user_name: 'alice', channel_id: 'C_MAIN', team_id: TEAM, response_url: slack.responseUrl(`r${Date.now()}`), ...fields }, headers),
+    reply: (threadTs, text, o = {}) =>
+      sendEvent(
+        world.appUrl,
+        SECRET,
+        {
+          type: 'message',
+          channel: o.channel ?? 'C_MAIN',
+          channel_type: 'channel',
+          user: o.user ?? 'U_BOB',
+          text,
+          ts: `${Math.floor(Date.now() / 1000)}.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`,
+          thread_ts: threadTs,
+          ...(o.files ? { subtype: 'file_share', files: o.files } : {}),
+        },
+        { eventId: o.eventId, retryNum: o.retryNum, teamId: TEAM },
+      ),
+    threadPosts: (threadTs) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === threadTs),
+    async rootTs(channel = 'C_MAIN', n = 0) {
+      const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel && !c.args.thread_ts && c.result?.ok);
+      await slack.waitFor(() => roots().length > n, 10_000, 'the channel message');
+      return String(roots()[n]!.result!.ts);
+    },
+    async finished(threadTs, count = 1) {
+      return slack.waitFor(
+        () => {
+          const finals = world.threadPosts(threadTs).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
+          return finals.length >= count ? finals : undefined;
+        },
+        60_000,
+        `final message #${count} in thread ${threadTs}`,
+      );
+    },
+    async close() {
+      await adapter.stop(5000).catch(() => undefined);
+      await Promise.all([slack.close(), llm.close()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
+
+/** Text of all thread posts, joined (handy for assertions). */
+export function allText(calls: SlackCall[]): string {
+  return calls
+    .map((c) => [String(c.args.text ?? ''), ...((c.args.blocks as { text?: { text?: string } }[] | undefined) ?? []).map((b) => b.text?.text ?? '')].join('\n'))
+    .join('\n');
+}
