@@ -98,8 +98,7 @@ export class ThreadRenderer {
       }
       case 'improving': {
         const attempt = event.retry + 1;
-        await this.poster.post(channel, improvingText(attempt, this.total, event.reason), threadTs);
-        return this.progress(progressText(attempt, this.total, 'fixing…'));
+        return void (await this.poster.post(channel, improvingText(attempt, this.total, event.reason), threadTs));
       }
       case 'done':
       case 'failed':

@@ -33,7 +33,7 @@ export interface World {
   threadPosts(threadTs: string): SlackCall[];
   /** The channel message ts of the n-th (0-based) run started in a channel. */
   rootTs(channel?: string, n?: number): Promise<string>;
-  /** Waits for the n-th final message ("Done" / "Failed") in a thread. */
+  /** Waits for the n-th final message ("Done" / "Failed") in a thread and the n-th final status of its channel message. */
   finished(threadTs: string, count?: number): Promise<SlackCall[]>;
   close(): Promise<void>;
 }
@@ -102,7 +102,10 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       return slack.waitFor(
         () => {
           const finals = world.threadPosts(threadTs).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
-          return finals.length >= count ? finals : undefined;
+          const rootFinals = slack
+            .callsOf('chat.update')
+            .filter((c) => c.args.ts === threadTs && /Status:\* (✅|❌|📝)/.test(String(c.args.text)));
+          return finals.length >= count && rootFinals.length >= count ? finals : undefined;
         },
         60_000,
         `final message #${count} in thread ${threadTs}`,
