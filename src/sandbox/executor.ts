@@ -10,6 +10,7 @@ import { basename, join } from 'node:path';
 import { collectArtifacts, snapshot } from './artifacts.js';
 import { buildCommand, SANDBOX_ENV, USER_CODE_FILE, type SandboxTools } from './bwrap-args.js';
 import { classifyLimit } from './classify.js';
+import { guardWorkDir, workDirBudget } from './disk-guard.js';
 import { mergeLimits } from './limits.js';
 import { cleanName } from './names.js';
 import { explainProbeFailure, findTool, findTools } from './probe.js';
@@ -144,6 +145,10 @@ export class BubblewrapExecutor implements Executor {
       const env: Record<string, string> = ready.isolated
         ? { PATH: '/usr/bin:/bin' }
         : { ...SANDBOX_ENV, HOME: workDir, MPLCONFIGDIR: join(workDir, '.matplotlib') };
+      const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
+      const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
+      const disk: { exceeded: string | null } = { exceeded: null };
+      let stopGuard = () => {};
       const out = await runWatched({
         file,
         args,
@@ -152,14 +157,22 @@ export class BubblewrapExecutor implements Executor {
         wallTimeS: limits.wallTimeS,
         maxOutputBytes: limits.maxOutputBytes,
         signal: options.signal,
-      });
+        onSpawn: (kill) => {
+          stopGuard = guardWorkDir(workDir, budget, (reason) => {
+            disk.exceeded = reason;
+            kill();
+          });
+        },
+      }).finally(() => stopGuard());
       if (!ready.isolated && hostId !== null) await killUid(hostId); // strays that left the group
 
       const signal = out.signal ?? (ready.isolated ? signalFromExitCode(out.exitCode) : null);
       const exitCode = signal === null ? out.exitCode : null;
       let stderr = out.stderr;
       if (out.cancelled) stderr += `${stderr === '' || stderr.endsWith('\n') ? '' : '\n'}cancelled\n`;
-      let limitHit = classifyLimit({
+      if (disk.exceeded !== null) stderr += `[killed: ${disk.exceeded}]\n`;
+      const ourKill = out.timedOut || out.outputExceeded || out.cancelled;
+      let limitHit = disk.exceeded !== null && !ourKill ? 'file_size' : classifyLimit({
         exitCode,
         signal,
         timedOut: out.timedOut,

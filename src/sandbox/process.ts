@@ -24,6 +24,8 @@ export interface WatchedRun {
   /** Total stdout + stderr kept, in bytes. */
   maxOutputBytes: number;
   signal?: AbortSignal;
+  /** Called once the process exists, with a function that kills its whole tree (for other guards). */
+  onSpawn?: (kill: () => void) => void;
 }
 
 /** How the run ended. */
@@ -67,6 +69,7 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
       detached: true, // own process group, so the whole tree can be killed at once
     });
     const kill = () => killGroup(child.pid);
+    if (child.pid !== undefined) run.onSpawn?.(kill);
     const output = new CappedOutput(run.maxOutputBytes, kill);
     const timers: NodeJS.Timeout[] = [];
     const later = (ms: number, fn: () => void) => timers.push(setTimeout(fn, ms));

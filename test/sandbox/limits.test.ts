@@ -65,6 +65,23 @@ describe('sandbox limits', () => {
     expect(r.artifacts.every((a) => a.bytes <= MIB)).toBe(true);
   });
 
+  it('stops a program filling the host disk through the work dir (total bytes and file count)', async () => {
+    const limits = { maxFileBytes: MIB, maxArtifacts: 2, maxArtifactBytes: MIB, wallTimeS: 8 };
+    const bytes = await ex.execute('i = 0\nwhile True:\n    open(f"f{i}.bin", "wb").write(b"x" * 1000000)\n    i += 1\n', {
+      limits,
+      artifactDir: tempDir(),
+    });
+    expect(bytes).toMatchObject({ success: false, limitHit: 'file_size', timedOut: false });
+    expect(bytes.stderr).toContain('bytes written to the work dir');
+    expect(bytes.durationMs).toBeLessThan(6000);
+    const files = await ex.execute('import os\nos.mkdir("d")\ni = 0\nwhile True:\n    open(f"d/{i}", "w").close()\n    i += 1\n', {
+      limits,
+      artifactDir: tempDir(),
+    });
+    expect(files).toMatchObject({ success: false, limitHit: 'file_size', timedOut: false });
+    expect(files.stderr).toContain('files in the work dir');
+  });
+
   it('caps an output flood, kills the program, and keeps host memory bounded', async () => {
     const rssBefore = process.memoryUsage().rss;
     const r = await ex.execute(

@@ -1,0 +1,61 @@
+/**
+ * Bounds what a program may leave on the host disk. RLIMIT_FSIZE caps one file, not their
+ * sum, and the work dir is a host folder (no quota), so while the program runs the work dir
+ * is measured every {@link DISK_POLL_MS} and the program is killed past the budget.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** How often the work dir is measured, in ms. */
+export const DISK_POLL_MS = 400;
+/** Most files and folders a work dir may hold. */
+export const MAX_WORK_DIR_ENTRIES = 5000;
+
+/**
+ * Total bytes a work dir may hold, from the limits: room for every returnable artifact and
+ * a few maximal files, plus the input files.
+ */
+export function workDirBudget(maxFileBytes: number, maxArtifacts: number, maxArtifactBytes: number, inputBytes: number): number {
+  return Math.max(4 * maxFileBytes, maxArtifacts * maxArtifactBytes) + inputBytes;
+}
+
+/** @returns bytes and entries under `dir`, stopping early once past `maxEntries` */
+export async function measure(dir: string, maxEntries: number): Promise<{ bytes: number; entries: number }> {
+  let bytes = 0;
+  let entries = 0;
+  const stack = [dir];
+  while (stack.length > 0 && entries <= maxEntries) {
+    const current = stack.pop()!;
+    const names = await readdir(current).catch(() => [] as string[]);
+    for (const name of names) {
+      if (++entries > maxEntries) break;
+      const path = join(current, name);
+      const st = await lstat(path).catch(() => null);
+      if (st === null) continue;
+      if (st.isDirectory()) stack.push(path);
+      else bytes += st.blocks * 512; // what the disk really holds (sparse files count as written)
+    }
+  }
+  return { bytes, entries };
+}
+
+/**
+ * Starts measuring `dir`; calls `onExceeded` (once) with a reason when it passes a budget.
+ * @returns stop: call when the program has ended
+ */
+export function guardWorkDir(dir: string, maxBytes: number, onExceeded: (reason: string) => void): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = async () => {
+    const { bytes, entries } = await measure(dir, MAX_WORK_DIR_ENTRIES);
+    if (stopped) return;
+    if (entries > MAX_WORK_DIR_ENTRIES) return onExceeded(`more than ${MAX_WORK_DIR_ENTRIES} files in the work dir`);
+    if (bytes > maxBytes) return onExceeded(`more than ${maxBytes} bytes written to the work dir`);
+    timer = setTimeout(() => void tick(), DISK_POLL_MS);
+  };
+  timer = setTimeout(() => void tick(), DISK_POLL_MS);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
