@@ -9,6 +9,8 @@ import type { Config } from '../../src/config/schema.js';
 import { EXIT, exitCodeOf, describeError } from './errors.js';
 import { runOnce } from './run-command.js';
 import { startSession } from './session.js';
+import { pullModel } from '../../src/llm/model-files.js';
+import { progressBar } from '../../src/llm/model-progress.js';
 
 function parseRetries(value: string): number {
   const n = Number(value);
@@ -80,6 +82,27 @@ export function buildProgram(): Command {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
       const { runSlack } = await import('../slack/main.js');
       process.exitCode = await runSlack(await configFrom(merged));
+    });
+
+  program
+    .command('model')
+    .description('manage local GGUF models')
+    .command('pull')
+    .description('download a model once into llm.models_dir, e.g. hf:<owner>/<repo>/<file>.gguf')
+    .argument('<uri>', 'hf:<owner>/<repo>/<file>.gguf or an https URL of a .gguf file')
+    .option('-c, --config <file>', 'config file')
+    .option('--dir <dir>', 'models dir (default llm.models_dir)')
+    .exitOverride()
+    .action(async (uri: string, opts: { config?: string; dir?: string }) => {
+      const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const config = await configFrom(merged);
+      const path = await pullModel(uri, {
+        directory: opts.dir ?? config.llm.models_dir,
+        onProgress: progressBar(process.stderr),
+        connectTimeoutMs: config.llm.download_timeout_s * 1000,
+      });
+      process.stdout.write(`${path}\n`);
+      process.exitCode = EXIT.success;
     });
 
   return program;
