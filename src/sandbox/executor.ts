@@ -4,7 +4,7 @@
  * then artifacts copied out and the work dir removed.
  */
 import { randomInt } from 'node:crypto';
-import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { collectArtifacts, snapshot } from './artifacts.js';
@@ -39,7 +39,11 @@ export interface BubblewrapExecutorOptions {
   python?: string;
   /** Overrides of {@link DEFAULT_LIMITS} for every execution. */
   limits?: Partial<ExecutionLimits>;
-  /** Host parent folder of the private work dirs (and of artifacts when no artifactDir is given). Default: a fresh dir in the OS temp dir. */
+  /**
+   * Host parent folder of the private work dirs (and of artifacts when no artifactDir is given);
+   * every folder above it must be traversable by other users (the sandbox runs as an unprivileged uid).
+   * Default: a fresh dir in the OS temp dir.
+   */
   workRoot?: string;
   /** Run with rlimits only when isolation is unavailable (logs a warning on every run). Default false. */
   allowUnisolated?: boolean;
@@ -96,7 +100,10 @@ export class BubblewrapExecutor implements Executor {
     const workRoot = this.options.workRoot ?? (await mkdtemp(join(tmpdir(), 'code-agent-sandbox-')));
     await mkdir(workRoot, { recursive: true });
     await chmod(workRoot, 0o711); // sandbox uids may traverse, not list
-    const runner = runnerPath();
+    // A copy inside the work root: the sandbox uid can reach it even when the install dir is private.
+    const runner = join(workRoot, 'runner.py');
+    await copyFile(runnerPath(), runner);
+    await chmod(runner, 0o644);
     let failure: SandboxUnavailableError;
     try {
       const tools = await findTools();

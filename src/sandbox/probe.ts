@@ -57,6 +57,12 @@ export async function findTools(): Promise<SandboxTools> {
  */
 export function explainProbeFailure(output: string, python: string): SandboxUnavailableError {
   const said = output.trim().split('\n').slice(-3).join(' / ') || 'no output';
+  if (/Can't find source path|Can't (mount|bind)/i.test(said)) {
+    return new SandboxUnavailableError(
+      `bubblewrap cannot reach the work root (${said}). Fix: choose a work root whose parent folders ` +
+        'are traversable by other users (e.g. `chmod o+x` on each), or leave it unset to use the OS temp dir.',
+    );
+  }
   if (/namespace|uid map|Operation not permitted|Permission denied|setting up|clone/i.test(said)) {
     return new SandboxUnavailableError(
       `bubblewrap cannot create its namespaces here (${said}). Fix: ${HOW_TO_FIX_USERNS}.`,

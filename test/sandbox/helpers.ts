@@ -1,25 +1,33 @@
 /** Shared helpers of the sandbox tests (real bubblewrap + /usr/bin/python3). */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { BubblewrapExecutor, type BubblewrapExecutorOptions } from '../../src/sandbox/executor.js';
 import type { ExecutionLimits } from '../../src/sandbox/types.js';
 
 /** Small limits that keep the suite fast. */
 export const FAST_LIMITS: Partial<ExecutionLimits> = { wallTimeS: 4, cpuTimeS: 4 };
 
-/** An executor with its own work root under the OS temp dir. */
+const created: string[] = [];
+afterAll(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An executor with its own work root under the OS temp dir (removed after the test file). */
 export function makeExecutor(options: BubblewrapExecutorOptions = {}): BubblewrapExecutor {
   return new BubblewrapExecutor({
-    workRoot: mkdtempSync(join(tmpdir(), 'sandbox-test-')),
+    workRoot: tempDir('sandbox-test-'),
     ...options,
     limits: { ...FAST_LIMITS, ...options.limits },
   });
 }
 
-/** A fresh host dir for artifacts. */
+/** A fresh host dir (for artifacts), removed after the test file. */
 export function tempDir(prefix = 'sandbox-art-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
 }
 
 /** Host pids whose command line contains `marker`. */

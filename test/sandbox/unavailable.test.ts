@@ -1,15 +1,14 @@
 /** When isolation cannot be set up: refuse with why and how to fix, unless unisolated mode is allowed. */
-import { mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explainProbeFailure } from '../../src/sandbox/probe.js';
 import { SandboxUnavailableError } from '../../src/sandbox/types.js';
-import { makeExecutor } from './helpers.js';
+import { makeExecutor, tempDir } from './helpers.js';
 
 /** A python the host has but the sandbox cannot see (only /usr is bound inside): the self-test fails. */
 function pythonOutsideUsr(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sandbox-py-'));
+  const dir = tempDir('sandbox-py-');
   const link = join(dir, 'python3');
   symlinkSync('/usr/bin/python3', link);
   return link;
@@ -51,5 +50,21 @@ describe('sandbox unavailable', () => {
     }
     expect(warnings).toHaveLength(3);
     expect(warnings[0]).toMatch(/WITHOUT isolation/);
+  });
+});
+
+describe('sandbox work root', () => {
+  it('explains a work root the sandbox uid cannot reach', () => {
+    const e = explainProbeFailure("bwrap: Can't find source path /root/x/run-1: Permission denied", '/usr/bin/python3');
+    expect(e.message).toMatch(/work root/);
+  });
+
+  it('refuses a work root inside a private folder, saying why', async () => {
+    const priv = tempDir('sandbox-private-');
+    chmodSync(priv, 0o700);
+    const ex = makeExecutor({ workRoot: join(priv, 'root') });
+    const err = await ex.execute('pass').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SandboxUnavailableError);
+    expect((err as Error).message).toMatch(/work root/);
   });
 });
