@@ -35,8 +35,12 @@ export const llmSchema = z
     model_path: optionalString,
     /** Where downloaded local models are kept. */
     models_dir: z.string().default('data/models'),
+    /** Local model: context window in tokens. */
     context_size: int(4096, 256),
+    /** Local model: CPU threads (0 = all cores). */
     threads: int(0, 0),
+    /** Local model: how long finding a model to download may take before giving up, in seconds. */
+    download_timeout_s: num(30),
     temperature: z.number().min(0).max(2).default(0),
     max_tokens: int(2048),
     timeout_s: num(120),

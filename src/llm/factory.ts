@@ -1,31 +1,49 @@
 /**
  * Chooses and builds the LLM provider from `llm.*` config.
- * `provider: auto` picks the API when a key or base_url is set.
+ * `provider: auto` picks the API when a key or base_url is set, else a local GGUF model
+ * (`model_path`, a model URI in `model`, or a `.gguf` already in `models_dir`).
  */
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import type { LlmProvider } from './types.js';
 import { OpenAiProvider } from './openai.js';
+import { LocalLlamaProvider } from './local.js';
+import { resolveLocalModel } from './model-resolve.js';
+import type { DownloadProgress } from './model-files.js';
+import { progressBar } from './model-progress.js';
 
 /** Model used with the OpenAI API when `llm.model` is not set. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
-/** The message shown when no LLM can be found: the three ways to configure one. */
+/** The message shown when no LLM can be found: the ways to configure one. */
 export const NO_LLM_MESSAGE = `No LLM is configured. Configure one of these (in config.yaml or the environment):
   1. An API key: set OPENAI_API_KEY (or llm.api_key) and optionally llm.model (default ${DEFAULT_OPENAI_MODEL}).
   2. A local OpenAI-compatible server: set OPENAI_BASE_URL (or llm.base_url), e.g. http://localhost:11434/v1
      for Ollama, http://localhost:1234/v1 for LM Studio, http://localhost:8000/v1 for vLLM or llama.cpp's server,
      and llm.model to a model it serves.
-  3. A local model file: set llm.provider: local and llm.model_path: /path/to/model.gguf.`;
+  3. A local model file: set llm.provider: local and llm.model_path: /path/to/model.gguf
+     (or CODE_AGENT_MODEL_PATH), or put a .gguf file in llm.models_dir.
+  4. A model to download once: set llm.model: hf:<owner>/<repo>/<file>.gguf, or run
+     \`code-agent model pull hf:<owner>/<repo>/<file>.gguf\` to fetch it into llm.models_dir.`;
+
+/** Options of {@link createLlmProvider}. */
+export interface CreateProviderOptions {
+  /** Progress of a model download (default: a progress bar on stderr). */
+  onDownloadProgress?: (progress: DownloadProgress) => void;
+}
 
 /**
  * Builds the provider named by the config.
- * @throws {ConfigError} when nothing usable is configured (message: {@link NO_LLM_MESSAGE}).
+ * @throws {ConfigError} when nothing usable is configured (message: {@link NO_LLM_MESSAGE}) or
+ *   `llm.model_path` names a missing file.
+ * @throws {LlmError} when a local model cannot be downloaded or loaded (the message says what to do).
  */
-export async function createLlmProvider(llm: Config['llm']): Promise<LlmProvider> {
+export async function createLlmProvider(
+  llm: Config['llm'],
+  options: CreateProviderOptions = {},
+): Promise<LlmProvider> {
   const hasApi = Boolean(llm.api_key || llm.base_url);
-  const provider = llm.provider === 'auto' ? (hasApi ? 'openai' : 'local') : llm.provider;
-  if (provider === 'openai') {
+  if (llm.provider === 'openai' || (llm.provider === 'auto' && hasApi)) {
     if (!hasApi) throw new ConfigError(NO_LLM_MESSAGE);
     return new OpenAiProvider({
       apiKey: llm.api_key,
@@ -37,6 +55,15 @@ export async function createLlmProvider(llm: Config['llm']): Promise<LlmProvider
       maxTokens: llm.max_tokens,
     });
   }
-  if (!llm.model_path) throw new ConfigError(NO_LLM_MESSAGE);
-  throw new ConfigError('llm.provider "local" is not available yet in this build; use an API key or base_url');
+  const modelPath = await resolveLocalModel(llm, {
+    onProgress: options.onDownloadProgress ?? progressBar(process.stderr),
+  });
+  if (!modelPath) throw new ConfigError(NO_LLM_MESSAGE);
+  return LocalLlamaProvider.load({
+    modelPath,
+    contextSize: llm.context_size,
+    threads: llm.threads,
+    temperature: llm.temperature,
+    maxTokens: llm.max_tokens,
+  });
 }

@@ -1,0 +1,50 @@
+/**
+ * Loads llama.cpp and a GGUF model once per process: every local provider for the same file
+ * shares the weights (each provider keeps its own context).
+ */
+import { getLlama, LlamaLogLevel, type Llama, type LlamaModel } from 'node-llama-cpp';
+import { resolve } from 'node:path';
+import { LlmError } from './types.js';
+
+let llamaPromise: Promise<Llama> | undefined;
+const models = new Map<string, Promise<LlamaModel>>();
+
+/** The process's llama.cpp binding (prebuilt binaries; GPU when one is usable). */
+export function sharedLlama(): Promise<Llama> {
+  llamaPromise ??= getLlama({ logLevel: LlamaLogLevel.error }).catch((err: unknown) => {
+    llamaPromise = undefined;
+    throw new LlmError(`llama.cpp could not be started for the local model: ${(err as Error).message}`, undefined, {
+      cause: err,
+    });
+  });
+  return llamaPromise;
+}
+
+/**
+ * The loaded model for a GGUF file, loading it on first use.
+ * @throws {LlmError} naming the file when it cannot be loaded.
+ */
+export function sharedModel(modelPath: string): Promise<LlamaModel> {
+  const path = resolve(modelPath);
+  let model = models.get(path);
+  if (!model) {
+    model = sharedLlama()
+      .then((llama) => llama.loadModel({ modelPath: path }))
+      .catch((err: unknown) => {
+        models.delete(path);
+        if (err instanceof LlmError) throw err;
+        throw new LlmError(`the local model ${path} could not be loaded: ${(err as Error).message}`, undefined, {
+          cause: err,
+        });
+      });
+    models.set(path, model);
+  }
+  return model;
+}
+
+/** Unloads every shared model (tests, shutdown). */
+export async function disposeSharedModels(): Promise<void> {
+  const loaded = [...models.values()];
+  models.clear();
+  await Promise.all(loaded.map((m) => m.then((x) => x.dispose()).catch(() => undefined)));
+}

@@ -1,0 +1,66 @@
+/**
+ * The local provider on a real GGUF model (fetched by scripts/fetch-test-model.sh).
+ * Short replies only: these tests run llama.cpp on the CPU.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalLlamaProvider, type CompletionTiming } from '../../src/llm/local.js';
+import { disposeSharedModels } from '../../src/llm/local-runtime.js';
+import type { ChatMessage } from '../../src/llm/types.js';
+import { testModelPath, testThreads } from '../../scripts/test-model.js';
+
+let provider: LocalLlamaProvider;
+const timings: CompletionTiming[] = [];
+
+beforeAll(async () => {
+  provider = await LocalLlamaProvider.load({
+    modelPath: testModelPath(),
+    contextSize: 1024,
+    threads: testThreads(),
+    maxTokens: 24,
+    onTiming: (t) => timings.push(t),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await provider?.dispose();
+  await disposeSharedModels();
+});
+
+const ask = (text: string): ChatMessage[] => [
+  { role: 'system', content: 'You are a terse assistant. Answer with one word.' },
+  { role: 'user', content: text },
+];
+
+describe('LocalLlamaProvider (real model)', () => {
+  it('is named after the model file', () => {
+    expect(provider.name).toBe('local:qwen2.5-coder-0.5b-instruct-q4_k_m');
+  });
+
+  it('answers a chat, streams the text and counts tokens', async () => {
+    const streamed: string[] = [];
+    const r = await provider.complete(ask('What is the capital of France?'), { onToken: (t) => streamed.push(t) });
+    expect(r.content).toMatch(/paris/i);
+    expect(streamed.join('')).toBe(r.content);
+    expect(r.usage.promptTokens).toBeGreaterThan(15);
+    expect(r.usage.completionTokens).toBeGreaterThan(0);
+    expect(r.usage.completionTokens).toBeLessThanOrEqual(24);
+    const t = timings.at(-1)!;
+    expect(t.completionTokens).toBe(r.usage.completionTokens);
+    expect(t.timeToFirstTokenMs).toBeGreaterThan(0);
+    expect(t.tokensPerSecond).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('is deterministic at temperature 0 and serves concurrent calls one at a time', async () => {
+    const messages = ask('Which Python keyword starts a function definition?');
+    const [a, b] = await Promise.all([provider.complete(messages), provider.complete(messages)]);
+    expect(a.content).toBe(b.content);
+    expect(a.content).toMatch(/def/);
+    expect(a.usage).toEqual(b.usage);
+  }, 120_000);
+
+  it('stops when the signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(provider.complete(ask('Count to ten.'), { signal: controller.signal })).rejects.toThrow();
+  });
+});
