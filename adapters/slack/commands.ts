@@ -49,9 +49,12 @@ async function startCommand(ctx: SlackContext, name: '/run' | '/generate', comma
   if (requirement.length > max) {
     return ack(ephemeral(`Your request is ${requirement.length} characters long; the limit is ${max}. Shorten it and try again.`));
   }
-  if (!(await firstDelivery(ctx.core.store, 'command', command.trigger_id, ctx.settings.dedupeTtlMs))) return ack();
-  const admission = ctx.limiter.submit(command.channel_id, command.user_id, () =>
-    newRunJob(ctx, {
+  // no I/O before the ack: memory dedupe now, the store's (which survives restarts) inside the job
+  if (!ctx.recent.first(`command:${command.trigger_id}`)) return ack();
+  const admission = ctx.limiter.submit(command.channel_id, command.user_id, async () => {
+    await new Promise((resolve) => setImmediate(resolve)); // let the ack go out first
+    if (!(await firstDelivery(ctx.core.store, 'command', command.trigger_id, ctx.settings.dedupeTtlMs))) return;
+    await newRunJob(ctx, {
       kind: name === '/run' ? 'run' : 'generate',
       team: command.team_id,
       channel: command.channel_id,
@@ -61,8 +64,8 @@ async function startCommand(ctx: SlackContext, name: '/run' | '/generate', comma
       tell: async (text) => {
         await respond(ephemeral(text)).catch((err: unknown) => ctx.log.warn('slack: response_url failed', (err as Error).message));
       },
-    }),
-  );
+    });
+  });
   if (!admission.accepted) return ack(ephemeral(busyText(admission.reason)));
   track(ctx, admission.done);
   await ack(admission.position > 0 ? ephemeral(`Queued: ${admission.position} job(s) ahead of yours in this channel.`) : undefined);

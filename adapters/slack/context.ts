@@ -5,6 +5,7 @@ import type { App as Core } from '../../src/app/app.js';
 import type { JobLimiter } from '../../src/chat/job-limiter.js';
 import type { SlackPoster } from './poster.js';
 import type { SlackSettings } from './settings.js';
+import type { RecentDeliveries } from './dedupe.js';
 
 /** Minimal logger (Bolt's Logger satisfies it). */
 export interface Log {
@@ -20,6 +21,8 @@ export interface SlackContext {
   poster: SlackPoster;
   limiter: JobLimiter;
   log: Log;
+  /** Synchronous, in-memory dedupe in front of the store's. */
+  recent: RecentDeliveries;
   /** Jobs started and not yet finished (awaited on shutdown). */
   jobs: Set<Promise<unknown>>;
 }

@@ -38,6 +38,7 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
     // only threads of our runs; cheap lookup before anything else
     const run = await ctx.core.store.findRunByThread(conv, threadTs);
     if (!run) return;
+    if (!ctx.recent.first(`event:${eventId}`)) return;
     if (!(await firstDelivery(ctx.core.store, 'event', eventId, ctx.settings.dedupeTtlMs))) return;
     const refused = refusal(ctx.settings, channel, user);
     if (refused) return ctx.poster.ephemeral(channel, user, refused, threadTs);

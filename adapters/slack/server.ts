@@ -14,6 +14,7 @@ import { registerReplies } from './replies.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';
 import type { SlackContext } from './context.js';
+import { RecentDeliveries } from './dedupe.js';
 
 /** A running adapter. */
 export interface SlackAdapter {
@@ -67,6 +68,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     poster: new SlackPoster(new WebClient(settings.botToken, webOptions)),
     limiter: new JobLimiter(settings.maxQueuePerChannel),
     log,
+    recent: new RecentDeliveries(settings.dedupeTtlMs),
     jobs: new Set(),
   };
   registerCommands(bolt, ctx);
