@@ -75,6 +75,8 @@ export async function handleRunCommand(
         ctx.logger.warn(`starting a thread failed: ${describe(err)}`);
         note = 'ℹ️ I could not start a thread here, so I reply in place.';
       }
+    } else if (place.canThread) {
+      note = 'ℹ️ I could not start a thread here, so I reply in place.';
     } else {
       note = place.parentId
         ? 'ℹ️ Threads cannot be started inside a thread, so I reply in place.'

@@ -84,13 +84,13 @@ export class FakeRest {
       reply = this.route(call);
     }
     call.status = reply.status;
-    res.writeHead(reply.status, { 'content-type': 'application/json' });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    if (reply.body === undefined) res.writeHead(reply.status).end();
+    else res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
   }
 
   private route(call: RestCall): Reply {
     const { method, path, body, files } = call;
-    const parts = path.split('/').filter(Boolean);
+    const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
     const fileMap = new Map(files.map((f) => [f.name, f.data]));
     if (method === 'GET' && path === '/gateway/bot') {
       return ok({ url: this.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } });
