@@ -63,8 +63,11 @@ export class Agent {
    * @returns the finished run (status `success` or `failed`); LLM and sandbox errors end the run
    *   as failed with `run.error` set, they are not thrown.
    * @throws {InputError} for an empty or oversized requirement (nothing is stored).
+   * @throws {SandboxUnavailableError} when the sandbox cannot isolate here (checked before any LLM call).
    */
   async run(conversationId: string, requirement: string, options: CallOptions = {}): Promise<Run> {
+    this.checkText(requirement.trim(), 'requirement');
+    await this.options.executor.check();
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
       await this.makeAttempt(run, 'requirement', undefined, options);
@@ -105,11 +108,13 @@ export class Agent {
    * Makes a new attempt from user feedback (or, without feedback, from the latest failure),
    * executes it, and keeps improving on failure up to `maxRetries`.
    * @throws {InputError} for oversized feedback or a run with no attempt yet.
+   * @throws {SandboxUnavailableError} when the sandbox cannot isolate here (checked before any LLM call).
    */
   async improve(run: Run, feedback: string | undefined, options: CallOptions = {}): Promise<Run> {
     if (run.attempts.length === 0) throw new InputError('this run has no code to improve yet');
     const text = feedback?.trim() || undefined;
     if (text) this.checkText(text, 'feedback');
+    await this.options.executor.check();
     return this.guard(run, options, async () => {
       await this.makeAttempt(run, text ? 'feedback' : 'error', text, options);
       await this.executeAndFix(run, options);

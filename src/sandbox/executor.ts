@@ -89,6 +89,11 @@ export class BubblewrapExecutor implements Executor {
     return this.runOnce(ready, code, limits, options);
   }
 
+  /** @throws {SandboxUnavailableError} when isolation is unavailable and unisolated mode is not allowed */
+  async check(): Promise<void> {
+    await this.prepare();
+  }
+
   /** Finds the tools and runs the self-test, once per executor. */
   private prepare(): Promise<Ready> {
     this.ready ??= this.setup();

@@ -90,6 +90,11 @@ export interface Executor {
    * when isolation cannot be set up.
    */
   execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
+  /**
+   * Checks, once, that isolation works here, so callers can refuse before spending an LLM call.
+   * @throws {SandboxUnavailableError} saying why and how to fix it.
+   */
+  check(): Promise<void>;
 }
 
 /** Isolation is not available on this machine; the message says why and how to fix it. */

@@ -3,7 +3,7 @@
  * the real openai client against the fake OpenAI server, the real sandbox.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,20 @@ describe('code-agent run', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('No LLM is configured');
     expect(r.stderr).toMatch(/OPENAI_API_KEY[\s\S]*base_url[\s\S]*model_path/);
+  });
+
+  it('refuses with exit 2, why and how to fix, before any LLM call when the sandbox cannot isolate', async () => {
+    // a python the host has but the sandbox cannot see (only /usr is bound inside): the self-test fails
+    const link = join(mkdtempSync(join(tmpdir(), 'py-')), 'python3');
+    symlinkSync('/usr/bin/python3', link);
+    fake = await startFakeOpenAi({ replies: [py('print(1)')] });
+    const r = await cli(['run', 'x'], {
+      config: `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\nsandbox:\n  python: ${link}\n`,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/sandbox|isolat/i);
+    expect(r.stderr).toContain('/usr');
+    expect(fake.requests).toHaveLength(0);
   });
 
   it('exits 1 with the URL when the LLM is unreachable', async () => {
