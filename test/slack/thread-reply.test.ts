@@ -75,7 +75,7 @@ describe('a reply in a run thread', () => {
     expect(JSON.stringify(world.llm.requests[1]?.messages)).toContain('print(\\"v1\\")');
   });
 
-  it('ignores replies in threads that are not runs, and bot messages', async () => {
+  it('ignores replies in threads that are not runs', async () => {
     world = await startWorld({ replies: [py('print(1)')] });
     await world.reply('1600000000.000001', 'hello');
     await new Promise((r) => setTimeout(r, 300));
