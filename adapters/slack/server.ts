@@ -14,6 +14,7 @@ import { registerReplies } from './replies.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';
 import type { SlackContext } from './context.js';
+import type { SandboxUnavailableError } from '../../src/sandbox/types.js';
 import { RecentDeliveries } from './dedupe.js';
 
 /** A running adapter. */
@@ -43,11 +44,17 @@ const LEVELS: Record<string, LogLevel> = {
 
 /**
  * Builds the core and the Bolt app and starts receiving.
- * @throws {ConfigError} for missing tokens; errors of createApp (no LLM, store unreachable); listen errors (port in use).
+ * @throws {ConfigError} for missing tokens; errors of createApp (no LLM, store unreachable);
+ *   {@link SandboxUnavailableError} when the sandbox cannot isolate; listen errors (port in use).
  */
 export async function startSlackAdapter(config: Config, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
   const settings = slackSettings(config);
   const core = await createApp(config, options);
+  // refuse to serve when the sandbox cannot isolate here, rather than failing every run
+  await core.executor.check().catch(async (err: unknown) => {
+    await core.close();
+    throw err;
+  });
   const logLevel = LEVELS[config.log.level] ?? LogLevel.INFO;
   const webOptions = clientOptions(settings.apiUrl, options.logger);
   const receiver =
