@@ -44,7 +44,7 @@ export async function newRunJob(ctx: SlackContext, req: NewRunRequest): Promise<
     throw err;
   }
   meta.threadTs = threadTs;
-  const target: ThreadTarget = { channel: req.channel, threadTs, firstAttempt: 1, maxRetries: core.agent.maxRetries, kind: req.kind };
+  const target: ThreadTarget = { channel: req.channel, threadTs, firstAttempt: 1, maxRetries: core.agent.maxRetries, kind: req.kind, root: draft };
   await render(ctx, conv, target, (onEvent) =>
     req.kind === 'generate'
       ? core.agent.generate(conv, req.requirement, { requestedBy: req.user, meta, onEvent })

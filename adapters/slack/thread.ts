@@ -22,6 +22,8 @@ export interface ThreadTarget {
   maxRetries: number;
   /** `generate` shows "code generated" instead of running. */
   kind: 'run' | 'generate' | 'improve';
+  /** What the channel message shows, for a call that fails before its run exists. */
+  root?: Pick<Run, 'requirement' | 'requestedBy' | 'meta'>;
 }
 
 /** Receives errors of individual posts (a failed post never stops the run). */
@@ -55,7 +57,11 @@ export class ThreadRenderer {
     const failed = run ? { ...run, status: 'failed' as const, error: run.error ?? reason } : undefined;
     this.enqueue('final', async () => {
       if (failed) await this.end(failed);
-      else await this.poster.post(this.target.channel, `❌ *Failed*: ${inlineText(reason, 500)}`, this.target.threadTs);
+      else {
+        const { channel, threadTs, root, kind } = this.target;
+        await this.poster.post(channel, `❌ *Failed*: ${inlineText(reason, 500)}`, threadTs);
+        if (root) await this.poster.update(channel, threadTs, rootText(root, `❌ failed: ${inlineText(reason, 300)}`, kind));
+      }
     });
     await this.chain;
   }
