@@ -15,17 +15,21 @@ import { NO_MENTIONS, describe } from './surface.js';
 export async function onInteraction(ctx: BotContext, interaction: Interaction): Promise<void> {
   try {
     if (!interaction.isChatInputCommand() && !interaction.isButton() && !interaction.isModalSubmit()) return;
-    if (!(await firstDelivery(ctx, interactionEventId(interaction.id)))) return;
+    // Recorded in the store while we answer: Discord itself accepts only one initial response per
+    // interaction, so /run defers in parallel with the write and the 3-second budget is not spent on it.
+    const first = firstDelivery(ctx, interactionEventId(interaction.id));
+    const isRun = interaction.isChatInputCommand() && (interaction.commandName === 'run' || interaction.commandName === 'generate');
+    if (!isRun && !(await first)) return;
     const place = placeOf(interaction.guildId, interaction.channelId ?? '', interaction.channel);
     const refusal = refusalFor(ctx, interaction.user.id, place, roleIdsOf(interaction.member));
-    if (refusal) return await replyEphemeral(ctx, interaction, refusal);
+    if (refusal) return (await first) ? await replyEphemeral(ctx, interaction, refusal) : undefined;
     const conversation = conversationId(place.guildId, place.channelId, place.parentId);
 
     if (interaction.isChatInputCommand()) {
       switch (interaction.commandName) {
         case 'run':
         case 'generate':
-          return await handleRunCommand(ctx, interaction, interaction.commandName, place);
+          return await handleRunCommand(ctx, interaction, interaction.commandName, place, first);
         case 'history':
           return await handleHistory(ctx, interaction, conversation);
         case 'show':

@@ -30,6 +30,7 @@ export async function handleRunCommand(
   interaction: ChatInputCommandInteraction,
   kind: Extract<JobKind, 'run' | 'generate'>,
   place: Place,
+  firstDelivery: Promise<boolean> = Promise.resolve(true),
 ): Promise<void> {
   const receivedAt = Date.now();
   const requirement = interaction.options.getString('requirement', true);
@@ -49,10 +50,16 @@ export async function handleRunCommand(
   track(ctx, admission.done);
 
   const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);
-  try {
-    await interaction.deferReply();
-  } catch (err) {
-    ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
+  const deferred = interaction.deferReply().then(
+    () => true,
+    (err: unknown) => {
+      ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
+      return false;
+    },
+  );
+  const [ok, first] = await Promise.all([deferred, firstDelivery]);
+  if (!ok || !first) {
+    if (ok) await header.set({ content: 'This request was already handled.' });
     openGate(false);
     return;
   }

@@ -91,4 +91,18 @@ describe('after a run', () => {
     await world.waitMessages(thread, /✅ Success · 2 attempts/);
     expect(discord.messagesIn(thread).find((m) => m.content.startsWith('**Result of attempt 2**'))!.content).toContain('v2');
   });
+
+  it('keeps posting with the bot\'s own messages when the interaction token expires mid-run', async () => {
+    world = await startWorld({ replies: [{ content: py('print("late")'), delayMs: 600 }] });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'a long run' }, world.from());
+    const thread = await world.threadOf(i.id);
+    discord.interaction(i.id).expired = true;
+    await world.waitMessages(thread, /✅ Success · 1 attempt/);
+    const header = discord.world.messages.get(discord.interaction(i.id).originalMessageId!)!;
+    await discord.waitFor(() => header.content.includes('✅ Success'), 10_000, 'header via channel edit');
+    const edits = discord.calls.filter((c) => c.method === 'PATCH' && c.path === `/channels/${header.channel_id}/messages/${header.id}`);
+    expect(edits.length).toBeGreaterThan(0);
+    expect(discord.calls.some((c) => c.path.includes('/webhooks/') && c.status === 401)).toBe(true);
+  });
 });
