@@ -61,12 +61,15 @@ export class DiscordBot {
 
   /**
    * Logs in and resolves once the client is ready.
+   * @throws {SandboxUnavailableError} when the sandbox cannot isolate on this machine.
    * @throws {DiscordStartupError} when the token is missing or refused, or the gateway refuses the
    *   intents (close code 4014: enable the Message Content intent, see docs/discord.md).
    */
   async start(): Promise<void> {
     const token = this.options.app.config.discord?.token;
     if (!token) throw new DiscordStartupError('discord.token is not set');
+    // refuse to serve on a machine where the sandbox cannot isolate, rather than fail every run
+    await this.options.app.executor.check();
     let onDisconnect!: (event: { code: number }) => void;
     const refused = new Promise<never>((_, reject) => {
       onDisconnect = (event) => reject(startupErrorFor(event.code));
