@@ -69,6 +69,20 @@ export const sandboxSchema = z
  * The `slack` section (docs/slack.md). `port` has no default here: the adapter uses `$PORT`,
  * else 3000 (see `adapters/slack/settings.ts`); 0 picks a free port (tests).
  */
+/** Keys every chat adapter has. */
+const chatKeys = {
+  /** Jobs waiting or running in one channel, at most. */
+  max_queue_per_channel: int(5),
+  /** Largest attached file placed in the sandbox, in MB. */
+  max_input_file_mb: num(10),
+  /** Most attached files taken from one message. */
+  max_input_files: int(5),
+  /** How long a delivery id (event, command, interaction or message id) is remembered for deduplication, in s. */
+  dedupe_ttl_s: int(3600),
+  /** Runs listed by /history. */
+  history_limit: int(10),
+};
+
 export const slackSchema = z
   .object({
     bot_token: optionalString,
@@ -83,15 +97,7 @@ export const slackSchema = z
     api_url: optionalString,
     allowed_channels: idList,
     allowed_users: idList,
-    max_queue_per_channel: int(5),
-    /** Largest attached file placed in the sandbox, in MB. */
-    max_input_file_mb: num(10),
-    /** Most attached files taken from one message. */
-    max_input_files: int(5),
-    /** How long a delivery id (event_id, trigger_id) is remembered for deduplication, in s. */
-    dedupe_ttl_s: int(3600),
-    /** Runs listed by /history. */
-    history_limit: int(10),
+    ...chatKeys,
   })
   .strict();
 
@@ -133,15 +139,7 @@ export const configSchema = z
         /** With roles or users set, a member needs one of the roles or to be listed. */
         allowed_roles: idList,
         allowed_users: idList,
-        max_queue_per_channel: int(5),
-        /** Largest attached file placed in the sandbox, in MB. */
-        max_input_file_mb: num(10),
-        /** Most attached files taken from one message. */
-        max_input_files: int(5),
-        /** How long an interaction or message id is remembered for deduplication, in s. */
-        dedupe_ttl_s: int(3600),
-        /** Runs listed by /history by default. */
-        history_limit: int(10),
+        ...chatKeys,
       })
       .strict()
       .optional(),
