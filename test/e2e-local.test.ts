@@ -1,0 +1,88 @@
+/**
+ * End to end with no API key: the built `code-agent run` on the real local model (fetched by
+ * scripts/fetch-test-model.sh), the real sandbox. Two of the example requests, small max_tokens.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testModelPath, testThreads } from '../scripts/test-model.js';
+
+const BIN = resolve('dist/adapters/cli/bin.js');
+let modelPath: string;
+
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" before the tests`);
+  modelPath = testModelPath();
+});
+
+interface RunJson {
+  success: boolean;
+  attempts: number;
+  code: string;
+  stdout: string;
+  artifacts: { name: string; path: string; bytes: number }[];
+}
+
+/** `code-agent run --json <requirement>` in a fresh folder whose config names only the local model. */
+async function runLocal(requirement: string): Promise<{ code: number | null; json: RunJson; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-local-'));
+  writeFileSync(
+    join(dir, 'config.yaml'),
+    [
+      'llm:',
+      '  provider: auto',
+      `  model_path: ${modelPath}`,
+      '  context_size: 2048',
+      `  threads: ${testThreads()}`,
+      '  max_tokens: 512',
+      'agent:',
+      '  max_retries: 1',
+      'sandbox:',
+      '  timeout_s: 20',
+      '  cpu_time_s: 20',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(process.execPath, [BIN, 'run', '--json', requirement], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  let json: RunJson;
+  try {
+    json = JSON.parse(stdout) as RunJson;
+  } catch {
+    throw new Error(`no JSON on stdout (exit ${code}):\n${stdout}\n--- stderr ---\n${stderr}`);
+  }
+  return { code, json, stderr };
+}
+
+describe('code-agent run with the local model (no API key)', () => {
+  it('generates 100 random numbers and prints their mean and standard deviation', async () => {
+    const r = await runLocal('generate 100 random numbers and print their mean and standard deviation');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.success).toBe(true);
+    expect(r.json.stdout).toMatch(/mean/i);
+    expect(r.json.stdout).toMatch(/\d\.\d/);
+    expect(r.stderr).toContain('[Agent] Generating code…');
+  }, 300_000);
+
+  it('plots sin(x) and cos(x) with a legend and a title, returning the picture', async () => {
+    const r = await runLocal('plot sin(x) and cos(x) with matplotlib, with a legend and a title');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.success).toBe(true);
+    expect(r.json.code).toMatch(/legend/);
+    expect(r.json.code).toMatch(/title/);
+    const png = r.json.artifacts.find((a) => a.name.endsWith('.png'));
+    expect(png, JSON.stringify(r.json.artifacts)).toBeDefined();
+    expect(png!.bytes).toBeGreaterThan(1000);
+    expect(existsSync(png!.path)).toBe(true);
+  }, 300_000);
+});
