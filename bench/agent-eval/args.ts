@@ -1,0 +1,78 @@
+/** Command-line options of bench/agent-eval. */
+import { parseArgs } from 'node:util';
+
+/** Parsed options. */
+export interface EvalArgs {
+  limit: number;
+  offset: number;
+  dataset?: string;
+  /** Fix-loop budget compared against 0. */
+  retries: number;
+  /** Run max_retries 0 as its own pass instead of reading it off the first attempt. */
+  separate: boolean;
+  modelPath?: string;
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  threads: number;
+  contextSize: number;
+  maxTokens: number;
+  timeoutS: number;
+  json?: string;
+  verbose: boolean;
+}
+
+export const USAGE = `node dist/bench/agent-eval.js [--limit N] [--offset N] [--retries 3] [--separate]
+  [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N] [--context-size N]
+  [--max-tokens N] [--timeout-s S] [--dataset HumanEval.jsonl.gz] [--json out.json] [--verbose]`;
+
+/** Parses argv (without node and script). */
+export function parseEvalArgs(argv: string[]): EvalArgs {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      limit: { type: 'string', default: '164' },
+      offset: { type: 'string', default: '0' },
+      dataset: { type: 'string' },
+      retries: { type: 'string', default: '3' },
+      separate: { type: 'boolean', default: false },
+      'model-path': { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      threads: { type: 'string', default: '0' },
+      'context-size': { type: 'string', default: '4096' },
+      'max-tokens': { type: 'string', default: '768' },
+      'timeout-s': { type: 'string', default: '10' },
+      json: { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const n = (v: string | undefined, name: string) => {
+    const x = Number(v);
+    if (!Number.isInteger(x) || x < 0) throw new Error(`--${name}: expected a whole number, got ${v}`);
+    return x;
+  };
+  return {
+    limit: n(values.limit, 'limit'),
+    offset: n(values.offset, 'offset'),
+    dataset: values.dataset,
+    retries: n(values.retries, 'retries'),
+    separate: values.separate ?? false,
+    modelPath: values['model-path'],
+    baseUrl: values['base-url'],
+    model: values.model,
+    apiKey: values['api-key'] ?? process.env.OPENAI_API_KEY,
+    threads: n(values.threads, 'threads'),
+    contextSize: n(values['context-size'], 'context-size'),
+    maxTokens: n(values['max-tokens'], 'max-tokens'),
+    timeoutS: n(values['timeout-s'], 'timeout-s'),
+    json: values.json,
+    verbose: values.verbose ?? false,
+  };
+}

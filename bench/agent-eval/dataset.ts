@@ -1,0 +1,50 @@
+/**
+ * HumanEval problems (task_id, prompt, canonical_solution, test, entry_point) from the
+ * gzipped JSONL of the shared datasets folder.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { resolve } from 'node:path';
+
+/** One HumanEval problem. */
+export interface Problem {
+  task_id: string;
+  prompt: string;
+  canonical_solution: string;
+  /** Defines `check(candidate)`. */
+  test: string;
+  entry_point: string;
+}
+
+/** Where the dataset is looked for when no path is given. */
+export const DATASET_CANDIDATES = [
+  '/work/shared/datasets/humaneval/HumanEval.jsonl.gz',
+  '../shared/datasets/humaneval/HumanEval.jsonl.gz',
+];
+
+/**
+ * Reads the problems.
+ * @throws {Error} naming the paths tried when the file is missing.
+ */
+export function loadProblems(path?: string): Problem[] {
+  const file = path ? resolve(path) : DATASET_CANDIDATES.map((p) => resolve(p)).find((p) => existsSync(p));
+  if (!file || !existsSync(file)) {
+    throw new Error(`HumanEval.jsonl.gz not found (tried ${path ?? DATASET_CANDIDATES.join(', ')}); pass --dataset`);
+  }
+  const raw = readFileSync(file);
+  const text = file.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Problem);
+}
+
+/** The requirement given to the agent for a problem. */
+export function requirementOf(problem: Problem): string {
+  return `${problem.prompt.trimEnd()}\n\nComplete the function and show it working on the docstring's examples.`;
+}
+
+/** The program that runs the hidden tests on the agent's final code. */
+export function checkProgram(problem: Problem, code: string): string {
+  return `${code}\n\n${problem.test}\n\ncheck(${problem.entry_point})\n`;
+}

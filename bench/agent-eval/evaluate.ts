@@ -1,0 +1,114 @@
+/**
+ * Runs the agent on one HumanEval problem and checks its final code with the problem's hidden
+ * tests in the sandbox.
+ */
+import { join } from 'node:path';
+import type { Agent } from '../../src/agent/agent.js';
+import type { Attempt, Run } from '../../src/history/types.js';
+import type { Executor } from '../../src/sandbox/types.js';
+import { checkProgram, requirementOf, type Problem } from './dataset.js';
+
+/** The outcome of one setting (a fix-loop budget) on one problem. */
+export interface Outcome {
+  /** The final code passed the hidden tests. */
+  pass: boolean;
+  /** Prompt + completion tokens of every LLM call. */
+  tokens: number;
+  /** Wall time from the requirement to the last execution, in s. */
+  seconds: number;
+  /** LLM calls made. */
+  attempts: number;
+}
+
+/** One problem under both settings. */
+export interface ProblemResult {
+  taskId: string;
+  /** `max_retries 0`. */
+  base: Outcome;
+  /** `max_retries N`. */
+  fixed: Outcome;
+}
+
+const tokensOf = (attempts: readonly Attempt[]) =>
+  attempts.reduce((n, a) => n + a.usage.promptTokens + a.usage.completionTokens, 0);
+
+/** The final code of a run: the code of its last attempt (empty when it had none). */
+function finalCode(attempts: readonly Attempt[]): string {
+  return attempts.at(-1)?.code ?? '';
+}
+
+/** Runs the hidden tests on `code`; false for empty code. */
+export async function passesHiddenTests(
+  executor: Executor,
+  problem: Problem,
+  code: string,
+  workDir: string,
+): Promise<boolean> {
+  if (!code.trim()) return false;
+  const result = await executor.execute(checkProgram(problem, code), {
+    artifactDir: join(workDir, 'check', problem.task_id.replace(/\W/g, '_')),
+  });
+  return result.success;
+}
+
+/** Runs the agent once; also returns when the first attempt finished executing. */
+async function runAgent(
+  agent: Agent,
+  problem: Problem,
+  maxRetries: number,
+): Promise<{ run: Run; seconds: number; firstAttemptSeconds: number }> {
+  const start = performance.now();
+  let firstDone: number | undefined;
+  const run = await agent.run(`eval:${problem.task_id}`, requirementOf(problem), {
+    maxRetries,
+    onEvent: (e) => {
+      if (firstDone === undefined && (e.type === 'executed' || e.type === 'improving' || e.type === 'done' || e.type === 'failed')) {
+        firstDone = performance.now();
+      }
+    },
+  });
+  const end = performance.now();
+  return { run, seconds: (end - start) / 1000, firstAttemptSeconds: ((firstDone ?? end) - start) / 1000 };
+}
+
+/**
+ * Evaluates one problem with `max_retries 0` and `max_retries retries`.
+ * With `separate` false the `max_retries 0` outcome is read off the first attempt of the fix-loop
+ * run: at temperature 0 that attempt is exactly what a `max_retries 0` run produces (same prompt,
+ * greedy decoding), so the comparison costs one run instead of two.
+ */
+export async function evaluateProblem(
+  agent: Agent,
+  executor: Executor,
+  problem: Problem,
+  options: { retries: number; separate: boolean; workDir: string },
+): Promise<ProblemResult> {
+  const withFix = await runAgent(agent, problem, options.retries);
+  const fixedPass = await passesHiddenTests(executor, problem, finalCode(withFix.run.attempts), options.workDir);
+  const fixed: Outcome = {
+    pass: fixedPass,
+    tokens: tokensOf(withFix.run.attempts),
+    seconds: withFix.seconds,
+    attempts: withFix.run.attempts.length,
+  };
+  let base: Outcome;
+  if (options.separate) {
+    const alone = await runAgent(agent, problem, 0);
+    base = {
+      pass: await passesHiddenTests(executor, problem, finalCode(alone.run.attempts), options.workDir),
+      tokens: tokensOf(alone.run.attempts),
+      seconds: alone.seconds,
+      attempts: alone.run.attempts.length,
+    };
+  } else {
+    const first = withFix.run.attempts.slice(0, 1);
+    const samePass = withFix.run.attempts.length === 1;
+    base = {
+      pass: samePass ? fixedPass : await passesHiddenTests(executor, problem, finalCode(first), options.workDir),
+      tokens: tokensOf(first),
+      seconds: withFix.firstAttemptSeconds,
+      attempts: first.length,
+    };
+  }
+  return { taskId: problem.task_id, base, fixed };
+}
