@@ -7,8 +7,11 @@ import { HistoryError } from '../../src/history/types.js';
 import { LlmError } from '../../src/llm/types.js';
 import { SandboxUnavailableError } from '../../src/sandbox/types.js';
 
-/** 0 success, 1 failed after retries (or a runtime failure), 2 usage or config error. */
-export const EXIT = { success: 0, failed: 1, usage: 2 } as const;
+/**
+ * 0 success, 1 failed after retries (or a runtime failure), 2 usage or config error,
+ * 130 cancelled with Ctrl-C (the shell's convention for SIGINT: 128 + 2).
+ */
+export const EXIT = { success: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
 /** The exit code for an error that escaped a command. */
 export function exitCodeOf(err: unknown): number {

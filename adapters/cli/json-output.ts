@@ -36,3 +36,22 @@ export function runToJson(run: Run): RunJson {
   if (run.error) json.error = run.error;
   return json;
 }
+
+/**
+ * The JSON output when no run could start (usage, config or sandbox error, exit 2): the same shape,
+ * nothing executed, `error` saying why.
+ */
+export function errorJson(error: string): RunJson {
+  return {
+    success: false,
+    attempts: 0,
+    code: '',
+    stdout: '',
+    stderr: '',
+    exitCode: null,
+    timedOut: false,
+    durationMs: 0,
+    artifacts: [],
+    error,
+  };
+}

@@ -1,7 +1,8 @@
 /**
  * `code-agent` command line (contract in DESIGN.md):
  * `code-agent run "<requirement>" [--config F] [--max-retries N] [--json]`, the interactive session
- * with no arguments, and the chat adapters. Exit 0 success, 1 failed after retries, 2 usage or config error.
+ * with no arguments, and the chat adapters. Exit 0 success, 1 failed after retries, 2 usage or config
+ * error, 130 cancelled (Ctrl-C).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../../src/config/load.js';
@@ -11,6 +12,8 @@ import { runOnce } from './run-command.js';
 import { startSession } from './session.js';
 import { pullModel } from '../../src/llm/model-files.js';
 import { progressBar } from '../../src/llm/model-progress.js';
+import { errorJson } from './json-output.js';
+import { packageVersion } from './version.js';
 
 function parseRetries(value: string): number {
   const n = Number(value);
@@ -31,6 +34,7 @@ export function buildProgram(): Command {
     .description('Ask for code in plain language: an LLM writes Python, a sandbox runs it, errors go back until it works.')
     .option('-c, --config <file>', 'config file (default ./config.yaml or $CODE_AGENT_CONFIG)')
     .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
+    .version(packageVersion(), '-V, --version')
     .showHelpAfterError()
     .exitOverride()
     .action(async (opts: { config?: string; maxRetries?: number }) => {
@@ -44,6 +48,7 @@ export function buildProgram(): Command {
     .option('-c, --config <file>', 'config file')
     .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
     .option('--json', 'print one JSON object with the result instead of progress lines')
+    .showHelpAfterError()
     .exitOverride()
     .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean }) => {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
@@ -119,11 +124,15 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {
+    const wantsJson = argv[0] === 'run' && argv.includes('--json');
     if (err instanceof CommanderError) {
       // help and version are not errors; commander already printed the message
-      return err.exitCode === 0 ? EXIT.success : EXIT.usage;
+      if (err.exitCode === 0) return EXIT.success;
+      if (wantsJson) process.stdout.write(`${JSON.stringify(errorJson(err.message.replace(/^error: /, '')))}\n`);
+      return EXIT.usage;
     }
     process.stderr.write(`code-agent: ${describeError(err)}\n`);
+    if (wantsJson) process.stdout.write(`${JSON.stringify(errorJson(describeError(err)))}\n`);
     return exitCodeOf(err);
   }
 }

@@ -23,7 +23,7 @@ export interface RunOnceOptions {
 
 /**
  * Runs one requirement to the end. Ctrl-C cancels the run.
- * @returns the exit code: 0 success, 1 failed after retries.
+ * @returns the exit code: 0 success, 1 failed after retries, 130 cancelled.
  * @throws {ConfigError | InputError | HistoryError} for usage, config or store problems.
  */
 export async function runOnce(config: Config, requirement: string, options: RunOnceOptions = {}): Promise<number> {
@@ -41,7 +41,8 @@ export async function runOnce(config: Config, requirement: string, options: RunO
     );
     const run = await app.agent.run(CLI_CONVERSATION, requirement, { signal: controller.signal, onEvent: render });
     if (options.json) stdout.write(`${JSON.stringify(runToJson(run))}\n`);
-    return run.status === 'success' ? EXIT.success : EXIT.failed;
+    if (run.status === 'success') return EXIT.success;
+    return controller.signal.aborted ? EXIT.cancelled : EXIT.failed;
   } finally {
     process.off('SIGINT', onSigint);
     await app.close();

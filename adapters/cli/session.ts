@@ -22,7 +22,8 @@ export const SESSION_HELP = `Commands:
   /execute                 execute the current code again
   /improve [feedback]      improve the current code (from your feedback, or from its last error)
   /show                    show the current code
-  /history                 list this terminal's past runs
+  /history                 list this terminal's past runs, numbered
+  /open <n>                make run n of /history the current one (then /show, /execute, /improve)
   /save <file>             write the current code to a file
   /help                    this help
   /exit                    leave (Ctrl-D too); Ctrl-C cancels the current step`;
@@ -44,11 +45,17 @@ export async function startSession(config: Config, options: SessionOptions = {})
   const isTty = Boolean((output as NodeJS.WriteStream).isTTY);
   const rl = createInterface({ input: options.input ?? process.stdin, output, terminal: isTty });
   const print = (text: string) => output.write(`${text}\n`);
-  const session = new Session(app, print, isTty ? ora({ stream: output as NodeJS.WriteStream }) : undefined);
+  // discardStdin: false — ora would otherwise pause stdin when it stops, ending the session
+  const spinner = isTty ? ora({ stream: output as NodeJS.WriteStream, discardStdin: false }) : undefined;
+  const session = new Session(app, print, spinner);
 
-  rl.on('SIGINT', () => {
-    if (!session.cancel()) print('(nothing to cancel; /exit to leave)');
-  });
+  const onInterrupt = () => {
+    if (session.cancel()) return;
+    print('(nothing to cancel; /exit to leave)');
+    rl.prompt();
+  };
+  rl.on('SIGINT', onInterrupt); // Ctrl-C read by readline from a terminal
+  process.on('SIGINT', onInterrupt); // SIGINT sent to the process (e.g. when stdin is not a terminal)
   print(`code-agent — ${app.llm.name}. Type a requirement, or /help.`);
   rl.setPrompt('> ');
   rl.prompt();
@@ -59,6 +66,7 @@ export async function startSession(config: Config, options: SessionOptions = {})
       rl.prompt();
     }
   } finally {
+    process.off('SIGINT', onInterrupt);
     rl.close();
     await app.close();
   }
@@ -114,6 +122,9 @@ class Session {
         case 'history':
           await this.history();
           break;
+        case 'open':
+          await this.open(rest);
+          break;
         case 'save':
           await this.save(rest);
           break;
@@ -160,10 +171,20 @@ class Session {
       this.print('No runs yet.');
       return;
     }
-    for (const run of runs) {
+    runs.forEach((run, i) => {
       const n = run.attempts.length;
-      this.print(`${run.createdAt.slice(0, 19).replace('T', ' ')}  ${run.status.padEnd(9)} ${n} attempt${n === 1 ? ' ' : 's'}  ${run.requirement.split('\n')[0]!.slice(0, 80)}`);
-    }
+      const when = run.createdAt.slice(0, 19).replace('T', ' ');
+      this.print(`${String(i + 1).padStart(3)}. ${when}  ${run.status.padEnd(9)} ${n} attempt${n === 1 ? ' ' : 's'}  ${run.requirement.split('\n')[0]!.slice(0, 80)}`);
+    });
+  }
+
+  private async open(arg: string): Promise<void> {
+    const n = Number(arg);
+    if (!Number.isInteger(n) || n < 1) throw new InputError('/open needs the number of a run from /history, e.g. /open 2');
+    const run = (await this.app.store.listRuns(CLI_CONVERSATION, n)).at(n - 1);
+    if (!run) throw new InputError(`there is no run ${n} in /history`);
+    this.current = run;
+    this.print(`Run ${n} is now current: ${run.requirement.split('\n')[0]!.slice(0, 80)} (${run.status}). /show, /execute or /improve it.`);
   }
 
   private async save(file: string): Promise<void> {

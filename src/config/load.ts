@@ -37,12 +37,28 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
   return value;
 }
 
+/** Values used when a key is absent (before `${VAR}` expansion), as DESIGN.md promises. */
+const ENV_DEFAULTS: Record<string, Record<string, string>> = {
+  llm: { api_key: '${OPENAI_API_KEY:-}', base_url: '${OPENAI_BASE_URL:-}', model: '${CODE_AGENT_MODEL:-}' },
+};
+
+function withEnvDefaults(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const out: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const [section, defaults] of Object.entries(ENV_DEFAULTS)) {
+    const current = out[section] ?? {};
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) continue; // reported by the schema
+    out[section] = { ...defaults, ...(current as Record<string, unknown>) };
+  }
+  return out;
+}
+
 /**
  * Validates an already-parsed config object.
  * @throws {ConfigError} listing every bad key as `path.to.key: problem`.
  */
 export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, source = 'config'): Config {
-  const expanded = expandEnv(raw ?? {}, env);
+  const expanded = expandEnv(withEnvDefaults(raw ?? {}), env);
   const result = configSchema.safeParse(expanded);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
@@ -54,10 +70,24 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   return result.data;
 }
 
-function describeIssue(issue: { code: string; message: string; expected?: unknown; keys?: string[] }): string {
+function describeIssue(issue: {
+  code: string;
+  message: string;
+  expected?: unknown;
+  keys?: string[];
+  minimum?: unknown;
+  maximum?: unknown;
+  inclusive?: boolean;
+  origin?: string;
+}): string {
   if (issue.code === 'invalid_type' && typeof issue.expected === 'string') {
     const article = /^[aeiou]/.test(issue.expected) ? 'an' : 'a';
     return `expected ${article} ${issue.expected}`;
+  }
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'number') {
+    const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+    const op = issue.code === 'too_small' ? (issue.inclusive ? '≥' : '>') : issue.inclusive ? '≤' : '<';
+    return `expected a number ${op} ${String(bound)}`;
   }
   if (issue.code === 'unrecognized_keys' && issue.keys) {
     return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
@@ -83,13 +113,15 @@ export async function loadConfig(explicitPath?: string, env: NodeJS.ProcessEnv =
   const { path, explicit } = resolveConfigPath(explicitPath, env);
   if (!existsSync(path)) {
     if (explicit) throw new ConfigError(`config file not found: ${path}`);
-    return parseConfig({}, env, 'default configuration');
+    return parseConfig({}, env, 'the configuration (no config.yaml here: defaults and environment)');
   }
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new ConfigError(`cannot read config file ${path}: ${why}`);
   }
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) {

@@ -25,12 +25,19 @@ const int = (def: number, min = 1) =>
 
 const idList = z.array(z.coerce.string()).default([]);
 
+/** An optional http(s) URL; empty counts as not set. */
+const optionalUrl = optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v), {
+  message: 'expected an http:// or https:// URL',
+});
+
 export const llmSchema = z
   .object({
     provider: z.enum(['auto', 'openai', 'local']).default('auto'),
     model: optionalString,
+    /** Default `${OPENAI_API_KEY}` (DESIGN.md). */
     api_key: optionalString,
-    base_url: optionalString,
+    /** Default `${OPENAI_BASE_URL}` (DESIGN.md). */
+    base_url: optionalUrl,
     /** Path of a GGUF file for the local provider. */
     model_path: optionalString,
     /** Where downloaded local models are kept. */

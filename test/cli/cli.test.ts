@@ -102,7 +102,13 @@ describe('code-agent run', () => {
     expect(r.stderr).toContain('sandbox.timeout_s: expected a number');
   });
 
-  it('exits 2 with the three ways to configure an LLM when none is set', async () => {
+  it('--json still prints one object on stdout for a usage or config error', async () => {
+    const r = await cli(['run', '--json', 'x'], { config: 'sandbox:\n  timeout_s: soon\n' });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: false, attempts: 0, error: expect.stringContaining('sandbox.timeout_s') });
+  });
+
+  it('exits 2 with the ways to configure an LLM when none is set', async () => {
     const r = await cli(['run', 'x'], { config: 'llm:\n  models_dir: empty-models\n' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('No LLM is configured');
@@ -132,7 +138,7 @@ describe('code-agent run', () => {
 
 describe('interactive session', () => {
   it('runs, shows, improves, lists history and saves', async () => {
-    const input = ['/help', 'print hello', '/show', '/improve say goodbye too', '/history', '/save out.py', '/bogus', '/exit', ''].join('\n');
+    const input = ['/help', 'print hello', '/show', '/improve say goodbye too', '/history', '/save out.py', '/bogus', '/open 1', '/open 9', '/exit', ''].join('\n');
     const r = await cli([], {
       replies: [py('print("hello")'), py('print("hello")\nprint("goodbye")')],
       input,
@@ -143,6 +149,8 @@ describe('interactive session', () => {
     expect(r.stdout).toContain('goodbye');
     expect(r.stdout).toMatch(/success\s+2 attempts\s+print hello/);
     expect(r.stdout).toContain('Unknown command /bogus');
+    expect(r.stdout).toContain('Run 1 is now current: print hello (success)');
+    expect(r.stdout).toContain('there is no run 9 in /history');
     expect(readFileSync(join(r.dir, 'out.py'), 'utf8')).toBe('print("hello")\nprint("goodbye")\n');
     expect(fake!.requests[1]!.messages.at(-1)!.content).toContain('say goodbye too');
   });

@@ -57,3 +57,18 @@ describe('config', () => {
     expect(config.agent.max_retries).toBe(1);
   });
 });
+
+describe('config defaults from the environment', () => {
+  it('takes OPENAI_API_KEY and OPENAI_BASE_URL when the keys are absent', () => {
+    const config = parseConfig({}, { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' });
+    expect(config.llm.api_key).toBe('sk-env');
+    expect(config.llm.base_url).toBe('http://127.0.0.1:11434/v1');
+    expect(parseConfig({ llm: { base_url: 'http://other/v1' } }, { OPENAI_BASE_URL: 'http://env/v1' }).llm.base_url).toBe('http://other/v1');
+  });
+
+  it('rejects a base_url that is not a URL, and says bounds in words', async () => {
+    expect(() => parseConfig({}, { OPENAI_BASE_URL: 'not-a-url' })).toThrow(/llm\.base_url: expected an http:\/\/ or https:\/\/ URL/);
+    expect(() => parseConfig({ agent: { max_retries: -5 } }, {})).toThrow(/agent\.max_retries: expected a number ≥ 0/);
+    await expect(loadConfig(tmpdir(), {})).rejects.toThrow(/it is a directory/);
+  });
+});
