@@ -99,7 +99,9 @@ export async function pullModel(uri: string, options: PullOptions): Promise<stri
   const found = await findDownloadedModel(uri, directory);
   if (found) return found;
   const fileName = cachedFileName(uri);
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   try {
+    await probeNetwork(uri, connectTimeoutMs, options.signal);
     const downloader = await withTimeout(
       createModelDownloader({
         modelUri: uri,
@@ -109,7 +111,7 @@ export async function pullModel(uri: string, options: PullOptions): Promise<stri
         skipExisting: true,
         onProgress: options.onProgress,
       }),
-      options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      connectTimeoutMs,
       options.signal,
     );
     await downloader.download({ signal: options.signal });
@@ -131,6 +133,29 @@ export function offlineMessage(uri: string, directory: string, fileName: string 
     `  ${target}`,
     `or point llm.model_path at a .gguf file you already have.`,
   ].join('\n');
+}
+
+/**
+ * Fails fast (DNS, refused, timeout) before node-llama-cpp's downloader, which retries an
+ * unreachable host for minutes. Any HTTP answer counts as reachable.
+ */
+async function probeNetwork(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const url = downloadUrlOf(uri);
+  const target = /^https?:\/\//i.test(url) ? url : 'https://huggingface.co/';
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await fetch(target, {
+      method: 'HEAD',
+      redirect: 'manual',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    await res.body?.cancel();
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    if (timeout.aborted) throw new Error(`no answer from the network within ${Math.round(timeoutMs / 1000)} s`);
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`${new URL(target).host} is unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`);
+  }
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {

@@ -85,6 +85,17 @@ describe('model URIs', () => {
     expect(message).toContain(`Could not download the model ${uri}`);
     expect(message).toContain(join(dir, 'tiny-coder.gguf'));
     expect(message).toContain('llm.model_path');
+    expect(message).toMatch(/unreachable \(ECONNREFUSED\)/);
+  });
+
+  it('with model: hf:… and no network, `code-agent run`-style resolution fails with the file to get', async () => {
+    const dir = await tempDir();
+    const err = await resolveLocalModel(
+      llm({ model: `hf:Owner/Repo-GGUF/tiny.gguf`, models_dir: dir, download_timeout_s: 3 }),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelFileError);
+    expect((err as Error).message).toContain('https://huggingface.co/Owner/Repo-GGUF/resolve/main/tiny.gguf');
+    expect((err as Error).message).toContain(join(dir, 'hf_Owner_tiny.gguf'));
   });
 
   it('gives up after the connect timeout when the network does not answer', async () => {
