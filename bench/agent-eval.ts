@@ -64,7 +64,12 @@ async function main(): Promise<void> {
   process.stderr.write(`evaluating ${problems.length} problems with ${llm.name}\n`);
   try {
     for (const [i, problem] of problems.entries()) {
-      const r = await evaluateProblem(agent, executor, problem, { retries: args.retries, separate: args.separate, workDir });
+      const r = await evaluateProblem(agent, executor, problem, {
+        retries: args.retries,
+        separate: args.separate,
+        workDir,
+        style: args.examples,
+      });
       results.push(r);
       const mark = (p: boolean) => (p ? 'pass' : 'FAIL');
       process.stderr.write(
@@ -76,7 +81,7 @@ async function main(): Promise<void> {
     rmSync(workDir, { recursive: true, force: true });
     if (llm instanceof LocalLlamaProvider) await llm.dispose();
   }
-  const summary = { provider: llm.name, retries: args.retries, separate: args.separate, results, timings };
+  const summary = { provider: llm.name, retries: args.retries, separate: args.separate, examples: args.examples, results, timings };
   process.stdout.write(`${formatReport(summary)}\n`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
 }

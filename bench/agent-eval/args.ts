@@ -19,12 +19,13 @@ export interface EvalArgs {
   maxTokens: number;
   timeoutS: number;
   json?: string;
-  verbose: boolean;
+  /** `show` (default) or `assert`: how the requirement asks for the docstring's examples. */
+  examples: 'show' | 'assert';
 }
 
 export const USAGE = `node dist/bench/agent-eval.js [--limit N] [--offset N] [--retries 3] [--separate]
   [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N] [--context-size N]
-  [--max-tokens N] [--timeout-s S] [--dataset HumanEval.jsonl.gz] [--json out.json] [--verbose]`;
+  [--max-tokens N] [--timeout-s S] [--dataset HumanEval.jsonl.gz] [--json out.json] [--examples show|assert]`;
 
 /** Parses argv (without node and script). */
 export function parseEvalArgs(argv: string[]): EvalArgs {
@@ -45,10 +46,11 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       'max-tokens': { type: 'string', default: '768' },
       'timeout-s': { type: 'string', default: '10' },
       json: { type: 'string' },
-      verbose: { type: 'boolean', default: false },
+      examples: { type: 'string', default: 'show' },
       help: { type: 'boolean', default: false },
     },
   });
+  if (values.examples !== 'show' && values.examples !== 'assert') throw new Error('--examples: show or assert');
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
@@ -73,6 +75,6 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     maxTokens: n(values['max-tokens'], 'max-tokens'),
     timeoutS: n(values['timeout-s'], 'timeout-s'),
     json: values.json,
-    verbose: values.verbose ?? false,
+    examples: values.examples === 'assert' ? 'assert' : 'show',
   };
 }

@@ -39,9 +39,20 @@ export function loadProblems(path?: string): Problem[] {
     .map((l) => JSON.parse(l) as Problem);
 }
 
-/** The requirement given to the agent for a problem. */
-export function requirementOf(problem: Problem): string {
-  return `${problem.prompt.trimEnd()}\n\nComplete the function and show it working on the docstring's examples.`;
+/** How the requirement asks for the examples: shown (printed), or checked with `assert`. */
+export type ExampleStyle = 'show' | 'assert';
+
+/**
+ * The requirement given to the agent for a problem. `show` (the default, the figure) asks to show
+ * the function working on the docstring's examples; `assert` asks to check them with assert
+ * statements, so a wrong result fails the run and the fix loop can see it.
+ */
+export function requirementOf(problem: Problem, style: ExampleStyle = 'show'): string {
+  const ask =
+    style === 'assert'
+      ? "Complete the function and check it on the docstring's examples with assert statements."
+      : "Complete the function and show it working on the docstring's examples.";
+  return `${problem.prompt.trimEnd()}\n\n${ask}`;
 }
 
 /** The program that runs the hidden tests on the agent's final code. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Agent } from '../../src/agent/agent.js';
 import type { Attempt, Run } from '../../src/history/types.js';
 import type { Executor } from '../../src/sandbox/types.js';
-import { checkProgram, requirementOf, type Problem } from './dataset.js';
+import { checkProgram, requirementOf, type ExampleStyle, type Problem } from './dataset.js';
 
 /** The outcome of one setting (a fix-loop budget) on one problem. */
 export interface Outcome {
@@ -56,10 +56,11 @@ async function runAgent(
   agent: Agent,
   problem: Problem,
   maxRetries: number,
+  style: ExampleStyle,
 ): Promise<{ run: Run; seconds: number; firstAttemptSeconds: number }> {
   const start = performance.now();
   let firstDone: number | undefined;
-  const run = await agent.run(`eval:${problem.task_id}`, requirementOf(problem), {
+  const run = await agent.run(`eval:${problem.task_id}`, requirementOf(problem, style), {
     maxRetries,
     onEvent: (e) => {
       if (firstDone === undefined && (e.type === 'executed' || e.type === 'improving' || e.type === 'done' || e.type === 'failed')) {
@@ -81,9 +82,9 @@ export async function evaluateProblem(
   agent: Agent,
   executor: Executor,
   problem: Problem,
-  options: { retries: number; separate: boolean; workDir: string },
+  options: { retries: number; separate: boolean; workDir: string; style?: ExampleStyle },
 ): Promise<ProblemResult> {
-  const withFix = await runAgent(agent, problem, options.retries);
+  const withFix = await runAgent(agent, problem, options.retries, options.style ?? 'show');
   const fixedPass = await passesHiddenTests(executor, problem, finalCode(withFix.run.attempts), options.workDir);
   const fixed: Outcome = {
     pass: fixedPass,
@@ -93,7 +94,7 @@ export async function evaluateProblem(
   };
   let base: Outcome;
   if (options.separate) {
-    const alone = await runAgent(agent, problem, 0);
+    const alone = await runAgent(agent, problem, 0, options.style ?? 'show');
     base = {
       pass: await passesHiddenTests(executor, problem, finalCode(alone.run.attempts), options.workDir),
       tokens: tokensOf(alone.run.attempts),

@@ -8,6 +8,7 @@ export interface EvalSummary {
   provider: string;
   retries: number;
   separate: boolean;
+  examples: 'show' | 'assert';
   results: ProblemResult[];
   timings: CompletionTiming[];
 }
@@ -41,12 +42,14 @@ export function formatReport(s: EvalSummary): string {
   const extraSolved = fixedPassed - basePassed;
   const out = [
     `HumanEval agent evaluation: ${s.results.length} problems, provider ${s.provider}`,
+    `requirement: the prompt + "${s.examples === 'assert' ? "check it on the docstring's examples with assert statements" : "show it working on the docstring's examples"}"`,
     `max_retries 0 ${s.separate ? 'ran separately' : 'read off the first attempt of the same runs (temperature 0: identical)'}`,
     '',
     `${'setting'.padEnd(16)} ${'pass'.padEnd(16)} ${'tokens'.padStart(10)} ${'tok/solved'.padStart(12)} ${'median s'.padStart(10)} ${'LLM calls'.padStart(10)}`,
     line('max_retries 0', base),
     line(`max_retries ${s.retries}`, fixed),
     '',
+    `fix loop engaged (first attempt failed in the sandbox or had no code) on ${s.results.filter((r) => r.fixed.attempts > 1).length} of ${s.results.length} problems`,
     `fix loop turned a failure into a pass: ${turned} of ${baseFailures} first-attempt failures (${pct(turned, baseFailures)}); turned a pass into a failure: ${broke}`,
     `gain: ${extraSolved >= 0 ? '+' : ''}${extraSolved} solved (${pct(basePassed, s.results.length)} → ${pct(fixedPassed, s.results.length)}) for ${extraTokens} more tokens (×${(fixedTokens / Math.max(1, baseTokens)).toFixed(2)})`,
     `equal token budget: the fix loop's extra tokens bought one more solved problem per ${extraSolved > 0 ? Math.round(extraTokens / extraSolved) : '∞'} tokens,` +
