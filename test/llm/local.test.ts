@@ -2,6 +2,7 @@
  * The local provider on a real GGUF model (fetched by scripts/fetch-test-model.sh).
  * Short replies only: these tests run llama.cpp on the CPU.
  */
+import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalLlamaProvider, type CompletionTiming } from '../../src/llm/local.js';
 import { disposeSharedModels } from '../../src/llm/local-runtime.js';
@@ -33,7 +34,7 @@ const ask = (text: string): ChatMessage[] => [
 
 describe('LocalLlamaProvider (real model)', () => {
   it('is named after the model file', () => {
-    expect(provider.name).toBe('local:qwen2.5-coder-0.5b-instruct-q4_k_m');
+    expect(provider.name).toBe(`local:${basename(testModelPath(), '.gguf').toLowerCase()}`);
   });
 
   it('answers a chat, streams the text and counts tokens', async () => {
