@@ -1,0 +1,61 @@
+/**
+ * `code-agent model pull <uri>` as a user runs it (the built CLI): a cached model is found without
+ * the network; an unreachable one fails fast with the file to get and where to put it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = resolve('dist/adapters/cli/bin.js');
+
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" before the tests`);
+});
+
+async function cli(args: string[], dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  return { code, stdout, stderr };
+}
+
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'model-pull-'));
+  writeFileSync(join(dir, 'config.yaml'), 'llm:\n  models_dir: models\n  download_timeout_s: 5\n');
+  return dir;
+}
+
+describe('code-agent model pull', () => {
+  it('prints the path of a model already in llm.models_dir, without the network', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'models'));
+    writeFileSync(join(dir, 'models', 'hf_Owner_tiny.gguf'), 'GGUF');
+    const r = await cli(['model', 'pull', 'hf:Owner/Repo-GGUF/tiny.gguf'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(join(dir, 'models', 'hf_Owner_tiny.gguf'));
+  });
+
+  it('exits 1 quickly when the host is unreachable, naming the file and where to put it', async () => {
+    const srv = net.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const { port } = srv.address() as net.AddressInfo;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const dir = project();
+    const started = Date.now();
+    const r = await cli(['model', 'pull', `http://127.0.0.1:${port}/m/tiny-coder.gguf`, '--dir', 'elsewhere'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Could not download the model');
+    expect(r.stderr).toContain(join(dir, 'elsewhere', 'tiny-coder.gguf'));
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
