@@ -4,6 +4,7 @@
  */
 import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readGgufFileInfo } from 'node-llama-cpp';
 import { LocalLlamaProvider, type CompletionTiming } from '../../src/llm/local.js';
 import { disposeSharedModels } from '../../src/llm/local-runtime.js';
 import type { ChatMessage } from '../../src/llm/types.js';
@@ -35,6 +36,15 @@ const ask = (text: string): ChatMessage[] => [
 describe('LocalLlamaProvider (real model)', () => {
   it('is named after the model file', () => {
     expect(provider.name).toBe(`local:${basename(testModelPath(), '.gguf').toLowerCase()}`);
+  });
+
+  it('loads a GGUF v3 Qwen2.5-Coder instruct model (the one fetch-test-model.sh assembles)', async () => {
+    const info = await readGgufFileInfo(testModelPath(), { readTensorInfo: false });
+    expect(info.version).toBe(3);
+    expect(info.metadata.general.architecture).toBe('qwen2');
+    expect(info.metadata.general.name).toMatch(/Qwen2\.5 Coder .*Instruct/);
+    expect(info.metadata.general.file_type).toBe(15); // MOSTLY_Q4_K_M
+    expect(info.metadata.tokenizer.chat_template).toContain('<|im_start|>');
   });
 
   it('answers a chat, streams the text and counts tokens', async () => {
