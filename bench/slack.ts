@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import diagnostics from 'node:diagnostics_channel';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseConfig } from '../src/config/load.js';
 import { startSlackAdapter } from '../adapters/slack/server.js';
 import { startFakeSlack } from '../test/fakes/slack-api.js';
@@ -31,6 +33,16 @@ function percentile(values: number[], p: number): number {
 
 /** Child role: start the adapter from the config JSON in argv, report the port, stop on 'stop'. */
 async function serve(configJson: string): Promise<void> {
+  // per request tagged `x-bench-id`: when the HTTP server got it and when the response was finished
+  const started = new WeakMap<IncomingMessage, number>();
+  diagnostics.subscribe('http.server.request.start', (message) => {
+    started.set((message as { request: IncomingMessage }).request, Date.now());
+  });
+  diagnostics.subscribe('http.server.response.finish', (message) => {
+    const { request } = message as { request: IncomingMessage; response: ServerResponse };
+    const id = request.headers['x-bench-id'];
+    if (typeof id === 'string') process.send?.({ id, received: started.get(request), acked: Date.now() });
+  });
   const adapter = await startSlackAdapter(parseConfig(JSON.parse(configJson), {}));
   process.send?.({ port: adapter.port });
   process.on('message', (msg) => {
@@ -58,6 +70,11 @@ async function main(): Promise<void> {
     slack: { bot_token: 'xoxb-test', signing_secret: SECRET, port: 0, api_url: slack.apiUrl, max_queue_per_channel: RUNS },
   };
   const { child, port } = await startChild(rawConfig);
+  const inChild = new Map<string, { received: number; acked: number }>();
+  child.on('message', (msg) => {
+    const m = msg as { id?: string; received: number; acked: number };
+    if (m.id) inChild.set(m.id, m);
+  });
   const appUrl = `http://127.0.0.1:${port}`;
   try {
     // one warm-up command (Bolt's auth.test, sqlite, sandbox probe), not measured
@@ -75,7 +92,7 @@ async function main(): Promise<void> {
       const channel = `CB${i % CHANNELS}`;
       const t0 = performance.now();
       const at0 = Date.now();
-      return sendCommand(appUrl, SECRET, { command: '/run', text: `print hi #${i}`, user_id: `UB${i}`, channel_id: channel }).then(
+      return sendCommand(appUrl, SECRET, { command: '/run', text: `print hi #${i}`, user_id: `UB${i}`, channel_id: channel }, { 'x-bench-id': String(i) }).then(
         (res) => ({ i, channel, t0, at0, ack: res.ms, status: res.status, body: res.body }),
       );
     });
@@ -107,6 +124,12 @@ async function main(): Promise<void> {
     console.log(`slack bench: ${RUNS} concurrent /run over ${CHANNELS} channels (fake LLM, real sandbox)`);
     console.log(`  refused:                 ${refused.length}`);
     console.log(`  ack                      p50 ${fmt(percentile(ackMs, 50))}  p99 ${fmt(percentile(ackMs, 99))}  max ${fmt(Math.max(...ackMs))}`);
+    const sentToReceived = acks.map((a) => (inChild.get(String(a.i))?.received ?? NaN) - a.at0);
+    const inAdapter = acks.map((a) => { const c = inChild.get(String(a.i)); return c ? c.acked - c.received : NaN; });
+    const back = acks.map((a) => { const c = inChild.get(String(a.i)); return c ? a.at0 + a.ack - c.acked : NaN; });
+    console.log(`    sent → adapter got it   p50 ${fmt(percentile(sentToReceived, 50))}  p99 ${fmt(percentile(sentToReceived, 99))}`);
+    console.log(`    in the adapter          p50 ${fmt(percentile(inAdapter, 50))}  p99 ${fmt(percentile(inAdapter, 99))}`);
+    console.log(`    ack written → client    p50 ${fmt(percentile(back, 50))}  p99 ${fmt(percentile(back, 99))}`);
     console.log(`  first thread post        p50 ${fmt(percentile(firstPost, 50))}  p99 ${fmt(percentile(firstPost, 99))}`);
     console.log(`  all ${RUNS} runs finished in ${fmt(total)}`);
     console.log(`  ack p99 target < 200 ms: ${percentile(ackMs, 99) < 200 ? 'met' : 'MISSED'}`);

@@ -7,6 +7,7 @@ import type { App } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
 import { JobLimiter, type Refusal } from '../../src/chat/job-limiter.js';
 import type { AccessLists } from './access.js';
+import { RecentDeliveries } from './gate.js';
 import type { Logger } from './log.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
 
@@ -53,11 +54,21 @@ export interface BotContext {
   limiter: JobLimiter;
   /** Jobs in flight; `stop()` waits for them. */
   jobs: Set<Promise<unknown>>;
+  /** Synchronous, in-memory dedupe in front of the store's. */
+  recent: RecentDeliveries;
 }
 
 /** Creates the shared context. */
 export function createContext(app: App, client: Client, logger: Logger, settings: DiscordSettings): BotContext {
-  return { app, client, logger, settings, limiter: new JobLimiter(settings.maxQueuePerChannel), jobs: new Set() };
+  return {
+    app,
+    client,
+    logger,
+    settings,
+    limiter: new JobLimiter(settings.maxQueuePerChannel),
+    jobs: new Set(),
+    recent: new RecentDeliveries(settings.dedupeTtlMs),
+  };
 }
 
 /** A refusal of the job limiter in words (shown ephemerally, or as a reply in a thread). */

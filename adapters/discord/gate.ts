@@ -1,7 +1,7 @@
 /**
  * The checks every request passes before any work: deduplication (the same interaction or message
- * delivered twice runs once) and access (allowed guilds, channels, roles, users). Both are cheap;
- * a refusal costs no LLM call.
+ * delivered twice runs once: in memory at once, in the store after the answer) and access (allowed
+ * guilds, channels, roles, users). Both are cheap; a refusal costs no LLM call.
  */
 import { ChannelType, type Channel, type GuildMember, type APIInteractionGuildMember } from 'discord.js';
 import { checkAccess, type Requester } from './access.js';
@@ -31,6 +31,31 @@ export function roleIdsOf(member: GuildMember | APIInteractionGuildMember | null
   if (Array.isArray(roles)) return roles.map(String);
   const cache = (roles as { cache?: Map<string, unknown> }).cache;
   return cache ? [...cache.keys()] : [];
+}
+
+/** Most ids kept in memory; the oldest are forgotten first (the store still knows them). */
+export const RECENT_MAX = 10_000;
+
+/**
+ * In-memory first line of deduplication: answers synchronously, so a deferral never waits for the
+ * store. Ids are kept for `ttlMs` and at most {@link RECENT_MAX} of them; the store's record
+ * ({@link firstDelivery}) is still written, after the answer, and survives restarts.
+ */
+export class RecentDeliveries {
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  /** @returns true the first time `id` is seen (within the TTL), false for a repeat. */
+  first(id: string): boolean {
+    const now = Date.now();
+    const until = this.seen.get(id);
+    if (until !== undefined && until > now) return false;
+    this.seen.delete(id);
+    this.seen.set(id, now + this.ttlMs);
+    if (this.seen.size > RECENT_MAX) this.seen.delete(this.seen.keys().next().value!);
+    return true;
+  }
 }
 
 /**

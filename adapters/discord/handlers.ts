@@ -15,21 +15,22 @@ import { NO_MENTIONS, describe } from './surface.js';
 export async function onInteraction(ctx: BotContext, interaction: Interaction): Promise<void> {
   try {
     if (!interaction.isChatInputCommand() && !interaction.isButton() && !interaction.isModalSubmit()) return;
-    // Recorded in the store while we answer: Discord itself accepts only one initial response per
-    // interaction, so /run defers in parallel with the write and the 3-second budget is not spent on it.
-    const first = firstDelivery(ctx, interactionEventId(interaction.id));
+    // Nothing but in-memory checks before the initial response: a repeat delivery in this process is
+    // dropped here; the store's record (which survives restarts) is written once /run has deferred.
+    const eventId = interactionEventId(interaction.id);
+    if (!ctx.recent.first(eventId)) return;
     const isRun = interaction.isChatInputCommand() && (interaction.commandName === 'run' || interaction.commandName === 'generate');
-    if (!isRun && !(await first)) return;
+    if (!isRun && !(await firstDelivery(ctx, eventId))) return;
     const place = placeOf(interaction.guildId, interaction.channelId ?? '', interaction.channel);
     const refusal = refusalFor(ctx, interaction.user.id, place, roleIdsOf(interaction.member));
-    if (refusal) return (await first) ? await replyEphemeral(ctx, interaction, refusal) : undefined;
+    if (refusal) return await replyEphemeral(ctx, interaction, refusal);
     const conversation = conversationId(place.guildId, place.channelId, place.parentId);
 
     if (interaction.isChatInputCommand()) {
       switch (interaction.commandName) {
         case 'run':
         case 'generate':
-          return await handleRunCommand(ctx, interaction, interaction.commandName, place, first);
+          return await handleRunCommand(ctx, interaction, interaction.commandName, place, () => firstDelivery(ctx, eventId));
         case 'history':
           return await handleHistory(ctx, interaction, conversation);
         case 'show':

@@ -22,15 +22,18 @@ export async function replyEphemeral(ctx: BotContext, interaction: { reply: Chat
 }
 
 /**
- * Handles `/run` or `/generate` (access and deduplication already passed).
- * Exactly one initial response: the ephemeral refusal or the deferral.
+ * Handles `/run` or `/generate` (access and in-memory deduplication already passed).
+ * Exactly one initial response: the ephemeral refusal or the deferral. Only in-memory work comes
+ * before it (admission); the store's deduplication runs once the deferral is answered, and the job
+ * starts after that, so a burst of commands is deferred before any job competes for the event loop.
+ * @param firstDelivery the store's deduplication (false: this interaction was handled before)
  */
 export async function handleRunCommand(
   ctx: BotContext,
   interaction: ChatInputCommandInteraction,
   kind: Extract<JobKind, 'run' | 'generate'>,
   place: Place,
-  firstDelivery: Promise<boolean> = Promise.resolve(true),
+  firstDelivery: () => Promise<boolean> = async () => true,
 ): Promise<void> {
   const receivedAt = Date.now();
   const requirement = interaction.options.getString('requirement', true);
@@ -50,16 +53,21 @@ export async function handleRunCommand(
   track(ctx, admission.done);
 
   const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);
-  const deferred = interaction.deferReply().then(
+  const ok = await interaction.deferReply().then(
     () => true,
     (err: unknown) => {
       ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
       return false;
     },
   );
-  const [ok, first] = await Promise.all([deferred, firstDelivery]);
-  if (!ok || !first) {
-    if (ok) await header.set({ content: 'This request was already handled.' });
+  if (!ok) {
+    openGate(false);
+    return;
+  }
+  // let the other deferrals of a burst go out before this one's store and job work
+  await new Promise((resolve) => setImmediate(resolve));
+  if (!(await firstDelivery())) {
+    await header.set({ content: 'This request was already handled.' });
     openGate(false);
     return;
   }

@@ -110,6 +110,47 @@ describe('gateway and platform behaviour', () => {
   });
 });
 
+describe('deferral under load and deduplication', () => {
+  it('defers 8 concurrent /run in 8 channels and opens a thread for each (none refused or in place)', async () => {
+    world = await startWorld({ replies: Array.from({ length: 8 }, (_, n) => py(`print(${n})`)) });
+    const { discord } = world;
+    // channels created after READY reach the bot through the gateway, as on Discord
+    const places = Array.from({ length: 8 }, (_, n) => {
+      const channel = discord.world.addChannel(`load-${n}`);
+      discord.gateway.dispatch('CHANNEL_CREATE', channel);
+      return { channel, user: discord.world.addMember(`user-${n}`) };
+    });
+    await discord.waitFor(() => places.every((p) => world!.bot.client.channels.cache.has(p.channel.id)), 5000, 'channels cached');
+    const runs = places.map(({ channel, user }, n) => ({ record: discord.slash('run', { requirement: `print ${n}` }, { user, channelId: channel.id }) }));
+    await discord.waitFor(() => runs.every((r) => r.record.callbacks.length > 0), 10_000, 'every deferral');
+    expect(runs.map((r) => r.record.callbacks.map((c) => c.type))).toEqual(runs.map(() => [5]));
+    for (const { record } of runs) {
+      const thread = await world.threadOf(record.id);
+      await world.waitMessages(thread, /✅ Success · 1 attempt/);
+    }
+    expect(world.llm.requests).toHaveLength(8);
+  });
+
+  it('a /run delivered again after a restart is deferred but not run twice (the store remembers it)', async () => {
+    world = await startWorld({ replies: [py('print("once")'), py('print("twice")')] });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'only once' }, world.from());
+    const thread = await world.threadOf(i.id);
+    await world.waitMessages(thread, /✅ Success · 1 attempt/);
+    const payload = lastPayload(discord, i.id);
+    await world.restart();
+    // a fresh process has no memory of it; let the fake accept a second initial response
+    const record = discord.interaction(i.id);
+    record.callbacks.length = 0;
+    discord.gateway.dispatch('INTERACTION_CREATE', { ...payload });
+    await discord.waitFor(() => record.callbacks.length > 0, 10_000, 'the repeat deferral');
+    const header = discord.world.messages.get(record.originalMessageId!)!;
+    await discord.waitFor(() => header.content.includes('already handled'), 10_000, 'the repeat noticed');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(world.llm.requests).toHaveLength(1);
+  });
+});
+
 /** The INTERACTION_CREATE payload the gateway sent for an interaction id (for a replay). */
 function lastPayload(discord: World['discord'], id: string): Record<string, unknown> {
   const sent = (discord.gateway as unknown as { sent: Array<{ t: string; d: { id: string } }> }).sent;
