@@ -7,7 +7,7 @@ import type { App } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
 import { JobLimiter, type Refusal } from '../../src/chat/job-limiter.js';
 import type { AccessLists } from './access.js';
-import { RecentDeliveries } from './gate.js';
+import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import type { Logger } from './log.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
 

@@ -33,31 +33,6 @@ export function roleIdsOf(member: GuildMember | APIInteractionGuildMember | null
   return cache ? [...cache.keys()] : [];
 }
 
-/** Most ids kept in memory; the oldest are forgotten first (the store still knows them). */
-export const RECENT_MAX = 10_000;
-
-/**
- * In-memory first line of deduplication: answers synchronously, so a deferral never waits for the
- * store. Ids are kept for `ttlMs` and at most {@link RECENT_MAX} of them; the store's record
- * ({@link firstDelivery}) is still written, after the answer, and survives restarts.
- */
-export class RecentDeliveries {
-  private readonly seen = new Map<string, number>();
-
-  constructor(private readonly ttlMs: number) {}
-
-  /** @returns true the first time `id` is seen (within the TTL), false for a repeat. */
-  first(id: string): boolean {
-    const now = Date.now();
-    const until = this.seen.get(id);
-    if (until !== undefined && until > now) return false;
-    this.seen.delete(id);
-    this.seen.set(id, now + this.ttlMs);
-    if (this.seen.size > RECENT_MAX) this.seen.delete(this.seen.keys().next().value!);
-    return true;
-  }
-}
-
 /**
  * Records the event id; false when it was seen before (a repeat delivery: do nothing). A store
  * error lets the request through (better a rare double than a dead bot) and is logged.

@@ -5,7 +5,7 @@ import type { App as Core } from '../../src/app/app.js';
 import type { JobLimiter } from '../../src/chat/job-limiter.js';
 import type { SlackPoster } from './poster.js';
 import type { SlackSettings } from './settings.js';
-import type { RecentDeliveries } from './dedupe.js';
+import type { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 
 /** Minimal logger (Bolt's Logger satisfies it). */
 export interface Log {

@@ -26,28 +26,3 @@ export async function firstDelivery(store: HistoryStore, kind: 'event' | 'comman
     clearTimeout(timer);
   }
 }
-
-/** Most ids kept in memory; the oldest are forgotten first (the store still knows them). */
-export const RECENT_MAX = 10_000;
-
-/**
- * In-memory first line of deduplication: answers synchronously, so an ack never waits for the
- * store. Ids are kept for `ttlMs` and at most {@link RECENT_MAX} of them.
- */
-export class RecentDeliveries {
-  private readonly seen = new Map<string, number>();
-
-  constructor(private readonly ttlMs: number) {}
-
-  /** @returns true the first time `id` is seen (within the TTL), false for a repeat. */
-  first(id: string | undefined): boolean {
-    if (!id) return true;
-    const now = Date.now();
-    const until = this.seen.get(id);
-    if (until !== undefined && until > now) return false;
-    this.seen.delete(id);
-    this.seen.set(id, now + this.ttlMs);
-    if (this.seen.size > RECENT_MAX) this.seen.delete(this.seen.keys().next().value!);
-    return true;
-  }
-}

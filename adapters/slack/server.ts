@@ -15,7 +15,7 @@ import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';
 import type { SlackContext } from './context.js';
 import type { SandboxUnavailableError } from '../../src/sandbox/types.js';
-import { RecentDeliveries } from './dedupe.js';
+import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 
 /** A running adapter. */
 export interface SlackAdapter {
