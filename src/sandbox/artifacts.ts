@@ -122,7 +122,8 @@ export async function collectArtifacts(
       break;
     }
     const name = cleanRelativePath(c.rel);
-    if (name === null || used.has(name)) continue;
+    // two names may clean to the same path, or one to a folder of another: skip, never fail
+    if (name === null || used.has(name) || collides(name, used)) continue;
     const content = await readRegular(c.abs, Math.min(maxArtifactBytes, 2 ** 31 - 2));
     if (content === null) continue;
     if (content === 'too_large') {
@@ -130,10 +131,22 @@ export async function collectArtifacts(
       continue;
     }
     const path = join(destDir, name);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, content, { mode: 0o644 });
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, content, { mode: 0o644, flag: 'wx' });
+    } catch {
+      continue; // a name the host cannot take: the file is not returned
+    }
     used.add(name);
     artifacts.push({ name, path, bytes: content.length });
   }
   return { artifacts, limitHit };
+}
+
+/** True when `name` is a folder of a returned file, or a returned file is one of its folders. */
+function collides(name: string, used: Set<string>): boolean {
+  for (const other of used) {
+    if (other.startsWith(`${name}/`) || name.startsWith(`${other}/`)) return true;
+  }
+  return false;
 }

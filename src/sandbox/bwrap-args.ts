@@ -85,6 +85,7 @@ export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath'>): st
     '--unshare-all',
     '--unshare-user', // required, not just tried, so that --disable-userns applies
     '--disable-userns', // no nested user namespaces: they would give back capabilities inside
+    '--hostname', 'sandbox', // the host's name is not the program's business
     '--die-with-parent',
     '--new-session',
     '--ro-bind', '/usr', '/usr',

@@ -4,10 +4,11 @@
  * then artifacts copied out and the work dir removed.
  */
 import { randomInt } from 'node:crypto';
-import { chmod, chown, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { collectArtifacts, snapshot } from './artifacts.js';
+import { removeTree } from './cleanup.js';
 import { buildCommand, SANDBOX_ENV, USER_CODE_FILE, type SandboxTools } from './bwrap-args.js';
 import { classifyLimit } from './classify.js';
 import { guardWorkDir, workDirBudget } from './disk-guard.js';
@@ -215,7 +216,7 @@ export class BubblewrapExecutor implements Executor {
         artifacts: collected.artifacts,
       };
     } finally {
-      await rm(workDir, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+      await removeTree(workDir, this.logger);
     }
   }
 }

@@ -1,0 +1,44 @@
+/** What a program leaves behind: nothing on the host, whatever names or depths it uses. */
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { makeExecutor, tempDir } from './helpers.js';
+
+describe('sandbox leftovers', () => {
+  it('removes a work dir nested deeper than PATH_MAX and with non-UTF-8 names', async () => {
+    const workRoot = tempDir('sandbox-root-');
+    const ex = makeExecutor({ workRoot });
+    const r = await ex.execute(
+      [
+        'import os',
+        "open(b'\\xff\\xfe.bin', 'wb').write(b'x' * 1000)",
+        "n = 'a' * 250",
+        'for i in range(20):',
+        '    os.mkdir(n); os.chdir(n)',
+        "open('deep.bin', 'wb').write(b'y' * 100000)",
+        "print('ok')",
+      ].join('\n'),
+      { artifactDir: tempDir() },
+    );
+    expect(r.stdout).toBe('ok\n');
+    const left = readdirSync(workRoot).filter((e) => e.startsWith('run-'));
+    expect(left).toEqual([]);
+  });
+
+  it('returns one of two files whose names clean to the same path, without failing', async () => {
+    const ex = makeExecutor();
+    const dest = tempDir();
+    const r = await ex.execute(
+      "import os\nos.mkdir('a b')\nopen('a b/c', 'w').write('1')\nopen('a_b', 'w').write('2')\nopen('ok.txt', 'w').write('3')",
+      { artifactDir: dest },
+    );
+    expect(r.success).toBe(true);
+    const names = r.artifacts.map((a) => a.name).sort();
+    expect(names).toContain('ok.txt');
+    expect(names.filter((n) => n === 'a_b' || n === 'a_b/c')).toHaveLength(1);
+  });
+
+  it('does not show the host name', async () => {
+    const r = await makeExecutor().execute('import socket\nprint(socket.gethostname())');
+    expect(r.stdout).toBe('sandbox\n');
+  });
+});
