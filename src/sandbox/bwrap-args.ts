@@ -35,6 +35,8 @@ export const SANDBOX_ENV: Readonly<Record<string, string>> = Object.freeze({
   MKL_NUM_THREADS: '1',
   MPLBACKEND: 'Agg',
   MPLCONFIGDIR: '/tmp/matplotlib',
+  // glibc reserves an arena per thread against RLIMIT_AS; two arenas let programs start threads
+  MALLOC_ARENA_MAX: '2',
 });
 
 /** Absolute paths of the helper programs. */
@@ -60,6 +62,8 @@ export interface CommandSpec {
   nprocOffset?: number;
   /** False: rlimits only, no namespaces (the explicit unisolated mode). */
   isolated: boolean;
+  /** Child fd from which bwrap reads a seccomp filter (see seccomp.ts), or undefined for none. */
+  seccompFd?: number;
 }
 
 /** rlimits as `prlimit` options. Memory and file sizes in bytes, CPU in s. */
@@ -79,13 +83,14 @@ export function prlimitArgs(limits: ExecutionLimits, nprocOffset = 0): string[] 
  * bwrap options: every namespace new, system paths read-only, the root and /dev read-only;
  * writable are the work dir (host disk) and two size-capped tmpfs (/tmp, /dev/shm: host RAM).
  */
-export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath'>): string[] {
+export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath' | 'seccompFd'>): string[] {
   const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ['--setenv', k, v]);
   return [
     '--unshare-all',
     '--unshare-user', // required, not just tried, so that --disable-userns applies
     '--disable-userns', // no nested user namespaces: they would give back capabilities inside
     '--hostname', 'sandbox', // the host's name is not the program's business
+    ...(spec.seccompFd !== undefined ? ['--seccomp', String(spec.seccompFd)] : []),
     '--die-with-parent',
     '--new-session',
     '--ro-bind', '/usr', '/usr',

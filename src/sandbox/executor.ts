@@ -4,11 +4,13 @@
  * then artifacts copied out and the work dir removed.
  */
 import { randomInt } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { collectArtifacts, snapshot } from './artifacts.js';
 import { removeTree } from './cleanup.js';
+import { seccompFilter } from './seccomp.js';
 import { buildCommand, SANDBOX_ENV, USER_CODE_FILE, type SandboxTools } from './bwrap-args.js';
 import { classifyLimit } from './classify.js';
 import { guardWorkDir, workDirBudget } from './disk-guard.js';
@@ -57,6 +59,8 @@ interface Ready {
   isolated: boolean;
   workRoot: string;
   runner: string;
+  /** Host path of the seccomp filter handed to bwrap (x86_64 only). */
+  seccomp?: string;
   /** Why isolation is off, for the warning. */
   reason?: string;
 }
@@ -110,10 +114,13 @@ export class BubblewrapExecutor implements Executor {
     const runner = join(workRoot, 'runner.py');
     await copyFile(runnerPath(), runner);
     await chmod(runner, 0o644);
+    const filter = seccompFilter();
+    const seccomp = filter ? join(workRoot, 'seccomp.bpf') : undefined;
+    if (seccomp && filter) await writeFile(seccomp, filter, { mode: 0o600 });
     let failure: SandboxUnavailableError;
     try {
       const tools = await findTools();
-      const ready: Ready = { tools, isolated: true, workRoot, runner };
+      const ready: Ready = { tools, isolated: true, workRoot, runner, seccomp };
       const probe = await this.runOnce(ready, 'pass', mergeLimits(this.limits, { wallTimeS: 15 }), {});
       if (probe.exitCode === 0) return ready;
       failure = explainProbeFailure(probe.stderr + probe.stdout, this.python);
@@ -138,6 +145,8 @@ export class BubblewrapExecutor implements Executor {
     const root = isRoot() && (ready.isolated || ready.tools?.setpriv !== '');
     const hostId = root ? randomInt(SANDBOX_UID_MIN, SANDBOX_UID_MAX) : null;
     const workDir = await mkdtemp(join(ready.workRoot, 'run-'));
+    // bwrap reads the filter from an fd: a fresh one per run (reading consumes it)
+    const filterFd = ready.isolated && ready.seccomp ? openSync(ready.seccomp, 'r') : undefined;
     try {
       const names = await writeInputs(workDir, code, options.inputFiles ?? []);
       if (hostId !== null) {
@@ -154,6 +163,7 @@ export class BubblewrapExecutor implements Executor {
         hostId,
         nprocOffset: hostId === null ? await userProcessCount() : 0,
         isolated: ready.isolated,
+        seccompFd: filterFd === undefined ? undefined : 3,
       });
       const env: Record<string, string> = ready.isolated
         ? { PATH: '/usr/bin:/bin' }
@@ -168,6 +178,7 @@ export class BubblewrapExecutor implements Executor {
         env,
         cwd: workDir,
         wallTimeS: limits.wallTimeS,
+        extraFd: filterFd,
         maxOutputBytes: limits.maxOutputBytes,
         signal: options.signal,
         onSpawn: (kill) => {
@@ -216,6 +227,7 @@ export class BubblewrapExecutor implements Executor {
         artifacts: collected.artifacts,
       };
     } finally {
+      if (filterFd !== undefined) closeSync(filterFd);
       await removeTree(workDir, this.logger);
     }
   }

@@ -21,6 +21,8 @@ export interface WatchedRun {
   cwd?: string;
   /** Wall time, in s. */
   wallTimeS: number;
+  /** An open host fd handed to the child as its fd 3 (e.g. bwrap's seccomp filter). */
+  extraFd?: number;
   /** Total stdout + stderr kept, in bytes. */
   maxOutputBytes: number;
   signal?: AbortSignal;
@@ -65,7 +67,7 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
     const child = spawn(run.file, run.args, {
       env: run.env,
       cwd: run.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: run.extraFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', run.extraFd],
       detached: true, // own process group, so the whole tree can be killed at once
     });
     const kill = () => killGroup(child.pid);

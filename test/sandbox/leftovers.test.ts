@@ -42,3 +42,22 @@ describe('sandbox leftovers', () => {
     expect(r.stdout).toBe('sandbox\n');
   });
 });
+
+describe('sandbox memory outside the address-space limit', () => {
+  it('refuses SysV shared memory and memfd (they would escape RLIMIT_AS)', async () => {
+    const r = await makeExecutor().execute(
+      [
+        'import ctypes, os',
+        'libc = ctypes.CDLL(None, use_errno=True)',
+        'sid = libc.shmget(0, ctypes.c_size_t(64 * 1024 * 1024), 0o1600)',
+        "print('shmget', sid, ctypes.get_errno())",
+        'try:',
+        "    os.memfd_create('x')",
+        "    print('memfd ok')",
+        'except OSError as e:',
+        "    print('memfd', e.errno)",
+      ].join('\n'),
+    );
+    expect(r.stdout).toBe('shmget -1 1\nmemfd 1\n');
+  });
+});
