@@ -30,7 +30,7 @@ describe('sandbox command line', () => {
 
   it('builds the environment from nothing', () => {
     expect(Object.keys(SANDBOX_ENV).sort()).toEqual(
-      ['HOME', 'LANG', 'LC_ALL', 'MKL_NUM_THREADS', 'MPLBACKEND', 'MPLCONFIGDIR', 'OMP_NUM_THREADS',
+      ['HOME', 'LANG', 'LC_ALL', 'MALLOC_ARENA_MAX', 'MKL_NUM_THREADS', 'MPLBACKEND', 'MPLCONFIGDIR', 'OMP_NUM_THREADS',
         'OPENBLAS_NUM_THREADS', 'PATH', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONUNBUFFERED'],
     );
   });
