@@ -66,7 +66,7 @@ describe('sandbox limits', () => {
   });
 
   it('stops a program filling the host disk through the work dir (total bytes and file count)', async () => {
-    const limits = { maxFileBytes: MIB, maxArtifacts: 2, maxArtifactBytes: MIB, wallTimeS: 8 };
+    const limits = { maxFileBytes: MIB, maxArtifacts: 2, maxArtifactBytes: MIB, wallTimeS: 15, cpuTimeS: 15 }; // room for the guard under load
     const bytes = await ex.execute('i = 0\nwhile True:\n    open(f"f{i}.bin", "wb").write(b"x" * 1000000)\n    i += 1\n', {
       limits,
       artifactDir: tempDir(),
