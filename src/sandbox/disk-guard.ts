@@ -4,7 +4,6 @@
  * is measured every {@link DISK_POLL_MS} and the program is killed past the budget.
  */
 import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 
 /** How often the work dir is measured, in ms. */
 export const DISK_POLL_MS = 400;
@@ -19,17 +18,21 @@ export function workDirBudget(maxFileBytes: number, maxArtifacts: number, maxArt
   return Math.max(4 * maxFileBytes, maxArtifacts * maxArtifactBytes) + inputBytes;
 }
 
-/** @returns bytes and entries under `dir`, stopping early once past `maxEntries` */
+/**
+ * @returns bytes and entries under `dir`, stopping early once past `maxEntries`. Names are read as
+ * bytes, so names that are not UTF-8 are counted too.
+ */
 export async function measure(dir: string, maxEntries: number): Promise<{ bytes: number; entries: number }> {
   let bytes = 0;
   let entries = 0;
-  const stack = [dir];
+  const slash = Buffer.from('/');
+  const stack: Buffer[] = [Buffer.from(dir)];
   while (stack.length > 0 && entries <= maxEntries) {
     const current = stack.pop()!;
-    const names = await readdir(current).catch(() => [] as string[]);
+    const names = await readdir(current, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
     for (const name of names) {
       if (++entries > maxEntries) break;
-      const path = join(current, name);
+      const path = Buffer.concat([current, slash, name]);
       const st = await lstat(path).catch(() => null);
       if (st === null) continue;
       if (st.isDirectory()) stack.push(path);

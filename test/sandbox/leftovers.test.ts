@@ -61,3 +61,16 @@ describe('sandbox memory outside the address-space limit', () => {
     expect(r.stdout).toBe('shmget -1 1\nmemfd 1\n');
   });
 });
+
+describe('sandbox disk guard', () => {
+  it('counts files whose names are not UTF-8', async () => {
+    const ex = makeExecutor();
+    const MIB = 1024 * 1024;
+    const r = await ex.execute(
+      'i = 0\nwhile True:\n    open(b"\\xff\\xfe%d" % i, "wb").write(b"x" * 1000000)\n    i += 1\n',
+      { limits: { maxFileBytes: MIB, maxArtifacts: 2, maxArtifactBytes: MIB, wallTimeS: 15, cpuTimeS: 15 }, artifactDir: tempDir() },
+    );
+    expect(r).toMatchObject({ success: false, limitHit: 'file_size', timedOut: false });
+    expect(r.stderr).toContain('bytes written to the work dir');
+  });
+});
