@@ -15,7 +15,12 @@ export const EXIT = { success: 0, failed: 1, usage: 2, cancelled: 130 } as const
 
 /** The exit code for an error that escaped a command. */
 export function exitCodeOf(err: unknown): number {
-  if (err instanceof ConfigError || err instanceof InputError || err instanceof SandboxUnavailableError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof InputError ||
+    err instanceof SandboxUnavailableError ||
+    (err instanceof Error && /StartupError$/.test(err.name))
+  ) {
     return EXIT.usage;
   }
   return EXIT.failed;
@@ -23,6 +28,11 @@ export function exitCodeOf(err: unknown): number {
 
 /** A one-paragraph message for the user, without a stack trace for known errors. */
 export function describeError(err: unknown): string {
+  // adapters' startup errors (SlackStartupError, DiscordStartupError) and system errors
+  // (ENOTFOUND, ECONNREFUSED…) already say what went wrong; a stack would only hide it
+  if (err instanceof Error && (/StartupError$/.test(err.name) || typeof (err as NodeJS.ErrnoException).code === 'string')) {
+    return err.message;
+  }
   if (
     err instanceof ConfigError ||
     err instanceof InputError ||

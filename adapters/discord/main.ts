@@ -8,15 +8,16 @@ import { createApp } from '../../src/app/app.js';
 import { registerCommands, type RegisterTarget } from './commands.js';
 import { DiscordBot } from './bot.js';
 import { createLogger } from './log.js';
+import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 
 /** The `discord` section with what the bot cannot start without. */
 function requireDiscord(config: Config, needApplicationId: boolean): NonNullable<Config['discord']> & { token: string } {
   const discord = config.discord;
   if (!discord?.token) {
-    throw new ConfigError('discord.token is not set: put the bot token in config.yaml (e.g. token: ${DISCORD_TOKEN})');
+    throw new ConfigError('discord.token is not set: set DISCORD_TOKEN to the bot token (Developer Portal → Bot → Reset Token; docs/discord.md)');
   }
   if (needApplicationId && !discord.application_id) {
-    throw new ConfigError('discord.application_id is not set: copy the Application ID from the developer portal');
+    throw new ConfigError('discord.application_id is not set: set DISCORD_APPLICATION_ID to the Application ID (Developer Portal → General Information)');
   }
   return discord as NonNullable<Config['discord']> & { token: string };
 }
@@ -30,6 +31,7 @@ export async function runDiscordBot(config: Config): Promise<number> {
   requireDiscord(config, false);
   const logger = createLogger(config.log.level);
   const app = await createApp(config, { warn: (m) => logger.warn(m) });
+  keepRunningOnStrayErrors((err) => logger.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
   const bot = new DiscordBot({ app, logger });
   try {
     await bot.start();

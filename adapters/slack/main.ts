@@ -3,6 +3,7 @@
  */
 import type { Config } from '../../src/config/schema.js';
 import { startSlackAdapter } from './server.js';
+import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 
 /**
  * Starts the adapter and resolves with exit code 0 after a signal stopped it.
@@ -10,6 +11,9 @@ import { startSlackAdapter } from './server.js';
  */
 export async function runSlack(config: Config): Promise<number> {
   const adapter = await startSlackAdapter(config);
+  keepRunningOnStrayErrors((err) =>
+    process.stderr.write(`code-agent: unhandled error (the app keeps running): ${(err as Error)?.stack ?? String(err)}\n`),
+  );
   const where = adapter.settings.mode === 'http' ? `HTTP on port ${adapter.port} (/slack/events)` : 'Socket Mode';
   process.stderr.write(`code-agent: Slack app running in ${where}\n`);
   await new Promise<void>((resolve) => {

@@ -26,6 +26,11 @@ export interface SlackAdapter {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** The Slack app could not start; `message` says why and what to check. */
+export class SlackStartupError extends Error {
+  override name = 'SlackStartupError';
+}
+
 /** Options of {@link startSlackAdapter}. */
 export interface SlackAdapterOptions extends AppOverrides {
   /** Bolt's and our logger; default Bolt's console logger at `log.level`. */
@@ -45,7 +50,8 @@ const LEVELS: Record<string, LogLevel> = {
 /**
  * Builds the core and the Bolt app and starts receiving.
  * @throws {ConfigError} for missing tokens; errors of createApp (no LLM, store unreachable);
- *   {@link SandboxUnavailableError} when the sandbox cannot isolate; listen errors (port in use).
+ *   {@link SandboxUnavailableError} when the sandbox cannot isolate; {@link SlackStartupError} when
+ *   the token check (auth.test) fails; listen errors (port in use).
  */
 export async function startSlackAdapter(config: Config, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
   const settings = slackSettings(config);
@@ -67,7 +73,18 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     logLevel,
     ...(options.logger ? { logger: options.logger } : {}),
     clientOptions: webOptions,
+    // init() below checks the token (auth.test) where its failure can be reported, instead of
+    // a background check whose rejection would crash the process
+    deferInitialization: true,
   });
+  try {
+    await bolt.init();
+  } catch (err) {
+    await core.close();
+    throw new SlackStartupError(
+      `cannot start the Slack app: auth.test failed at ${settings.apiUrl ?? 'https://slack.com/api/'}: ${(err as Error).message}. Check slack.bot_token (SLACK_BOT_TOKEN) and that Slack is reachable.`,
+    );
+  }
   const log = options.logger ?? bolt.logger;
   const ctx: SlackContext = {
     core,

@@ -40,6 +40,8 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
 /** Values used when a key is absent (before `${VAR}` expansion), as DESIGN.md promises. */
 const ENV_DEFAULTS: Record<string, Record<string, string>> = {
   llm: { api_key: '${OPENAI_API_KEY:-}', base_url: '${OPENAI_BASE_URL:-}', model: '${CODE_AGENT_MODEL:-}' },
+  slack: { bot_token: '${SLACK_BOT_TOKEN:-}', signing_secret: '${SLACK_SIGNING_SECRET:-}', app_token: '${SLACK_APP_TOKEN:-}' },
+  discord: { token: '${DISCORD_TOKEN:-}', application_id: '${DISCORD_APPLICATION_ID:-}' },
 };
 
 function withEnvDefaults(raw: unknown): unknown {
