@@ -2,32 +2,17 @@
  * `code-agent model pull <uri>` as a user runs it (the built CLI): a cached model is found without
  * the network; an unreachable one fails fast with the file to get and where to put it.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli, runCli } from './helpers/cli.js';
 
-const BIN = resolve('dist/adapters/cli/bin.js');
 
-beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" before the tests`);
-});
+beforeAll(requireBuiltCli);
 
-async function cli(args: string[], dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((r) => child.on('close', r));
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], dir: string) => runCli(args, dir);
 
 function project(): string {
   const dir = mkdtempSync(join(tmpdir(), 'model-pull-'));

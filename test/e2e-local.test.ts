@@ -2,18 +2,17 @@
  * End to end with no API key: the built `code-agent run` on the real local model (fetched by
  * scripts/fetch-test-model.sh), the real sandbox. Two of the example requests, small max_tokens.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli, runCli } from './helpers/cli.js';
 import { testModelPath, testThreads } from '../scripts/test-model.js';
 
-const BIN = resolve('dist/adapters/cli/bin.js');
 let modelPath: string;
 
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" before the tests`);
+  requireBuiltCli();
   modelPath = testModelPath();
 });
 
@@ -45,16 +44,7 @@ async function runLocal(requirement: string): Promise<{ code: number | null; jso
       '',
     ].join('\n'),
   );
-  const child = spawn(process.execPath, [BIN, 'run', '--json', requirement], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((r) => child.on('close', r));
+  const { code, stdout, stderr } = await runCli(['run', '--json', requirement], dir);
   let json: RunJson;
   try {
     json = JSON.parse(stdout) as RunJson;

@@ -2,14 +2,13 @@
  * The `code-agent` binary as a user runs it: a subprocess of the built CLI (`npm run build` first),
  * the real openai client against the fake OpenAI server, the real sandbox.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli, runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
 
-const BIN = resolve('dist/adapters/cli/bin.js');
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 
 let fake: FakeOpenAi | undefined;
@@ -18,36 +17,17 @@ afterEach(async () => {
   fake = undefined;
 });
 
-beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" (npm run setup does it) before the tests`);
-});
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+beforeAll(requireBuiltCli);
 
 /** Runs the CLI in a fresh folder with a config that points at the fake server. */
-async function cli(args: string[], options: { replies?: FakeReply[]; config?: string; input?: string } = {}): Promise<Result & { dir: string }> {
+async function cli(args: string[], options: { replies?: FakeReply[]; config?: string; input?: string } = {}): Promise<CliResult & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'cli-'));
   if (options.replies) fake = await startFakeOpenAi({ replies: options.replies });
   const config =
     options.config ??
     `llm:\n  provider: openai\n  base_url: ${fake?.url ?? 'http://127.0.0.1:9/v1'}\n  model: fake-model\n  max_retries: 0\nsandbox:\n  timeout_s: 5\n`;
   writeFileSync(join(dir, 'config.yaml'), config);
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  child.stdin.end(options.input ?? '');
-  const code = await new Promise<number | null>((r) => child.on('close', r));
-  return { code, stdout, stderr, dir };
+  return { ...(await runCli(args, dir, options.input)), dir };
 }
 
 describe('code-agent run', () => {
