@@ -16,9 +16,12 @@ export interface Problem {
   entry_point: string;
 }
 
-/** Where the dataset is looked for when no path is given. */
+/**
+ * Where the dataset is looked for when no path is given (relative to the repo root, where the
+ * bench runs): `$CODE_AGENT_HUMANEVAL`, else the steering repo's `shared/` beside this checkout.
+ */
 export const DATASET_CANDIDATES = [
-  '/work/shared/datasets/humaneval/HumanEval.jsonl.gz',
+  ...(process.env.CODE_AGENT_HUMANEVAL ? [process.env.CODE_AGENT_HUMANEVAL] : []),
   '../shared/datasets/humaneval/HumanEval.jsonl.gz',
 ];
 

@@ -1,11 +1,13 @@
 /** Every HumanEval canonical solution passes inside the sandbox (concurrency 2). */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { makeExecutor } from './helpers.js';
 
-const DATASET = '/work/shared/datasets/humaneval/HumanEval.jsonl.gz';
+/** The steering repo's shared/ sits beside this checkout (tests run from the repo root). */
+const DATASET = resolve(process.env.CODE_AGENT_HUMANEVAL ?? '../shared/datasets/humaneval/HumanEval.jsonl.gz');
 const CONCURRENCY = 2;
 
 interface Problem {
