@@ -23,6 +23,7 @@ import { disposeSharedModels } from '../../src/llm/local-runtime.js';
 import { llmSchema } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import { testModelPath, testThreads } from '../../scripts/test-model.js';
+import { closedPort } from '../helpers/net.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -35,13 +36,6 @@ afterAll(async () => {
   await disposeSharedModels();
 });
 
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const llm = (over: Record<string, unknown>) => llmSchema.parse(over);
 

@@ -1,8 +1,8 @@
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenAiProvider, type OpenAiProviderOptions } from '../../src/llm/openai.js';
 import { LlmError, type ChatMessage } from '../../src/llm/types.js';
 import { openAiError, startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../fakes/openai-server.js';
+import { closedPort } from '../helpers/net.js';
 
 const MESSAGES: ChatMessage[] = [
   { role: 'system', content: 'You write Python.' },
@@ -32,14 +32,6 @@ async function rejection(p: Promise<unknown>): Promise<LlmError> {
   return err as LlmError;
 }
 
-/** A port on 127.0.0.1 with nothing listening. */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('OpenAiProvider', () => {
   it('is named after the model', async () => {
