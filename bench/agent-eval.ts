@@ -6,6 +6,10 @@
  *
  *   npm run build && node dist/bench/agent-eval.js --limit 20
  *   node dist/bench/agent-eval.js --base-url http://localhost:11434/v1 --model qwen2.5-coder:1.5b
+ *   # one shard per core, then one report:
+ *   node dist/bench/agent-eval.js --threads 1 --limit 82 --json a.json &
+ *   node dist/bench/agent-eval.js --threads 1 --offset 82 --json b.json; wait
+ *   node dist/bench/agent-eval.js --merge a.json b.json
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +25,7 @@ import { TEST_MODEL_FILE, testModelsDir } from '../scripts/test-model.js';
 import { parseEvalArgs, type EvalArgs } from './agent-eval/args.js';
 import { loadProblems } from './agent-eval/dataset.js';
 import { evaluateProblem, type ProblemResult } from './agent-eval/evaluate.js';
+import { mergeSummaries, readSummaries } from './agent-eval/merge.js';
 import { formatReport } from './agent-eval/report.js';
 
 async function buildProvider(args: EvalArgs, timings: CompletionTiming[]): Promise<LlmProvider> {
@@ -47,6 +52,7 @@ async function buildProvider(args: EvalArgs, timings: CompletionTiming[]): Promi
 
 async function main(): Promise<void> {
   const args = parseEvalArgs(process.argv.slice(2));
+  if (args.merge.length) return printMerged(args);
   const problems = loadProblems(args.dataset).slice(args.offset, args.offset + args.limit);
   const timings: CompletionTiming[] = [];
   const llm = await buildProvider(args, timings);
@@ -82,6 +88,13 @@ async function main(): Promise<void> {
     if (llm instanceof LocalLlamaProvider) await llm.dispose();
   }
   const summary = { provider: llm.name, retries: args.retries, separate: args.separate, examples: args.examples, results, timings };
+  process.stdout.write(`${formatReport(summary)}\n`);
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+/** `--merge`: one report (and optionally one `--json`) from the summaries of shard runs. */
+function printMerged(args: EvalArgs): void {
+  const summary = mergeSummaries(readSummaries(args.merge));
   process.stdout.write(`${formatReport(summary)}\n`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
 }

@@ -21,16 +21,20 @@ export interface EvalArgs {
   json?: string;
   /** `show` (default) or `assert`: how the requirement asks for the docstring's examples. */
   examples: 'show' | 'assert';
+  /** `--merge a.json b.json …`: print the report of these shard summaries instead of running. */
+  merge: string[];
 }
 
 export const USAGE = `node dist/bench/agent-eval.js [--limit N] [--offset N] [--retries 3] [--separate]
   [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N] [--context-size N]
-  [--max-tokens N] [--timeout-s S] [--dataset HumanEval.jsonl.gz] [--json out.json] [--examples show|assert]`;
+  [--max-tokens N] [--timeout-s S] [--dataset HumanEval.jsonl.gz] [--json out.json] [--examples show|assert]
+node dist/bench/agent-eval.js --merge shard1.json shard2.json … [--json all.json]`;
 
 /** Parses argv (without node and script). */
 export function parseEvalArgs(argv: string[]): EvalArgs {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: argv,
+    allowPositionals: true,
     options: {
       limit: { type: 'string', default: '164' },
       offset: { type: 'string', default: '0' },
@@ -47,9 +51,12 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       'timeout-s': { type: 'string', default: '10' },
       json: { type: 'string' },
       examples: { type: 'string', default: 'show' },
+      merge: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
+  if (values.merge && !positionals.length) throw new Error(`--merge: give the --json files of the shards\n${USAGE}`);
+  if (positionals.length && !values.merge) throw new Error(`unexpected argument ${positionals[0]}\n${USAGE}`);
   if (values.examples !== 'show' && values.examples !== 'assert') throw new Error('--examples: show or assert');
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -76,5 +83,6 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     timeoutS: n(values['timeout-s'], 'timeout-s'),
     json: values.json,
     examples: values.examples === 'assert' ? 'assert' : 'show',
+    merge: values.merge ? positionals : [],
   };
 }
