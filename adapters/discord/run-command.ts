@@ -10,7 +10,10 @@ import { conversationId } from './ids.js';
 import { runJob } from './job.js';
 import { finalState, headerMessage, threadName, workingState, type JobKind } from './render.js';
 import { ChannelSurface, Header, describe, NO_MENTIONS, type Surface } from './surface.js';
-import type { Place } from './gate.js';
+import { placeOf, type Place } from './gate.js';
+
+const CANNOT_SEE_CHANNEL =
+  'ℹ️ I cannot see this channel (the bot needs the View Channel permission here to start threads), so I reply in place.';
 
 /** Replies ephemerally (only the requester sees it); never throws. */
 export async function replyEphemeral(ctx: BotContext, interaction: { reply: ChatInputCommandInteraction['reply'] }, content: string): Promise<void> {
@@ -81,7 +84,17 @@ export async function handleRunCommand(
     let surface: Surface | undefined;
     let threadId: string | undefined;
     let note: string | undefined;
-    if (place.canThread && first) {
+    let canThread = place.canThread;
+    if (!canThread && place.guildId && !interaction.channel) {
+      // not in discord.js's cache (e.g. created while the gateway was away): ask the API
+      const fetched = await ctx.client.channels.fetch(place.channelId).catch((err: unknown) => {
+        ctx.logger.warn(`looking up channel ${place.channelId} failed: ${describe(err)}`);
+        return null;
+      });
+      canThread = placeOf(place.guildId, place.channelId, fetched).canThread;
+      if (!fetched) note = CANNOT_SEE_CHANNEL;
+    }
+    if (canThread && first) {
       try {
         const thread = await first.startThread({ name: threadName(requirement), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
         threadId = thread.id;
@@ -90,9 +103,9 @@ export async function handleRunCommand(
         ctx.logger.warn(`starting a thread failed: ${describe(err)}`);
         note = 'ℹ️ I could not start a thread here, so I reply in place.';
       }
-    } else if (place.canThread) {
+    } else if (canThread) {
       note = 'ℹ️ I could not start a thread here, so I reply in place.';
-    } else {
+    } else if (!note) {
       note = place.parentId
         ? 'ℹ️ Threads cannot be started inside a thread, so I reply in place.'
         : 'ℹ️ Threads cannot be started here, so I reply in place.';

@@ -69,6 +69,28 @@ describe('after a run', () => {
     expect(discord.calls.filter((c) => c.path.endsWith('/threads'))).toHaveLength(0);
   });
 
+  it('/run in a channel the bot has not cached looks it up and still opens a thread', async () => {
+    world = await startWorld({ replies: [py('print("late channel")')] });
+    const { discord } = world;
+    const late = discord.world.addChannel('late'); // no CHANNEL_CREATE: discord.js never hears of it
+    const i = discord.slash('run', { requirement: 'print late channel' }, world.from(world.alice, late.id));
+    const thread = await world.threadOf(i.id);
+    await world.waitMessages(thread, /✅ Success · 1 attempt/);
+    expect(discord.calls.some((c) => c.method === 'GET' && c.path === `/channels/${late.id}`)).toBe(true);
+    expect(discord.world.channels.get(thread)!.parent_id).toBe(late.id);
+  });
+
+  it('/run in a guild channel the bot cannot see replies in place and says why', async () => {
+    world = await startWorld({ replies: [py('print("unseen")')] });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'print unseen' }, world.from(world.alice, '777000777'));
+    await discord.waitFor(() => discord.messagesIn('777000777').some((m) => /✅ Success · 1 attempt/.test(m.content)), 20_000, 'final');
+    const header = discord.world.messages.get(discord.interaction(i.id).originalMessageId!)!;
+    await discord.waitFor(() => header.content.includes('✅ Success'), 10_000, 'header');
+    expect(header.content).toContain('I cannot see this channel');
+    expect(header.content).not.toContain('Threads cannot be started here');
+  });
+
   it('/run in a DM replies in place', async () => {
     world = await startWorld({ replies: [py('print("dm")')] });
     const { discord } = world;

@@ -9,6 +9,7 @@
  * - `POST /channels/:id/messages`, `PATCH /channels/:id/messages/:id`
  * - `POST /channels/:id/messages/:id/threads` (400 / code 50024 inside a thread or a forum)
  * - `PUT /applications/:app/commands`, `PUT /applications/:app/guilds/:guild/commands`
+ * - `GET /channels/:id` → the channel (404 Unknown Channel when the world has none)
  * - `GET /attachments/:message/:name` → bytes of an uploaded or scripted file
  * Error shapes: https://discord.com/developers/docs/reference#error-messages
  */
@@ -124,6 +125,7 @@ export class FakeRest {
     if (parts[0] === 'channels') {
       const channel = this.world.channels.get(parts[1]!);
       if (!channel) return error(404, 10003, 'Unknown Channel');
+      if (parts.length === 2 && method === 'GET') return ok(channel);
       if (parts[2] === 'messages' && parts.length === 3 && method === 'POST') {
         return ok(this.world.json(this.world.addMessage(channel.id, this.world.bot, body ?? {}, fileMap, this.baseUrl)));
       }
