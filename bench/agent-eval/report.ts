@@ -27,6 +27,27 @@ function line(label: string, outcomes: Outcome[]): string {
   ].join(' ');
 }
 
+/** Per-problem token budgets at which the two settings are compared. */
+export const TOKEN_BUDGETS = [500, 1000, 2000, 4000] as const;
+
+/**
+ * Pass rates at equal token budget: a problem counts as solved within budget B when its run
+ * passed and used at most B tokens in all (a fix loop that needed more is cut off: a failure).
+ */
+function budgetLines(s: EvalSummary): string[] {
+  const within = (outcomes: Outcome[], budget: number) => {
+    const solved = outcomes.filter((o) => o.pass && o.tokens <= budget).length;
+    return `${solved}/${outcomes.length} (${pct(solved, outcomes.length)})`;
+  };
+  const base = s.results.map((r) => r.base);
+  const fixed = s.results.map((r) => r.fixed);
+  return [
+    'pass rate at equal token budget (solved with at most B tokens per problem, all LLM calls counted):',
+    `${'B tokens'.padEnd(16)} ${'max_retries 0'.padEnd(16)} max_retries ${s.retries}`,
+    ...TOKEN_BUDGETS.map((b) => `${`≤ ${b}`.padEnd(16)} ${within(base, b).padEnd(16)} ${within(fixed, b)}`),
+  ];
+}
+
 /** The report as text. */
 export function formatReport(s: EvalSummary): string {
   const base = s.results.map((r) => r.base);
@@ -56,6 +77,8 @@ export function formatReport(s: EvalSummary): string {
       ` against ${basePassed ? Math.round(baseTokens / basePassed) : '∞'} tokens per solved problem for single attempts.` +
       ' At temperature 0 a retries-0 agent given the same extra budget as independent samples would redraw the same greedy answer and solve nothing more;' +
       ' the fix loop is the only way these tokens can buy solutions.',
+    '',
+    ...budgetLines(s),
   ];
   if (s.timings.length) {
     const completion = sum(s.timings.map((t) => t.completionTokens));

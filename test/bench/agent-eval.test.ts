@@ -102,6 +102,16 @@ describe('merging shard summaries', () => {
     expect(report).toContain('3 problems');
     expect(report).toContain('turned a failure into a pass: 1 of 2 first-attempt failures (50.0%)');
     expect(report).toContain('gain: +1 solved (33.3% → 66.7%)');
+    // HumanEval/1 needed 300 tokens with the fix loop: not solved within 200, solved within 500
+    expect(report).toMatch(/≤ 500 +1\/3 \(33\.3%\) +2\/3 \(66\.7%\)/);
+  });
+
+  it('cuts a fix loop off at the token budget', () => {
+    const results = [result('HumanEval/0', false, true)];
+    results[0]!.fixed.tokens = 1500;
+    const report = formatReport(summaryOf(results));
+    expect(report).toMatch(/≤ 1000 +0\/1 \(0\.0%\) +0\/1 \(0\.0%\)/);
+    expect(report).toMatch(/≤ 2000 +0\/1 \(0\.0%\) +1\/1 \(100\.0%\)/);
   });
 
   it('refuses shards run with different settings, or overlapping', () => {
