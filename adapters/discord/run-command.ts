@@ -98,7 +98,8 @@ export async function handleRunCommand(
       try {
         const thread = await first.startThread({ name: threadName(requirement), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
         threadId = thread.id;
-        surface = new ChannelSurface(thread, ctx.logger);
+        // a thread that refuses messages (permissions changed mid-run) falls back to follow-ups
+        surface = new ChannelSurface(thread, ctx.logger, interaction, receivedAt, ctx.settings.interactionTokenTtlMs);
       } catch (err) {
         ctx.logger.warn(`starting a thread failed: ${describe(err)}`);
         note = 'ℹ️ I could not start a thread here, so I reply in place.';
