@@ -25,6 +25,24 @@ export async function replyEphemeral(ctx: BotContext, interaction: { reply: Chat
 }
 
 /**
+ * Whether a thread can be started where the command was used. A guild channel discord.js has not
+ * cached (e.g. created while the gateway was away) is looked up through the API first;
+ * `unseen` when that lookup fails too (logged), typically for lack of the View Channel permission.
+ */
+async function threadability(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction,
+  place: Place,
+): Promise<{ canThread: boolean; unseen: boolean }> {
+  if (place.canThread || !place.guildId || interaction.channel) return { canThread: place.canThread, unseen: false };
+  const fetched = await ctx.client.channels.fetch(place.channelId).catch((err: unknown) => {
+    ctx.logger.warn(`looking up channel ${place.channelId} failed: ${describe(err)}`);
+    return null;
+  });
+  return { canThread: placeOf(place.guildId, place.channelId, fetched).canThread, unseen: !fetched };
+}
+
+/**
  * Handles `/run` or `/generate` (access and in-memory deduplication already passed).
  * Exactly one initial response: the ephemeral refusal or the deferral. Only in-memory work comes
  * before it (admission); the store's deduplication runs once the deferral is answered, and the job
@@ -84,16 +102,8 @@ export async function handleRunCommand(
     let surface: Surface | undefined;
     let threadId: string | undefined;
     let note: string | undefined;
-    let canThread = place.canThread;
-    if (!canThread && place.guildId && !interaction.channel) {
-      // not in discord.js's cache (e.g. created while the gateway was away): ask the API
-      const fetched = await ctx.client.channels.fetch(place.channelId).catch((err: unknown) => {
-        ctx.logger.warn(`looking up channel ${place.channelId} failed: ${describe(err)}`);
-        return null;
-      });
-      canThread = placeOf(place.guildId, place.channelId, fetched).canThread;
-      if (!fetched) note = CANNOT_SEE_CHANNEL;
-    }
+    const { canThread, unseen } = await threadability(ctx, interaction, place);
+    if (unseen) note = CANNOT_SEE_CHANNEL;
     if (canThread && first) {
       try {
         const thread = await first.startThread({ name: threadName(requirement), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
