@@ -51,7 +51,8 @@ const LEVELS: Record<string, LogLevel> = {
  * Builds the core and the Bolt app and starts receiving.
  * @throws {ConfigError} for missing tokens; errors of createApp (no LLM, store unreachable);
  *   {@link SandboxUnavailableError} when the sandbox cannot isolate; {@link SlackStartupError} when
- *   the token check (auth.test) fails; listen errors (port in use).
+ *   the token check (auth.test) fails or, in Socket Mode, the connection cannot be opened
+ *   (apps.connections.open refused the app token, or failed for good); listen errors (port in use).
  */
 export async function startSlackAdapter(config: Config, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
   const settings = slackSettings(config);
@@ -65,7 +66,14 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   const webOptions = clientOptions(settings.apiUrl, options.logger);
   const receiver =
     settings.mode === 'socket'
-      ? new SocketModeReceiver({ appToken: settings.appToken!, logLevel, ...(options.logger ? { logger: options.logger } : {}) })
+      ? new SocketModeReceiver({
+          appToken: settings.appToken!,
+          logLevel,
+          ...(options.logger ? { logger: options.logger } : {}),
+          // the Socket Mode client's own WebClient (apps.connections.open) uses the same Web API base;
+          // only the URL, so its retry policy stays the library's (it retries reconnects longer)
+          installerOptions: { clientOptions: { slackApiUrl: settings.apiUrl } },
+        })
       : new HTTPReceiver({ signingSecret: settings.signingSecret!, logLevel, ...(options.logger ? { logger: options.logger } : {}) });
   const bolt = new BoltApp({
     token: settings.botToken,
@@ -108,6 +116,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     port = typeof address === 'object' && address ? address.port : undefined;
   } catch (err) {
     await core.close();
+    if (settings.mode === 'socket') throw socketStartError(settings, err);
     throw err;
   }
 
@@ -121,4 +130,12 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
       await core.close();
     },
   };
+}
+
+/** Socket Mode could not connect at start; worded like the auth.test failure above. */
+function socketStartError(settings: SlackSettings, err: unknown): SlackStartupError {
+  return new SlackStartupError(
+    `cannot start the Slack app: Socket Mode could not connect (apps.connections.open at ${settings.apiUrl}): ${(err as Error).message}. ` +
+      'Check slack.app_token (SLACK_APP_TOKEN): an app-level token (xapp-…) with the connections:write scope, and that Slack is reachable.',
+  );
 }

@@ -36,7 +36,8 @@ export interface SlackSettings {
 
 /**
  * Resolves the settings. The port is `slack.port`, else `$PORT`, else 3000.
- * @throws {ConfigError} when `slack.bot_token` is missing, or `slack.signing_secret` is missing in HTTP mode.
+ * @throws {ConfigError} when `slack.bot_token` is missing, `slack.signing_secret` is missing in HTTP
+ *   mode, or `slack.app_token` is not an app-level token (`xapp-…`).
  */
 export function slackSettings(config: Config, env: NodeJS.ProcessEnv = process.env): SlackSettings {
   const s = config.slack ?? slackSchema.parse({});
@@ -44,6 +45,15 @@ export function slackSettings(config: Config, env: NodeJS.ProcessEnv = process.e
     throw new ConfigError('slack.bot_token is not set: set SLACK_BOT_TOKEN (xoxb-…) or slack.bot_token (docs/slack.md)');
   }
   const mode = s.app_token ? 'socket' : 'http';
+  // Slack answers apps.connections.open with any other token type by `not_allowed_token_type`, which
+  // @slack/socket-mode retries forever (5 s, 10 s, 15 s…): the app would hang at start, so refuse here
+  if (s.app_token && !s.app_token.startsWith('xapp-')) {
+    throw new ConfigError(
+      'slack.app_token is not an app-level token (those start with xapp-): ' +
+        'generate one under Basic Information → App-Level Tokens with the connections:write scope (SLACK_APP_TOKEN); ' +
+        'the bot token (xoxb-…) goes in slack.bot_token (docs/slack.md)',
+    );
+  }
   if (mode === 'http' && !s.signing_secret) {
     throw new ConfigError(
       'slack.signing_secret is not set: HTTP mode verifies every request with it (set SLACK_SIGNING_SECRET), ' +

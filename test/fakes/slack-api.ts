@@ -12,10 +12,15 @@
  *
  * Every Web API call is recorded in `calls` (method, parsed args, time); scripted failures are
  * consumed in order per method (`failNext`).
+ *
+ * Socket Mode: `apps.connections.open` takes the app-level token (`xapp-…`; a bot token gets
+ * `not_allowed_token_type`, any other `invalid_auth`) and returns a one-use WebSocket URL of
+ * {@link FakeSlack.socket} (test/fakes/slack-socket.ts), served on this same port.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseBody, type ParsedBody } from './slack-body.js';
+import { FakeSlackSocket, type FakeSlackSocketOptions } from './slack-socket.js';
 
 /** One recorded Web API call. */
 export interface SlackCall {
@@ -51,6 +56,8 @@ export interface FakeSlack {
   readonly origin: string;
   readonly calls: SlackCall[];
   readonly uploads: SlackUpload[];
+  /** The Socket Mode endpoint whose URLs `apps.connections.open` hands out. */
+  readonly socket: FakeSlackSocket;
   /** Bodies posted to response URLs (`${origin}/response/<id>`). */
   readonly responses: { id: string; body: Record<string, unknown>; at: number }[];
   /** Calls of one method. */
@@ -68,14 +75,19 @@ export interface FakeSlack {
 
 /** Options of {@link startFakeSlack}. */
 export interface FakeSlackOptions {
-  /** The bot token the fake accepts (default `xoxb-test`); other tokens get `invalid_auth`. */
+  /** The bot token the fake accepts (default `xoxb-test`); the app token gets `not_allowed_token_type`, others `invalid_auth`. */
   token?: string;
+  /** The app-level token `apps.connections.open` accepts (default `xapp-test`). */
+  appToken?: string;
   teamId?: string;
+  /** Options of the Socket Mode endpoint. */
+  socket?: FakeSlackSocketOptions;
 }
 
 /** Starts the fake on 127.0.0.1 with a free port. */
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const token = options.token ?? 'xoxb-test';
+  const appToken = options.appToken ?? 'xapp-test';
   const teamId = options.teamId ?? 'T0001';
   const calls: SlackCall[] = [];
   const uploads: SlackUpload[] = [];
@@ -86,9 +98,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const messages: { channel: string; ts: string; thread_ts?: string; text?: string }[] = [];
   let seq = 0;
   let origin = '';
+  let socket: FakeSlackSocket | undefined;
   const nextTs = () => `1700000000.${String(++seq).padStart(6, '0')}`;
 
   const handlers: Record<string, (args: Record<string, unknown>) => Record<string, unknown>> = {
+    'apps.connections.open': () => ({ url: socket!.openUrl() }),
     'auth.test': () => ({ url: 'https://fake.slack.com/', team: 'Fake', user: 'code-agent', team_id: teamId, user_id: 'UBOT', bot_id: 'BBOT' }),
     'chat.postMessage': (a) => {
       const msg = { channel: String(a.channel), ts: nextTs(), ...(a.thread_ts ? { thread_ts: String(a.thread_ts) } : {}), text: a.text as string };
@@ -156,7 +170,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const failure = failures.get(method)?.shift();
       if (failure && 'status' in failure) return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(failure.retryAfter) });
       if (failure) return send(200, { ok: false, error: failure.error });
-      if (callToken !== token) return send(200, { ok: false, error: 'invalid_auth' });
+      // apps.connections.open takes the app-level token, every other method the bot token
+      const expected = method === 'apps.connections.open' ? appToken : token;
+      if (callToken !== expected) {
+        const wrongType = callToken === token || callToken === appToken;
+        return send(200, { ok: false, error: wrongType ? 'not_allowed_token_type' : 'invalid_auth' });
+      }
       const handler = handlers[method];
       if (!handler) return send(200, { ok: false, error: 'unknown_method' });
       try {
@@ -169,12 +188,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  socket = new FakeSlackSocket(server, origin, options.socket);
 
   return {
     apiUrl: `${origin}/api/`,
     origin,
     calls,
     uploads,
+    socket,
     responses,
     callsOf: (method) => calls.filter((c) => c.method === method),
     failNext: (method, ...f) => failures.set(method, [...(failures.get(method) ?? []), ...f]),
@@ -194,11 +215,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         await new Promise((r) => setTimeout(r, 20));
       }
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await socket!.close();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }
 

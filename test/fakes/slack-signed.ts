@@ -4,7 +4,10 @@
  * `v0:<timestamp>:<raw body>` with the signing secret, in `X-Slack-Signature`, the timestamp (s) in
  * `X-Slack-Request-Timestamp`. Slash commands are form-encoded; events are JSON.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { eventCallback, slashPayload, type SlashFields } from './slack-payloads.js';
+
+export type { SlashFields } from './slack-payloads.js';
 
 /** An HTTP answer from the app. */
 export interface AppResponse {
@@ -35,46 +38,14 @@ export async function postSigned(url: string, secret: string, body: string, cont
   return { status: res.status, body: parsed, ms: performance.now() - started };
 }
 
-/** Fields of a slash command payload (https://docs.slack.dev/interactivity/implementing-slash-commands#app_command_handling). */
-export interface SlashFields {
-  command: string;
-  text: string;
-  user_id: string;
-  channel_id: string;
-  user_name?: string;
-  team_id?: string;
-  trigger_id?: string;
-  response_url?: string;
-}
-
 /** Sends a slash command (form-encoded) to `<appUrl>/slack/events`. */
 export function sendCommand(appUrl: string, secret: string, fields: SlashFields, headers: Record<string, string> = {}): Promise<AppResponse> {
-  const full = {
-    token: 'legacy-verification-token',
-    team_id: 'T0001',
-    team_domain: 'fake',
-    channel_name: 'general',
-    user_name: fields.user_id.toLowerCase(),
-    api_app_id: 'A0001',
-    trigger_id: `${Date.now()}.${randomUUID()}`,
-    response_url: 'http://127.0.0.1:9/unused',
-    ...fields,
-  };
-  return postSigned(`${appUrl}/slack/events`, secret, new URLSearchParams(full).toString(), 'application/x-www-form-urlencoded', headers);
+  return postSigned(`${appUrl}/slack/events`, secret, new URLSearchParams(slashPayload(fields)).toString(), 'application/x-www-form-urlencoded', headers);
 }
 
 /** Sends an Events API `event_callback` (JSON); `retryNum` adds Slack's retry headers. */
 export function sendEvent(appUrl: string, secret: string, event: Record<string, unknown>, options: { eventId?: string; retryNum?: number; teamId?: string } = {}): Promise<AppResponse> {
-  const body = JSON.stringify({
-    token: 'legacy-verification-token',
-    team_id: options.teamId ?? 'T0001',
-    api_app_id: 'A0001',
-    type: 'event_callback',
-    event_id: options.eventId ?? `Ev${randomUUID().replace(/-/g, '').slice(0, 10)}`,
-    event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{ team_id: options.teamId ?? 'T0001', user_id: 'UBOT', is_bot: true }],
-    event,
-  });
+  const body = JSON.stringify(eventCallback(event, options));
   const headers: Record<string, string> =
     options.retryNum !== undefined ? { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' } : {};
   return postSigned(`${appUrl}/slack/events`, secret, body, 'application/json', headers);

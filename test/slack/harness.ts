@@ -1,6 +1,8 @@
 /**
  * One Slack test world: the fake Slack Web API, the fake OpenAI server, a temp dir for the store
- * and artifacts, and the real adapter (Bolt + HTTPReceiver + real sandbox) on a free port.
+ * and artifacts, and the real adapter (Bolt + real sandbox): on HTTP (HTTPReceiver on a free port,
+ * deliveries signed and POSTed), or in Socket Mode (SocketModeReceiver connected to the fake's
+ * Socket Mode endpoint, deliveries sent as envelopes on the socket).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,24 +13,50 @@ import { startSlackAdapter, type SlackAdapter } from '../../adapters/slack/serve
 import { startFakeSlack, type FakeSlack, type SlackCall } from '../fakes/slack-api.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
 import { sendCommand, sendEvent, type AppResponse, type SlashFields } from '../fakes/slack-signed.js';
+import type { SocketAck } from '../fakes/slack-socket.js';
 
 export const SECRET = 'test-signing-secret';
 export const TEAM = 'T0001';
+/** The app-level token the fake Slack accepts (`apps.connections.open`). */
+export const APP_TOKEN = 'xapp-test';
 
 /** A fenced python reply as the LLM would write it. */
 export const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
 
-export interface World {
+/** The remote side of a world, without the adapter: the fakes, a temp dir, and the config pointing at them. */
+export interface Fakes {
   slack: FakeSlack;
   llm: FakeOpenAi;
   dir: string;
   config: Config;
+  /** Closes the fakes and removes the temp dir. */
+  close(): Promise<void>;
+}
+
+/** Options of a thread reply (a `message` event in the run's thread). */
+export interface ReplyOptions {
+  user?: string;
+  channel?: string;
+  eventId?: string;
+  /** HTTP: `X-Slack-Retry-Num`; Socket Mode: the envelope's `retry_attempt`. */
+  retryNum?: number;
+  files?: unknown[];
+}
+
+export interface World extends Fakes {
   adapter: SlackAdapter;
-  appUrl: string;
+  /** The app's HTTP base; undefined in Socket Mode. */
+  appUrl: string | undefined;
   /** Restarts the adapter on the same store (stop, start a new one). */
   restart(): Promise<void>;
+  /** Sends a slash command over HTTP (signed). @throws in Socket Mode (use {@link World.socketCommand}). */
   command(fields: Partial<SlashFields> & { text: string }, headers?: Record<string, string>): Promise<AppResponse>;
-  reply(threadTs: string, text: string, options?: { user?: string; channel?: string; eventId?: string; retryNum?: number; files?: unknown[] }): Promise<AppResponse>;
+  /** Sends a thread reply over HTTP (signed). @throws in Socket Mode (use {@link World.socketReply}). */
+  reply(threadTs: string, text: string, options?: ReplyOptions): Promise<AppResponse>;
+  /** Sends a slash command as a `slash_commands` envelope; resolves with the app's ack. */
+  socketCommand(fields: Partial<SlashFields> & { text: string }): Promise<SocketAck>;
+  /** Sends a thread reply as an `events_api` envelope; resolves with the app's ack. */
+  socketReply(threadTs: string, text: string, options?: ReplyOptions): Promise<SocketAck>;
   /** Thread posts (chat.postMessage with thread_ts) in a thread. */
   threadPosts(threadTs: string): SlackCall[];
   /** The channel message ts of the n-th (0-based) run started in a channel. */
@@ -43,11 +71,14 @@ export interface WorldOptions {
   replies?: FakeReply[];
   slack?: Record<string, unknown>;
   maxRetries?: number;
+  /** Socket Mode: `slack.app_token` is {@link APP_TOKEN} (unless `slack` sets another); no HTTP port. */
+  socketMode?: boolean;
 }
 
-export async function startWorld(options: WorldOptions = {}): Promise<World> {
+/** Starts the fakes and builds the config the adapter would run with. */
+export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
   const dir = await mkdtemp(join(tmpdir(), 'slack-test-'));
-  const slack = await startFakeSlack({ teamId: TEAM });
+  const slack = await startFakeSlack({ teamId: TEAM, appToken: APP_TOKEN });
   const llm = await startFakeOpenAi({ replies: options.replies ?? [] });
   const config = parseConfig(
     {
@@ -56,42 +87,77 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
       log: { level: 'error' },
-      slack: { bot_token: 'xoxb-test', signing_secret: SECRET, port: 0, api_url: slack.apiUrl, ...options.slack },
+      slack: {
+        bot_token: 'xoxb-test',
+        signing_secret: SECRET,
+        port: 0,
+        api_url: slack.apiUrl,
+        ...(options.socketMode ? { app_token: APP_TOKEN } : {}),
+        ...options.slack,
+      },
     },
     {},
   );
-  let adapter = await startSlackAdapter(config);
-  const world: World = {
+  return {
     slack,
     llm,
     dir,
     config,
+    async close() {
+      await Promise.all([slack.close(), llm.close()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts the fakes and the adapter; if the adapter does not start, closes the fakes and rethrows. */
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const fakes = await startFakes(options);
+  const { slack, config } = fakes;
+  let adapter = await startSlackAdapter(config).catch(async (err: unknown) => {
+    await fakes.close();
+    throw err;
+  });
+  const urlOf = (a: SlackAdapter) => (a.port === undefined ? undefined : `http://127.0.0.1:${a.port}`);
+  const httpUrl = () => {
+    if (!world.appUrl) throw new Error('this world runs in Socket Mode: send with socketCommand / socketReply');
+    return world.appUrl;
+  };
+  const commandFields = (fields: Partial<SlashFields> & { text: string }): SlashFields => ({
+    command: '/run',
+    user_id: 'U_ALICE',
+    user_name: 'alice',
+    channel_id: 'C_MAIN',
+    team_id: TEAM,
+    response_url: slack.responseUrl(`r${Date.now()}`),
+    ...fields,
+  });
+  const replyEvent = (threadTs: string, text: string, o: ReplyOptions) => ({
+    type: 'message',
+    channel: o.channel ?? 'C_MAIN',
+    channel_type: 'channel',
+    user: o.user ?? 'U_BOB',
+    text,
+    ts: `${Math.floor(Date.now() / 1000)}.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`,
+    thread_ts: threadTs,
+    ...(o.files ? { subtype: 'file_share', files: o.files } : {}),
+  });
+  const world: World = {
+    ...fakes,
     adapter,
-    appUrl: `http://127.0.0.1:${adapter.port}`,
+    appUrl: urlOf(adapter),
     async restart() {
       await adapter.stop();
       adapter = await startSlackAdapter(config);
       world.adapter = adapter;
-      world.appUrl = `http://127.0.0.1:${adapter.port}`;
+      world.appUrl = urlOf(adapter);
     },
-    command: (fields, headers) =>
-      sendCommand(world.appUrl, SECRET, { command: '/run', user_id: 'U_ALICE', user_name: 'alice', channel_id: 'C_MAIN', team_id: TEAM, response_url: slack.responseUrl(`r${Date.now()}`), ...fields }, headers),
-    reply: (threadTs, text, o = {}) =>
-      sendEvent(
-        world.appUrl,
-        SECRET,
-        {
-          type: 'message',
-          channel: o.channel ?? 'C_MAIN',
-          channel_type: 'channel',
-          user: o.user ?? 'U_BOB',
-          text,
-          ts: `${Math.floor(Date.now() / 1000)}.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`,
-          thread_ts: threadTs,
-          ...(o.files ? { subtype: 'file_share', files: o.files } : {}),
-        },
-        { eventId: o.eventId, retryNum: o.retryNum, teamId: TEAM },
-      ),
+    command: async (fields, headers) => sendCommand(httpUrl(), SECRET, commandFields(fields), headers),
+    reply: async (threadTs, text, o = {}) =>
+      sendEvent(httpUrl(), SECRET, replyEvent(threadTs, text, o), { eventId: o.eventId, retryNum: o.retryNum, teamId: TEAM }),
+    socketCommand: (fields) => slack.socket.slashCommand(commandFields(fields)),
+    socketReply: (threadTs, text, o = {}) =>
+      slack.socket.event(replyEvent(threadTs, text, o), { eventId: o.eventId, retryAttempt: o.retryNum, teamId: TEAM }),
     threadPosts: (threadTs) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === threadTs),
     async rootTs(channel = 'C_MAIN', n = 0) {
       const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel && !c.args.thread_ts && c.result?.ok);
@@ -113,8 +179,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     },
     async close() {
       await adapter.stop(5000).catch(() => undefined);
-      await Promise.all([slack.close(), llm.close()]);
-      await rm(dir, { recursive: true, force: true });
+      await fakes.close();
     },
   };
   return world;
