@@ -37,11 +37,35 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
   return value;
 }
 
-/** Values used when a key is absent (before `${VAR}` expansion), as DESIGN.md promises. */
+/**
+ * Values used when a key is absent (before `${VAR}` expansion), as DESIGN.md promises: the same
+ * environment variables as the shipped config.yaml reads, so that they mean the same with or
+ * without a config file (e.g. `CODE_AGENT_MODEL_PATH` for `code-agent run` in any directory).
+ */
 const ENV_DEFAULTS: Record<string, Record<string, string>> = {
-  llm: { api_key: '${OPENAI_API_KEY:-}', base_url: '${OPENAI_BASE_URL:-}', model: '${CODE_AGENT_MODEL:-}' },
-  slack: { bot_token: '${SLACK_BOT_TOKEN:-}', signing_secret: '${SLACK_SIGNING_SECRET:-}', app_token: '${SLACK_APP_TOKEN:-}' },
-  discord: { token: '${DISCORD_TOKEN:-}', application_id: '${DISCORD_APPLICATION_ID:-}' },
+  llm: {
+    provider: '${CODE_AGENT_LLM_PROVIDER:-auto}',
+    api_key: '${OPENAI_API_KEY:-}',
+    base_url: '${OPENAI_BASE_URL:-}',
+    model: '${CODE_AGENT_MODEL:-}',
+    model_path: '${CODE_AGENT_MODEL_PATH:-}',
+    threads: '${CODE_AGENT_LLM_THREADS:-0}',
+  },
+  store: { url: '${CODE_AGENT_STORE_URL:-sqlite://data/history.sqlite}' },
+  log: { level: '${LOG_LEVEL:-info}' },
+  slack: {
+    bot_token: '${SLACK_BOT_TOKEN:-}',
+    signing_secret: '${SLACK_SIGNING_SECRET:-}',
+    app_token: '${SLACK_APP_TOKEN:-}',
+    port: '${PORT:-3000}',
+    api_url: '${SLACK_API_URL:-}',
+  },
+  discord: {
+    token: '${DISCORD_TOKEN:-}',
+    application_id: '${DISCORD_APPLICATION_ID:-}',
+    api_url: '${DISCORD_API_URL:-}',
+    guild_id: '${DISCORD_GUILD_ID:-}',
+  },
 };
 
 function withEnvDefaults(raw: unknown): unknown {

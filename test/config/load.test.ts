@@ -66,6 +66,35 @@ describe('config defaults from the environment', () => {
     expect(parseConfig({ llm: { base_url: 'http://other/v1' } }, { OPENAI_BASE_URL: 'http://env/v1' }).llm.base_url).toBe('http://other/v1');
   });
 
+  it('reads every variable the shipped config.yaml reads, also without a config file', async () => {
+    const env = {
+      CODE_AGENT_MODEL_PATH: '/models/m.gguf',
+      CODE_AGENT_LLM_THREADS: '1',
+      CODE_AGENT_LLM_PROVIDER: 'local',
+      CODE_AGENT_STORE_URL: 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'warn',
+      PORT: '4100',
+      SLACK_API_URL: 'http://127.0.0.1:9/api/',
+      DISCORD_API_URL: 'http://127.0.0.1:9/api',
+      DISCORD_GUILD_ID: '42',
+    };
+    const bare = parseConfig({}, env);
+    const shipped = await loadConfig('config.yaml', env);
+    for (const config of [bare, shipped]) {
+      expect(config.llm).toMatchObject({ provider: 'local', model_path: '/models/m.gguf', threads: 1 });
+      expect(config.store.url).toBe('redis://127.0.0.1:6379');
+      expect(config.log.level).toBe('warn');
+      expect(config.slack).toMatchObject({ port: 4100, api_url: 'http://127.0.0.1:9/api/' });
+      expect(config.discord).toMatchObject({ api_url: 'http://127.0.0.1:9/api', guild_id: '42' });
+    }
+    // unset, the defaults are the shipped file's
+    const none = parseConfig({}, {});
+    expect(none.llm).toMatchObject({ provider: 'auto', threads: 0 });
+    expect(none.llm.model_path).toBeUndefined();
+    expect(none.store.url).toBe('sqlite://data/history.sqlite');
+    expect(none.slack.port).toBe(3000);
+  });
+
   it('rejects a base_url that is not a URL, and says bounds in words', async () => {
     expect(() => parseConfig({}, { OPENAI_BASE_URL: 'not-a-url' })).toThrow(/llm\.base_url: expected an http:\/\/ or https:\/\/ URL/);
     expect(() => parseConfig({ agent: { max_retries: -5 } }, {})).toThrow(/agent\.max_retries: expected a number ≥ 0/);
