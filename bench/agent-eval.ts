@@ -24,6 +24,7 @@ import { sandboxSchema } from '../src/config/schema.js';
 import { TEST_MODEL_FILE, testModelsDir } from '../scripts/test-model.js';
 import { parseEvalArgs, type EvalArgs } from './agent-eval/args.js';
 import { loadProblems } from './agent-eval/dataset.js';
+import { UsageError } from './agent-eval/errors.js';
 import { evaluateProblem, type ProblemResult } from './agent-eval/evaluate.js';
 import { mergeSummaries, readSummaries } from './agent-eval/merge.js';
 import { formatReport } from './agent-eval/report.js';
@@ -100,6 +101,11 @@ function printMerged(args: EvalArgs): void {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof UsageError) {
+    process.stderr.write(`agent-eval: ${err.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
   process.stderr.write(`agent-eval: ${(err as Error).stack ?? String(err)}\n`);
   process.exitCode = 1;
 });

@@ -1,5 +1,6 @@
 /** Command-line options of bench/agent-eval. */
 import { parseArgs } from 'node:util';
+import { UsageError } from './errors.js';
 
 /** Parsed options. */
 export interface EvalArgs {
@@ -30,41 +31,49 @@ export const USAGE = `node dist/bench/agent-eval.js [--limit N] [--offset N] [--
   [--max-tokens N] [--timeout-s S] [--dataset HumanEval.jsonl.gz] [--json out.json] [--examples show|assert]
 node dist/bench/agent-eval.js --merge shard1.json shard2.json … [--json all.json]`;
 
+
+const OPTIONS = {
+  limit: { type: 'string', default: '164' },
+  offset: { type: 'string', default: '0' },
+  dataset: { type: 'string' },
+  retries: { type: 'string', default: '3' },
+  separate: { type: 'boolean', default: false },
+  'model-path': { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key': { type: 'string' },
+  threads: { type: 'string', default: '0' },
+  'context-size': { type: 'string', default: '4096' },
+  'max-tokens': { type: 'string', default: '768' },
+  'timeout-s': { type: 'string', default: '10' },
+  json: { type: 'string' },
+  examples: { type: 'string', default: 'show' },
+  merge: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** node:util parseArgs, with its errors (unknown option, missing value) as usage errors. */
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+}
+
 /** Parses argv (without node and script). */
 export function parseEvalArgs(argv: string[]): EvalArgs {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      limit: { type: 'string', default: '164' },
-      offset: { type: 'string', default: '0' },
-      dataset: { type: 'string' },
-      retries: { type: 'string', default: '3' },
-      separate: { type: 'boolean', default: false },
-      'model-path': { type: 'string' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      threads: { type: 'string', default: '0' },
-      'context-size': { type: 'string', default: '4096' },
-      'max-tokens': { type: 'string', default: '768' },
-      'timeout-s': { type: 'string', default: '10' },
-      json: { type: 'string' },
-      examples: { type: 'string', default: 'show' },
-      merge: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.merge && !positionals.length) throw new Error(`--merge: give the --json files of the shards\n${USAGE}`);
-  if (positionals.length && !values.merge) throw new Error(`unexpected argument ${positionals[0]}\n${USAGE}`);
-  if (values.examples !== 'show' && values.examples !== 'assert') throw new Error('--examples: show or assert');
+  const { values, positionals } = parseOptions(argv);
+  if (values.merge && !positionals.length) throw new UsageError(`--merge: give the --json files of the shards\n${USAGE}`);
+  if (positionals.length && !values.merge) throw new UsageError(`unexpected argument ${positionals[0]}\n${USAGE}`);
+  if (values.examples !== 'show' && values.examples !== 'assert') throw new UsageError('--examples: show or assert');
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
   const n = (v: string | undefined, name: string) => {
     const x = Number(v);
-    if (!Number.isInteger(x) || x < 0) throw new Error(`--${name}: expected a whole number, got ${v}`);
+    if (!Number.isInteger(x) || x < 0) throw new UsageError(`--${name}: expected a whole number, got ${v}`);
     return x;
   };
   return {

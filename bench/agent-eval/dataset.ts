@@ -1,10 +1,12 @@
 /**
- * HumanEval problems (task_id, prompt, canonical_solution, test, entry_point) from the
- * gzipped JSONL of the shared datasets folder.
+ * HumanEval problems (task_id, prompt, canonical_solution, test, entry_point) from a gzipped
+ * JSONL file: by default the copy kept in `bench/agent-eval/data/`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from './errors.js';
 
 /** One HumanEval problem. */
 export interface Problem {
@@ -17,29 +19,39 @@ export interface Problem {
 }
 
 /**
- * Where the dataset is looked for when no path is given (relative to the repo root, where the
- * bench runs): `$CODE_AGENT_HUMANEVAL`, else the steering repo's `shared/` beside this checkout.
+ * The copy kept in the repo (`bench/agent-eval/data/`), found from this module whether it runs
+ * from source (`bench/agent-eval/`) or compiled (`dist/bench/agent-eval/`; the build does not copy it).
  */
-export const DATASET_CANDIDATES = [
-  ...(process.env.CODE_AGENT_HUMANEVAL ? [process.env.CODE_AGENT_HUMANEVAL] : []),
-  '../shared/datasets/humaneval/HumanEval.jsonl.gz',
-];
+const VENDORED = ['./data/HumanEval.jsonl.gz', '../../../bench/agent-eval/data/HumanEval.jsonl.gz'].map((rel) =>
+  fileURLToPath(new URL(rel, import.meta.url)),
+);
 
 /**
- * Reads the problems.
- * @throws {Error} naming the paths tried when the file is missing.
+ * Reads the problems from `path`, else `$CODE_AGENT_HUMANEVAL`, else the repo's own copy.
+ * @param path - a `.jsonl.gz` or `.jsonl` file, relative to the current directory
+ * @throws {UsageError} naming the absolute path tried when the file is missing or not JSONL.
  */
-export function loadProblems(path?: string): Problem[] {
-  const file = path ? resolve(path) : DATASET_CANDIDATES.map((p) => resolve(p)).find((p) => existsSync(p));
+export function loadProblems(path: string | undefined = process.env.CODE_AGENT_HUMANEVAL || undefined): Problem[] {
+  const file = path ? resolve(path) : VENDORED.find((p) => existsSync(p));
   if (!file || !existsSync(file)) {
-    throw new Error(`HumanEval.jsonl.gz not found (tried ${path ?? DATASET_CANDIDATES.join(', ')}); pass --dataset`);
+    throw new UsageError(
+      path
+        ? `HumanEval dataset not found at ${file} (from --dataset or CODE_AGENT_HUMANEVAL)`
+        : `HumanEval dataset not found in the repo (tried ${VENDORED.join(', ')}); pass --dataset FILE`,
+    );
   }
   const raw = readFileSync(file);
-  const text = file.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
-  return text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Problem);
+  const lines = (file.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8')).split('\n');
+  return lines
+    .map((line, i) => ({ line: line.trim(), n: i + 1 }))
+    .filter(({ line }) => line !== '')
+    .map(({ line, n }) => {
+      try {
+        return JSON.parse(line) as Problem;
+      } catch (err) {
+        throw new UsageError(`${file}:${n}: not a JSON line (${(err as Error).message})`);
+      }
+    });
 }
 
 /** How the requirement asks for the examples: shown (printed), or checked with `assert`. */

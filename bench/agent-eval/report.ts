@@ -73,8 +73,11 @@ export function formatReport(s: EvalSummary): string {
     `fix loop engaged (first attempt failed in the sandbox or had no code) on ${s.results.filter((r) => r.fixed.attempts > 1).length} of ${s.results.length} problems`,
     `fix loop turned a failure into a pass: ${turned} of ${baseFailures} first-attempt failures (${pct(turned, baseFailures)}); turned a pass into a failure: ${broke}`,
     `gain: ${extraSolved >= 0 ? '+' : ''}${extraSolved} solved (${pct(basePassed, s.results.length)} → ${pct(fixedPassed, s.results.length)}) for ${extraTokens} more tokens (×${(fixedTokens / Math.max(1, baseTokens)).toFixed(2)})`,
-    `equal token budget: the fix loop's extra tokens bought one more solved problem per ${extraSolved > 0 ? Math.round(extraTokens / extraSolved) : '∞'} tokens,` +
-      ` against ${basePassed ? Math.round(baseTokens / basePassed) : '∞'} tokens per solved problem for single attempts.` +
+    `equal token budget: ${
+      extraSolved > 0
+        ? `the fix loop's extra tokens bought one more solved problem per ${Math.round(extraTokens / extraSolved)} tokens`
+        : `the fix loop's ${extraTokens} extra tokens solved no extra problem`
+    }, against ${basePassed ? Math.round(baseTokens / basePassed) : '-'} tokens per solved problem for single attempts.` +
       ' At temperature 0 a retries-0 agent given the same extra budget as independent samples would redraw the same greedy answer and solve nothing more;' +
       ' the fix loop is the only way these tokens can buy solutions.',
     '',

@@ -2,6 +2,7 @@
  * bench/agent-eval: one HumanEval problem through the real agent (fake OpenAI-compatible server,
  * real sandbox) and the hidden tests, the report's counts, and merging shard summaries.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { parseEvalArgs } from '../../bench/agent-eval/args.js';
 import { loadProblems, type Problem } from '../../bench/agent-eval/dataset.js';
+import { UsageError } from '../../bench/agent-eval/errors.js';
 import { evaluateProblem, type ProblemResult } from '../../bench/agent-eval/evaluate.js';
 import { mergeSummaries, readSummaries } from '../../bench/agent-eval/merge.js';
 import { formatReport, type EvalSummary } from '../../bench/agent-eval/report.js';
@@ -127,5 +129,38 @@ describe('merging shard summaries', () => {
     expect(() => parseEvalArgs(['--merge'])).toThrow('--merge: give the --json files');
     expect(() => parseEvalArgs(['a.json'])).toThrow('unexpected argument a.json');
     expect(() => parseEvalArgs(['--limit', 'ten'])).toThrow('--limit: expected a whole number, got ten');
+    expect(() => parseEvalArgs(['--bogus'])).toThrow(UsageError);
+  });
+});
+
+describe('the dataset and usage errors', () => {
+  it('loads the 164 problems kept in the repo', () => {
+    const problems = loadProblems();
+    expect(problems).toHaveLength(164);
+    expect(problems.at(-1)!.task_id).toBe('HumanEval/163');
+  });
+
+  it('names the file and the line of a bad dataset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eval-data-'));
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"task_id":"x"}\n{oops\n');
+    expect(() => loadProblems(bad)).toThrow(UsageError);
+    expect(() => loadProblems(bad)).toThrow(`${bad}:2: not a JSON line`);
+    expect(() => loadProblems(join(dir, 'none.jsonl.gz'))).toThrow(`HumanEval dataset not found at ${join(dir, 'none.jsonl.gz')}`);
+  });
+
+  it('the built bench prints a usage error as one line and exits 2', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(process.execPath, ['dist/bench/agent-eval.js', ...args], (err, _stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+        );
+      });
+    for (const args of [['--dataset', '/nonexistent/HumanEval.jsonl.gz'], ['--merge', '/nonexistent/a.json'], ['--bogus']]) {
+      const { code, stderr } = await run(args);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^agent-eval: /);
+      expect(stderr).not.toContain('    at ');
+    }
   });
 });

@@ -1,0 +1,9 @@
+/** Errors of the agent benchmark. */
+
+/**
+ * A problem with what the user gave (options, dataset, `--merge` files): printed as one line
+ * without a stack, exit code 2.
+ */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
