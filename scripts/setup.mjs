@@ -63,4 +63,4 @@ function ensureNodeModules() {
 ensureSystemParts();
 ensureNodeModules();
 run('npm', ['run', '--silent', 'build']);
-step('done. Configure an LLM (README: "Choosing an LLM"), then try: npx code-agent run "implement quicksort and sort a sample list"');
+step('done. Configure an LLM (README: "Choosing an LLM"), then try: npx code-agent run "generate 100 random numbers and print their mean and standard deviation"');

@@ -17,12 +17,13 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
 /** The message shown when no LLM can be found: the ways to configure one. */
 export const NO_LLM_MESSAGE = `No LLM is configured. Configure one of these (in config.yaml or the environment):
-  1. An API key: set OPENAI_API_KEY (or llm.api_key) and optionally llm.model (default ${DEFAULT_OPENAI_MODEL}).
+  1. An API key: set OPENAI_API_KEY (or llm.api_key) and optionally CODE_AGENT_MODEL (or llm.model;
+     default ${DEFAULT_OPENAI_MODEL}).
   2. A local OpenAI-compatible server: set OPENAI_BASE_URL (or llm.base_url), e.g. http://localhost:11434/v1
      for Ollama, http://localhost:1234/v1 for LM Studio, http://localhost:8000/v1 for vLLM or llama.cpp's server,
-     and llm.model to a model it serves.
-  3. A local model file: set llm.provider: local and llm.model_path: /path/to/model.gguf
-     (or CODE_AGENT_MODEL_PATH), or put a .gguf file in llm.models_dir.
+     and CODE_AGENT_MODEL (or llm.model) to a model it serves.
+  3. A local model file: set CODE_AGENT_MODEL_PATH (or llm.model_path) to a .gguf file,
+     or put a .gguf file in llm.models_dir (default data/models).
   4. A model to download once: set llm.model: hf:<owner>/<repo>/<file>.gguf, or run
      \`code-agent model pull hf:<owner>/<repo>/<file>.gguf\` to fetch it into llm.models_dir.`;
 
