@@ -11,7 +11,7 @@
  *   node dist/bench/agent-eval.js --threads 1 --offset 82 --json b.json; wait
  *   node dist/bench/agent-eval.js --merge a.json b.json
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../src/agent/agent.js';
@@ -27,7 +27,7 @@ import { loadProblems } from './agent-eval/dataset.js';
 import { UsageError } from './agent-eval/errors.js';
 import { evaluateProblem, type ProblemResult } from './agent-eval/evaluate.js';
 import { mergeSummaries, readSummaries } from './agent-eval/merge.js';
-import { formatReport } from './agent-eval/report.js';
+import { formatReport, type EvalSummary } from './agent-eval/report.js';
 
 async function buildProvider(args: EvalArgs, timings: CompletionTiming[]): Promise<LlmProvider> {
   if (args.baseUrl) {
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     maxRetries: args.retries,
   });
   const results: ProblemResult[] = [];
+  const summary: EvalSummary = { provider: llm.name, retries: args.retries, separate: args.separate, examples: args.examples, results, timings };
   process.stderr.write(`evaluating ${problems.length} problems with ${llm.name}\n`);
   try {
     for (const [i, problem] of problems.entries()) {
@@ -83,21 +84,27 @@ async function main(): Promise<void> {
         `[${i + 1}/${problems.length}] ${r.taskId}: retries 0 ${mark(r.base.pass)}, retries ${args.retries} ${mark(r.fixed.pass)}` +
           ` (${r.fixed.attempts} calls, ${r.fixed.tokens} tokens, ${r.fixed.seconds.toFixed(1)} s)\n`,
       );
+      // after every problem, so that a run stopped early keeps what it measured (--merge reads it)
+      if (args.json) writeSummary(args.json, summary);
     }
   } finally {
     rmSync(workDir, { recursive: true, force: true });
     if (llm instanceof LocalLlamaProvider) await llm.dispose();
   }
-  const summary = { provider: llm.name, retries: args.retries, separate: args.separate, examples: args.examples, results, timings };
   process.stdout.write(`${formatReport(summary)}\n`);
-  if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+/** Writes a summary as `--json` (replacing the file atomically, so a reader never sees half of it). */
+function writeSummary(file: string, summary: EvalSummary): void {
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(summary, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
 }
 
 /** `--merge`: one report (and optionally one `--json`) from the summaries of shard runs. */
 function printMerged(args: EvalArgs): void {
   const summary = mergeSummaries(readSummaries(args.merge));
   process.stdout.write(`${formatReport(summary)}\n`);
-  if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
+  if (args.json) writeSummary(args.json, summary);
 }
 
 main().catch((err: unknown) => {

@@ -19,6 +19,7 @@ export interface EvalArgs {
   contextSize: number;
   maxTokens: number;
   timeoutS: number;
+  /** Where the summary goes, rewritten after every problem. */
   json?: string;
   /** `show` (default) or `assert`: how the requirement asks for the docstring's examples. */
   examples: 'show' | 'assert';

@@ -2,8 +2,8 @@
  * bench/agent-eval: one HumanEval problem through the real agent (fake OpenAI-compatible server,
  * real sandbox) and the hidden tests, the report's counts, and merging shard summaries.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -162,5 +162,30 @@ describe('the dataset and usage errors', () => {
       expect(stderr).toMatch(/^agent-eval: /);
       expect(stderr).not.toContain('    at ');
     }
+  });
+});
+
+describe('the built bench against an OpenAI-compatible server', () => {
+  it('keeps every finished problem in --json when stopped mid-run, and --merge reports them', { timeout: 60_000 }, async () => {
+    const first = loadProblems()[0]!;
+    fake = await startFakeOpenAi({ replies: [py(`${first.prompt}${first.canonical_solution}`), { hang: true }] });
+    const json = join(tempDir(), 'partial.json');
+    const bench = spawn(process.execPath, ['dist/bench/agent-eval.js', '--base-url', fake.url, '--model', 'fake-model', '--limit', '2', '--json', json], {
+      stdio: 'ignore',
+    });
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!(existsSync(json) && fake.requests.length >= 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(fake.requests).toHaveLength(2); // the second problem's request hangs
+    } finally {
+      bench.kill('SIGKILL');
+    }
+    const partial = JSON.parse(readFileSync(json, 'utf8')) as EvalSummary;
+    expect(partial.results.map((r) => [r.taskId, r.base.pass, r.fixed.pass])).toEqual([['HumanEval/0', true, true]]);
+    const report = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['dist/bench/agent-eval.js', '--merge', json], (err, stdout) => (err ? reject(err) : resolve(stdout))),
+    );
+    expect(report).toContain('1 problems, provider openai:fake-model');
+    expect(report).toMatch(/max_retries 0 +1\/1 \(100\.0%\)/);
   });
 });
