@@ -12,6 +12,7 @@ import type { AgentEvent, AgentEventListener } from './events.js';
 import { extractCode } from './extract.js';
 import { buildMessages } from './prompts.js';
 import { summarizeFailure } from './failure.js';
+import { thisProcess } from '../history/process-identity.js';
 
 /** A request that cannot be accepted (empty, too long…); nothing was run and nothing was stored. */
 export class InputError extends Error {
@@ -132,6 +133,7 @@ export class Agent {
       requirement: text,
       requestedBy: options.requestedBy,
       status: 'running',
+      runningIn: thisProcess(),
       attempts: [],
       createdAt: now,
       updatedAt: now,
@@ -153,6 +155,7 @@ export class Agent {
   /** Runs `body`; any error ends the run as failed (stored, `failed` emitted) instead of escaping. */
   private async guard(run: Run, options: CallOptions, body: () => Promise<unknown>): Promise<Run> {
     run.status = 'running';
+    run.runningIn = thisProcess();
     run.error = undefined;
     try {
       await body();
@@ -220,6 +223,7 @@ export class Agent {
   private async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {
     run.status = status;
     run.error = error;
+    delete run.runningIn;
     await this.save(run);
     emit(options, status === 'failed' ? { type: 'failed', run, reason: error ?? 'failed' } : { type: 'done', run });
     return run;

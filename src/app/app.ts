@@ -8,6 +8,7 @@ import { Agent } from '../agent/agent.js';
 import { createLlmProvider } from '../llm/factory.js';
 import { BubblewrapExecutor, limitsFromConfig } from '../sandbox/executor.js';
 import { KeyvHistoryStore } from '../history/keyv-store.js';
+import { StaleRunRecovery } from '../history/stale-runs.js';
 import type { HistoryStore } from '../history/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Executor } from '../sandbox/types.js';
@@ -49,7 +50,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       allowUnisolated: config.sandbox.allow_unisolated,
       logger: { warn },
     });
-  const store = overrides.store ?? (await KeyvHistoryStore.open(config.store.url));
+  const store = new StaleRunRecovery(overrides.store ?? (await KeyvHistoryStore.open(config.store.url)));
   const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
   const agent = new Agent({
     llm,

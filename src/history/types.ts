@@ -54,6 +54,11 @@ export interface Run {
   updatedAt: string;
   /** One line saying why the run failed (LLM unreachable, cancelled, still failing after retries). */
   error?: string;
+  /**
+   * While `running`: the process running it, `<hostname>/<pid>/<start ticks>` (see
+   * `process-identity.ts`), so that a run left behind by a killed process can be told apart.
+   */
+  runningIn?: string;
   /** Platform data the adapter needs later (thread ts, message ids, permalink…). */
   meta?: Record<string, string>;
 }

@@ -2,11 +2,12 @@
  * The `code-agent` binary as a user runs it: a subprocess of the built CLI (`npm run build` first),
  * the real openai client against the fake OpenAI server, the real sandbox.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli, runCli, type CliResult } from '../helpers/cli.js';
+import { CLI_BIN, requireBuiltCli, runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
@@ -133,6 +134,23 @@ describe('interactive session', () => {
     expect(r.stdout).toContain('there is no run 9 in /history');
     expect(readFileSync(join(r.dir, 'out.py'), 'utf8')).toBe('print("hello")\nprint("goodbye")\n');
     expect(fake!.requests[1]!.messages.at(-1)!.content).toContain('say goodbye too');
+  });
+
+  it('shows a run whose process was killed mid-run as failed (interrupted), not running forever', async () => {
+    fake = await startFakeOpenAi({ replies: [{ hang: true }, py('print("after")')] });
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\n  max_retries: 0\n`);
+    const killed = spawn(process.execPath, [CLI_BIN, 'run', 'never finishes'], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
+    const deadline = Date.now() + 20_000;
+    while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fake.requests).toHaveLength(1); // the run is stored as running and waits for the LLM
+    killed.kill('SIGKILL');
+    await new Promise((r) => killed.on('close', r));
+
+    const r = await runCli([], dir, '/history\n/open 1\n/exit\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/failed\s+0 attempts\s+never finishes/);
+    expect(r.stdout).toContain('Run 1 is now current: never finishes (failed)');
   });
 
   it('explains what to do when there is no code yet', async () => {

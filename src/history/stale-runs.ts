@@ -1,0 +1,53 @@
+/**
+ * A {@link HistoryStore} wrapper that ends runs left `running` by a process that stopped without
+ * finishing them (killed, crashed, host rebooted): when such a run is read, it is stored and
+ * returned as `failed` with an `error` saying it was interrupted. Runs of live processes, and of
+ * processes on other hosts sharing the store (redis, postgres), are left alone.
+ */
+import { isProcessGone } from './process-identity.js';
+import type { HistoryStore, Run } from './types.js';
+
+/** The `error` of a run found interrupted. */
+export const INTERRUPTED = 'interrupted: the process running it stopped before it finished';
+
+/** See the module comment. Every method delegates to `inner`; reads repair stale runs first. */
+export class StaleRunRecovery implements HistoryStore {
+  constructor(private readonly inner: HistoryStore) {}
+
+  saveRun(run: Run): Promise<void> {
+    return this.inner.saveRun(run);
+  }
+
+  async getRun(conversationId: string, runId: string): Promise<Run | undefined> {
+    return this.repair(await this.inner.getRun(conversationId, runId));
+  }
+
+  async listRuns(conversationId: string, limit?: number): Promise<Run[]> {
+    const runs = await this.inner.listRuns(conversationId, limit);
+    return Promise.all(runs.map(async (run) => (await this.repair(run))!));
+  }
+
+  linkThread(conversationId: string, threadKey: string, runId: string): Promise<void> {
+    return this.inner.linkThread(conversationId, threadKey, runId);
+  }
+
+  async findRunByThread(conversationId: string, threadKey: string): Promise<Run | undefined> {
+    return this.repair(await this.inner.findRunByThread(conversationId, threadKey));
+  }
+
+  markEventSeen(eventId: string, ttlMs: number): Promise<boolean> {
+    return this.inner.markEventSeen(eventId, ttlMs);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async repair(run: Run | undefined): Promise<Run | undefined> {
+    if (!run || run.status !== 'running' || !run.runningIn || !isProcessGone(run.runningIn)) return run;
+    const repaired: Run = { ...run, status: 'failed', error: INTERRUPTED, updatedAt: new Date().toISOString() };
+    delete repaired.runningIn;
+    await this.inner.saveRun(repaired);
+    return repaired;
+  }
+}
