@@ -35,11 +35,11 @@ export interface SlackSettings {
 }
 
 /**
- * Resolves the settings. The port is `slack.port`, else `$PORT`, else 3000.
+ * Resolves the settings. The port is `slack.port` (whose default is `$PORT`), else 3000.
  * @throws {ConfigError} when `slack.bot_token` is missing, `slack.signing_secret` is missing in HTTP
  *   mode, or `slack.app_token` is not an app-level token (`xapp-…`).
  */
-export function slackSettings(config: Config, env: NodeJS.ProcessEnv = process.env): SlackSettings {
+export function slackSettings(config: Config): SlackSettings {
   const s = config.slack ?? slackSchema.parse({});
   if (!s.bot_token) {
     throw new ConfigError('slack.bot_token is not set: set SLACK_BOT_TOKEN (xoxb-…) or slack.bot_token (docs/slack.md)');
@@ -60,8 +60,7 @@ export function slackSettings(config: Config, env: NodeJS.ProcessEnv = process.e
         'or set slack.app_token (xapp-…) for Socket Mode',
     );
   }
-  const envPort = Number(env.PORT);
-  const port = s.port ?? (Number.isInteger(envPort) && envPort > 0 ? envPort : 3000);
+  const port = s.port ?? 3000; // $PORT is read by the config loader (slack.port defaults to it)
   const apiUrl = s.api_url ? (s.api_url.endsWith('/') ? s.api_url : `${s.api_url}/`) : SLACK_API_URL;
   return {
     botToken: s.bot_token,
