@@ -2,7 +2,7 @@
  * The `code-agent` binary as a user runs it: a subprocess of the built CLI (`npm run build` first),
  * the real openai client against the fake OpenAI server, the real sandbox.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,15 @@ async function cli(args: string[], options: { replies?: FakeReply[]; config?: st
   writeFileSync(join(dir, 'config.yaml'), config);
   return { ...(await runCli(args, dir, options.input)), dir };
 }
+
+describe('the installed command', () => {
+  it('is executable as built, so `npx code-agent` runs it directly', async () => {
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(CLI_BIN, ['--version'], (err, stdout) => (err ? reject(err) : resolve(stdout))),
+    );
+    expect(out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
 
 describe('code-agent run', () => {
   it('prints progress lines and exits 0 after an auto-fix', async () => {
