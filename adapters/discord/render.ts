@@ -4,7 +4,11 @@
  * with the full text attached when cut. Nothing here talks to Discord.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import { capText, codeBlock, neutraliseFences, statusLine } from '../../src/chat/format.js';
+import { capText, codeBlock, neutraliseFences, STATUS_ICON, statusLine } from '../../src/chat/format.js';
+import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
+
+/** Characters of a result message given to the checks' lines. */
+const CHECKS_CHARS = 500;
 import type { Attempt, Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { customId } from './ids.js';
@@ -45,6 +49,7 @@ const TRIGGER_WORDS: Record<Attempt['trigger'], string> = {
   requirement: 'first version',
   error: 'auto-fix',
   feedback: 'from feedback',
+  review: 'fix of a defect the review found',
   rerun: 're-run of the same code',
 };
 
@@ -79,6 +84,9 @@ export function finalState(run: Run): string {
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   if (run.status === 'success') return `✅ Success · ${attempts} · run \`${run.id}\``;
   if (run.status === 'generated') return `📝 Code generated (not run) · run \`${run.id}\``;
+  if (run.status === 'unverified') {
+    return `⚠️ Ran, but not confirmed · ${attempts} · run \`${run.id}\` · ${neutraliseFences(oneLine(run.error ?? 'not confirmed', 300))}`;
+  }
   return `❌ Failed · ${attempts} · run \`${run.id}\` · ${neutraliseFences(oneLine(run.error ?? 'failed', 300))}`;
 }
 
@@ -104,16 +112,21 @@ export function codeMessage(attempt: Attempt): Outgoing {
 export function resultMessage(attemptIndex: number, result: ExecutionResult): Outgoing {
   const head = `**Result of attempt ${attemptIndex}** · ${neutraliseFences(statusLine(result))}`.slice(0, 600);
   const streams = (['stdout', 'stderr'] as const).filter((s) => result[s].length > 0);
+  const reserved = result.checks ? CHECKS_CHARS + 40 : 0;
   const files: OutFile[] = [];
   const parts = [head];
   // Each stream gets an even share of what is left; 30 characters cover the labels and fences.
-  const share = Math.floor((MESSAGE_CHARS - head.length - 10) / Math.max(1, streams.length)) - 30;
+  const share = Math.floor((MESSAGE_CHARS - head.length - reserved - 10) / Math.max(1, streams.length)) - 30;
   for (const stream of streams) {
     const capped = capText(result[stream], share, 30);
     parts.push(`${stream}:\n${codeBlock(capped.text)}`);
     if (capped.truncated) files.push({ name: `attempt-${attemptIndex}-${stream}.txt`, data: Buffer.from(result[stream]) });
   }
   if (streams.length === 0) parts.push('_(no output)_');
+  if (result.checks) {
+    const notice = checkReportNotice(result.checks);
+    parts.splice(1, 0, `${notice.title}:\n${codeBlock(capText(notice.lines.join('\n'), CHECKS_CHARS, 8).text)}`);
+  }
   return { content: parts.join('\n').slice(0, MESSAGE_CHARS), ...(files.length ? { files } : {}) };
 }
 
@@ -131,6 +144,13 @@ export function artifactMessages(attemptIndex: number, result: ExecutionResult):
     });
   }
   return out;
+}
+
+/** A verification notice: the title, then its lines capped in a code block. */
+export function noticeMessage(notice: Notice): Outgoing {
+  if (notice.lines.length === 0) return { content: notice.title.slice(0, MESSAGE_CHARS) };
+  const capped = capText(notice.lines.join('\n'), MESSAGE_CHARS - notice.title.length - 40, 20);
+  return { content: `${notice.title}\n${codeBlock(capped.text)}` };
 }
 
 /** An auto-fix attempt announced with the error that caused it. */
@@ -166,7 +186,7 @@ export function finalMessage(run: Run): Outgoing {
 /** `/history`: the channel's recent runs, newest first. */
 export function historyMessage(runs: Run[]): Outgoing {
   if (runs.length === 0) return { content: 'No runs in this channel yet. Start one with `/run`.' };
-  const icon = (r: Run) => ({ success: '✅', failed: '❌', generated: '📝', running: '⏳' })[r.status];
+  const icon = (r: Run) => STATUS_ICON[r.status];
   const lines = runs.map((r) => {
     const thread = r.meta?.threadId ? ` · <#${r.meta.threadId}>` : '';
     return `${icon(r)} \`${r.id}\` · ${neutraliseFences(oneLine(r.requirement, 80))} · <t:${Math.floor(Date.parse(r.createdAt) / 1000)}:R>${thread}`;

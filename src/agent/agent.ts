@@ -13,6 +13,19 @@ import { extractCode } from './extract.js';
 import { buildMessages } from './prompts.js';
 import { summarizeFailure } from './failure.js';
 import { thisProcess } from '../history/process-identity.js';
+import { cleanName } from '../sandbox/names.js';
+import { brokenCheck, checksRequest, deriveChecks } from './checks.js';
+import { reviewResult } from './review.js';
+import { feedbackOf, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
+
+/**
+ * How the agent checks a result beyond the exit code: `checks` derived from the requirement and run
+ * with the program, an LLM `review` of a run that succeeded, `both`, or `off`.
+ */
+export type VerifyMode = 'off' | 'checks' | 'review' | 'both';
+
+/** Temperature of the attempt that follows a repeated program: enough to leave the greedy path. */
+export const REPEAT_TEMPERATURE = 0.8;
 
 /** A request that cannot be accepted (empty, too long…); nothing was run and nothing was stored. */
 export class InputError extends Error {
@@ -30,6 +43,8 @@ export interface AgentOptions {
   maxRetries?: number;
   /** Longest accepted requirement or feedback, in characters. Default 8000. */
   maxRequirementChars?: number;
+  /** How results are verified beyond the exit code. Default `checks`. */
+  verify?: VerifyMode;
 }
 
 /** Options of one agent call. */
@@ -52,17 +67,28 @@ export interface CallOptions {
 export class Agent {
   readonly maxRetries: number;
   readonly maxRequirementChars: number;
+  readonly verify: VerifyMode;
 
   constructor(private readonly options: AgentOptions) {
     this.maxRetries = options.maxRetries ?? 3;
     this.maxRequirementChars = options.maxRequirementChars ?? 8000;
+    this.verify = options.verify ?? 'checks';
+  }
+
+  private get usesChecks(): boolean {
+    return this.verify === 'checks' || this.verify === 'both';
+  }
+
+  private get usesReview(): boolean {
+    return this.verify === 'review' || this.verify === 'both';
   }
 
   /**
-   * Generates code for a requirement, executes it and improves it until it works or
-   * `maxRetries` improvement attempts failed.
-   * @returns the finished run (status `success` or `failed`); LLM and sandbox errors end the run
-   *   as failed with `run.error` set, they are not thrown.
+   * Generates code for a requirement, derives checks from it (verify `checks`/`both`), executes
+   * both and improves the code until it is confirmed, `maxRetries` improvement attempts were made,
+   * or a failure no code can fix stops the run early.
+   * @returns the finished run (status `success`, `unverified` or `failed`); LLM and sandbox errors
+   *   end the run as failed with `run.error` set, they are not thrown.
    * @throws {InputError} for an empty or oversized requirement (nothing is stored).
    * @throws {SandboxUnavailableError} when the sandbox cannot isolate here (checked before any LLM call).
    */
@@ -72,6 +98,7 @@ export class Agent {
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
       await this.makeAttempt(run, 'requirement', undefined, options);
+      await this.deriveChecks(run, options);
       await this.executeAndFix(run, options);
     });
   }
@@ -99,9 +126,9 @@ export class Agent {
     return this.guard(run, options, async () => {
       run.attempts.push(newAttempt(run, 'rerun', source.code));
       await this.executeLatest(run, options);
-      const last = run.attempts.at(-1)!;
-      if (last.result?.success) return this.finish(run, 'success', undefined, options);
-      return this.finish(run, 'failed', summarizeFailure(last.result!), options);
+      const verdict = judgeAttempt(run.attempts.at(-1)!, run);
+      if (verdict.kind === 'confirmed') return this.finish(run, 'success', undefined, options);
+      return this.finish(run, verdict.kind === 'ran' ? 'unverified' : 'failed', 'reason' in verdict ? verdict.reason : undefined, options);
     });
   }
 
@@ -118,6 +145,7 @@ export class Agent {
     await this.options.executor.check();
     return this.guard(run, options, async () => {
       await this.makeAttempt(run, text ? 'feedback' : 'error', text, options);
+      if (text || !run.checks) await this.deriveChecks(run, options);
       await this.executeAndFix(run, options);
     });
   }
@@ -166,23 +194,106 @@ export class Agent {
     return run;
   }
 
+  /**
+   * Executes the latest attempt and makes new ones while a new attempt can change the outcome:
+   * a program that repeats an earlier one is not executed again (the model is told, and the next
+   * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), and a
+   * failure no code can fix ends the run at once with what to do.
+   */
   private async executeAndFix(run: Run, options: CallOptions): Promise<void> {
     const maxRetries = options.maxRetries ?? this.maxRetries;
     for (let retry = 1; ; retry++) {
-      await this.executeLatest(run, options);
-      const last = run.attempts.at(-1)!;
-      if (last.result?.success) {
+      const attempt = run.attempts.at(-1)!;
+      const repeatOf = attempt.code ? sameCodeAs(run, attempt) : undefined;
+      if (repeatOf !== undefined) {
+        attempt.repeatOf = repeatOf;
+        await this.save(run);
+        emit(options, { type: 'repeated', runId: run.id, attempt: attempt.index, repeatOf });
+      } else {
+        await this.executeLatest(run, options);
+        await this.repairChecks(run, attempt, options);
+      }
+      const verdict = await this.review(run, attempt, judgeAttempt(attempt, run), options);
+      if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
         return;
       }
-      const reason = last.error ?? summarizeFailure(last.result!);
-      if (retry > maxRetries) {
-        await this.finish(run, 'failed', reason, options);
+      const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
+      const stop = stopReason(run, attempt, verdict, inputNames);
+      if (stop !== undefined || retry > maxRetries) {
+        await this.finishUnconfirmed(run, stop ?? verdict.reason, options);
         return;
       }
-      emit(options, { type: 'improving', runId: run.id, retry, maxRetries, reason });
-      await this.makeAttempt(run, 'error', undefined, options);
+      emit(options, { type: 'improving', runId: run.id, retry, maxRetries, reason: verdict.reason });
+      const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
+      await this.makeAttempt(run, fromReview ? 'review' : 'error', fromReview ? verdict.defect : undefined, options, {
+        temperature: repeatOf !== undefined ? REPEAT_TEMPERATURE : undefined,
+      });
     }
+  }
+
+  /**
+   * Ends a run that was not confirmed: when some attempt ran with exit 0, the best of them (most
+   * checks passed, then earliest) is the answer and the run is `unverified`; else it `failed`.
+   * An earlier attempt kept as the answer is appended as a `rerun` (result copied, not executed).
+   */
+  private async finishUnconfirmed(run: Run, reason: string, options: CallOptions): Promise<void> {
+    const kept = keptAttempt(run);
+    if (!kept) {
+      await this.finish(run, 'failed', reason, options);
+      return;
+    }
+    if (kept !== run.attempts.at(-1)) {
+      run.attempts.push({ ...newAttempt(run, 'rerun', kept.code), keptFrom: kept.index, result: kept.result });
+    }
+    const verdict = judgeAttempt(kept, run);
+    const why = verdict.kind === 'ran' ? verdict.reason : reason;
+    await this.finish(run, 'unverified', kept.review && !kept.review.ok ? `the review found a defect: ${kept.review.defect}` : why, options);
+  }
+
+  /** With review on, asks the LLM to review a confirmed attempt; a defect makes the verdict `ran`. */
+  private async review(run: Run, attempt: Attempt, verdict: Verdict, options: CallOptions): Promise<Verdict> {
+    if (verdict.kind !== 'confirmed' || !this.usesReview || !attempt.result) return verdict;
+    const request = [run.requirement, ...feedbackOf(run)].join('\n\n');
+    const review = await reviewResult(this.options.llm, request, attempt.code, attempt.result, options.signal);
+    attempt.review = review;
+    await this.save(run);
+    emit(options, { type: 'reviewed', runId: run.id, attempt: attempt.index, ok: review.ok, defect: review.defect });
+    if (review.ok) return verdict;
+    return { kind: 'ran', reason: `the review found a defect: ${review.defect}`, defect: review.defect };
+  }
+
+  /**
+   * When the checks turn out broken (see {@link brokenCheck}), writes them again once per run and
+   * executes the same attempt again with the new ones; broken twice, the run keeps no checks
+   * (judged by exit code) and says so.
+   */
+  private async repairChecks(run: Run, attempt: Attempt, options: CallOptions): Promise<void> {
+    const report = attempt.result?.checks;
+    if (!run.checks || !report) return;
+    const broken = brokenCheck(report, [run.requirement, ...feedbackOf(run)].join('\n'));
+    if (broken === undefined) return;
+    if (run.checks.repairOf !== undefined) {
+      run.checks = { code: '', asserts: [], usage: run.checks.usage, repairOf: `${run.checks.repairOf}; then ${broken}` };
+      delete attempt.result!.checks;
+      await this.save(run);
+      emit(options, { type: 'checks', runId: run.id, asserts: [], dropped: [] });
+      return;
+    }
+    const request = checksRequest(run.requirement, feedbackOf(run));
+    run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks, broken });
+    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [] });
+    await this.executeLatest(run, options);
+    await this.repairChecks(run, attempt, options);
+  }
+
+  /** With checks on, derives the run's checks from its requirement and feedback (frozen until new feedback). */
+  private async deriveChecks(run: Run, options: CallOptions): Promise<void> {
+    if (!this.usesChecks || run.attempts.at(-1)?.code === '') return;
+    const request = checksRequest(run.requirement, feedbackOf(run));
+    run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks });
+    await this.save(run);
+    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [] });
   }
 
   /** Asks the LLM for the next attempt and extracts its code. */
@@ -191,10 +302,14 @@ export class Agent {
     trigger: AttemptTrigger,
     feedback: string | undefined,
     options: CallOptions,
+    sampling: { temperature?: number } = {},
   ): Promise<Attempt> {
     const attempt = newAttempt(run, trigger, '', feedback);
     emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
-    const completion = await this.options.llm.complete(buildMessages(run, attempt), { signal: options.signal });
+    const completion = await this.options.llm.complete(buildMessages(run, attempt), {
+      signal: options.signal,
+      ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
+    });
     attempt.usage = completion.usage;
     const extracted = extractCode(completion.content);
     if ('code' in extracted) attempt.code = extracted.code;
@@ -212,6 +327,7 @@ export class Agent {
     emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
     attempt.result = await this.options.executor.execute(attempt.code, {
       inputFiles: options.inputFiles,
+      ...(run.checks?.code ? { checks: run.checks.code } : {}),
       signal: options.signal,
       artifactDir: join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index)),
     });

@@ -59,6 +59,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     artifactRoot,
     maxRetries: config.agent.max_retries,
     maxRequirementChars: config.agent.max_requirement_chars,
+    verify: config.agent.verify,
   });
   return { config, llm, executor, store, agent, artifactRoot, close: () => store.close() };
 }
