@@ -1,31 +1,23 @@
 /**
- * The orchestrator: generate → execute → on failure improve and execute again, up to
- * `maxRetries`. It knows no platform and no vendor; it emits events and keeps every run in the
- * history store.
+ * The orchestrator: generate → derive checks → execute → verify → on failure (or an unconfirmed
+ * result) improve and execute again, while another attempt can help, up to `maxRetries`. It knows
+ * no platform and no vendor; it emits events and keeps every run in the history store. The steps
+ * themselves are in `steps.ts`; this file holds the entry points.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Executor, InputFile } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
-import type { Attempt, AttemptTrigger, HistoryStore, Run } from '../history/types.js';
-import type { AgentEvent, AgentEventListener } from './events.js';
-import { extractCode } from './extract.js';
-import { buildMessages } from './prompts.js';
-import { summarizeFailure } from './failure.js';
+import type { HistoryStore, Run } from '../history/types.js';
+import type { AgentEventListener } from './events.js';
 import { thisProcess } from '../history/process-identity.js';
-import { cleanName } from '../sandbox/names.js';
-import { brokenCheck, checksRequest, deriveChecks } from './checks.js';
-import { reviewResult } from './review.js';
-import { feedbackOf, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
+import { judgeAttempt } from './verdict.js';
+import { newAttempt, RunSteps } from './steps.js';
 
 /**
  * How the agent checks a result beyond the exit code: `checks` derived from the requirement and run
  * with the program, an LLM `review` of a run that succeeded, `both`, or `off`.
  */
 export type VerifyMode = 'off' | 'checks' | 'review' | 'both';
-
-/** Temperature of the attempt that follows a repeated program: enough to leave the greedy path. */
-export const REPEAT_TEMPERATURE = 0.8;
 
 /** A request that cannot be accepted (empty, too long…); nothing was run and nothing was stored. */
 export class InputError extends Error {
@@ -68,20 +60,15 @@ export class Agent {
   readonly maxRetries: number;
   readonly maxRequirementChars: number;
   readonly verify: VerifyMode;
+  private readonly steps: RunSteps;
 
   constructor(private readonly options: AgentOptions) {
     this.maxRetries = options.maxRetries ?? 3;
     this.maxRequirementChars = options.maxRequirementChars ?? 8000;
     this.verify = options.verify ?? 'checks';
+    this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify });
   }
 
-  private get usesChecks(): boolean {
-    return this.verify === 'checks' || this.verify === 'both';
-  }
-
-  private get usesReview(): boolean {
-    return this.verify === 'review' || this.verify === 'both';
-  }
 
   /**
    * Generates code for a requirement, derives checks from it (verify `checks`/`both`), executes
@@ -97,9 +84,9 @@ export class Agent {
     await this.options.executor.check();
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
-      await this.makeAttempt(run, 'requirement', undefined, options);
-      await this.deriveChecks(run, options);
-      await this.executeAndFix(run, options);
+      await this.steps.makeAttempt(run, 'requirement', undefined, options);
+      await this.steps.deriveChecks(run, options);
+      await this.steps.executeAndFix(run, options);
     });
   }
 
@@ -110,9 +97,9 @@ export class Agent {
   async generate(conversationId: string, requirement: string, options: CallOptions = {}): Promise<Run> {
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
-      const attempt = await this.makeAttempt(run, 'requirement', undefined, options);
-      if (attempt.error) return this.finish(run, 'failed', attempt.error, options);
-      return this.finish(run, 'generated', undefined, options);
+      const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, options);
+      if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, options);
+      return this.steps.finish(run, 'generated', undefined, options);
     });
   }
 
@@ -125,10 +112,10 @@ export class Agent {
     if (!source) throw new InputError('this run has no code to execute yet');
     return this.guard(run, options, async () => {
       run.attempts.push(newAttempt(run, 'rerun', source.code));
-      await this.executeLatest(run, options);
+      await this.steps.executeLatest(run, options);
       const verdict = judgeAttempt(run.attempts.at(-1)!, run);
-      if (verdict.kind === 'confirmed') return this.finish(run, 'success', undefined, options);
-      return this.finish(run, verdict.kind === 'ran' ? 'unverified' : 'failed', 'reason' in verdict ? verdict.reason : undefined, options);
+      if (verdict.kind === 'confirmed') return this.steps.finish(run, 'success', undefined, options);
+      return this.steps.finish(run, verdict.kind === 'ran' ? 'unverified' : 'failed', 'reason' in verdict ? verdict.reason : undefined, options);
     });
   }
 
@@ -144,9 +131,9 @@ export class Agent {
     if (text) this.checkText(text, 'feedback');
     await this.options.executor.check();
     return this.guard(run, options, async () => {
-      await this.makeAttempt(run, text ? 'feedback' : 'error', text, options);
-      if (text || !run.checks) await this.deriveChecks(run, options);
-      await this.executeAndFix(run, options);
+      await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, options);
+      if (text || !run.checks) await this.steps.deriveChecks(run, options);
+      await this.steps.executeAndFix(run, options);
     });
   }
 
@@ -189,187 +176,12 @@ export class Agent {
       await body();
     } catch (err) {
       const reason = options.signal?.aborted ? 'cancelled' : (err as Error).message;
-      await this.finish(run, 'failed', reason, options);
+      await this.steps.finish(run, 'failed', reason, options);
     }
     return run;
   }
 
-  /**
-   * Executes the latest attempt and makes new ones while a new attempt can change the outcome:
-   * a program that repeats an earlier one is not executed again (the model is told, and the next
-   * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), and a
-   * failure no code can fix ends the run at once with what to do.
-   */
-  private async executeAndFix(run: Run, options: CallOptions): Promise<void> {
-    const maxRetries = options.maxRetries ?? this.maxRetries;
-    for (let retry = 1; ; retry++) {
-      const attempt = run.attempts.at(-1)!;
-      const repeatOf = attempt.code ? sameCodeAs(run, attempt) : undefined;
-      if (repeatOf !== undefined) {
-        attempt.repeatOf = repeatOf;
-        await this.save(run);
-        emit(options, { type: 'repeated', runId: run.id, attempt: attempt.index, repeatOf });
-      } else {
-        await this.executeLatest(run, options);
-        await this.repairChecks(run, attempt, options);
-      }
-      const verdict = await this.review(run, attempt, judgeAttempt(attempt, run), options);
-      if (verdict.kind === 'confirmed') {
-        await this.finish(run, 'success', undefined, options);
-        return;
-      }
-      const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
-      const stop = stopReason(run, attempt, verdict, inputNames);
-      if (stop !== undefined || retry > maxRetries) {
-        await this.finishUnconfirmed(run, stop ?? verdict.reason, options);
-        return;
-      }
-      emit(options, { type: 'improving', runId: run.id, retry, maxRetries, reason: verdict.reason });
-      const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
-      await this.makeAttempt(run, fromReview ? 'review' : 'error', fromReview ? verdict.defect : undefined, options, {
-        temperature: repeatOf !== undefined ? REPEAT_TEMPERATURE : undefined,
-      });
-    }
-  }
-
-  /**
-   * Ends a run that was not confirmed: when some attempt ran with exit 0, the best of them (most
-   * checks passed, then earliest) is the answer and the run is `unverified`; else it `failed`.
-   * An earlier attempt kept as the answer is appended as a `rerun` (result copied, not executed).
-   */
-  private async finishUnconfirmed(run: Run, reason: string, options: CallOptions): Promise<void> {
-    const kept = keptAttempt(run);
-    if (!kept) {
-      await this.finish(run, 'failed', reason, options);
-      return;
-    }
-    if (kept !== run.attempts.at(-1)) {
-      run.attempts.push({ ...newAttempt(run, 'rerun', kept.code), keptFrom: kept.index, result: kept.result });
-    }
-    const verdict = judgeAttempt(kept, run);
-    const why = verdict.kind === 'ran' ? verdict.reason : reason;
-    await this.finish(run, 'unverified', kept.review && !kept.review.ok ? `the review found a defect: ${kept.review.defect}` : why, options);
-  }
-
-  /** With review on, asks the LLM to review a confirmed attempt; a defect makes the verdict `ran`. */
-  private async review(run: Run, attempt: Attempt, verdict: Verdict, options: CallOptions): Promise<Verdict> {
-    if (verdict.kind !== 'confirmed' || !this.usesReview || !attempt.result) return verdict;
-    const request = [run.requirement, ...feedbackOf(run)].join('\n\n');
-    const review = await reviewResult(this.options.llm, request, attempt.code, attempt.result, options.signal);
-    attempt.review = review;
-    await this.save(run);
-    emit(options, { type: 'reviewed', runId: run.id, attempt: attempt.index, ok: review.ok, defect: review.defect });
-    if (review.ok) return verdict;
-    return { kind: 'ran', reason: `the review found a defect: ${review.defect}`, defect: review.defect };
-  }
-
-  /**
-   * When the checks turn out broken (see {@link brokenCheck}), writes them again once per run and
-   * executes the same attempt again with the new ones; broken twice, the run keeps no checks
-   * (judged by exit code) and says so.
-   */
-  private async repairChecks(run: Run, attempt: Attempt, options: CallOptions): Promise<void> {
-    const report = attempt.result?.checks;
-    if (!run.checks || !report) return;
-    const broken = brokenCheck(report, [run.requirement, ...feedbackOf(run)].join('\n'));
-    if (broken === undefined) return;
-    if (run.checks.repairOf !== undefined) {
-      run.checks = { code: '', asserts: [], usage: run.checks.usage, repairOf: `${run.checks.repairOf}; then ${broken}` };
-      delete attempt.result!.checks;
-      await this.save(run);
-      emit(options, { type: 'checks', runId: run.id, asserts: [], dropped: [] });
-      return;
-    }
-    const request = checksRequest(run.requirement, feedbackOf(run));
-    run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks, broken });
-    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [] });
-    await this.executeLatest(run, options);
-    await this.repairChecks(run, attempt, options);
-  }
-
-  /** With checks on, derives the run's checks from its requirement and feedback (frozen until new feedback). */
-  private async deriveChecks(run: Run, options: CallOptions): Promise<void> {
-    if (!this.usesChecks || run.attempts.at(-1)?.code === '') return;
-    const request = checksRequest(run.requirement, feedbackOf(run));
-    run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks });
-    await this.save(run);
-    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [] });
-  }
-
-  /** Asks the LLM for the next attempt and extracts its code. */
-  private async makeAttempt(
-    run: Run,
-    trigger: AttemptTrigger,
-    feedback: string | undefined,
-    options: CallOptions,
-    sampling: { temperature?: number } = {},
-  ): Promise<Attempt> {
-    const attempt = newAttempt(run, trigger, '', feedback);
-    emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
-    const completion = await this.options.llm.complete(buildMessages(run, attempt), {
-      signal: options.signal,
-      ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
-    });
-    attempt.usage = completion.usage;
-    const extracted = extractCode(completion.content);
-    if ('code' in extracted) attempt.code = extracted.code;
-    else attempt.error = extracted.error;
-    run.attempts.push(attempt);
-    await this.save(run);
-    emit(options, { type: 'generated', runId: run.id, attempt: attempt.index, code: attempt.code, error: attempt.error });
-    return attempt;
-  }
-
-  /** Executes the latest attempt (if it has code) and stores its result. */
-  private async executeLatest(run: Run, options: CallOptions): Promise<void> {
-    const attempt = run.attempts.at(-1)!;
-    if (!attempt.code) return;
-    emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
-    attempt.result = await this.options.executor.execute(attempt.code, {
-      inputFiles: options.inputFiles,
-      ...(run.checks?.code ? { checks: run.checks.code } : {}),
-      signal: options.signal,
-      artifactDir: join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index)),
-    });
-    await this.save(run);
-    emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: attempt.result });
-    if (options.signal?.aborted) throw new Error('cancelled');
-  }
-
-  private async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {
-    run.status = status;
-    run.error = error;
-    delete run.runningIn;
-    await this.save(run);
-    emit(options, status === 'failed' ? { type: 'failed', run, reason: error ?? 'failed' } : { type: 'done', run });
-    return run;
-  }
-
-  private async save(run: Run): Promise<void> {
-    run.updatedAt = new Date().toISOString();
-    await this.options.store.saveRun(run);
-  }
 }
-
-function newAttempt(run: Run, trigger: AttemptTrigger, code: string, feedback?: string): Attempt {
-  return {
-    index: run.attempts.length + 1,
-    trigger,
-    ...(feedback !== undefined ? { feedback } : {}),
-    code,
-    usage: { promptTokens: 0, completionTokens: 0 },
-    createdAt: new Date().toISOString(),
-  };
-}
-
-function emit(options: CallOptions, event: AgentEvent): void {
-  try {
-    options.onEvent?.(event);
-  } catch {
-    /* a listener's error must not break the run */
-  }
-}
-
 /** A time-sortable run id, e.g. `mfx3k2a1-9f2c1e`. */
 export function newRunId(): string {
   return `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
