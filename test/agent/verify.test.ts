@@ -125,6 +125,14 @@ describe('checks derived from the requirement', () => {
     expect(run.checks?.repairOf).toBeUndefined();
   });
 
+  it('derives the checks before the first execution even when the first reply had no code', async () => {
+    const { agent, events, onEvent } = await setup({ code: ['Sure, I can do that.', py(PRIMES_BELOW_20), py(FIRST_20_PRIMES)], checks: PRIME_CHECKS });
+    const run = await agent.run('cli:t', 'compute the first 20 prime numbers and print them as a comma-separated list', { onEvent });
+    expect(run.status).toBe('success');
+    expect(run.attempts.map((a) => a.result?.checks?.results.every((r) => r.passed))).toEqual([undefined, false, true]);
+    expect(events.map((e) => e.type).indexOf('checks')).toBeLessThan(events.map((e) => e.type).indexOf('executing'));
+  });
+
   it('confirms by exit code when nothing can be checked for certain', async () => {
     const { agent, events, onEvent } = await setup({ code: [py('import random\nprint(random.random())')], checks: '```python\n# no checks\n```' });
     const run = await agent.run('cli:t', 'print a random number', { onEvent });
