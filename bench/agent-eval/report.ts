@@ -1,7 +1,7 @@
 /** Prints the figures of an agent evaluation. */
 import type { CompletionTiming } from '../../src/llm/local.js';
 import type { Outcome, ProblemResult } from './evaluate.js';
-import { median, pct, sum } from './stats.js';
+import { median, pct, sum } from '../shared/stats.js';
 
 /** Everything the report needs. */
 export interface EvalSummary {
