@@ -35,8 +35,9 @@ export interface PngFacts {
   /** Pixel counts of pure-ish colours. */
   pixels: { red: number; blue: number; saturated: number };
   /**
-   * The red curve: its row (px from the top, mean of its pixels) at 21 evenly spaced columns across
-   * its horizontal extent, null where the column has none; empty when there is no red.
+   * The red curve (its largest connected piece, so a legend's sample line is left out): its row
+   * (px from the top, mean of its pixels) at 21 evenly spaced columns across its horizontal extent,
+   * null where the column has none; empty when there is no red.
    */
   redCurve: (number | null)[];
 }
@@ -81,7 +82,20 @@ def bars(m, img):
             out.append({"start": int(s), "length": int(base - t + 1), "rgb": [float(x) for x in np.median(px, 0)]})
     return out
 
+def main_line(m):
+    # the largest 8-connected piece: a legend's sample line is a separate small piece; a dashed
+    # curve has no large piece, then every pixel is kept
+    from scipy import ndimage
+    lab, n = ndimage.label(m, structure=np.ones((3, 3)))
+    if n < 2:
+        return m
+    sizes = ndimage.sum(m, lab, range(1, n + 1))
+    big = lab == (int(np.argmax(sizes)) + 1)
+    span = lambda x: np.ptp(np.where(x.any(0))[0])
+    return big if span(big) >= 0.5 * span(m) else m
+
 def curve(m):
+    m = main_line(m)
     cols = np.where(m.any(0))[0]
     if len(cols) == 0:
         return []
