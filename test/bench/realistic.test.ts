@@ -55,6 +55,23 @@ describe('the realistic request set', () => {
   });
 });
 
+describe('checkers read answers in the layouts programs print them', () => {
+  const check = (id: string, stdout: string) => REQUESTS.find((r) => r.id === id)!.check({ stdout, artifacts: [] }, { executor });
+
+  it('accepts other layouts of a right answer and rejects a wrong order or value in them', async () => {
+    expect(await check('top-5-words', "[('the', 21), ('launch', 7), ('team', 6), ('app', 5), ('data', 4)]")).toMatchObject({ pass: true });
+    expect(await check('top-5-words', "[('the', 21), ('team', 6), ('launch', 7), ('app', 5), ('data', 4)]")).toMatchObject({ pass: false });
+    expect(await check('compound-interest', 'You will have $13,694.52 after 7 years.')).toMatchObject({ pass: true });
+    expect(await check('compound-interest', 'You will have $13,694.5226 after 7 years.')).toMatchObject({ pass: false });
+    const resampled = ['timestamp', ...['08:00:00    2', '09:00:00    3', '10:00:00    1', '11:00:00    1', '12:00:00    2', '13:00:00    1'].map((t) => `2024-06-03 ${t}`)];
+    expect(await check('errors-per-hour', resampled.join('\n'))).toMatchObject({ pass: true });
+    expect(await check('errors-per-hour', resampled.join('\n').replace('08:00:00    2', '08:00:00    3'))).toMatchObject({ pass: false });
+    expect(await check('revenue-by-region', 'region\nEast     3107.56\nWest     2126.26\nNorth    1886.93\nSouth    1183.53\nName: revenue, dtype: float64')).toMatchObject({ pass: true });
+    expect(await check('iso-week-number', 'IsoCalendarDate(year=2025, week=1, weekday=1)')).toMatchObject({ pass: true });
+    expect(await check('iso-week-number', 'Week number of 2024-12-30: 53')).toMatchObject({ pass: false });
+  });
+});
+
 describe('one request end to end (real agent and sandbox, fake OpenAI server)', () => {
   const primes = REQUESTS.find((r) => r.id === 'first-20-primes')!;
   const py = (code: string) => `\`\`\`python\n${code}\n\`\`\`\n`;

@@ -42,13 +42,17 @@ export const TEXT_REQUESTS: RealisticRequest[] = [
     // Counter of re.findall('[a-z]+', text.lower()): the 21, launch 7, team 6, app 5, data 4; then 3s.
     // Splitting on spaces without stripping punctuation gives the 19, team 5, launch 4 …
     check: async ({ stdout }) => {
-      const lines = linesOf(stdout);
+      // where each word is printed on a line that also shows its count (position in the whole
+      // output, so that a one-line list of pairs is ordered too)
+      const lines = stdout.split('\n');
+      const starts = lines.map((_, i) => lines.slice(0, i).reduce((n, l) => n + l.length + 1, 0));
       let previous = -1;
       for (const [word, count] of [['the', 21], ['launch', 7], ['team', 6], ['app', 5], ['data', 4]] as const) {
         const at = lines.findIndex((l) => wordRe(word).test(l) && numbersIn(l).includes(count));
         if (at < 0) return bad(`no line with "${word}" and ${count}`);
-        if (at < previous) return bad(`"${word}" is out of order`);
-        previous = at;
+        const position = starts[at]! + lines[at]!.search(wordRe(word));
+        if (position < previous) return bad(`"${word}" is out of order`);
+        previous = position;
       }
       return ok('the 21, launch 7, team 6, app 5, data 4');
     },
