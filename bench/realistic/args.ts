@@ -12,6 +12,7 @@ export interface RealisticArgs extends CommonArgs {
   separate: boolean;
 }
 
+/** The usage text printed with a usage error and for `--help`. */
 export const USAGE = `node dist/bench/realistic.js [--verify checks|review|both|off] [--retries 3] [--limit N] [--offset N]
   [--separate] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N]
   [--context-size N] [--max-tokens N] [--timeout-s S] [--json out.json]

@@ -88,9 +88,14 @@ function loopLines(s: RealisticSummary): string[] {
 }
 
 function silentLines(settings: Setting[]): string[] {
+  let previous: { label: string; text: string } | undefined;
   return settings.flatMap((x) => {
     const silent = x.outcomes.map((o, i) => ({ o, id: x.ids[i]! })).filter(({ o }) => o.status === 'success' && !o.pass);
-    return silent.length ? [`✅ but wrong with ${x.label}: ${silent.map(({ id, o }) => `${id} (${o.reason})`).join('; ')}`] : [];
+    if (!silent.length) return [];
+    const text = silent.map(({ id, o }) => `${id} (${o.reason})`).join('; ');
+    const line = text === previous?.text ? `✅ but wrong with ${x.label}: the same ${silent.length} as with ${previous.label}` : `✅ but wrong with ${x.label}: ${text}`;
+    previous = { label: x.label, text };
+    return [line];
   });
 }
 

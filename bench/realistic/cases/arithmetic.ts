@@ -9,6 +9,7 @@ import { bad, ok, type RealisticRequest } from '../types.js';
 /** The first 20 primes, by trial division. */
 const PRIMES_20 = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71];
 
+/** The arithmetic requests, in a fixed order. */
 export const ARITHMETIC_REQUESTS: RealisticRequest[] = [
   {
     id: 'first-20-primes',

@@ -7,6 +7,7 @@ import { DAILY_TEMPS_CSV, ORDERS_CSV, SALES_CSV, TICKETS_CSV } from '../inputs.j
 import { expectLabelled, expectNumber, expectNumbersInOrder, expectRows } from '../stdout-checks.js';
 import { all, file, type RealisticRequest } from '../types.js';
 
+/** The data requests, in a fixed order. */
 export const DATA_REQUESTS: RealisticRequest[] = [
   {
     id: 'revenue-by-region',

@@ -8,6 +8,7 @@ import { bad, ok, type RealisticRequest } from '../types.js';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
+/** The date requests, in a fixed order. */
 export const DATE_REQUESTS: RealisticRequest[] = [
   {
     id: 'days-inclusive',

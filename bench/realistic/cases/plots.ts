@@ -33,6 +33,7 @@ function isParabola(rows: (number | null)[]): Verdict {
   return ok('a red parabola with its vertex in the middle');
 }
 
+/** The plot requests, in a fixed order. */
 export const PLOT_REQUESTS: RealisticRequest[] = [
   {
     id: 'revenue-bar-chart',

@@ -32,6 +32,7 @@ function hourCounts(stdout: string): [number, number][] {
   return pairs;
 }
 
+/** The text requests, in a fixed order. */
 export const TEXT_REQUESTS: RealisticRequest[] = [
   {
     id: 'top-5-words',
