@@ -112,7 +112,8 @@ describe('one request end to end (real agent and sandbox, fake OpenAI server)', 
     expect(fake!.requests).toHaveLength(1); // the fix loop never engaged
     const report = formatReport(summary);
     expect(report).toMatch(/verify off, retries 3 +0\/1 \(0\.0%\) +1 \(100\.0%; 100\.0% of ✅\)/);
-    expect(report).toContain('✅ but wrong with verify off, retries 3: first-20-primes (no line holding exactly the first 20 primes');
+    expect(report).toContain('✅ but wrong with verify off, retries 0: first-20-primes (no line holding exactly the first 20 primes');
+    expect(report).toContain('✅ but wrong with verify off, retries 3: the same 1 as with verify off, retries 0');
   });
 
   it('the built bench runs it from the command line, keeps --json and merges it', { timeout: 90_000 }, async () => {
