@@ -11,45 +11,20 @@
  *   node dist/bench/agent-eval.js --threads 1 --offset 82 --json b.json; wait
  *   node dist/bench/agent-eval.js --merge a.json b.json
  */
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../src/agent/agent.js';
 import { KeyvHistoryStore } from '../src/history/keyv-store.js';
-import { LocalLlamaProvider, type CompletionTiming } from '../src/llm/local.js';
-import { OpenAiProvider } from '../src/llm/openai.js';
-import type { LlmProvider } from '../src/llm/types.js';
-import { BubblewrapExecutor, limitsFromConfig } from '../src/sandbox/executor.js';
-import { sandboxSchema } from '../src/config/schema.js';
-import { TEST_MODEL_FILE, testModelsDir } from '../scripts/test-model.js';
+import type { CompletionTiming } from '../src/llm/local.js';
 import { parseEvalArgs, type EvalArgs } from './agent-eval/args.js';
 import { loadProblems } from './agent-eval/dataset.js';
-import { UsageError } from './agent-eval/errors.js';
+import { UsageError } from './shared/errors.js';
+import { buildExecutor, buildProvider, disposeProvider } from './shared/provider.js';
+import { writeSummary } from './shared/summary-file.js';
 import { evaluateProblem, type ProblemResult } from './agent-eval/evaluate.js';
 import { mergeSummaries, readSummaries } from './agent-eval/merge.js';
 import { formatReport, type EvalSummary } from './agent-eval/report.js';
-
-async function buildProvider(args: EvalArgs, timings: CompletionTiming[]): Promise<LlmProvider> {
-  if (args.baseUrl) {
-    return new OpenAiProvider({
-      baseUrl: args.baseUrl,
-      apiKey: args.apiKey ?? 'none',
-      model: args.model ?? 'default',
-      temperature: 0,
-      maxTokens: args.maxTokens,
-      maxRetries: 2,
-      timeoutMs: 300_000,
-    });
-  }
-  return LocalLlamaProvider.load({
-    modelPath: args.modelPath ?? join(testModelsDir(), TEST_MODEL_FILE),
-    contextSize: args.contextSize,
-    threads: args.threads,
-    temperature: 0,
-    maxTokens: args.maxTokens,
-    onTiming: (t) => timings.push(t),
-  });
-}
 
 async function main(): Promise<void> {
   const args = parseEvalArgs(process.argv.slice(2));
@@ -58,8 +33,7 @@ async function main(): Promise<void> {
   const timings: CompletionTiming[] = [];
   const llm = await buildProvider(args, timings);
   const workDir = mkdtempSync(join(tmpdir(), 'agent-eval-'));
-  const sandbox = sandboxSchema.parse({ timeout_s: args.timeoutS, cpu_time_s: args.timeoutS });
-  const executor = new BubblewrapExecutor({ python: sandbox.python, limits: limitsFromConfig(sandbox) });
+  const executor = buildExecutor(args.timeoutS);
   const agent = new Agent({
     llm,
     executor,
@@ -98,15 +72,9 @@ async function main(): Promise<void> {
     }
   } finally {
     rmSync(workDir, { recursive: true, force: true });
-    if (llm instanceof LocalLlamaProvider) await llm.dispose();
+    await disposeProvider(llm);
   }
   process.stdout.write(`${formatReport(summary)}\n`);
-}
-
-/** Writes a summary as `--json` (replacing the file atomically, so a reader never sees half of it). */
-function writeSummary(file: string, summary: EvalSummary): void {
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(summary, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
 }
 
 /** `--merge`: one report (and optionally one `--json`) from the summaries of shard runs. */

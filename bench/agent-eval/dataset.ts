@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from './errors.js';
+import { UsageError } from '../shared/errors.js';
 
 /** One HumanEval problem. */
 export interface Problem {

@@ -3,9 +3,8 @@
  * `--limit` ranges, e.g. one per core) into one summary, so the full figure can be computed in
  * parallel and printed as if it had been one run.
  */
-import { readFileSync } from 'node:fs';
 import type { EvalSummary } from './report.js';
-import { UsageError } from './errors.js';
+import { checkShards, readSummaries as readFiles } from '../shared/summary-file.js';
 
 /** The settings every shard must share for their results to be comparable. */
 const SETTINGS = ['provider', 'retries', 'separate', 'examples', 'verify'] as const;
@@ -17,25 +16,9 @@ const SETTINGS = ['provider', 'retries', 'separate', 'examples', 'verify'] as co
  *   (naming the file and the setting), or when a problem appears in two shards.
  */
 export function mergeSummaries(shards: readonly { file: string; summary: EvalSummary }[]): EvalSummary {
-  const [first] = shards;
-  if (!first) throw new UsageError('--merge: give at least one --json file');
-  const seen = new Map<string, string>();
-  for (const { file, summary } of shards) {
-    for (const key of SETTINGS) {
-      if (summary[key] !== first.summary[key]) {
-        throw new UsageError(
-          `--merge: ${file} has ${key} ${JSON.stringify(summary[key])}, but ${first.file} has ${JSON.stringify(first.summary[key])}`,
-        );
-      }
-    }
-    for (const r of summary.results) {
-      const other = seen.get(r.taskId);
-      if (other) throw new UsageError(`--merge: ${r.taskId} is in both ${other} and ${file}`);
-      seen.set(r.taskId, file);
-    }
-  }
+  checkShards(shards, SETTINGS, (s) => s.results.map((r) => r.taskId));
   return {
-    ...first.summary,
+    ...shards[0]!.summary,
     results: shards.flatMap((s) => s.summary.results),
     timings: shards.flatMap((s) => s.summary.timings),
   };
@@ -46,16 +29,9 @@ export function mergeSummaries(shards: readonly { file: string; summary: EvalSum
  * @throws {UsageError} naming the file when it cannot be read or is not a summary.
  */
 export function readSummaries(files: readonly string[]): { file: string; summary: EvalSummary }[] {
-  return files.map((file) => {
-    let summary: EvalSummary;
-    try {
-      summary = JSON.parse(readFileSync(file, 'utf8')) as EvalSummary;
-    } catch (err) {
-      throw new UsageError(`--merge: cannot read ${file}: ${(err as Error).message}`);
-    }
-    if (!Array.isArray(summary?.results) || !Array.isArray(summary.timings)) {
-      throw new UsageError(`--merge: ${file} is not an agent-eval --json summary (no results/timings arrays)`);
-    }
-    return { file, summary };
-  });
+  return readFiles<EvalSummary>(
+    files,
+    (x) => Array.isArray((x as EvalSummary | null)?.results) && Array.isArray((x as EvalSummary).timings),
+    'an agent-eval --json summary (no results/timings arrays)',
+  );
 }

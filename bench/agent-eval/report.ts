@@ -1,8 +1,9 @@
 /** Prints the figures of an agent evaluation. */
 import type { CompletionTiming } from '../../src/llm/local.js';
 import type { Outcome, ProblemResult } from './evaluate.js';
-import { median, pct, sum } from './stats.js';
 import type { VerifyMode } from '../../src/agent/agent.js';
+import { localProviderLines } from '../shared/report.js';
+import { median, pct, sum } from '../shared/stats.js';
 
 /** Everything the report needs. */
 export interface EvalSummary {
@@ -94,15 +95,6 @@ export function formatReport(s: EvalSummary): string {
     '',
     ...budgetLines(s),
   ];
-  if (s.timings.length) {
-    const completion = sum(s.timings.map((t) => t.completionTokens));
-    const decodeS = sum(s.timings.map((t) => (t.totalMs - t.timeToFirstTokenMs) / 1000));
-    out.push(
-      '',
-      `local provider: ${s.timings.length} completions, ${(completion / Math.max(decodeS, 1e-9)).toFixed(1)} tokens/s generated,` +
-        ` time to first token median ${(median(s.timings.map((t) => t.timeToFirstTokenMs)) / 1000).toFixed(2)} s` +
-        ` (prompt median ${median(s.timings.map((t) => t.promptTokens))} tokens)`,
-    );
-  }
+  out.push(...localProviderLines(s.timings));
   return out.join('\n');
 }

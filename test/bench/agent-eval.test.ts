@@ -12,7 +12,7 @@ import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { parseEvalArgs } from '../../bench/agent-eval/args.js';
 import { loadProblems, type Problem } from '../../bench/agent-eval/dataset.js';
-import { UsageError } from '../../bench/agent-eval/errors.js';
+import { UsageError } from '../../bench/shared/errors.js';
 import { evaluateProblem, type ProblemResult } from '../../bench/agent-eval/evaluate.js';
 import { mergeSummaries, readSummaries } from '../../bench/agent-eval/merge.js';
 import { formatReport, type EvalSummary } from '../../bench/agent-eval/report.js';

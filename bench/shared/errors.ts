@@ -1,4 +1,4 @@
-/** Errors of the agent benchmark. */
+/** Errors of the benchmarks (bench/agent-eval, bench/realistic). */
 
 /**
  * A problem with what the user gave (options, dataset, `--merge` files): printed as one line

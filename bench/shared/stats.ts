@@ -1,4 +1,4 @@
-/** Small statistics helpers for the agent evaluation. */
+/** Small statistics helpers of the benchmarks. */
 
 /** The median of the values (0 for none). */
 export function median(values: readonly number[]): number {

@@ -1,0 +1,90 @@
+/**
+ * Does verification make answers trustworthy? Runs the agent on the realistic request set
+ * (`bench/realistic/requests.ts`: data, plots, text, arithmetic, dates), with verify `off` and with
+ * `--verify` (default `checks`), each at `max_retries N` (default 3) with `max_retries 0` read off the
+ * first attempt, scores what the user is shown with each request's independent checker, and prints
+ * pass rates, silent failures (✅ but wrong), ⚠️ unverified runs, tokens, time and LLM calls.
+ *
+ *   npm run build && node dist/bench/realistic.js --threads 1 --limit 10
+ *   node dist/bench/realistic.js --base-url http://localhost:11434/v1 --model qwen2.5-coder:1.5b --verify both
+ *   # shards, then one report:
+ *   node dist/bench/realistic.js --threads 1 --limit 17 --json a.json &
+ *   node dist/bench/realistic.js --threads 1 --offset 17 --json b.json; wait
+ *   node dist/bench/realistic.js --merge a.json b.json
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, type AgentOptions } from '../src/agent/agent.js';
+import { KeyvHistoryStore } from '../src/history/keyv-store.js';
+import type { CompletionTiming } from '../src/llm/local.js';
+import type { Executor } from '../src/sandbox/types.js';
+import { CountingProvider } from './shared/counting-provider.js';
+import { UsageError } from './shared/errors.js';
+import { buildExecutor, buildProvider, disposeProvider } from './shared/provider.js';
+import { writeSummary } from './shared/summary-file.js';
+import { parseRealisticArgs, type RealisticArgs } from './realistic/args.js';
+import { evaluateRequest, type RequestResult, type VerifyMode } from './realistic/evaluate.js';
+import { mergeSummaries, readSummaries } from './realistic/merge.js';
+import { formatReport, type RealisticSummary } from './realistic/report.js';
+import { REQUESTS } from './realistic/requests.js';
+
+/** An agent with a verify mode. */
+function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode): Agent {
+  return new Agent({ llm, executor, store: new KeyvHistoryStore(new Map()), artifactRoot, maxRetries: retries, verify });
+}
+
+const mark = (pass: boolean, status: string) =>
+  `${pass ? 'pass' : 'FAIL'}${status === 'success' ? (pass ? '' : ' ✅silent') : status === 'unverified' ? ' ⚠️' : ' ❌'}`;
+
+function progress(i: number, n: number, r: RequestResult, retries: number): string {
+  const parts = r.byVerify.map(
+    (v) => `verify ${v.verify}: r0 ${mark(v.base.pass, v.base.status)}, r${retries} ${mark(v.fixed.pass, v.fixed.status)} (${v.fixed.calls} calls, ${v.fixed.tokens} tok, ${v.fixed.seconds.toFixed(1)} s)`,
+  );
+  return `[${i + 1}/${n}] ${r.id} (${r.kind}): ${parts.join(' | ')}\n`;
+}
+
+async function main(): Promise<void> {
+  const args = parseRealisticArgs(process.argv.slice(2));
+  if (args.merge.length) return printMerged(args);
+  const requests = REQUESTS.slice(args.offset, args.offset + args.limit);
+  const timings: CompletionTiming[] = [];
+  const llm = new CountingProvider(await buildProvider(args, timings));
+  const executor = buildExecutor(args.timeoutS);
+  const workDir = mkdtempSync(join(tmpdir(), 'realistic-'));
+  const modes: VerifyMode[] = args.verify === 'off' ? ['off'] : ['off', args.verify];
+  const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify) }));
+  const results: RequestResult[] = [];
+  const summary: RealisticSummary = { provider: llm.name, retries: args.retries, verify: modes, separate: args.separate, results, timings };
+  process.stderr.write(`running ${requests.length} requests with ${llm.name}, verify ${modes.join(' and ')}\n`);
+  try {
+    for (const [i, request] of requests.entries()) {
+      const r = await evaluateRequest({ agents, llm, executor, retries: args.retries, separate: args.separate }, request);
+      results.push(r);
+      process.stderr.write(progress(i, requests.length, r, args.retries));
+      // after every request, so that a run stopped early keeps what it measured (--merge reads it)
+      if (args.json) writeSummary(args.json, summary);
+    }
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+    await disposeProvider(llm.inner);
+  }
+  process.stdout.write(`${formatReport(summary)}\n`);
+}
+
+/** `--merge`: one report (and optionally one `--json`) from the summaries of shard runs. */
+function printMerged(args: RealisticArgs): void {
+  const summary = mergeSummaries(readSummaries(args.merge));
+  process.stdout.write(`${formatReport(summary)}\n`);
+  if (args.json) writeSummary(args.json, summary);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof UsageError) {
+    process.stderr.write(`realistic: ${err.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stderr.write(`realistic: ${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,3 @@
+from datetime import date
+born, on = date(1990, 8, 31), date(2024, 8, 30)
+print("Age:", on.year - born.year - ((on.month, on.day) < (born.month, born.day)))

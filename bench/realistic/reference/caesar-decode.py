@@ -1,0 +1,9 @@
+msg = "Phhw ph dw wkh qruwk jdwh dw qrrq, eulqj wkh eoxh iroghu."
+out = ""
+for c in msg:
+    if c.isalpha():
+        base = ord("A") if c.isupper() else ord("a")
+        out += chr((ord(c) - base - 3) % 26 + base)
+    else:
+        out += c
+print(out)

@@ -1,0 +1,2 @@
+s = "Our Annual Office Picnic is on Saturday at Elm Park; Everyone is Invited!"
+print("Vowels:", sum(c in "aeiou" for c in s.lower()))

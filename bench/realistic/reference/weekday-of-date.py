@@ -1,0 +1,2 @@
+from datetime import date
+print(date(2000, 2, 29).strftime("%A"))

@@ -1,0 +1,139 @@
+/**
+ * bench/realistic: every checker accepts the output of its request's reference program and rejects
+ * the output of the subtly wrong one (both run in the real sandbox, bubblewrap + /usr/bin/python3,
+ * with the request's attached files); one request end to end through the real agent and sandbox
+ * against the fake OpenAI-compatible server, in-process and through the built command.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent } from '../../src/agent/agent.js';
+import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
+import { OpenAiProvider } from '../../src/llm/openai.js';
+import { evaluateRequest } from '../../bench/realistic/evaluate.js';
+import { formatReport, type RealisticSummary } from '../../bench/realistic/report.js';
+import { REQUESTS } from '../../bench/realistic/requests.js';
+import type { RealisticRequest } from '../../bench/realistic/types.js';
+import { CountingProvider } from '../../bench/shared/counting-provider.js';
+import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
+import { makeExecutor, tempDir } from '../sandbox/helpers.js';
+
+const executor = makeExecutor({ limits: { wallTimeS: 30, cpuTimeS: 30 } });
+const reference = (id: string, variant: '' | '.wrong') =>
+  readFileSync(new URL(`../../bench/realistic/reference/${id}${variant}.py`, import.meta.url), 'utf8');
+
+async function verdictOf(request: RealisticRequest, code: string) {
+  const result = await executor.execute(code, { inputFiles: request.inputFiles, artifactDir: tempDir('realistic-ref-') });
+  expect(result.success, `${request.id}: ${result.stderr}`).toBe(true);
+  return request.check({ stdout: result.stdout, artifacts: result.artifacts }, { executor });
+}
+
+describe('the realistic request set', () => {
+  it('has at least 30 requests of the five kinds, with unique ids', () => {
+    expect(REQUESTS.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(REQUESTS.map((r) => r.id)).size).toBe(REQUESTS.length);
+    const kinds = new Map<string, number>();
+    for (const r of REQUESTS) kinds.set(r.kind, (kinds.get(r.kind) ?? 0) + 1);
+    expect([...kinds.keys()].sort()).toEqual(['arithmetic', 'data', 'date', 'plot', 'text']);
+    for (const n of kinds.values()) expect(n).toBeGreaterThanOrEqual(5);
+  });
+
+  describe.each(REQUESTS.map((r) => [r.id, r] as const))('%s', (_id, request) => {
+    it('passes the reference program and fails the wrong one', { timeout: 120_000 }, async () => {
+      const good = await verdictOf(request, reference(request.id, ''));
+      expect(good, good.reason).toMatchObject({ pass: true });
+      const wrong = await verdictOf(request, reference(request.id, '.wrong'));
+      expect(wrong.pass, `the wrong program passed: ${wrong.reason}`).toBe(false);
+    });
+  });
+
+  it('fails a run that printed nothing and returned no file', async () => {
+    for (const request of REQUESTS) {
+      expect((await request.check({ stdout: '', artifacts: [] }, { executor })).pass, request.id).toBe(false);
+    }
+  });
+});
+
+describe('checkers read answers in the layouts programs print them', () => {
+  const check = (id: string, stdout: string) => REQUESTS.find((r) => r.id === id)!.check({ stdout, artifacts: [] }, { executor });
+
+  it('accepts other layouts of a right answer and rejects a wrong order or value in them', async () => {
+    expect(await check('top-5-words', "[('the', 21), ('launch', 7), ('team', 6), ('app', 5), ('data', 4)]")).toMatchObject({ pass: true });
+    expect(await check('top-5-words', "[('the', 21), ('team', 6), ('launch', 7), ('app', 5), ('data', 4)]")).toMatchObject({ pass: false });
+    expect(await check('compound-interest', 'You will have $13,694.52 after 7 years.')).toMatchObject({ pass: true });
+    expect(await check('compound-interest', 'You will have $13,694.5226 after 7 years.')).toMatchObject({ pass: false });
+    const resampled = ['timestamp', ...['08:00:00    2', '09:00:00    3', '10:00:00    1', '11:00:00    1', '12:00:00    2', '13:00:00    1'].map((t) => `2024-06-03 ${t}`)];
+    expect(await check('errors-per-hour', resampled.join('\n'))).toMatchObject({ pass: true });
+    expect(await check('errors-per-hour', resampled.join('\n').replace('08:00:00    2', '08:00:00    3'))).toMatchObject({ pass: false });
+    expect(await check('revenue-by-region', 'region\nEast     3107.56\nWest     2126.26\nNorth    1886.93\nSouth    1183.53\nName: revenue, dtype: float64')).toMatchObject({ pass: true });
+    expect(await check('iso-week-number', 'IsoCalendarDate(year=2025, week=1, weekday=1)')).toMatchObject({ pass: true });
+    expect(await check('iso-week-number', 'Week number of 2024-12-30: 53')).toMatchObject({ pass: false });
+  });
+});
+
+describe('one request end to end (real agent and sandbox, fake OpenAI server)', () => {
+  const primes = REQUESTS.find((r) => r.id === 'first-20-primes')!;
+  const py = (code: string) => `\`\`\`python\n${code}\n\`\`\`\n`;
+  const crashes = 'print(", ".join(map(str, first_primes(20))))';
+  let fake: FakeOpenAi | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  async function evaluate(replies: FakeReply[]): Promise<RealisticSummary> {
+    fake = await startFakeOpenAi({ replies });
+    const llm = new CountingProvider(new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }));
+    const agent = new Agent({ llm, executor, store: new KeyvHistoryStore(new Map()), artifactRoot: tempDir(), maxRetries: 3, verify: 'off' });
+    const result = await evaluateRequest({ agents: [{ verify: 'off', agent }], llm, executor, retries: 3, separate: false }, primes);
+    return { provider: llm.name, retries: 3, verify: ['off'], separate: false, results: [result], timings: [] };
+  }
+
+  it('scores a crash fixed by the loop: wrong at retries 0 (❌), right at retries 3', { timeout: 60_000 }, async () => {
+    const summary = await evaluate([py(crashes), py(reference('first-20-primes', ''))]);
+    const [{ base, fixed }] = summary.results[0]!.byVerify;
+    expect(base).toMatchObject({ pass: false, status: 'failed', calls: 1, attempts: 1 });
+    expect(fixed).toMatchObject({ pass: true, status: 'success', calls: 2, attempts: 2 });
+    expect(fixed.tokens).toBeGreaterThan(base.tokens);
+    expect(fake!.requests[0]!.messages.at(-1)!.content).toBe(primes.requirement);
+    const report = formatReport(summary);
+    expect(report).toContain('Realistic requests: 1 requests (arithmetic 1), provider openai:fake-model');
+    expect(report).toMatch(/verify off, retries 0 +0\/1 \(0\.0%\) +0 \(0\.0%; - of ✅\) +0 \(0 wrong\) +1 \(0 right\) /);
+    expect(report).toMatch(/verify off, retries 3 +1\/1 \(100\.0%\) +0 \(0\.0%; 0\.0% of ✅\) +0 \(0 wrong\) +0 \(0 right\) .* 2\.00$/m);
+    expect(report).toContain('turned a wrong answer into a right one 1 times, a right one into a wrong one 0 times');
+  });
+
+  it('counts a wrong answer shown as ✅ as a silent failure, whatever the run says', { timeout: 60_000 }, async () => {
+    const summary = await evaluate([py(reference('first-20-primes', '.wrong'))]);
+    const [{ base, fixed }] = summary.results[0]!.byVerify;
+    expect(fixed).toMatchObject({ pass: false, status: 'success', calls: 1 });
+    expect(base).toEqual(fixed);
+    expect(fake!.requests).toHaveLength(1); // the fix loop never engaged
+    const report = formatReport(summary);
+    expect(report).toMatch(/verify off, retries 3 +0\/1 \(0\.0%\) +1 \(100\.0%; 100\.0% of ✅\)/);
+    expect(report).toContain('✅ but wrong with verify off, retries 0: first-20-primes (no line holding exactly the first 20 primes');
+    expect(report).toContain('✅ but wrong with verify off, retries 3: the same 1 as with verify off, retries 0');
+  });
+
+  it('the built bench runs it from the command line, keeps --json and merges it', { timeout: 90_000 }, async () => {
+    fake = await startFakeOpenAi({ replies: [py(reference('first-20-primes', '.wrong'))] });
+    const json = join(tempDir(), 'one.json');
+    const offset = String(REQUESTS.indexOf(primes));
+    const args = ['--base-url', fake.url, '--model', 'fake-model', '--verify', 'off', '--retries', '1', '--offset', offset, '--limit', '1', '--json', json];
+    const { stdout, stderr } = await node(['dist/bench/realistic.js', ...args]);
+    expect(stderr).toContain('[1/1] first-20-primes (arithmetic): verify off: r0 FAIL ✅silent, r1 FAIL ✅silent');
+    expect(stdout).toMatch(/verify off, retries 1 +0\/1 \(0\.0%\) +1 \(100\.0%; 100\.0% of ✅\)/);
+    const saved = JSON.parse(readFileSync(json, 'utf8')) as RealisticSummary;
+    expect(saved.results.map((r) => r.id)).toEqual(['first-20-primes']);
+    expect((await node(['dist/bench/realistic.js', '--merge', json])).stdout).toBe(stdout);
+    const usage = await node(['dist/bench/realistic.js', '--verify', 'maybe']).catch((err: { code: number; stderr: string }) => err);
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringMatching(/^realistic: --verify: one of off, checks, review, both, got maybe/) });
+  });
+});
+
+function node(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, args, (err, stdout, stderr) => (err ? reject(Object.assign(err, { stdout, stderr })) : resolve({ stdout, stderr }))),
+  );
+}
