@@ -13,6 +13,12 @@ import { extractCode } from './extract.js';
 import { buildMessages } from './prompts.js';
 import { summarizeFailure } from './failure.js';
 import { thisProcess } from '../history/process-identity.js';
+import { keepFullOutput } from './kept-output.js';
+import { publicReason } from './public-error.js';
+import { boundLine } from '../text/cut.js';
+
+/** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
+export const ERROR_MAX_CHARS = 1000;
 
 /** A request that cannot be accepted (empty, too long…); nothing was run and nothing was stored. */
 export class InputError extends Error {
@@ -30,6 +36,8 @@ export interface AgentOptions {
   maxRetries?: number;
   /** Longest accepted requirement or feedback, in characters. Default 8000. */
   maxRequirementChars?: number;
+  /** The operator's log: details of failures users see only in plain words (LLM errors). Default: stderr. */
+  log?: (message: string) => void;
 }
 
 /** Options of one agent call. */
@@ -160,7 +168,7 @@ export class Agent {
     try {
       await body();
     } catch (err) {
-      const reason = options.signal?.aborted ? 'cancelled' : (err as Error).message;
+      const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, this.options.log);
       await this.finish(run, 'failed', reason, options);
     }
     return run;
@@ -210,19 +218,20 @@ export class Agent {
     const attempt = run.attempts.at(-1)!;
     if (!attempt.code) return;
     emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
-    attempt.result = await this.options.executor.execute(attempt.code, {
-      inputFiles: options.inputFiles,
-      signal: options.signal,
-      artifactDir: join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index)),
-    });
+    const artifactDir = join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index));
+    const kept = await keepFullOutput(
+      await this.options.executor.execute(attempt.code, { inputFiles: options.inputFiles, signal: options.signal, artifactDir }),
+      artifactDir,
+    );
+    attempt.result = kept.stored;
     await this.save(run);
-    emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: attempt.result });
+    emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: kept.shown });
     if (options.signal?.aborted) throw new Error('cancelled');
   }
 
   private async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {
     run.status = status;
-    run.error = error;
+    run.error = error === undefined ? undefined : boundLine(error, ERROR_MAX_CHARS);
     delete run.runningIn;
     await this.save(run);
     emit(options, status === 'failed' ? { type: 'failed', run, reason: error ?? 'failed' } : { type: 'done', run });
