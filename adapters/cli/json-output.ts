@@ -14,8 +14,14 @@ export interface RunJson {
   timedOut: boolean;
   durationMs: number;
   artifacts: { name: string; path: string; bytes: number }[];
-  /** Why the run failed (one line); absent on success. Added field, not in the original contract. */
+  /** Why the run failed (one line, at most 1000 characters); absent on success. Added field, not in the original contract. */
   error?: string;
+  /**
+   * Host paths of the full stdout / stderr when `stdout` / `stderr` were shortened for the history
+   * (more than 16 000 characters: head and tail kept). Added fields.
+   */
+  stdoutFile?: string;
+  stderrFile?: string;
 }
 
 /** Builds the JSON output of a finished run. */
@@ -34,6 +40,8 @@ export function runToJson(run: Run): RunJson {
     artifacts: (result?.artifacts ?? []).map(({ name, path, bytes }) => ({ name, path, bytes })),
   };
   if (run.error) json.error = run.error;
+  if (result?.fullOutput?.stdout) json.stdoutFile = result.fullOutput.stdout;
+  if (result?.fullOutput?.stderr) json.stderrFile = result.fullOutput.stderr;
   return json;
 }
 

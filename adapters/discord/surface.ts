@@ -45,7 +45,7 @@ export function toOptions(msg: Outgoing): BaseMessageOptions {
  */
 export function withoutFiles(msg: Outgoing, reason: string): Outgoing {
   const names = (msg.files ?? []).map((f) => `\`${f.name.replace(/`/g, "'")}\``).join(', ');
-  const note = cutChars(`\n_(not uploaded: ${names}: ${boundLine(reason, 200)})_`, 600);
+  const note = cutChars(`\n_(not uploaded: ${names}: ${boundLine(reason, 200).replace(/`/g, "'")})_`, 600);
   // a cut inside a code block would unbalance its fence: keep only the first line when it does not fit
   const content = msg.content.length + note.length <= 2000 ? msg.content : cutChars(msg.content.split('\n')[0]!.replace(/`/g, "'"), 2000 - note.length);
   return { content: content + note, ...(msg.components ? { components: msg.components } : {}) };

@@ -7,7 +7,7 @@
  * Rules: https://docs.slack.dev/messaging/formatting-message-text#escaping
  * Limit: https://docs.slack.dev/reference/block-kit/blocks/section-block (text: max 3000 characters)
  */
-import { fitBlock } from '../../src/chat/format.js';
+import { fitBlock, neutraliseFences } from '../../src/chat/format.js';
 import { cutChars } from '../../src/text/cut.js';
 
 /** Most characters of a section block's text (Slack's limit). */
@@ -46,11 +46,12 @@ export function fencedSection(raw: string, label = '', max = SECTION_TEXT_MAX, m
 }
 
 /**
- * A one-line, escaped version of untrusted text (for status lines and titles): at most `max`
- * characters *after* escaping, cut on a character boundary (never inside an entity), `…` when cut.
+ * A one-line, escaped version of untrusted text (for status lines and titles): fences neutralised
+ * (a ``` would open a block that swallows the rest of the message), at most `max` characters
+ * *after* escaping, cut on a character boundary (never inside an entity), `…` when cut.
  */
 export function inlineText(raw: string, max = 200): string {
-  const line = raw.replace(/\s+/g, ' ').trim();
+  const line = neutraliseFences(raw.replace(/\s+/g, ' ').trim());
   const escaped = escapeMrkdwn(line);
   if (escaped.length <= max) return escaped;
   let lo = 0;
