@@ -35,7 +35,7 @@ const EXCEPTION_LINE =
   /^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception|Exit|Interrupt|Warning|Iteration|ExceptionGroup)(?:: .*)?$/;
 /** After a traceback's frames: `Name`, `Name: message`, `module.Name: message` (any custom class). */
 const AFTER_TRACEBACK = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:: .*)?$/;
-const TRACEBACK_HEAD = /^(?:[ |+]*)Traceback \(most recent call last\):\s*$/;
+const TRACEBACK_HEAD = /^[ |+]*(Exception Group )?Traceback \(most recent call last\):\s*$/;
 
 /**
  * The `Type: message` line of the last Python traceback in stderr (e.g. `Exception: boom`,
@@ -45,16 +45,20 @@ const TRACEBACK_HEAD = /^(?:[ |+]*)Traceback \(most recent call last\):\s*$/;
 export function exceptionLine(stderr: string): string | undefined {
   const lines = stderr.trimEnd().split('\n');
   let head = -1;
+  let group = false;
   for (let i = lines.length - 1; i >= 0; i--) {
-    if (TRACEBACK_HEAD.test(lines[i]!)) {
+    const m = TRACEBACK_HEAD.exec(lines[i]!);
+    if (m) {
       head = i;
+      group = m[1] !== undefined;
       break;
     }
   }
   if (head >= 0) {
     // the frames are indented; the first line that is not names the exception
+    // (an exception group's traceback has every line behind a `  | ` border)
     for (let i = head + 1; i < lines.length; i++) {
-      const line = lines[i]!;
+      const line = group ? lines[i]!.replace(/^\s*\| ?/, '') : lines[i]!;
       if (/^\s/.test(line) || line === '') continue;
       if (AFTER_TRACEBACK.test(line.trimEnd())) return line.trimEnd();
       break;
@@ -87,7 +91,8 @@ export function summarizeFailure(result: ExecutionResult): string {
 function fullSummary(result: ExecutionResult): string {
   const parts: string[] = [];
   const exception = exceptionLine(result.stderr);
-  if (exception) parts.push(exception);
+  // room is kept for what follows (the limit hit), so a long message never hides it
+  if (exception) parts.push(boundLine(exception, SUMMARY_MAX_CHARS - 120));
   if (result.limitHit) parts.push(`${LIMIT_WORDS[result.limitHit]} (${result.limitHit} limit)`);
   else if (result.timedOut) parts.push('timed out');
   if (parts.length === 0) {
