@@ -2,7 +2,7 @@
  * The executor's own temp folder (`<tmpdir>/code-agent-sandbox-*`: the runner copy, the seccomp
  * filter, the private work dirs). Nothing of a finished process stays: it is removed by
  * {@link OwnedWorkRoot.remove} (the app's `close()`), and, at the latest, when the process exits
- * (normally, through `process.exit`, or on SIGINT/SIGTERM/SIGHUP when nothing else handles them).
+ * (normally, through `process.exit`, or on SIGTERM/SIGHUP when nothing else handles them).
  */
 import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -31,11 +31,15 @@ function hookExit(): void {
   hooked = true;
   process.on('exit', removeAll);
   for (const sig of ['SIGTERM', 'SIGHUP'] as const) {
-    // only when nobody else decides what the signal means: then the default (exit) follows
-    process.once(sig, () => {
+    const onSignal = () => {
+      // someone else handles the signal (e.g. a graceful shutdown that lets jobs finish): the
+      // 'exit' hook cleans up when the process ends; otherwise clean up, then die as by default
+      if (process.listenerCount(sig) > 1) return;
       removeAll();
-      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
-    });
+      process.off(sig, onSignal);
+      process.kill(process.pid, sig);
+    };
+    process.on(sig, onSignal);
   }
 }
 

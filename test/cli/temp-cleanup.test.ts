@@ -3,9 +3,9 @@
  * openai client against the fake server, the real sandbox).
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, requireBuiltCli } from '../helpers/cli.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
@@ -41,4 +41,16 @@ describe('C10: temp left behind', () => {
     }
     expect(readdirSync(temp).filter((n) => n.startsWith('code-agent-sandbox-'))).toEqual([]);
   }, 60_000);
+
+  it('a process ended by SIGTERM removes its folder too', async () => {
+    const script = `import { createWorkRoot } from ${JSON.stringify(resolve('dist/src/sandbox/work-root.js'))};
+const root = await createWorkRoot(); console.log(root.path); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const path = await new Promise<string>((r) => child.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
+    expect(existsSync(path)).toBe(true);
+    const ended = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_code, signal) => r(signal)));
+    child.kill('SIGTERM');
+    expect(await ended).toBe('SIGTERM');
+    expect(existsSync(path)).toBe(false);
+  });
 });
