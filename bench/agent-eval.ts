@@ -66,9 +66,18 @@ async function main(): Promise<void> {
     store: new KeyvHistoryStore(new Map()),
     artifactRoot: join(workDir, 'artifacts'),
     maxRetries: args.retries,
+    verify: args.verify,
   });
   const results: ProblemResult[] = [];
-  const summary: EvalSummary = { provider: llm.name, retries: args.retries, separate: args.separate, examples: args.examples, results, timings };
+  const summary: EvalSummary = {
+    provider: llm.name,
+    retries: args.retries,
+    separate: args.separate,
+    examples: args.examples,
+    verify: args.verify,
+    results,
+    timings,
+  };
   process.stderr.write(`evaluating ${problems.length} problems with ${llm.name}\n`);
   try {
     for (const [i, problem] of problems.entries()) {

@@ -2,6 +2,7 @@
  * The `--json` contract of `code-agent run` (DESIGN.md): one object built from the last attempt.
  */
 import type { Run } from '../../src/history/types.js';
+import type { CheckResult } from '../../src/sandbox/types.js';
 
 /** Shape printed by `code-agent run --json`. `durationMs` in ms, `bytes` in bytes. */
 export interface RunJson {
@@ -14,7 +15,10 @@ export interface RunJson {
   timedOut: boolean;
   durationMs: number;
   artifacts: { name: string; path: string; bytes: number }[];
-  /** Why the run failed (one line, at most 1000 characters); absent on success. Added field, not in the original contract. */
+  /**
+   * Why the run failed, or why an `unverified` run could not be confirmed (one line); absent on
+   * success; at most 1000 characters. Added field, not in the original contract.
+   */
   error?: string;
   /**
    * Host paths of the full stdout / stderr when `stdout` / `stderr` were shortened for the history
@@ -22,14 +26,23 @@ export interface RunJson {
    */
   stdoutFile?: string;
   stderrFile?: string;
+  /**
+   * The run's outcome (DESIGN.md): `success`, `unverified` (ran with exit 0, but a check or the review
+   * disagreed or could not be made; `success` stays true and the exit code 0, as before), `failed`
+   * or `cancelled`. Added field.
+   */
+  outcome?: 'success' | 'unverified' | 'failed' | 'cancelled' | 'generated';
+  /** The checks derived from the requirement and how the last attempt fared. Added field. */
+  checks?: { asserts: string[]; results: CheckResult[]; error?: string };
 }
 
 /** Builds the JSON output of a finished run. */
 export function runToJson(run: Run): RunJson {
   const last = run.attempts.at(-1);
-  const result = last?.result;
+  // a program that repeated an earlier attempt was not executed again: its result is that attempt's
+  const result = last?.result ?? (last?.repeatOf !== undefined ? run.attempts[last.repeatOf - 1]?.result : undefined);
   const json: RunJson = {
-    success: run.status === 'success',
+    success: run.status === 'success' || run.status === 'unverified',
     attempts: run.attempts.length,
     code: last?.code ?? '',
     stdout: result?.stdout ?? '',
@@ -42,6 +55,11 @@ export function runToJson(run: Run): RunJson {
   if (run.error) json.error = run.error;
   if (result?.fullOutput?.stdout) json.stdoutFile = result.fullOutput.stdout;
   if (result?.fullOutput?.stderr) json.stderrFile = result.fullOutput.stderr;
+  json.outcome = run.status === 'running' ? 'failed' : run.status === 'failed' && run.error === 'cancelled' ? 'cancelled' : run.status;
+  if (run.checks?.code) {
+    json.checks = { asserts: run.checks.asserts, results: result?.checks?.results ?? [] };
+    if (result?.checks?.error) json.checks.error = result.checks.error;
+  }
   return json;
 }
 

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { EXIT, exitCodeOf, describeError } from './errors.js';
 import { runOnce } from './run-command.js';
+import { readInputFiles } from './input-files.js';
 import { startSession } from './session.js';
 import { pullModel } from '../../src/llm/model-files.js';
 import { progressBar } from '../../src/llm/model-progress.js';
@@ -26,6 +27,11 @@ async function configFrom(opts: { config?: string; maxRetries?: number }): Promi
   const config = await loadConfig(opts.config);
   if (opts.maxRetries !== undefined) config.agent.max_retries = opts.maxRetries;
   return config;
+}
+
+/** Commander's way to take an option more than once. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 /** Builds the command tree. Exported for tests. */
@@ -48,11 +54,14 @@ export function buildProgram(): Command {
     .option('-c, --config <file>', 'config file')
     .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
     .option('--json', 'print one JSON object with the result instead of progress lines')
+    .option('-f, --file <path>', 'give the program an input file (repeatable); it finds it by name in its folder', collect, [])
     .showHelpAfterError()
     .exitOverride()
-    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean }) => {
+    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file: string[] }) => {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
-      process.exitCode = await runOnce(await configFrom(merged), words.join(' '), { json: Boolean(opts.json) });
+      const config = await configFrom(merged);
+      const inputFiles = await readInputFiles(opts.file, config.sandbox.max_file_mb * 1024 * 1024);
+      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles });
     });
 
   const discord = program

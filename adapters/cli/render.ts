@@ -6,6 +6,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
+import { checkCounts, checkLines, checksShortfall } from '../../src/agent/checks.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -32,17 +33,42 @@ export function progressLine(event: AgentEvent): string | undefined {
       return '[Agent] Executing code in the sandbox…';
     case 'executed':
       return event.result.success
-        ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}`
+        ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}${checksNote(event.result)}`
         : `[Agent] Execution failed: ${summarizeFailure(event.result)}`;
+    case 'checks':
+      return event.asserts.length === 0
+        ? '[Agent] No checks could be derived from the request (judged by the exit code)'
+        : `[Agent] Checks derived from the request: ${event.asserts.length}` +
+            (event.dropped.length ? ` (${event.dropped.length} dropped after the feedback: ${event.dropped.join(' | ')})` : '');
+    case 'repeated':
+      return `[Agent] Attempt ${event.attempt} is the same program as attempt ${event.repeatOf}: not executed again`;
+    case 'reviewed':
+      return event.ok ? '[Agent] Review: meets the request' : `[Agent] Review found a defect: ${event.defect ?? ''}`;
     case 'improving':
       return `[Agent] --- Improvement attempt ${event.retry}/${event.maxRetries} ---`;
     case 'done':
+      if (event.run.status === 'unverified') {
+        return `[Agent] Ran, but not confirmed after ${plural(event.run.attempts.length, 'attempt')}: ${event.run.error ?? ''}`;
+      }
       return event.run.status === 'generated'
         ? '[Agent] Code generated (not executed)'
         : `[Agent] Success after ${event.run.attempts.length} attempt${event.run.attempts.length === 1 ? '' : 's'}`;
     case 'failed':
       return `[Agent] Failed after ${event.run.attempts.length} attempt${event.run.attempts.length === 1 ? '' : 's'}: ${event.reason}`;
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `, checks 3/3 passed` or `; not confirmed: 1 of 3 checks failed: …` (empty without checks). */
+function checksNote(result: ExecutionResult): string {
+  if (!result.checks) return '';
+  const shortfall = checksShortfall(result.checks);
+  if (shortfall !== undefined) return `; not confirmed: ${shortfall}`;
+  const { passed, total } = checkCounts(result.checks);
+  return `, checks ${passed}/${total} passed`;
 }
 
 function artifactsNote(result: ExecutionResult): string {
@@ -73,9 +99,11 @@ export function createRenderer(target: RenderTarget, options: RenderOptions = {}
     if (line) target.progress(line);
     if (!showDetails) return;
     if (event.type === 'generated' && event.code) target.detail(formatCode(event.code));
+    if (event.type === 'checks' && event.asserts.length) target.detail(event.asserts.map((a) => `  ${a}`).join('\n'));
     if (event.type === 'executed') {
       const out = formatOutput(event.result);
       if (out) target.detail(out);
+      if (event.result.checks) target.detail(checkLines(event.result.checks).map((l) => `  ${l}`).join('\n'));
     }
   };
 }

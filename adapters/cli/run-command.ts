@@ -3,6 +3,7 @@
  */
 import { createApp, type AppOverrides } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
+import type { InputFile } from '../../src/sandbox/types.js';
 import { createRenderer } from './render.js';
 import { runToJson } from './json-output.js';
 import { EXIT } from './errors.js';
@@ -17,6 +18,8 @@ export interface RunOnceOptions {
   /** Where text goes (defaults: process.stdout / process.stderr). */
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
+  /** Files placed in the sandbox work dir (`--file`). */
+  inputFiles?: InputFile[];
   /** Parts supplied instead of being built from config (tests). */
   overrides?: AppOverrides;
 }
@@ -39,9 +42,13 @@ export async function runOnce(config: Config, requirement: string, options: RunO
       { progress: (l) => progressOut.write(`${l}\n`), detail: (t) => progressOut.write(`${t}\n`) },
       { showDetails: !options.json },
     );
-    const run = await app.agent.run(CLI_CONVERSATION, requirement, { signal: controller.signal, onEvent: render });
+    const run = await app.agent.run(CLI_CONVERSATION, requirement, {
+      signal: controller.signal,
+      onEvent: render,
+      ...(options.inputFiles?.length ? { inputFiles: options.inputFiles } : {}),
+    });
     if (options.json) stdout.write(`${JSON.stringify(runToJson(run))}\n`);
-    if (run.status === 'success') return EXIT.success;
+    if (run.status === 'success' || run.status === 'unverified') return EXIT.success;
     return controller.signal.aborted ? EXIT.cancelled : EXIT.failed;
   } finally {
     process.off('SIGINT', onSigint);

@@ -174,7 +174,7 @@ class Session {
     runs.forEach((run, i) => {
       const n = run.attempts.length;
       const when = run.createdAt.slice(0, 19).replace('T', ' ');
-      this.print(`${String(i + 1).padStart(3)}. ${when}  ${run.status.padEnd(9)} ${n} attempt${n === 1 ? ' ' : 's'}  ${run.requirement.split('\n')[0]!.slice(0, 80)}`);
+      this.print(`${String(i + 1).padStart(3)}. ${when}  ${run.status.padEnd(10)} ${n} attempt${n === 1 ? ' ' : 's'}  ${run.requirement.split('\n')[0]!.slice(0, 80)}`);
     });
   }
 

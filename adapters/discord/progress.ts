@@ -10,11 +10,13 @@ import {
   artifactMessages,
   codeMessage,
   improvingMessage,
+  noticeMessage,
   progressMessage,
   resultMessage,
   type Outgoing,
 } from './render.js';
 import type { Surface } from './surface.js';
+import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
 import type { Message } from 'discord.js';
 
 /** Renders agent events into a surface. */
@@ -96,10 +98,20 @@ export class ProgressRenderer {
       case 'improving':
         await this.surface.post(improvingMessage(event.retry, event.maxRetries, event.reason));
         return;
+      case 'checks':
+        for (const notice of checksNotices(event)) await this.surface.post(noticeMessage(notice));
+        return;
+      case 'reviewed':
+        await this.surface.post(noticeMessage(reviewNotice(event)));
+        return;
+      case 'repeated':
+        await this.surface.post(noticeMessage(repeatNotice(event)));
+        return;
       case 'done':
       case 'failed': {
         const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
-        const word = event.type === 'done' ? '✅ Finished' : '❌ Finished with a failure';
+        const word =
+          event.type === 'failed' ? '❌ Finished with a failure' : event.run.status === 'unverified' ? '⚠️ Finished, not confirmed' : '✅ Finished';
         return this.progressNow(`${word} after ${seconds} s`);
       }
     }

@@ -4,9 +4,13 @@
  * with the full text attached when cut. Nothing here talks to Discord.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import { codeBlock, fitBlock, neutraliseFences, statusLine } from '../../src/chat/format.js';
+import { codeBlock, fitBlock, neutraliseFences, STATUS_ICON, statusLine } from '../../src/chat/format.js';
+import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { cutChars } from '../../src/text/cut.js';
 import { packFiles, type Unsendable } from './file-batches.js';
+
+/** Characters of a result message given to the checks' lines. */
+const CHECKS_CHARS = 500;
 import type { Attempt, Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { customId } from './ids.js';
@@ -47,6 +51,7 @@ const TRIGGER_WORDS: Record<Attempt['trigger'], string> = {
   requirement: 'first version',
   error: 'auto-fix',
   feedback: 'from feedback',
+  review: 'fix of a defect the review found',
   rerun: 're-run of the same code',
 };
 
@@ -81,6 +86,9 @@ export function finalState(run: Run): string {
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   if (run.status === 'success') return `✅ Success · ${attempts} · run \`${run.id}\``;
   if (run.status === 'generated') return `📝 Code generated (not run) · run \`${run.id}\``;
+  if (run.status === 'unverified') {
+    return `⚠️ Ran, but not confirmed · ${attempts} · run \`${run.id}\` · ${neutraliseFences(oneLine(run.error ?? 'not confirmed', 300))}`;
+  }
   return `❌ Failed · ${attempts} · run \`${run.id}\` · ${neutraliseFences(oneLine(run.error ?? 'failed', 300))}`;
 }
 
@@ -106,17 +114,22 @@ export function codeMessage(attempt: Attempt): Outgoing {
 export function resultMessage(attemptIndex: number, result: ExecutionResult): Outgoing {
   const head = cutChars(`**Result of attempt ${attemptIndex}** · ${neutraliseFences(statusLine(result))}`, 600);
   const streams = (['stdout', 'stderr'] as const).filter((s) => result[s].length > 0);
+  const reserved = result.checks ? CHECKS_CHARS + 40 : 0;
   const files: OutFile[] = [];
   const parts = [head];
   // Each stream gets an even share of what is left (a newline joins the parts); the share is
   // measured after fences are neutralised and the label added.
-  const share = Math.floor((MESSAGE_CHARS - head.length - 20) / Math.max(1, streams.length));
+  const share = Math.floor((MESSAGE_CHARS - head.length - reserved - 20) / Math.max(1, streams.length));
   for (const stream of streams) {
     const fitted = fitBlock(result[stream], share, { maxLines: 30, wrap: (block) => `${stream}:\n${block}` });
     parts.push(fitted.text);
     if (fitted.truncated) files.push({ name: `attempt-${attemptIndex}-${stream}.txt`, data: fullText(result, stream) });
   }
   if (streams.length === 0) parts.push('_(no output)_');
+  if (result.checks) {
+    const notice = checkReportNotice(result.checks);
+    parts.splice(1, 0, fitBlock(notice.lines.join('\n'), reserved - 1, { maxLines: 8, wrap: (block) => `${notice.title}:\n${block}` }).text);
+  }
   return { content: cutChars(parts.join('\n'), MESSAGE_CHARS), ...(files.length ? { files } : {}) };
 }
 
@@ -157,6 +170,12 @@ function unsendableText(attemptIndex: number, files: Unsendable[]): string {
   return content;
 }
 
+/** A verification notice: the title, then its lines capped in a code block. */
+export function noticeMessage(notice: Notice): Outgoing {
+  if (notice.lines.length === 0) return { content: cutChars(neutraliseFences(notice.title), MESSAGE_CHARS) };
+  return { content: fitBlock(notice.lines.join('\n'), MESSAGE_CHARS, { maxLines: 20, wrap: (block) => `${notice.title}\n${block}` }).text };
+}
+
 /** An auto-fix attempt announced with the error that caused it (attached whole when cut). */
 export function improvingMessage(retry: number, maxRetries: number, reason: string): Outgoing {
   const title = `🔧 **Auto-fix ${retry}/${maxRetries}** · the error that caused it:`;
@@ -191,7 +210,7 @@ export function finalMessage(run: Run): Outgoing {
 /** `/history`: the channel's recent runs, newest first. */
 export function historyMessage(runs: Run[]): Outgoing {
   if (runs.length === 0) return { content: 'No runs in this channel yet. Start one with `/run`.' };
-  const icon = (r: Run) => ({ success: '✅', failed: '❌', generated: '📝', running: '⏳' })[r.status];
+  const icon = (r: Run) => STATUS_ICON[r.status];
   const lines = runs.map((r) => {
     const thread = r.meta?.threadId ? ` · <#${r.meta.threadId}>` : '';
     return `${icon(r)} \`${r.id}\` · ${neutraliseFences(oneLine(r.requirement, 80))} · <t:${Math.floor(Date.parse(r.createdAt) / 1000)}:R>${thread}`;

@@ -2,6 +2,7 @@
  * `/history` and `/show` answers, as mrkdwn built from the store (every stored text escaped).
  */
 import type { HistoryStore, Run } from '../../src/history/types.js';
+import { STATUS_ICON } from '../../src/chat/format.js';
 import { fencedSection, inlineText } from './mrkdwn.js';
 import { messageLink } from './context.js';
 import { finalStatus, whoAsked } from './views.js';
@@ -50,7 +51,7 @@ async function findRun(store: HistoryStore, conv: string, arg: string): Promise<
 }
 
 function shortStatus(run: Run): string {
-  return { success: '✅ success', failed: '❌ failed', generated: '📝 generated', running: '⏳ running' }[run.status];
+  return `${STATUS_ICON[run.status]} ${run.status}`;
 }
 
 /** A date Slack shows in the reader's time zone (https://docs.slack.dev/messaging/formatting-message-text#date-formatting). */

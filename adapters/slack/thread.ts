@@ -10,7 +10,8 @@ import type { Artifact } from '../../src/sandbox/types.js';
 import { inlineText } from './mrkdwn.js';
 import { redactUrls } from '../../src/text/redact.js';
 import type { SlackPoster } from './poster.js';
-import { codeView, finalStatus, finalText, improvingText, progressText, resultView, rootText } from './views.js';
+import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText } from './views.js';
+import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
 
 /** Where and how a call is rendered. */
 export interface ThreadTarget {
@@ -103,6 +104,13 @@ export class ThreadRenderer {
         for (const artifact of event.result.artifacts) await this.attachArtifact(artifact);
         return;
       }
+      case 'checks':
+        for (const notice of checksNotices(event)) await this.poster.post(channel, noticeText(notice), threadTs);
+        return;
+      case 'reviewed':
+        return void (await this.poster.post(channel, noticeText(reviewNotice(event)), threadTs));
+      case 'repeated':
+        return void (await this.poster.post(channel, noticeText(repeatNotice(event)), threadTs));
       case 'improving': {
         const attempt = event.retry + 1;
         return void (await this.poster.post(channel, improvingText(attempt, this.total, event.reason), threadTs));

@@ -5,6 +5,7 @@
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
 import { statusLine } from '../../src/chat/format.js';
+import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText } from './mrkdwn.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
@@ -24,6 +25,7 @@ export function finalStatus(run: Run): string {
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   if (run.status === 'success') return `✅ success (${attempts})`;
   if (run.status === 'generated') return `📝 code generated, not run`;
+  if (run.status === 'unverified') return `⚠️ ran, but not confirmed (${attempts}): ${inlineText(run.error ?? 'not confirmed', 300)}`;
   return `❌ failed (${attempts}): ${inlineText(run.error ?? 'failed', 300)}`;
 }
 
@@ -66,6 +68,7 @@ export function resultView(result: ExecutionResult, label: string): ResultView {
     sections.push(err.text);
   }
   if (!result.stdout.trim() && !result.stderr.trim()) sections.push('_(no output)_');
+  if (result.checks) sections.push(noticeText(checkReportNotice(result.checks)));
   if (result.artifacts.length > 0) {
     const names = result.artifacts.map((a) => `\`${inlineText(a.name, 100).replace(/`/g, "'")}\``).join(', ');
     sections.push(`*Files:* ${names} (uploaded below)`);
@@ -82,5 +85,14 @@ export function improvingText(attempt: number, total: number, reason: string): s
 export function finalText(run: Run): string {
   if (run.status === 'success') return `✅ *Done*: success after ${run.attempts.length} attempt(s). Reply in this thread to improve it.`;
   if (run.status === 'generated') return '📝 *Done*: code generated (not run). Reply in this thread to improve and run it.';
+  if (run.status === 'unverified') {
+    return fencedSection(run.error ?? 'not confirmed', `⚠️ *Done, but not confirmed* after ${run.attempts.length} attempt(s): the program ran, but its result could not be confirmed. Reply in this thread to improve it. Why:`, 3000, 12).text;
+  }
   return fencedSection(run.error ?? 'failed', '❌ *Failed*. Reply in this thread with feedback to try again. Reason:', 3000, 12).text;
+}
+
+/** A verification notice as one section: the title, then its lines in a code block. */
+export function noticeText(notice: Notice): string {
+  if (notice.lines.length === 0) return notice.title;
+  return fencedSection(notice.lines.join('\n'), `*${notice.title}*`, 3000, 12).text;
 }

@@ -1,6 +1,9 @@
 /** Command-line options of bench/agent-eval. */
 import { parseArgs } from 'node:util';
 import { UsageError } from './errors.js';
+import type { VerifyMode } from '../../src/agent/agent.js';
+
+const VERIFY_MODES: readonly VerifyMode[] = ['off', 'checks', 'review', 'both'];
 
 /** Parsed options. */
 export interface EvalArgs {
@@ -23,6 +26,8 @@ export interface EvalArgs {
   json?: string;
   /** `show` (default) or `assert`: how the requirement asks for the docstring's examples. */
   examples: 'show' | 'assert';
+  /** How the agent verifies results (`agent.verify`). */
+  verify: VerifyMode;
   /** `--merge a.json b.json …`: print the report of these shard summaries instead of running. */
   merge: string[];
 }
@@ -30,6 +35,7 @@ export interface EvalArgs {
 export const USAGE = `node dist/bench/agent-eval.js [--limit N] [--offset N] [--retries 3] [--separate]
   [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N] [--context-size N]
   [--max-tokens N] [--timeout-s S] [--dataset HumanEval.jsonl.gz] [--json out.json] [--examples show|assert]
+  [--verify off|checks|review|both]
 node dist/bench/agent-eval.js --merge shard1.json shard2.json … [--json all.json]`;
 
 
@@ -49,6 +55,7 @@ const OPTIONS = {
   'timeout-s': { type: 'string', default: '10' },
   json: { type: 'string' },
   examples: { type: 'string', default: 'show' },
+  verify: { type: 'string', default: 'checks' },
   merge: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
@@ -68,6 +75,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   if (values.merge && !positionals.length) throw new UsageError(`--merge: give the --json files of the shards\n${USAGE}`);
   if (positionals.length && !values.merge) throw new UsageError(`unexpected argument ${positionals[0]}\n${USAGE}`);
   if (values.examples !== 'show' && values.examples !== 'assert') throw new UsageError('--examples: show or assert');
+  if (!VERIFY_MODES.includes(values.verify as VerifyMode)) throw new UsageError(`--verify: ${VERIFY_MODES.join(', ')}`);
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
@@ -93,6 +101,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     timeoutS: n(values['timeout-s'], 'timeout-s'),
     json: values.json,
     examples: values.examples === 'assert' ? 'assert' : 'show',
+    verify: values.verify as VerifyMode,
     merge: values.merge ? positionals : [],
   };
 }

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Agent } from '../../src/agent/agent.js';
 import type { Attempt, Run } from '../../src/history/types.js';
+import { judgeAttempt } from '../../src/agent/verdict.js';
 import type { Executor } from '../../src/sandbox/types.js';
 import { checkProgram, requirementOf, type ExampleStyle, type Problem } from './dataset.js';
 
@@ -16,21 +17,57 @@ export interface Outcome {
   tokens: number;
   /** Wall time from the requirement to the last execution, in s. */
   seconds: number;
-  /** LLM calls made. */
+  /** LLM calls made for code (checks and reviews are counted in `tokens`). */
   attempts: number;
+  /** What the user was shown: ✅ `success`, ⚠️ `unverified` or ❌ `failed`. A silent failure is `success` without `pass`. */
+  status: 'success' | 'unverified' | 'failed';
 }
 
 /** One problem under both settings. */
 export interface ProblemResult {
   taskId: string;
-  /** `max_retries 0`. */
+  /** `max_retries 0`, verify off: the first attempt, judged by its exit code. */
   base: Outcome;
+  /** `max_retries 0` with verification (absent with verify off): the same code, judged by its checks/review. */
+  verified?: Outcome;
   /** `max_retries N`. */
   fixed: Outcome;
 }
 
 const tokensOf = (attempts: readonly Attempt[]) =>
-  attempts.reduce((n, a) => n + a.usage.promptTokens + a.usage.completionTokens, 0);
+  attempts.reduce((n, a) => n + a.usage.promptTokens + a.usage.completionTokens + (a.review ? a.review.usage.promptTokens + a.review.usage.completionTokens : 0), 0);
+
+/** Tokens of every LLM call of a run: its attempts, their reviews and the checks. */
+const runTokens = (run: Run) => tokensOf(run.attempts) + (run.checks ? run.checks.usage.promptTokens + run.checks.usage.completionTokens : 0);
+
+/** What a finished run showed the user. */
+function shown(run: Run): Outcome['status'] {
+  return run.status === 'success' || run.status === 'unverified' ? run.status : 'failed';
+}
+
+/** The first attempt read as a `max_retries 0` run: with verify off (exit code) and with the run's verification. */
+function firstAttemptOutcomes(run: Run, pass: boolean, seconds: number): { base: Outcome; verified?: Outcome } {
+  const first = run.attempts[0];
+  const base: Outcome = {
+    pass,
+    tokens: tokensOf(run.attempts.slice(0, 1)) - (first?.review ? first.review.usage.promptTokens + first.review.usage.completionTokens : 0),
+    seconds,
+    attempts: 1,
+    status: first?.result?.success ? 'success' : 'failed',
+  };
+  if (!run.checks && !first?.review) return { base };
+  const verdict = first ? judgeAttempt(first, run) : { kind: 'failed' as const };
+  const reviewDefect = first?.review !== undefined && !first.review.ok;
+  const checksTokens = run.checks ? run.checks.usage.promptTokens + run.checks.usage.completionTokens : 0;
+  return {
+    base,
+    verified: {
+      ...base,
+      tokens: tokensOf(run.attempts.slice(0, 1)) + checksTokens,
+      status: verdict.kind === 'failed' ? 'failed' : verdict.kind === 'ran' || reviewDefect ? 'unverified' : 'success',
+    },
+  };
+}
 
 /** The final code of a run: the code of its last attempt (empty when it had none). */
 function finalCode(attempts: readonly Attempt[]): string {
@@ -88,28 +125,15 @@ export async function evaluateProblem(
   const fixedPass = await passesHiddenTests(executor, problem, finalCode(withFix.run.attempts), options.workDir);
   const fixed: Outcome = {
     pass: fixedPass,
-    tokens: tokensOf(withFix.run.attempts),
+    tokens: runTokens(withFix.run),
     seconds: withFix.seconds,
-    attempts: withFix.run.attempts.length,
+    attempts: withFix.run.attempts.filter((a) => a.keptFrom === undefined).length,
+    status: shown(withFix.run),
   };
-  let base: Outcome;
-  if (options.separate) {
-    const alone = await runAgent(agent, problem, 0, options.style ?? 'show');
-    base = {
-      pass: await passesHiddenTests(executor, problem, finalCode(alone.run.attempts), options.workDir),
-      tokens: tokensOf(alone.run.attempts),
-      seconds: alone.seconds,
-      attempts: alone.run.attempts.length,
-    };
-  } else {
-    const first = withFix.run.attempts.slice(0, 1);
-    const samePass = withFix.run.attempts.length === 1;
-    base = {
-      pass: samePass ? fixedPass : await passesHiddenTests(executor, problem, finalCode(first), options.workDir),
-      tokens: tokensOf(first),
-      seconds: withFix.firstAttemptSeconds,
-      attempts: first.length,
-    };
-  }
-  return { taskId: problem.task_id, base, fixed };
+  const source = options.separate ? await runAgent(agent, problem, 0, options.style ?? 'show') : withFix;
+  const first = source.run.attempts.slice(0, 1);
+  const samePass = !options.separate && finalCode(withFix.run.attempts) === finalCode(first);
+  const firstPass = samePass ? fixedPass : await passesHiddenTests(executor, problem, finalCode(first), options.workDir);
+  const seconds = options.separate ? source.seconds : withFix.firstAttemptSeconds;
+  return { taskId: problem.task_id, ...firstAttemptOutcomes(source.run, firstPass, seconds), fixed };
 }

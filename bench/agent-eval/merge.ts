@@ -8,7 +8,7 @@ import type { EvalSummary } from './report.js';
 import { UsageError } from './errors.js';
 
 /** The settings every shard must share for their results to be comparable. */
-const SETTINGS = ['provider', 'retries', 'separate', 'examples'] as const;
+const SETTINGS = ['provider', 'retries', 'separate', 'examples', 'verify'] as const;
 
 /**
  * Merges shard summaries in the order given.

@@ -2,6 +2,7 @@
 import type { CompletionTiming } from '../../src/llm/local.js';
 import type { Outcome, ProblemResult } from './evaluate.js';
 import { median, pct, sum } from './stats.js';
+import type { VerifyMode } from '../../src/agent/agent.js';
 
 /** Everything the report needs. */
 export interface EvalSummary {
@@ -9,17 +10,23 @@ export interface EvalSummary {
   retries: number;
   separate: boolean;
   examples: 'show' | 'assert';
+  /** `agent.verify` of the runs (absent in summaries written before it existed: `off`). */
+  verify?: VerifyMode;
   results: ProblemResult[];
   timings: CompletionTiming[];
 }
 
 function line(label: string, outcomes: Outcome[]): string {
   const passed = outcomes.filter((o) => o.pass).length;
+  const silent = outcomes.filter((o) => !o.pass && o.status === 'success').length;
+  const unverified = outcomes.filter((o) => o.status === 'unverified').length;
   const tokens = sum(outcomes.map((o) => o.tokens));
   const perSolve = passed ? Math.round(tokens / passed) : NaN;
   return [
-    label.padEnd(16),
+    label.padEnd(22),
     `${passed}/${outcomes.length} (${pct(passed, outcomes.length)})`.padEnd(16),
+    `${silent} (${pct(silent, outcomes.length)})`.padEnd(14),
+    String(unverified).padStart(10),
     String(tokens).padStart(10),
     String(Number.isNaN(perSolve) ? '-' : perSolve).padStart(12),
     median(outcomes.map((o) => o.seconds)).toFixed(1).padStart(10),
@@ -52,6 +59,8 @@ function budgetLines(s: EvalSummary): string[] {
 export function formatReport(s: EvalSummary): string {
   const base = s.results.map((r) => r.base);
   const fixed = s.results.map((r) => r.fixed);
+  const verify = s.verify ?? 'off';
+  const verified = s.results.flatMap((r) => (r.verified ? [r.verified] : []));
   const turned = s.results.filter((r) => !r.base.pass && r.fixed.pass).length;
   const broke = s.results.filter((r) => r.base.pass && !r.fixed.pass).length;
   const baseFailures = s.results.filter((r) => !r.base.pass).length;
@@ -66,9 +75,11 @@ export function formatReport(s: EvalSummary): string {
     `requirement: the prompt + "${s.examples === 'assert' ? "check it on the docstring's examples with assert statements" : "show it working on the docstring's examples"}"`,
     `max_retries 0 ${s.separate ? 'ran separately' : 'read off the first attempt of the same runs (temperature 0: identical)'}`,
     '',
-    `${'setting'.padEnd(16)} ${'pass'.padEnd(16)} ${'tokens'.padStart(10)} ${'tok/solved'.padStart(12)} ${'median s'.padStart(10)} ${'LLM calls'.padStart(10)}`,
+    `${'setting'.padEnd(22)} ${'pass'.padEnd(16)} ${'silent fail'.padEnd(14)} ${'⚠️ shown'.padStart(10)} ${'tokens'.padStart(10)} ${'tok/solved'.padStart(12)} ${'median s'.padStart(10)} ${'code calls'.padStart(10)}`,
     line('max_retries 0', base),
-    line(`max_retries ${s.retries}`, fixed),
+    ...(verified.length ? [line(`verify ${verify}, retries 0`, verified)] : []),
+    line(verify === 'off' ? `max_retries ${s.retries}` : `verify ${verify}, retries ${s.retries}`, fixed),
+    '(silent fail: shown as ✅ success but the hidden tests fail; ⚠️ shown: ran, shown as not confirmed)',
     '',
     `fix loop engaged (first attempt failed in the sandbox or had no code) on ${s.results.filter((r) => r.fixed.attempts > 1).length} of ${s.results.length} problems`,
     `fix loop turned a failure into a pass: ${turned} of ${baseFailures} first-attempt failures (${pct(turned, baseFailures)}); turned a pass into a failure: ${broke}`,

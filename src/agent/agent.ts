@@ -1,24 +1,24 @@
 /**
- * The orchestrator: generate → execute → on failure improve and execute again, up to
- * `maxRetries`. It knows no platform and no vendor; it emits events and keeps every run in the
- * history store.
+ * The orchestrator: generate → derive checks → execute → verify → on failure (or an unconfirmed
+ * result) improve and execute again, while another attempt can help, up to `maxRetries`. It knows
+ * no platform and no vendor; it emits events and keeps every run in the history store. The steps
+ * themselves are in `steps.ts`; this file holds the entry points.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Executor, InputFile } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
-import type { Attempt, AttemptTrigger, HistoryStore, Run } from '../history/types.js';
-import type { AgentEvent, AgentEventListener } from './events.js';
-import { extractCode } from './extract.js';
-import { buildMessages } from './prompts.js';
-import { summarizeFailure } from './failure.js';
+import type { HistoryStore, Run } from '../history/types.js';
+import type { AgentEventListener } from './events.js';
 import { thisProcess } from '../history/process-identity.js';
-import { keepFullOutput } from './kept-output.js';
 import { publicReason } from './public-error.js';
-import { boundLine } from '../text/cut.js';
+import { judgeAttempt } from './verdict.js';
+import { newAttempt, RunSteps } from './steps.js';
 
-/** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
-export const ERROR_MAX_CHARS = 1000;
+/**
+ * How the agent checks a result beyond the exit code: `checks` derived from the requirement and run
+ * with the program, an LLM `review` of a run that succeeded, `both`, or `off`.
+ */
+export type VerifyMode = 'off' | 'checks' | 'review' | 'both';
 
 /** A request that cannot be accepted (empty, too long…); nothing was run and nothing was stored. */
 export class InputError extends Error {
@@ -38,6 +38,8 @@ export interface AgentOptions {
   maxRequirementChars?: number;
   /** The operator's log: details of failures users see only in plain words (LLM errors). Default: stderr. */
   log?: (message: string) => void;
+  /** How results are verified beyond the exit code. Default `checks`. */
+  verify?: VerifyMode;
 }
 
 /** Options of one agent call. */
@@ -60,17 +62,23 @@ export interface CallOptions {
 export class Agent {
   readonly maxRetries: number;
   readonly maxRequirementChars: number;
+  readonly verify: VerifyMode;
+  private readonly steps: RunSteps;
 
   constructor(private readonly options: AgentOptions) {
     this.maxRetries = options.maxRetries ?? 3;
     this.maxRequirementChars = options.maxRequirementChars ?? 8000;
+    this.verify = options.verify ?? 'checks';
+    this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify });
   }
 
+
   /**
-   * Generates code for a requirement, executes it and improves it until it works or
-   * `maxRetries` improvement attempts failed.
-   * @returns the finished run (status `success` or `failed`); LLM and sandbox errors end the run
-   *   as failed with `run.error` set, they are not thrown.
+   * Generates code for a requirement, derives checks from it (verify `checks`/`both`), executes
+   * both and improves the code until it is confirmed, `maxRetries` improvement attempts were made,
+   * or a failure no code can fix stops the run early.
+   * @returns the finished run (status `success`, `unverified` or `failed`); LLM and sandbox errors
+   *   end the run as failed with `run.error` set, they are not thrown.
    * @throws {InputError} for an empty or oversized requirement (nothing is stored).
    * @throws {SandboxUnavailableError} when the sandbox cannot isolate here (checked before any LLM call).
    */
@@ -79,8 +87,9 @@ export class Agent {
     await this.options.executor.check();
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
-      await this.makeAttempt(run, 'requirement', undefined, options);
-      await this.executeAndFix(run, options);
+      await this.steps.makeAttempt(run, 'requirement', undefined, options);
+      await this.steps.deriveChecks(run, options);
+      await this.steps.executeAndFix(run, options);
     });
   }
 
@@ -91,9 +100,9 @@ export class Agent {
   async generate(conversationId: string, requirement: string, options: CallOptions = {}): Promise<Run> {
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
-      const attempt = await this.makeAttempt(run, 'requirement', undefined, options);
-      if (attempt.error) return this.finish(run, 'failed', attempt.error, options);
-      return this.finish(run, 'generated', undefined, options);
+      const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, options);
+      if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, options);
+      return this.steps.finish(run, 'generated', undefined, options);
     });
   }
 
@@ -106,10 +115,10 @@ export class Agent {
     if (!source) throw new InputError('this run has no code to execute yet');
     return this.guard(run, options, async () => {
       run.attempts.push(newAttempt(run, 'rerun', source.code));
-      await this.executeLatest(run, options);
-      const last = run.attempts.at(-1)!;
-      if (last.result?.success) return this.finish(run, 'success', undefined, options);
-      return this.finish(run, 'failed', summarizeFailure(last.result!), options);
+      await this.steps.executeLatest(run, options);
+      const verdict = judgeAttempt(run.attempts.at(-1)!, run);
+      if (verdict.kind === 'confirmed') return this.steps.finish(run, 'success', undefined, options);
+      return this.steps.finish(run, verdict.kind === 'ran' ? 'unverified' : 'failed', 'reason' in verdict ? verdict.reason : undefined, options);
     });
   }
 
@@ -125,8 +134,9 @@ export class Agent {
     if (text) this.checkText(text, 'feedback');
     await this.options.executor.check();
     return this.guard(run, options, async () => {
-      await this.makeAttempt(run, text ? 'feedback' : 'error', text, options);
-      await this.executeAndFix(run, options);
+      await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, options);
+      if (text || !run.checks) await this.steps.deriveChecks(run, options);
+      await this.steps.executeAndFix(run, options);
     });
   }
 
@@ -169,100 +179,12 @@ export class Agent {
       await body();
     } catch (err) {
       const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, this.options.log);
-      await this.finish(run, 'failed', reason, options);
+      await this.steps.finish(run, 'failed', reason, options);
     }
     return run;
   }
 
-  private async executeAndFix(run: Run, options: CallOptions): Promise<void> {
-    const maxRetries = options.maxRetries ?? this.maxRetries;
-    for (let retry = 1; ; retry++) {
-      await this.executeLatest(run, options);
-      const last = run.attempts.at(-1)!;
-      if (last.result?.success) {
-        await this.finish(run, 'success', undefined, options);
-        return;
-      }
-      const reason = last.error ?? summarizeFailure(last.result!);
-      if (retry > maxRetries) {
-        await this.finish(run, 'failed', reason, options);
-        return;
-      }
-      emit(options, { type: 'improving', runId: run.id, retry, maxRetries, reason });
-      await this.makeAttempt(run, 'error', undefined, options);
-    }
-  }
-
-  /** Asks the LLM for the next attempt and extracts its code. */
-  private async makeAttempt(
-    run: Run,
-    trigger: AttemptTrigger,
-    feedback: string | undefined,
-    options: CallOptions,
-  ): Promise<Attempt> {
-    const attempt = newAttempt(run, trigger, '', feedback);
-    emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
-    const completion = await this.options.llm.complete(buildMessages(run, attempt), { signal: options.signal });
-    attempt.usage = completion.usage;
-    const extracted = extractCode(completion.content);
-    if ('code' in extracted) attempt.code = extracted.code;
-    else attempt.error = extracted.error;
-    run.attempts.push(attempt);
-    await this.save(run);
-    emit(options, { type: 'generated', runId: run.id, attempt: attempt.index, code: attempt.code, error: attempt.error });
-    return attempt;
-  }
-
-  /** Executes the latest attempt (if it has code) and stores its result. */
-  private async executeLatest(run: Run, options: CallOptions): Promise<void> {
-    const attempt = run.attempts.at(-1)!;
-    if (!attempt.code) return;
-    emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
-    const artifactDir = join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index));
-    const kept = await keepFullOutput(
-      await this.options.executor.execute(attempt.code, { inputFiles: options.inputFiles, signal: options.signal, artifactDir }),
-      artifactDir,
-    );
-    attempt.result = kept.stored;
-    await this.save(run);
-    emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: kept.shown });
-    if (options.signal?.aborted) throw new Error('cancelled');
-  }
-
-  private async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {
-    run.status = status;
-    run.error = error === undefined ? undefined : boundLine(error, ERROR_MAX_CHARS);
-    delete run.runningIn;
-    await this.save(run);
-    emit(options, status === 'failed' ? { type: 'failed', run, reason: error ?? 'failed' } : { type: 'done', run });
-    return run;
-  }
-
-  private async save(run: Run): Promise<void> {
-    run.updatedAt = new Date().toISOString();
-    await this.options.store.saveRun(run);
-  }
 }
-
-function newAttempt(run: Run, trigger: AttemptTrigger, code: string, feedback?: string): Attempt {
-  return {
-    index: run.attempts.length + 1,
-    trigger,
-    ...(feedback !== undefined ? { feedback } : {}),
-    code,
-    usage: { promptTokens: 0, completionTokens: 0 },
-    createdAt: new Date().toISOString(),
-  };
-}
-
-function emit(options: CallOptions, event: AgentEvent): void {
-  try {
-    options.onEvent?.(event);
-  } catch {
-    /* a listener's error must not break the run */
-  }
-}
-
 /** A time-sortable run id, e.g. `mfx3k2a1-9f2c1e`. */
 export function newRunId(): string {
   return `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;

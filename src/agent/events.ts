@@ -41,7 +41,35 @@ export interface ImprovingEvent {
   /** One line naming the failure (e.g. `NameError: name 'x' is not defined`). */
   reason: string;
 }
-/** Emitted once when a run ends well (or, for `generate`, when code exists). */
+/** Emitted when checks were derived from the requirement (before the execution they apply to). */
+export interface ChecksEvent {
+  type: 'checks';
+  runId: string;
+  /** The assert lines (empty: nothing could be checked for certain). */
+  asserts: string[];
+  /** Asserts of the previous checks that are gone (after user feedback); reported, never silent. */
+  dropped: string[];
+}
+/** Emitted when the LLM reviewed a successful execution. */
+export interface ReviewedEvent {
+  type: 'reviewed';
+  runId: string;
+  attempt: number;
+  ok: boolean;
+  defect?: string;
+}
+/** Emitted when the LLM returned the code of an earlier attempt, which is not executed again. */
+export interface RepeatedEvent {
+  type: 'repeated';
+  runId: string;
+  attempt: number;
+  /** The earlier attempt with the same code. */
+  repeatOf: number;
+}
+/**
+ * Emitted once when a run ends well (or, for `generate`, when code exists), including an
+ * `unverified` run: it ran, but `run.error` says what could not be confirmed.
+ */
 export interface DoneEvent {
   type: 'done';
   run: Run;
@@ -59,6 +87,9 @@ export type AgentEvent =
   | ExecutingEvent
   | ExecutedEvent
   | ImprovingEvent
+  | ChecksEvent
+  | ReviewedEvent
+  | RepeatedEvent
   | DoneEvent
   | FailedEvent;
 

@@ -5,6 +5,7 @@
 import type { ChatMessage } from '../llm/types.js';
 import type { Attempt, Run } from '../history/types.js';
 import { describeResult } from './failure.js';
+import { checkLines } from './checks.js';
 
 /** Instructions given to the model before the requirement. */
 export const SYSTEM_PROMPT = `You are a Python programmer. Write one complete, self-contained Python 3.11 program that does what the user asks.
@@ -15,17 +16,32 @@ Rules:
 - Files the program writes in the current directory are returned to the user.
 - When you are told about an error or given feedback, reply with the whole corrected program, not a diff.`;
 
+/** What the LLM is told about how an attempt went. */
+function outcomeOf(previous: Attempt): string {
+  if (previous.repeatOf !== undefined) {
+    return `Your reply is the same program as before (attempt ${previous.repeatOf}), which did not work. ` +
+      'Do not repeat it: find the cause and take a different approach.';
+  }
+  if (previous.error) return `Your previous reply could not be used: ${previous.error}. Reply with the program in a \`\`\`python code block.`;
+  if (!previous.result) return 'The program was not executed.';
+  const report = describeResult(previous.result);
+  const checks = previous.result.checks;
+  if (!checks) return report;
+  const failed = checks.error !== undefined || checks.results.some((r) => !r.passed);
+  if (!failed) return report;
+  return `${report}\n\nBut it does not do what the request asks. Checks derived from the request:\n${checkLines(checks).join('\n')}`;
+}
+
 /** What the LLM is told for each kind of attempt that follows another. */
 function followUp(previous: Attempt, next: Attempt): string {
-  const outcome = previous.error
-    ? `Your previous reply could not be used: ${previous.error}. Reply with the program in a \`\`\`python code block.`
-    : previous.result
-      ? describeResult(previous.result)
-      : 'The program was not executed.';
+  const outcome = outcomeOf(previous);
   if (next.trigger === 'feedback') {
     return `${outcome}\n\nThe user asks for this change:\n${next.feedback ?? ''}\n\nReply with the whole improved program.`;
   }
-  return `${outcome}\n\nFix the program so that it works. Reply with the whole corrected program.`;
+  if (next.trigger === 'review') {
+    return `${outcome}\n\nA reviewer found this defect:\n${next.feedback ?? ''}\n\nFix it. Reply with the whole corrected program.`;
+  }
+  return `${outcome}\n\nFix the program so that it does exactly what the request asks. Reply with the whole corrected program.`;
 }
 
 function asReply(attempt: Attempt): string {

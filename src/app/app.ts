@@ -60,6 +60,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     maxRetries: config.agent.max_retries,
     maxRequirementChars: config.agent.max_requirement_chars,
     log: warn,
+    verify: config.agent.verify,
   });
   const close = async () => {
     await executor.close?.();

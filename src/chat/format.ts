@@ -7,6 +7,17 @@ import { constants } from 'node:os';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { summarizeFailure } from '../agent/failure.js';
 import { cutChars } from '../text/cut.js';
+import { checkCounts, checksShortfall } from '../agent/checks.js';
+import type { RunStatus } from '../history/types.js';
+
+/** The mark of each run status, the same on every surface. `unverified`: it ran, but was not confirmed. */
+export const STATUS_ICON: Readonly<Record<RunStatus, string>> = Object.freeze({
+  success: '✅',
+  unverified: '⚠️',
+  failed: '❌',
+  generated: '📝',
+  running: '⏳',
+});
 
 /** A zero-width space: inserted to break fences and mentions without changing what people read. */
 const ZWSP = '\u200b';
@@ -110,9 +121,17 @@ export function exitMeaning(result: ExecutionResult): string {
   return `exit code ${result.exitCode}`;
 }
 
-/** One status line for an execution, e.g. `✅ Success · exit code 0 · 0.12 s` or `❌ Failed · timed out · 10.0 s · NameError: …`. */
+/**
+ * One status line for an execution, e.g. `✅ Success · exit code 0 · 0.12 s · checks 3/3 passed`,
+ * `⚠️ Ran, not confirmed · exit code 0 · 0.12 s · 1 of 3 checks failed: …` or
+ * `❌ Failed · timed out · 10.0 s · NameError: …`.
+ */
 export function statusLine(result: ExecutionResult): string {
   const seconds = `${(result.durationMs / 1000).toFixed(2)} s`;
-  if (result.success) return `✅ Success · ${exitMeaning(result)} · ${seconds}`;
-  return `❌ Failed · ${exitMeaning(result)} · ${seconds} · ${summarizeFailure(result)}`;
+  if (!result.success) return `❌ Failed · ${exitMeaning(result)} · ${seconds} · ${summarizeFailure(result)}`;
+  if (!result.checks) return `✅ Success · ${exitMeaning(result)} · ${seconds}`;
+  const shortfall = checksShortfall(result.checks);
+  if (shortfall !== undefined) return `⚠️ Ran, not confirmed · ${exitMeaning(result)} · ${seconds} · ${shortfall}`;
+  const { passed, total } = checkCounts(result.checks);
+  return `✅ Success · ${exitMeaning(result)} · ${seconds} · checks ${passed}/${total} passed`;
 }

@@ -51,6 +51,7 @@ const ENV_DEFAULTS: Record<string, Record<string, string>> = {
     model_path: '${CODE_AGENT_MODEL_PATH:-}',
     threads: '${CODE_AGENT_LLM_THREADS:-0}',
   },
+  agent: { verify: '${CODE_AGENT_VERIFY:-checks}' },
   store: { url: '${CODE_AGENT_STORE_URL:-sqlite://data/history.sqlite}' },
   log: { level: '${LOG_LEVEL:-info}' },
   slack: {

@@ -115,9 +115,11 @@ export const configSchema = z
       .object({
         max_retries: int(3, 0),
         max_requirement_chars: int(8000),
+        /** How results are verified beyond the exit code (README "Answers you can trust"). */
+        verify: z.enum(['off', 'checks', 'review', 'both']).default('checks'),
       })
       .strict()
-      .default({ max_retries: 3, max_requirement_chars: 8000 }),
+      .default({ max_retries: 3, max_requirement_chars: 8000, verify: 'checks' }),
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     store: z
       .object({

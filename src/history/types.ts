@@ -4,6 +4,7 @@
  */
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { TokenUsage } from '../llm/types.js';
+import type { RunChecks } from '../agent/checks.js';
 
 /** Why an attempt was made. */
 export type AttemptTrigger =
@@ -13,7 +14,9 @@ export type AttemptTrigger =
   | 'error'
   /** improve request with user feedback */
   | 'feedback'
-  /** same code executed again */
+  /** new attempt after a review found a defect in a successful run */
+  | 'review'
+  /** same code executed again (by the user, or an earlier attempt kept as the run's answer) */
   | 'rerun';
 
 /** One version of the code inside a run, with its execution result. */
@@ -31,12 +34,22 @@ export interface Attempt {
   result?: ExecutionResult;
   /** Tokens used by the LLM call that produced this attempt (zero for a rerun). */
   usage: TokenUsage;
+  /** When the code is the same as an earlier attempt's: that attempt's index (it was not executed again). */
+  repeatOf?: number;
+  /** For an earlier attempt kept as the run's answer (its result copied, not executed again): its index. */
+  keptFrom?: number;
+  /** The review of this attempt's successful execution, when one was made. */
+  review?: { ok: boolean; defect?: string; usage: TokenUsage };
   /** ISO 8601 time of creation. */
   createdAt: string;
 }
 
-/** Status of a run. */
-export type RunStatus = 'running' | 'success' | 'failed' | 'generated';
+/**
+ * Status of a run (DESIGN.md "A run's outcome"): `success` ran and every check made agreed;
+ * `unverified` ran with exit 0 but a check or the review disagreed or could not be made
+ * (`error` says why); `failed` still failing, or a failure no code can fix.
+ */
+export type RunStatus = 'running' | 'success' | 'unverified' | 'failed' | 'generated';
 
 /** One requirement and everything that followed from it. */
 export interface Run {
@@ -52,8 +65,13 @@ export interface Run {
   createdAt: string;
   /** ISO 8601. */
   updatedAt: string;
-  /** One line saying why the run failed (LLM unreachable, cancelled, still failing after retries). */
+  /**
+   * One line saying why the run failed (LLM unreachable, cancelled, still failing after retries,
+   * a failure no code can fix) or why an `unverified` run could not be confirmed.
+   */
   error?: string;
+  /** Checks derived from the requirement (and feedback), when verification with checks is on. */
+  checks?: RunChecks;
   /**
    * While `running`: the process running it, `<hostname>/<pid>/<start ticks>` (see
    * `process-identity.ts`), so that a run left behind by a killed process can be told apart.

@@ -105,7 +105,7 @@ export class LocalLlamaProvider implements LlmProvider {
     try {
       result = await this.chat.generateResponse(history, {
         maxTokens: this.options.maxTokens ?? 2048,
-        temperature: this.options.temperature ?? 0,
+        temperature: options.temperature ?? this.options.temperature ?? 0,
         signal: options.signal,
         onTextChunk: (text) => {
           first ??= performance.now();

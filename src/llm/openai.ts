@@ -99,7 +99,7 @@ export class OpenAiProvider implements LlmProvider {
     // Up to one fallback per incompatible parameter.
     for (let tries = 0; ; tries++) {
       try {
-        const work = this.stream ? this.completeStreaming(messages, options) : this.completeOnce(messages, signal);
+        const work = this.stream ? this.completeStreaming(messages, options) : this.completeOnce(messages, options);
         return await raceAbort(work, signal);
       } catch (err) {
         if (signal?.aborted) throw abortError(signal);
@@ -109,11 +109,12 @@ export class OpenAiProvider implements LlmProvider {
     }
   }
 
-  private params(messages: ChatMessage[]) {
+  private params(messages: ChatMessage[], temperatureOverride: number | undefined) {
+    const temperature = temperatureOverride ?? this.temperature;
     return {
       model: this.model,
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
-      ...(this.temperature !== undefined && !this.compat.noTemperature ? { temperature: this.temperature } : {}),
+      ...(temperature !== undefined && !this.compat.noTemperature ? { temperature } : {}),
       ...(this.maxTokens !== undefined
         ? this.compat.maxCompletionTokens
           ? { max_completion_tokens: this.maxTokens }
@@ -122,9 +123,9 @@ export class OpenAiProvider implements LlmProvider {
     };
   }
 
-  private async completeOnce(messages: ChatMessage[], signal: AbortSignal | undefined): Promise<Completion> {
-    const body: ChatCompletionCreateParamsNonStreaming = { ...this.params(messages), stream: false };
-    const res = await this.client.chat.completions.create(body, { signal });
+  private async completeOnce(messages: ChatMessage[], options: CompleteOptions): Promise<Completion> {
+    const body: ChatCompletionCreateParamsNonStreaming = { ...this.params(messages, options.temperature), stream: false };
+    const res = await this.client.chat.completions.create(body, { signal: options.signal });
     return {
       content: res.choices[0]?.message?.content ?? '',
       usage: toUsage(res.usage),
@@ -146,7 +147,7 @@ export class OpenAiProvider implements LlmProvider {
     };
     try {
       const body: ChatCompletionCreateParamsStreaming = {
-        ...this.params(messages),
+        ...this.params(messages, options.temperature),
         stream: true,
         ...(this.compat.noStreamOptions ? {} : { stream_options: { include_usage: true } }),
       };

@@ -27,6 +27,8 @@ export interface CompleteOptions {
   signal?: AbortSignal;
   /** Called with each piece of text as it streams in (when the provider streams). */
   onToken?: (text: string) => void;
+  /** Sampling temperature for this call only (0–2), instead of the provider's configured one. */
+  temperature?: number;
 }
 
 /** A chat model. */

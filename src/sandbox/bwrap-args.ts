@@ -16,6 +16,10 @@ export const USER_CODE_FILE = 'main.py';
 export const SANDBOX_INNER_ID = 1000;
 /** Python flags: `-S` skips `site` (the runner sets up sys.path itself; ~15 ms faster start). */
 export const PYTHON_FLAGS = ['-S'];
+/** Child fd from which the runner reads the checks' source (see runner.py). */
+export const CHECKS_FD = 4;
+/** Child fd on which the runner reports the checks' outcome (a pipe the host reads). */
+export const REPORT_FD = 5;
 /** Extra CPU seconds between SIGXCPU (soft limit) and SIGKILL (hard limit). */
 export const CPU_HARD_GRACE_S = 1;
 
@@ -64,6 +68,8 @@ export interface CommandSpec {
   isolated: boolean;
   /** Child fd from which bwrap reads a seccomp filter (see seccomp.ts), or undefined for none. */
   seccompFd?: number;
+  /** The runner reads checks from {@link CHECKS_FD} and reports on {@link REPORT_FD}. */
+  checks?: boolean;
 }
 
 /** rlimits as `prlimit` options. Memory and file sizes in bytes, CPU in s. */
@@ -137,5 +143,6 @@ export function buildCommand(spec: CommandSpec): [string, string[]] {
   } else {
     args.push(spec.python, ...PYTHON_FLAGS, spec.runnerPath);
   }
+  if (spec.checks) args.push('--checks-fd', String(CHECKS_FD), '--report-fd', String(REPORT_FD));
   return [spec.tools.prlimit, args];
 }

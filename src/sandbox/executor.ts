@@ -4,7 +4,7 @@
  * then artifacts copied out and the work dir removed.
  */
 import { randomInt } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { collectUnlessKilled, snapshot } from './artifacts.js';
@@ -22,6 +22,7 @@ import { killUid, userProcessCount } from './uids.js';
 import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
 import {
   SandboxUnavailableError,
+  type CheckReport,
   type ExecuteOptions,
   type ExecutionLimits,
   type ExecutionResult,
@@ -162,6 +163,7 @@ export class BubblewrapExecutor implements Executor {
     const workDir = await mkdtemp(join(ready.workRoot, 'run-'));
     // bwrap reads the filter from an fd: a fresh one per run (reading consumes it)
     const filterFd = ready.isolated && ready.seccomp ? openSync(ready.seccomp, 'r') : undefined;
+    const checksFd = options.checks === undefined ? undefined : openChecks(ready.workRoot, basename(workDir), options.checks);
     try {
       const names = await writeInputs(workDir, code, options.inputFiles ?? []);
       if (hostId !== null) {
@@ -179,6 +181,7 @@ export class BubblewrapExecutor implements Executor {
         nprocOffset: hostId === null ? await userProcessCount() : 0,
         isolated: ready.isolated,
         seccompFd: filterFd === undefined ? undefined : 3,
+        checks: checksFd !== undefined,
       });
       const env: Record<string, string> = ready.isolated
         ? { PATH: '/usr/bin:/bin' }
@@ -194,6 +197,7 @@ export class BubblewrapExecutor implements Executor {
         cwd: workDir,
         wallTimeS: limits.wallTimeS,
         extraFd: filterFd,
+        checksFd,
         maxOutputBytes: limits.maxOutputBytes,
         signal: options.signal,
         onSpawn: (kill) => {
@@ -223,6 +227,8 @@ export class BubblewrapExecutor implements Executor {
         cpuTimeS: limits.cpuTimeS,
       });
 
+      const success = exitCode === 0 && signal === null && limitHit === null && !out.cancelled && !out.timedOut;
+      const checks = checksFd !== undefined && success ? parseCheckReport(out.report) : undefined;
       const destDir = options.artifactDir ?? join(ready.workRoot, `artifacts-${basename(workDir)}`);
       const stopped = signal !== null || ourKill || disk.exceeded !== null || limitHit !== null;
       const collected = await collectUnlessKilled(stopped, workDir, before, destDir, limits.maxArtifacts, limits.maxArtifactBytes);
@@ -234,7 +240,7 @@ export class BubblewrapExecutor implements Executor {
           `of at most ${limits.maxArtifactBytes} bytes each]\n`;
       }
       return {
-        success: exitCode === 0 && signal === null && limitHit === null && !out.cancelled && !out.timedOut,
+        success: success && limitHit === null,
         stdout: out.stdout,
         stderr,
         exitCode,
@@ -243,12 +249,40 @@ export class BubblewrapExecutor implements Executor {
         limitHit,
         durationMs: out.durationMs,
         artifacts: collected.artifacts,
+        ...(checks && limitHit === null ? { checks } : {}),
       };
     } finally {
       if (filterFd !== undefined) closeSync(filterFd);
+      if (checksFd !== undefined) closeSync(checksFd);
       await removeTree(workDir, this.logger);
     }
   }
+}
+
+/**
+ * Writes the checks to a file beside (not inside) the work dir and opens it for the runner's fd 4;
+ * the name is unlinked at once, so nothing stays behind and the program cannot find it.
+ */
+function openChecks(workRoot: string, id: string, checks: string): number {
+  const path = join(workRoot, `checks-${id}.py`);
+  writeFileSync(path, checks, { mode: 0o600 });
+  try {
+    return openSync(path, 'r');
+  } finally {
+    unlinkSync(path);
+  }
+}
+
+/** Reads the runner's JSON report; a missing or broken one says the checks did not run. */
+function parseCheckReport(text: string): CheckReport {
+  if (text.trim() === '') return { results: [], error: 'the checks did not run: the program ended before them' };
+  try {
+    const parsed = JSON.parse(text) as CheckReport;
+    if (Array.isArray(parsed.results)) return parsed;
+  } catch {
+    /* falls through */
+  }
+  return { results: [], error: 'the checks did not run: their report could not be read' };
 }
 
 /**

@@ -6,10 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
 import { CappedOutput } from './output.js';
 
 /** After the program exits, how long stray holders of its pipes may keep them open, in ms. */
 export const PIPE_GRACE_MS = 250;
+/** Longest checks report kept from the child's report pipe, in bytes. */
+export const MAX_REPORT_BYTES = 256 * 1024;
 /** After a kill, how long to wait for the process to be reaped before giving up on it, in ms. */
 export const KILL_GRACE_MS = 2000;
 
@@ -23,6 +26,11 @@ export interface WatchedRun {
   wallTimeS: number;
   /** An open host fd handed to the child as its fd 3 (e.g. bwrap's seccomp filter). */
   extraFd?: number;
+  /**
+   * Checks: an open host fd handed to the child as its fd 4 (the checks' source), and a pipe as its
+   * fd 5 whose text (at most {@link MAX_REPORT_BYTES}) comes back as `report`.
+   */
+  checksFd?: number;
   /** Total stdout + stderr kept, in bytes. */
   maxOutputBytes: number;
   signal?: AbortSignal;
@@ -45,6 +53,8 @@ export interface RunOutcome {
   durationMs: number;
   /** Process id of the command (its process group id too). */
   pid: number | undefined;
+  /** What the child wrote on its report pipe (only with `checksFd`; empty when it wrote nothing). */
+  report: string;
 }
 
 /** Sends SIGKILL to a whole process group; ignores groups that are already gone. */
@@ -67,7 +77,7 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
     const child = spawn(run.file, run.args, {
       env: run.env,
       cwd: run.cwd,
-      stdio: run.extraFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', run.extraFd],
+      stdio: stdioOf(run),
       detached: true, // own process group, so the whole tree can be killed at once
     });
     const kill = () => killGroup(child.pid);
@@ -84,6 +94,7 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
       run.signal?.removeEventListener('abort', onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
+      reportPipe?.destroy();
       kill(); // nothing of this run outlives it
       resolve({
         stdout: output.text('stdout'),
@@ -95,6 +106,7 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
         cancelled,
         durationMs: Math.round(performance.now() - started),
         pid: child.pid,
+        report: reportBytes <= MAX_REPORT_BYTES ? Buffer.concat(report).toString('utf8') : '',
       });
     };
     const onAbort = () => {
@@ -103,6 +115,13 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
       later(KILL_GRACE_MS, finish);
     };
 
+    const report: Buffer[] = [];
+    let reportBytes = 0;
+    const reportPipe = run.checksFd === undefined ? undefined : ((child.stdio as unknown[])[5] as Readable | null);
+    reportPipe?.on('data', (c: Buffer) => {
+      if (reportBytes + c.length <= MAX_REPORT_BYTES) report.push(c);
+      reportBytes += c.length;
+    });
     child.stdout?.on('data', (c: Buffer) => output.push('stdout', c));
     child.stderr?.on('data', (c: Buffer) => output.push('stderr', c));
     child.on('error', (err) => {
@@ -126,6 +145,13 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
     if (run.signal?.aborted) onAbort();
     else run.signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+function stdioOf(run: WatchedRun): ('ignore' | 'pipe' | number)[] {
+  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+  if (run.extraFd !== undefined || run.checksFd !== undefined) stdio.push(run.extraFd ?? 'ignore');
+  if (run.checksFd !== undefined) stdio.push(run.checksFd, 'pipe');
+  return stdio;
 }
 
 /** Maps a bwrap exit code of 128 + n back to the name of signal n, else null. */

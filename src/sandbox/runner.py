@@ -2,6 +2,13 @@
 # Started with `python -S`: `site` and its .pth files cost ~15 ms, so the runner adds the
 # package dirs and the exit()/quit()/help() builtins itself. Imports only builtin/frozen modules.
 # Not a security boundary (the OS sandbox is); it only makes errors friendlier.
+#
+# Checks (`runner.py --checks-fd N --report-fd M`): before the program starts, the runner reads the
+# checks' source from fd N (a file the host opened; the program never sees it) and moves fd M (a
+# pipe to the host) out of the way. After the program ended normally (exit status 0) the checks run
+# in a copy of the program's globals with OUTPUT (what it printed) added; the outcome of each
+# top-level statement goes to the host as one JSON object on fd M, never on stdout/stderr, so
+# nothing the program prints can pass for a check's result. A program that crashed is never checked.
 import sys
 import posix
 
@@ -9,6 +16,9 @@ USER_FILE = "main.py"
 INPUT_HINT = ("\nNote: input() is not supported here: the program gets no stdin. "
               "Hard-code the values, or read them from an input file.\n")
 _saved = {}  # id(figure) -> file name, so a figure shown then kept open keeps its name
+OUTPUT_CAP = 1 << 20  # characters of stdout kept for the checks
+REPORT_FD_MIN = 100  # the report fd is moved this high (below RLIMIT_NOFILE), away from the fds a program opens
+VALUE_CHARS = 300  # longest repr of a value in a check's detail
 
 
 def _save_figures(close):
@@ -86,7 +96,128 @@ def _site():
     builtins.help = _sitebuiltins._Helper()
 
 
+class _Tee:
+    """Stands in for sys.stdout: writes through, and keeps the first OUTPUT_CAP characters."""
+
+    def __init__(self, inner):
+        self._inner = inner
+        self._parts = []
+        self._size = 0
+
+    def write(self, text):
+        if self._size < OUTPUT_CAP and isinstance(text, str):
+            self._parts.append(text)
+            self._size += len(text)
+        return self._inner.write(text)
+
+    def text(self):
+        return "".join(self._parts)[:OUTPUT_CAP]
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+
+def _short(value):
+    try:
+        text = repr(value)
+    except Exception as exc:  # a broken __repr__ must not break the report
+        text = "<unprintable %s: %r>" % (type(value).__name__, exc)
+    return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS] + "…"
+
+
+def _error(exc):
+    return "%s: %s" % (type(exc).__name__, str(exc)[:VALUE_CHARS])
+
+
+def _compare(op, left, right):
+    import ast
+    table = {
+        ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
+        ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+        ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+        ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+        ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+    }
+    return bool(table[type(op)](left, right))
+
+
+_OP_TEXT = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">=",
+            "In": "in", "NotIn": "not in", "Is": "is", "IsNot": "is not"}
+
+
+def _check_assert(node, ns):
+    """Evaluates one assert; a single comparison reports both sides (got …, expected op …)."""
+    import ast
+
+    def value(expr):
+        return eval(compile(ast.Expression(expr), "checks", "eval"), ns)
+    test = node.test
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, right = value(test.left), value(test.comparators[0])
+        if _compare(test.ops[0], left, right):
+            return True, None
+        return False, "got %s, expected %s %s" % (_short(left), _OP_TEXT[type(test.ops[0]).__name__], _short(right))
+    if value(test):
+        return True, None
+    return False, "was false"
+
+
+def _run_checks(source, ns):
+    """Runs the checks' top-level statements in order; the first failing setup line ends them."""
+    import ast
+    try:
+        tree = ast.parse(source, "checks")
+    except SyntaxError as exc:
+        return {"results": [], "error": "the checks are not valid Python: %s (line %s)" % (exc.msg, exc.lineno)}
+    results = []
+    for node in tree.body:
+        text = (ast.get_source_segment(source, node) or ast.unparse(node)).strip()
+        if not isinstance(node, ast.Assert):
+            try:
+                exec(compile(ast.Module([node], []), "checks", "exec"), ns)
+            except BaseException as exc:
+                results.append({"check": text, "passed": False, "detail": _error(exc)})
+                break
+            continue
+        try:
+            passed, detail = _check_assert(node, ns)
+        except BaseException as exc:
+            passed, detail = False, _error(exc)
+        result = {"check": text, "passed": passed}
+        if detail is not None:
+            result["detail"] = detail
+        results.append(result)
+    return {"results": results}
+
+
+def _report(fd, report):
+    import json
+    data = json.dumps(report).encode("utf-8", "replace")
+    while data:
+        data = data[posix.write(fd, data):]
+
+
+def _take_checks(argv):
+    """`--checks-fd N --report-fd M` → (checks source, report fd), or (None, None)."""
+    if "--checks-fd" not in argv:
+        return None, None
+    checks_fd = int(argv[argv.index("--checks-fd") + 1])
+    report_fd = int(argv[argv.index("--report-fd") + 1])
+    chunks = []
+    while True:
+        chunk = posix.read(checks_fd, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    posix.close(checks_fd)
+    import fcntl
+    moved = fcntl.fcntl(report_fd, fcntl.F_DUPFD_CLOEXEC, REPORT_FD_MIN)
+    posix.close(report_fd)
+    return b"".join(chunks).decode("utf-8", "replace"), moved
+
+
 def _main():
+    checks, report_fd = _take_checks(sys.argv)
     sys.argv = [USER_FILE]
     sys.path[0] = posix.getcwd()
     if sys.flags.no_site:
@@ -100,6 +231,9 @@ def _main():
     sys.modules["__main__"] = main
     code = compile(source, USER_FILE, "exec")
     status = 0
+    tee = None
+    if checks is not None:
+        tee = sys.stdout = _Tee(sys.stdout)
     try:
         exec(code, main.__dict__)
     except SystemExit as exc:
@@ -119,6 +253,10 @@ def _main():
             sys.stderr.write(INPUT_HINT)
         status = 1
     _save_figures(close=False)
+    if checks is not None and status == 0:
+        namespace = dict(main.__dict__)
+        namespace["OUTPUT"] = tee.text()
+        _report(report_fd, _run_checks(checks, namespace))
     return status
 
 

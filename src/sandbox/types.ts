@@ -58,6 +58,23 @@ export interface InputFile {
   content: Buffer;
 }
 
+/** One check's outcome: a top-level statement of the checks (an `assert`, or a setup line that failed). */
+export interface CheckResult {
+  /** The statement's source, e.g. `assert len(values) == 20, "20 numbers"`. */
+  check: string;
+  passed: boolean;
+  /** Why it failed: `got 8, expected == 20`, `was false`, or the exception, e.g. `NameError: …`. */
+  detail?: string;
+}
+
+/** What the checks phase of an execution reported. */
+export interface CheckReport {
+  /** One entry per assert run (and one for a setup line that failed, which ends the checks). */
+  results: CheckResult[];
+  /** Set when the checks could not be run at all (not valid Python; the program ended before them). */
+  error?: string;
+}
+
 /** What one execution produced. */
 export interface ExecutionResult {
   /** True when the program exited 0 and hit no limit. */
@@ -79,6 +96,11 @@ export interface ExecutionResult {
    * a bounded copy). Absent when nothing was cut. Addition to the contract.
    */
   fullOutput?: { stdout?: string; stderr?: string };
+  /**
+   * The checks' outcome, when checks were given and the program exited 0 (a program that failed is
+   * never checked). `success` is about the program alone and does not include the checks.
+   */
+  checks?: CheckReport;
 }
 
 /** Options of one execution. */
@@ -89,6 +111,12 @@ export interface ExecuteOptions {
   artifactDir?: string;
   /** Cancels the execution: the process tree is killed and the result says so. */
   signal?: AbortSignal;
+  /**
+   * Python source of checks run after the program when it exits 0, in a copy of its globals with
+   * `OUTPUT` (its stdout, str) added; each top-level `assert` is one check. The program cannot read
+   * or change them before it ends, and their outcome never travels on stdout/stderr.
+   */
+  checks?: string;
   /** Overrides of the executor's default limits for this execution. */
   limits?: Partial<ExecutionLimits>;
 }

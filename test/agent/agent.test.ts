@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, InputError } from '../../src/agent/agent.js';
+import { Agent, InputError, type VerifyMode } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
@@ -17,7 +17,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function setup(replies: FakeReply[], maxRetries = 3) {
+async function setup(replies: FakeReply[], maxRetries = 3, verify: VerifyMode = 'off') {
   fake = await startFakeOpenAi({ replies });
   const store = new KeyvHistoryStore(new Map());
   const agent = new Agent({
@@ -27,6 +27,7 @@ async function setup(replies: FakeReply[], maxRetries = 3) {
     artifactRoot: mkdtempSync(join(tmpdir(), 'agent-artifacts-')),
     maxRetries,
     maxRequirementChars: 200,
+    verify,
   });
   const events: AgentEvent[] = [];
   return { agent, store, events, onEvent: (e: AgentEvent) => events.push(e), fake };
@@ -60,11 +61,11 @@ describe('Agent', () => {
   });
 
   it('stops after max_retries and says why', async () => {
-    const { agent, fake } = await setup([py('raise ValueError("still broken")')], 2);
+    const { agent, fake } = await setup([(_req, i) => py(`raise ValueError("still broken, try ${i}")`)], 2);
     const run = await agent.run('cli:t', 'anything');
     expect(run.status).toBe('failed');
     expect(run.attempts).toHaveLength(3);
-    expect(run.error).toContain('ValueError: still broken');
+    expect(run.error).toContain('ValueError: still broken, try 2');
     expect(fake.requests).toHaveLength(3);
   });
 

@@ -37,7 +37,17 @@ export const executionResult: fc.Arbitrary<ExecutionResult> = fc.record({
   limitHit: fc.constantFrom(null, 'wall_time', 'output', 'work_dir_files', 'memory'),
   durationMs: fc.nat(100_000),
   artifacts: fc.constant([]),
-}) as fc.Arbitrary<ExecutionResult>;
+  checks: fc.option(
+    fc.record(
+      {
+        results: fc.array(fc.record({ check: untrusted, passed: fc.boolean(), detail: fc.option(untrusted, { nil: undefined }) }), { maxLength: 4 }),
+        error: untrusted,
+      },
+      { requiredKeys: ['results'] },
+    ),
+    { nil: undefined },
+  ),
+}, { requiredKeys: ['success', 'stdout', 'stderr', 'exitCode', 'signal', 'timedOut', 'limitHit', 'durationMs', 'artifacts'] }) as fc.Arbitrary<ExecutionResult>;
 
 /** Number of ``` runs: even when every code block is closed. */
 export function fenceCount(text: string): number {

@@ -26,7 +26,7 @@ async function cli(args: string[], options: { replies?: FakeReply[]; config?: st
   if (options.replies) fake = await startFakeOpenAi({ replies: options.replies });
   const config =
     options.config ??
-    `llm:\n  provider: openai\n  base_url: ${fake?.url ?? 'http://127.0.0.1:9/v1'}\n  model: fake-model\n  max_retries: 0\nsandbox:\n  timeout_s: 5\n`;
+    `llm:\n  provider: openai\n  base_url: ${fake?.url ?? 'http://127.0.0.1:9/v1'}\n  model: fake-model\n  max_retries: 0\nagent:\n  verify: off\nsandbox:\n  timeout_s: 5\n`;
   writeFileSync(join(dir, 'config.yaml'), config);
   return { ...(await runCli(args, dir, options.input)), dir };
 }
@@ -61,7 +61,7 @@ describe('code-agent run', () => {
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(Object.keys(json).sort()).toEqual(
-      ['artifacts', 'attempts', 'code', 'durationMs', 'exitCode', 'stderr', 'stdout', 'success', 'timedOut'].sort(),
+      ['artifacts', 'attempts', 'code', 'durationMs', 'exitCode', 'outcome', 'stderr', 'stdout', 'success', 'timedOut'].sort(),
     );
     expect(json).toMatchObject({ success: true, attempts: 1, stdout: 'plotted\n', exitCode: 0, timedOut: false });
     expect(json.artifacts).toHaveLength(1);
@@ -150,7 +150,7 @@ describe('interactive session', () => {
   it('shows a run whose process was killed mid-run as failed (interrupted), not running forever', async () => {
     fake = await startFakeOpenAi({ replies: [{ hang: true }, py('print("after")')] });
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
-    writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\n  max_retries: 0\n`);
+    writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\n  max_retries: 0\nagent:\n  verify: off\n`);
     const killed = spawn(process.execPath, [CLI_BIN, 'run', 'never finishes'], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
     const deadline = Date.now() + 20_000;
     while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -57,7 +57,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const config = parseConfig(
     {
       llm: { provider: 'openai', base_url: llm.url, api_key: 'test', model: 'fake-model', max_retries: 0 },
-      agent: { max_retries: options.maxRetries ?? 3 },
+      agent: { max_retries: options.maxRetries ?? 3, verify: 'off' },
       sandbox: { timeout_s: 10 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: dir },
       discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, ...options.discord },

@@ -83,7 +83,7 @@ export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
   const config = parseConfig(
     {
       llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
-      agent: { max_retries: options.maxRetries ?? 3 },
+      agent: { max_retries: options.maxRetries ?? 3, verify: 'off' },
       sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
       log: { level: 'error' },

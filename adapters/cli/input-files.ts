@@ -1,0 +1,27 @@
+/**
+ * `code-agent run --file PATH`: files from the host given to the program as input files (it finds
+ * each by its name in its work dir).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { InputError } from '../../src/agent/agent.js';
+import type { InputFile } from '../../src/sandbox/types.js';
+
+/**
+ * Reads the files named by `--file`.
+ * @param maxBytes largest accepted file, in bytes (`sandbox.max_file_mb`)
+ * @throws {InputError} naming the path when a file is missing, not a regular file, or too large
+ */
+export async function readInputFiles(paths: readonly string[], maxBytes: number): Promise<InputFile[]> {
+  const files: InputFile[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info) throw new InputError(`--file ${path}: no such file`);
+    if (!info.isFile()) throw new InputError(`--file ${path}: not a regular file`);
+    if (info.size > maxBytes) {
+      throw new InputError(`--file ${path}: ${info.size} bytes; the limit is ${maxBytes} bytes (sandbox.max_file_mb)`);
+    }
+    files.push({ name: basename(path), content: await readFile(path) });
+  }
+  return files;
+}

@@ -1,0 +1,215 @@
+/**
+ * Checks derived from the requirement: `assert` statements the LLM writes from the request alone
+ * (it never sees the program), run in the sandbox after the program (see `runner.py`). They are
+ * derived once per run and frozen: an auto-fix attempt cannot change them, so the model cannot
+ * weaken a check to make its program pass. User feedback may change what the program must do;
+ * the checks are then derived again and any assert that disappeared is reported as dropped.
+ */
+import type { ChatMessage, LlmProvider, TokenUsage } from '../llm/types.js';
+import type { CheckReport } from '../sandbox/types.js';
+import { extractCode } from './extract.js';
+import { boundLine } from '../text/cut.js';
+
+/** Most asserts kept from one derivation (more are cut; they cost time and rarely add). */
+export const MAX_CHECKS = 6;
+
+/** The checks of a run, as stored in its history. */
+export interface RunChecks {
+  /** Python source handed to the sandbox; empty when nothing could be checked. */
+  code: string;
+  /** The `assert` lines of `code`, as written (what the thread shows). */
+  asserts: string[];
+  /** Tokens of the LLM call(s) that wrote them. */
+  usage: TokenUsage;
+  /** Asserts of the previous derivation that are gone from this one (after user feedback). */
+  dropped?: string[];
+  /** Set when these checks were written again because the first ones were broken: what was wrong. */
+  repairOf?: string;
+}
+
+/** Instructions for deriving checks. Few-shot, for small local models as much as large ones. */
+export const CHECKS_PROMPT = `You write checks for a Python program that someone else writes from the same request. You do not see the program.
+Write Python statements that end with \`assert\` lines, testing only what the request states for certain:
+how many items, the format of what is printed, exact values that follow from the request, the examples the request gives, files it asks to write.
+You can use:
+- OUTPUT: a str with everything the program printed
+- functions, classes and variables that the request itself names
+- the standard library (import what you use), and os.path.exists(name) for files the request asks to write
+Rules:
+- Never check values that depend on random numbers, the current time or data you have not been given.
+- Compute expected values yourself in the checks when you are unsure of them.
+- At most ${MAX_CHECKS} asserts, each with a short message.
+- Use no name that is not OUTPUT, named in the request, imported, or defined in your checks: never call a helper you did not write.
+- If nothing can be checked for certain, reply with \`# no checks\`.
+Reply with one \`\`\`python block and nothing else.
+
+Example request: print the squares of 1 to 5 separated by spaces
+\`\`\`python
+values = [int(v) for v in OUTPUT.split()]
+assert len(values) == 5, "five numbers"
+assert values == [n * n for n in range(1, 6)], "the squares of 1..5"
+\`\`\`
+
+Example request: write a function is_even(n) that returns True for even numbers
+\`\`\`python
+assert is_even(4) == True, "4 is even"
+assert is_even(7) == False, "7 is odd"
+\`\`\``;
+
+/** The text the checks are derived from: the requirement, then each piece of user feedback. */
+export function checksRequest(requirement: string, feedback: readonly string[]): string {
+  if (feedback.length === 0) return requirement;
+  return `${requirement}\n\nChanges asked for since:\n${feedback.map((f) => `- ${f}`).join('\n')}`;
+}
+
+/**
+ * Asks the LLM for checks of a request.
+ * @param previous the run's checks so far (after feedback): asserts missing from the new ones are `dropped`
+ * @returns the checks; `code` is empty when the reply had no usable assert
+ * @throws {LlmError} when the LLM call fails (the caller decides whether that ends the run)
+ */
+export async function deriveChecks(
+  llm: LlmProvider,
+  request: string,
+  options: { signal?: AbortSignal; previous?: RunChecks; broken?: string } = {},
+): Promise<RunChecks> {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: CHECKS_PROMPT },
+    { role: 'user', content: `Request: ${request}` },
+  ];
+  if (options.broken && options.previous) {
+    messages.push(
+      { role: 'assistant', content: `\`\`\`python\n${options.previous.code}\n\`\`\`` },
+      { role: 'user', content: `These checks are broken: ${options.broken}. Write them again so that they only use names that exist.` },
+    );
+  }
+  const completion = await llm.complete(messages, { signal: options.signal });
+  const checks = parseChecks(completion.content);
+  const result: RunChecks = { ...checks, usage: completion.usage };
+  if (options.broken) {
+    result.repairOf = options.broken;
+    const before = options.previous?.usage ?? { promptTokens: 0, completionTokens: 0 };
+    result.usage = {
+      promptTokens: before.promptTokens + completion.usage.promptTokens,
+      completionTokens: before.completionTokens + completion.usage.completionTokens,
+    };
+    return result;
+  }
+  const dropped = options.previous ? droppedAsserts(options.previous.asserts, checks.asserts) : [];
+  if (dropped.length > 0) result.dropped = dropped;
+  return result;
+}
+
+/**
+ * The checks in an LLM reply: the Python block, cut after the {@link MAX_CHECKS}th assert.
+ * A reply without an `assert` gives no checks.
+ */
+export function parseChecks(reply: string): { code: string; asserts: string[] } {
+  const extracted = extractCode(reply);
+  if (!('code' in extracted)) return { code: '', asserts: [] };
+  const lines = extracted.code.split('\n');
+  const kept: string[] = [];
+  const asserts: string[] = [];
+  for (const line of lines) {
+    if (isAssert(line)) {
+      if (asserts.length === MAX_CHECKS) break;
+      asserts.push(line.trim());
+    }
+    kept.push(line);
+  }
+  if (asserts.length === 0) return { code: '', asserts: [] };
+  return { code: kept.join('\n').trimEnd(), asserts };
+}
+
+function isAssert(line: string): boolean {
+  return /^assert[\s(]/.test(line);
+}
+
+/** Normalised text of an assert, so that spacing or the message alone does not count as a change. */
+function assertKey(line: string): string {
+  const body = line.replace(/\s+/g, '');
+  const comma = lastTopLevelComma(body);
+  return comma === -1 ? body : body.slice(0, comma);
+}
+
+/** Index of the last comma outside brackets and quotes (the one before an assert's message), or -1. */
+function lastTopLevelComma(text: string): number {
+  let depth = 0;
+  let quote: string | null = null;
+  let last = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) last = i;
+  }
+  return last;
+}
+
+/** Asserts of `before` with no equal (ignoring spacing and message) in `after`. */
+export function droppedAsserts(before: readonly string[], after: readonly string[]): string[] {
+  const now = new Set(after.map(assertKey));
+  return before.filter((a) => !now.has(assertKey(a)));
+}
+
+/**
+ * A check that cannot be right whatever the program does: it failed with a NameError for a name
+ * the request never mentions (the checks called a helper they did not write). A name the request
+ * mentions is the program's fault (e.g. the function it was asked to write is missing).
+ * @returns what is broken, in words, or undefined
+ */
+export function brokenCheck(report: CheckReport, request: string): string | undefined {
+  for (const r of report.results) {
+    const name = /^NameError: name '(\w+)' is not defined/.exec(r.detail ?? '')?.[1];
+    if (name && !new RegExp(`\\b${name}\\b`).test(request)) {
+      return `\`${r.check.split('\n')[0]}\` uses ${name}, which neither the request nor the program defines`;
+    }
+  }
+  return undefined;
+}
+
+/** Counts of a check report: how many checks passed, and how many ran. */
+export function checkCounts(report: CheckReport): { passed: number; total: number } {
+  return { passed: report.results.filter((r) => r.passed).length, total: report.results.length };
+}
+
+/** True when the report confirms the program: the checks ran and every one passed. */
+export function checksPassed(report: CheckReport): boolean {
+  return report.error === undefined && report.results.length > 0 && report.results.every((r) => r.passed);
+}
+
+/** Longest line about one check in a report for the LLM or a progress line, in characters. */
+export const CHECK_LINE_CHARS = 300;
+
+/** One line of at most `max` characters, cut on a character boundary (untrusted program text). */
+function cut(text: string, max: number): string {
+  return boundLine(text, max);
+}
+
+/** One line per check, e.g. `✗ assert len(values) == 20, "20 numbers": got 8, expected == 20`. */
+export function checkLines(report: CheckReport): string[] {
+  if (report.error) return [`✗ ${cut(report.error, CHECK_LINE_CHARS)}`];
+  return report.results.map((r) =>
+    cut(`${r.passed ? '✓' : '✗'} ${r.check.split('\n')[0]}${r.detail ? `: ${r.detail}` : ''}`, CHECK_LINE_CHARS),
+  );
+}
+
+/**
+ * One line saying why checks do not confirm the program, e.g. `1 of 3 checks failed: assert …: got 8,
+ * expected == 20`, or undefined when they all passed.
+ */
+export function checksShortfall(report: CheckReport): string | undefined {
+  if (report.error) return cut(report.error, CHECK_LINE_CHARS);
+  const failed = report.results.filter((r) => !r.passed);
+  if (failed.length === 0) return report.results.length === 0 ? 'no check ran' : undefined;
+  const first = failed[0]!;
+  return cut(
+    `${failed.length} of ${report.results.length} check${report.results.length === 1 ? '' : 's'} failed: ` +
+      `${first.check.split('\n')[0]}${first.detail ? ` (${first.detail})` : ''}`,
+    CHECK_LINE_CHARS,
+  );
+}

@@ -1,0 +1,233 @@
+/**
+ * The steps of a run, shared by the agent's entry points: make an attempt (LLM), execute it
+ * (sandbox), verify it (checks, review), decide whether another attempt can help, and finish the
+ * run. Every step stores the run and emits its events.
+ */
+import { join } from 'node:path';
+import type { Executor } from '../sandbox/types.js';
+import type { LlmProvider } from '../llm/types.js';
+import type { Attempt, AttemptTrigger, HistoryStore, Run } from '../history/types.js';
+import type { AgentEvent } from './events.js';
+import { safeSegment, type CallOptions, type VerifyMode } from './agent.js';
+import { extractCode } from './extract.js';
+import { buildMessages } from './prompts.js';
+import { cleanName } from '../sandbox/names.js';
+import { brokenCheck, checksRequest, deriveChecks } from './checks.js';
+import { reviewResult } from './review.js';
+import { feedbackOf, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
+import { keepFullOutput } from './kept-output.js';
+import { boundLine } from '../text/cut.js';
+
+/** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
+export const ERROR_MAX_CHARS = 1000;
+
+/** Temperature of the attempt that follows a repeated program: enough to leave the greedy path. */
+export const REPEAT_TEMPERATURE = 0.8;
+
+/** What the steps work with (see `AgentOptions`). */
+export interface StepsOptions {
+  llm: LlmProvider;
+  executor: Executor;
+  store: HistoryStore;
+  /** Host folder where artifacts are kept: `<artifactRoot>/<conversation>/<runId>/<attempt>/`. */
+  artifactRoot: string;
+  /** Improvement attempts of a call that does not say. */
+  maxRetries: number;
+  verify: VerifyMode;
+}
+
+/** The steps of runs (see the module doc). */
+export class RunSteps {
+  constructor(private readonly options: StepsOptions) {}
+
+  private get usesChecks(): boolean {
+    return this.options.verify === 'checks' || this.options.verify === 'both';
+  }
+
+  private get usesReview(): boolean {
+    return this.options.verify === 'review' || this.options.verify === 'both';
+  }
+
+  /**
+   * Executes the latest attempt and makes new ones while a new attempt can change the outcome:
+   * a program that repeats an earlier one is not executed again (the model is told, and the next
+   * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), and a
+   * failure no code can fix ends the run at once with what to do.
+   */
+  async executeAndFix(run: Run, options: CallOptions): Promise<void> {
+    const maxRetries = options.maxRetries ?? this.options.maxRetries;
+    for (let retry = 1; ; retry++) {
+      const attempt = run.attempts.at(-1)!;
+      const repeatOf = attempt.code ? sameCodeAs(run, attempt) : undefined;
+      if (repeatOf !== undefined) {
+        attempt.repeatOf = repeatOf;
+        await this.save(run);
+        emit(options, { type: 'repeated', runId: run.id, attempt: attempt.index, repeatOf });
+      } else {
+        await this.executeLatest(run, options);
+        await this.repairChecks(run, attempt, options);
+      }
+      const verdict = await this.review(run, attempt, judgeAttempt(attempt, run), options);
+      if (verdict.kind === 'confirmed') {
+        await this.finish(run, 'success', undefined, options);
+        return;
+      }
+      const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
+      const stop = stopReason(run, attempt, verdict, inputNames);
+      if (stop !== undefined || retry > maxRetries) {
+        await this.finishUnconfirmed(run, stop ?? verdict.reason, options);
+        return;
+      }
+      emit(options, { type: 'improving', runId: run.id, retry, maxRetries, reason: verdict.reason });
+      const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
+      await this.makeAttempt(run, fromReview ? 'review' : 'error', fromReview ? verdict.defect : undefined, options, {
+        temperature: repeatOf !== undefined ? REPEAT_TEMPERATURE : undefined,
+      });
+    }
+  }
+
+  /**
+   * Ends a run that was not confirmed: when some attempt ran with exit 0, the best of them (most
+   * checks passed, then earliest) is the answer and the run is `unverified`; else it `failed`.
+   * An earlier attempt kept as the answer is appended as a `rerun` (result copied, not executed).
+   */
+  private async finishUnconfirmed(run: Run, reason: string, options: CallOptions): Promise<void> {
+    const kept = keptAttempt(run);
+    if (!kept) {
+      await this.finish(run, 'failed', reason, options);
+      return;
+    }
+    if (kept !== run.attempts.at(-1)) {
+      run.attempts.push({ ...newAttempt(run, 'rerun', kept.code), keptFrom: kept.index, result: kept.result });
+    }
+    const verdict = judgeAttempt(kept, run);
+    const why = verdict.kind === 'ran' ? verdict.reason : reason;
+    await this.finish(run, 'unverified', kept.review && !kept.review.ok ? `the review found a defect: ${kept.review.defect}` : why, options);
+  }
+
+  /** With review on, asks the LLM to review a confirmed attempt; a defect makes the verdict `ran`. */
+  private async review(run: Run, attempt: Attempt, verdict: Verdict, options: CallOptions): Promise<Verdict> {
+    if (verdict.kind !== 'confirmed' || !this.usesReview || !attempt.result) return verdict;
+    const request = [run.requirement, ...feedbackOf(run)].join('\n\n');
+    const review = await reviewResult(this.options.llm, request, attempt.code, attempt.result, options.signal);
+    attempt.review = review;
+    await this.save(run);
+    emit(options, { type: 'reviewed', runId: run.id, attempt: attempt.index, ok: review.ok, defect: review.defect });
+    if (review.ok) return verdict;
+    return { kind: 'ran', reason: `the review found a defect: ${review.defect}`, defect: review.defect };
+  }
+
+  /**
+   * When the checks turn out broken (see {@link brokenCheck}), writes them again once per run and
+   * executes the same attempt again with the new ones; broken twice, the run keeps no checks
+   * (judged by exit code) and says so.
+   */
+  private async repairChecks(run: Run, attempt: Attempt, options: CallOptions): Promise<void> {
+    const report = attempt.result?.checks;
+    if (!run.checks || !report) return;
+    const broken = brokenCheck(report, [run.requirement, ...feedbackOf(run)].join('\n'));
+    if (broken === undefined) return;
+    if (run.checks.repairOf !== undefined) {
+      run.checks = { code: '', asserts: [], usage: run.checks.usage, repairOf: `${run.checks.repairOf}; then ${broken}` };
+      delete attempt.result!.checks;
+      await this.save(run);
+      emit(options, { type: 'checks', runId: run.id, asserts: [], dropped: [] });
+      return;
+    }
+    const request = checksRequest(run.requirement, feedbackOf(run));
+    run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks, broken });
+    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [] });
+    await this.executeLatest(run, options);
+    await this.repairChecks(run, attempt, options);
+  }
+
+  /** With checks on, derives the run's checks from its requirement and feedback (frozen until new feedback). */
+  async deriveChecks(run: Run, options: CallOptions): Promise<void> {
+    if (!this.usesChecks || run.attempts.at(-1)?.code === '') return;
+    const request = checksRequest(run.requirement, feedbackOf(run));
+    run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks });
+    await this.save(run);
+    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [] });
+  }
+
+  /** Asks the LLM for the next attempt and extracts its code. */
+  async makeAttempt(
+    run: Run,
+    trigger: AttemptTrigger,
+    feedback: string | undefined,
+    options: CallOptions,
+    sampling: { temperature?: number } = {},
+  ): Promise<Attempt> {
+    const attempt = newAttempt(run, trigger, '', feedback);
+    emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
+    const completion = await this.options.llm.complete(buildMessages(run, attempt), {
+      signal: options.signal,
+      ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
+    });
+    attempt.usage = completion.usage;
+    const extracted = extractCode(completion.content);
+    if ('code' in extracted) attempt.code = extracted.code;
+    else attempt.error = extracted.error;
+    run.attempts.push(attempt);
+    await this.save(run);
+    emit(options, { type: 'generated', runId: run.id, attempt: attempt.index, code: attempt.code, error: attempt.error });
+    return attempt;
+  }
+
+  /** Executes the latest attempt (if it has code) and stores its result. */
+  async executeLatest(run: Run, options: CallOptions): Promise<void> {
+    const attempt = run.attempts.at(-1)!;
+    if (!attempt.code) return;
+    emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
+    const artifactDir = join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index));
+    const kept = await keepFullOutput(
+      await this.options.executor.execute(attempt.code, {
+        inputFiles: options.inputFiles,
+        ...(run.checks?.code ? { checks: run.checks.code } : {}),
+        signal: options.signal,
+        artifactDir,
+      }),
+      artifactDir,
+    );
+    attempt.result = kept.stored; // bounded for the history; the full text of a cut stream is in a file
+    await this.save(run);
+    emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: kept.shown });
+    if (options.signal?.aborted) throw new Error('cancelled');
+  }
+
+  async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {
+    run.status = status;
+    run.error = error === undefined ? undefined : boundLine(error, ERROR_MAX_CHARS);
+    delete run.runningIn;
+    await this.save(run);
+    emit(options, status === 'failed' ? { type: 'failed', run, reason: error ?? 'failed' } : { type: 'done', run });
+    return run;
+  }
+
+  async save(run: Run): Promise<void> {
+    run.updatedAt = new Date().toISOString();
+    await this.options.store.saveRun(run);
+  }
+}
+
+/** A new attempt of a run (not yet in `run.attempts`). */
+export function newAttempt(run: Run, trigger: AttemptTrigger, code: string, feedback?: string): Attempt {
+  return {
+    index: run.attempts.length + 1,
+    trigger,
+    ...(feedback !== undefined ? { feedback } : {}),
+    code,
+    usage: { promptTokens: 0, completionTokens: 0 },
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/** Sends an event to the call's listener; a listener's error never breaks the run. */
+export function emit(options: CallOptions, event: AgentEvent): void {
+  try {
+    options.onEvent?.(event);
+  } catch {
+    /* a listener's error must not break the run */
+  }
+}
+

@@ -1,0 +1,109 @@
+/**
+ * Failures that no change to the code can fix: the program needs something the sandbox does not
+ * have (an input file that was never given, a package that is not installed, the network).
+ * Retrying them only burns time; the run stops and tells the user what to do instead.
+ */
+import type { ExecutionResult } from '../sandbox/types.js';
+import { exceptionLine } from './failure.js';
+
+/** What the sandbox offers, as told to users and to the LLM. */
+export const AVAILABLE_LIBRARIES = "Python's standard library, numpy, pandas, matplotlib, scipy and sympy";
+
+/** Modules whose only purpose is the network: a program that needs one cannot work here. */
+const NETWORK_MODULES = new Set([
+  'requests', 'httpx', 'urllib3', 'aiohttp', 'websocket', 'websockets', 'boto3', 'botocore',
+  'yfinance', 'tweepy', 'openai', 'selenium', 'bs4', 'scrapy', 'pymongo', 'psycopg2', 'redis',
+]);
+
+/** Error text that means the program tried to reach the network. */
+const NETWORK_ERRORS = [
+  /Temporary failure in name resolution/,
+  /Name or service not known/,
+  /Network is unreachable/,
+  /No address associated with hostname/,
+  /socket\.gaierror/,
+  /urllib\.error\.URLError/,
+  /ConnectionRefusedError/,
+  /requests\.exceptions\.ConnectionError/,
+];
+
+/** Why a failure cannot be fixed by code, and what the user can do. */
+export interface Unfixable {
+  kind: 'missing_file' | 'missing_module' | 'network';
+  /** The plain message for the user (and the run's `error`). */
+  message: string;
+}
+
+/** The context a failure is judged in. */
+export interface FailureContext {
+  /** The requirement and any feedback, as the user wrote them. */
+  request: string;
+  /** Names of the input files the program was given. */
+  inputFiles: readonly string[];
+  /** Modules reported missing by earlier attempts of the run. */
+  missingBefore: readonly string[];
+}
+
+/** The module named by `ModuleNotFoundError: No module named 'x.y'` (top-level `x`), if any. */
+export function missingModule(result: ExecutionResult): string | undefined {
+  const line = exceptionLine(result.stderr) ?? '';
+  const match = /^(?:ModuleNotFoundError|ImportError): No module named '([^']+)'/.exec(line);
+  return match?.[1]?.split('.')[0];
+}
+
+/**
+ * Decides whether a failed execution is one that no code can fix.
+ * - A missing input file: `FileNotFoundError` for a file the request names but nobody attached.
+ * - A missing network module (`requests`…), or a second attempt that needs the same missing module
+ *   (the first one is told what is available and may rewrite without it).
+ * - Any attempt to reach the network (name resolution, refused or unreachable connections).
+ * @returns why, or undefined when another attempt may help
+ */
+export function unfixableFailure(result: ExecutionResult, context: FailureContext): Unfixable | undefined {
+  if (result.success || result.limitHit) return undefined;
+  const text = `${exceptionLine(result.stderr) ?? ''}\n${result.stderr.slice(-4000)}`;
+
+  const file = /FileNotFoundError: \[Errno 2\] No such file or directory: '([^']+)'/.exec(text)?.[1];
+  if (file) {
+    const name = file.split('/').at(-1)!;
+    const given = context.inputFiles.includes(name);
+    if (!given && name !== '' && context.request.includes(name)) {
+      return {
+        kind: 'missing_file',
+        message:
+          `the program needs the file ${name}, which was not given: attach ${name} to your request ` +
+          `(in a terminal: code-agent run --file ${name} "…") and ask again`,
+      };
+    }
+  }
+
+  const module = missingModule(result);
+  if (module) {
+    if (NETWORK_MODULES.has(module)) {
+      return {
+        kind: 'missing_module',
+        message:
+          `the program needs the module ${module}, which is not installed, and the sandbox has no network. ` +
+          `Available: ${AVAILABLE_LIBRARIES}. Attach the data as a file and ask for a program that reads it`,
+      };
+    }
+    if (context.missingBefore.includes(module)) {
+      return {
+        kind: 'missing_module',
+        message:
+          `the program needs the module ${module}, which is not installed (packages cannot be installed). ` +
+          `Available: ${AVAILABLE_LIBRARIES}. Ask for a version that uses those`,
+      };
+    }
+  }
+
+  if (NETWORK_ERRORS.some((re) => re.test(text))) {
+    return {
+      kind: 'network',
+      message:
+        'the program tried to reach the network, and the sandbox has no network: ' +
+        'attach the data as a file and ask for a program that reads it',
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,107 @@
+/**
+ * What an attempt proved: confirmed (ran, and every check made agreed), ran without confirmation
+ * (exit 0, but a check failed or could not run), or failed (crashed, hit a limit, no usable code,
+ * a repeat that was not executed). A crash is never confirmed, whatever its checks would say:
+ * checks only run after a program that exited 0.
+ */
+import type { Attempt, Run } from '../history/types.js';
+import { checkCounts, checksShortfall } from './checks.js';
+import { summarizeFailure } from './failure.js';
+import { missingModule, unfixableFailure } from './unfixable.js';
+
+/** The verdict on one attempt. `reason` is one line; `defect` is a reviewer's, when it made one. */
+export type Verdict =
+  | { kind: 'confirmed' }
+  | { kind: 'ran'; reason: string; defect?: string }
+  | { kind: 'failed'; reason: string };
+
+/**
+ * Judges an executed attempt against the run's checks (without any — verify off, or nothing
+ * checkable — exit 0 is confirmed). A repeated program is judged as a failure that carries the
+ * verdict of the attempt it repeats.
+ */
+export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks'>): Verdict {
+  if (attempt.repeatOf !== undefined) {
+    const original = run.attempts[attempt.repeatOf - 1];
+    const verdict = original && original.repeatOf === undefined ? judgeAttempt(original, run) : undefined;
+    const outcome = verdict && verdict.kind !== 'confirmed' ? `, which ${verdict.kind === 'ran' ? verdict.reason : `failed: ${verdict.reason}`}` : '';
+    return { kind: 'failed', reason: `the same program as attempt ${attempt.repeatOf}${outcome}` };
+  }
+  const checks = run.checks;
+  if (attempt.error) return { kind: 'failed', reason: attempt.error };
+  const result = attempt.result;
+  if (!result) return { kind: 'failed', reason: 'not executed' };
+  if (!result.success) return { kind: 'failed', reason: summarizeFailure(result) };
+  if (!checks?.code) return { kind: 'confirmed' };
+  const report = result.checks ?? { results: [], error: 'the checks did not run' };
+  const shortfall = checksShortfall(report);
+  return shortfall === undefined ? { kind: 'confirmed' } : { kind: 'ran', reason: `ran, but ${shortfall}` };
+}
+
+/** Score of an attempt that ran: checks passed (−1 when they could not run), a failed review last. */
+function score(attempt: Attempt): number {
+  const report = attempt.result?.checks;
+  const passed = report ? (report.error ? -1 : checkCounts(report).passed) : 0;
+  return passed * 2 + (attempt.review && !attempt.review.ok ? 0 : 1);
+}
+
+/**
+ * The attempt to keep as a run's answer when none was confirmed: among the attempts whose program
+ * ran with exit 0, the one with the best {@link score}, the earliest on a tie (a later attempt must
+ * do better to replace an earlier one). Undefined when no attempt ran.
+ */
+export function keptAttempt(run: Run): Attempt | undefined {
+  let best: Attempt | undefined;
+  for (const attempt of run.attempts) {
+    if (attempt.trigger === 'rerun' && attempt.keptFrom !== undefined) continue;
+    if (attempt.repeatOf !== undefined || !attempt.result?.success) continue;
+    if (!best || score(attempt) > score(best)) best = attempt;
+  }
+  return best;
+}
+
+/** Code compared for repeats: trailing spaces and blank lines do not count. */
+function normalised(code: string): string {
+  return code
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+/** The index of an earlier attempt of the run with the same code as `attempt`, if any. */
+export function sameCodeAs(run: Run, attempt: Attempt): number | undefined {
+  const code = normalised(attempt.code);
+  const earlier = run.attempts.find(
+    (a) => a !== attempt && a.index < attempt.index && a.code && a.trigger !== 'rerun' && normalised(a.code) === code,
+  );
+  return earlier?.index;
+}
+
+/** The user feedback given so far in a run, oldest first. */
+export function feedbackOf(run: Run): string[] {
+  return run.attempts.filter((a) => a.trigger === 'feedback' && a.feedback).map((a) => a.feedback!);
+}
+
+/**
+ * Why no further attempt can help, if so: the model repeated an earlier program twice in a row,
+ * or the failure is one no code can fix (see `unfixable.ts`).
+ * @param inputNames cleaned names of the files the program was given
+ */
+export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNames: readonly string[]): string | undefined {
+  const before = run.attempts[run.attempts.length - 2];
+  if (attempt.repeatOf !== undefined && before?.repeatOf !== undefined) {
+    const last = verdict.kind === 'confirmed' ? '' : `: ${verdict.reason}`;
+    return `the model repeated an earlier program twice and found no other fix${last}`;
+  }
+  if (!attempt.result || attempt.result.success) return undefined;
+  const missingBefore = run.attempts
+    .slice(0, -1)
+    .map((a) => (a.result ? missingModule(a.result) : undefined))
+    .filter((m): m is string => m !== undefined);
+  return unfixableFailure(attempt.result, {
+    request: [run.requirement, ...feedbackOf(run)].join('\n'),
+    inputFiles: inputNames,
+    missingBefore,
+  })?.message;
+}

@@ -1,0 +1,47 @@
+/**
+ * What chat surfaces say about verification (checks derived from the request, a review, a repeated
+ * program), platform-neutral: a title in plain words and lines of untrusted text that each adapter
+ * shows inside a code block with its own caps and escaping.
+ */
+import type { ChecksEvent, RepeatedEvent, ReviewedEvent } from '../agent/events.js';
+import { checkLines } from '../agent/checks.js';
+import type { CheckReport } from '../sandbox/types.js';
+
+/** A notice: `title` is our own words (safe); `lines` may hold model or program text (put it in a code block). */
+export interface Notice {
+  title: string;
+  lines: string[];
+}
+
+/** The checks derived for a run (and, after feedback, the ones dropped), as one or two notices. */
+export function checksNotices(event: ChecksEvent): Notice[] {
+  const notices: Notice[] =
+    event.asserts.length === 0
+      ? [{ title: '🧪 No checks could be derived from the request: the result is judged by its exit code.', lines: [] }]
+      : [{ title: '🧪 Checks derived from the request (run after the program):', lines: event.asserts }];
+  if (event.dropped.length > 0) {
+    notices.push({ title: '⚠️ Checks dropped after the feedback (no longer asserted):', lines: event.dropped });
+  }
+  return notices;
+}
+
+/** The outcome of the checks of one execution, e.g. `Checks: 2/3 passed` and one line per check. */
+export function checkReportNotice(report: CheckReport): Notice {
+  const passed = report.results.filter((r) => r.passed).length;
+  const title = report.error ? 'Checks: could not run' : `Checks: ${passed}/${report.results.length} passed`;
+  return { title, lines: checkLines(report) };
+}
+
+/** A review's answer. */
+export function reviewNotice(event: ReviewedEvent): Notice {
+  if (event.ok) return { title: `🔍 Review of attempt ${event.attempt}: meets the request.`, lines: [] };
+  return { title: `🔍 Review of attempt ${event.attempt} found a defect:`, lines: [event.defect ?? ''] };
+}
+
+/** A program that repeats an earlier attempt's. */
+export function repeatNotice(event: RepeatedEvent): Notice {
+  return {
+    title: `🔁 Attempt ${event.attempt} is the same program as attempt ${event.repeatOf}: not run again; asking the model for a different approach.`,
+    lines: [],
+  };
+}

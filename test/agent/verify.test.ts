@@ -1,0 +1,235 @@
+/**
+ * Verification (agent.verify): checks derived from the requirement and run with the program, the
+ * review of a successful run, retries that can help, and the honest `unverified` status. The real
+ * openai client against the fake OpenAI server, the real sandbox.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, type VerifyMode } from '../../src/agent/agent.js';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
+import { OpenAiProvider } from '../../src/llm/openai.js';
+import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
+import { startFakeOpenAi, type FakeOpenAi, type FakeReply, type FakeRequest } from '../fakes/openai-server.js';
+
+const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+const PRIMES_BELOW_20 = 'print(",".join(str(p) for p in [2, 3, 5, 7, 11, 13, 17, 19]))';
+const FIRST_20_PRIMES =
+  'ps = []\nn = 2\nwhile len(ps) < 20:\n    if all(n % p for p in ps):\n        ps.append(n)\n    n += 1\nprint(",".join(map(str, ps)))';
+const PRIME_CHECKS = py(
+  'values = [int(v) for v in OUTPUT.strip().split(",")]\nassert len(values) == 20, "20 numbers"\nassert values[-1] == 71, "the 20th prime is 71"',
+);
+
+const isChecksRequest = (r: FakeRequest) => r.messages[0]?.content.startsWith('You write checks');
+const isReviewRequest = (r: FakeRequest) => r.messages[0]?.content.startsWith('You review');
+
+let fake: FakeOpenAi | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+/** An agent whose LLM answers code requests from `code`, checks requests with `checks`, reviews with `review`. */
+async function setup(
+  script: { code: FakeReply[]; checks?: string | string[]; review?: string[] },
+  options: { verify?: VerifyMode; maxRetries?: number } = {},
+) {
+  let codeCalls = 0;
+  let reviewCalls = 0;
+  let checksCalls = 0;
+  const checks = typeof script.checks === 'string' ? [script.checks] : (script.checks ?? ['# no checks']);
+  fake = await startFakeOpenAi({
+    replies: [
+      async (req, index) => {
+        if (isChecksRequest(req)) return checks[Math.min(checksCalls++, checks.length - 1)]!;
+        if (isReviewRequest(req)) return script.review?.[Math.min(reviewCalls++, script.review.length - 1)] ?? 'OK';
+        const reply = script.code[Math.min(codeCalls++, script.code.length - 1)]!;
+        return typeof reply === 'function' ? reply(req, index) : reply;
+      },
+    ],
+  });
+  const agent = new Agent({
+    llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
+    executor: new BubblewrapExecutor({ limits: { wallTimeS: 5 } }),
+    store: new KeyvHistoryStore(new Map()),
+    artifactRoot: mkdtempSync(join(tmpdir(), 'verify-artifacts-')),
+    maxRetries: options.maxRetries ?? 3,
+    verify: options.verify ?? 'checks',
+  });
+  const events: AgentEvent[] = [];
+  return { agent, fake, events, onEvent: (e: AgentEvent) => events.push(e), codeRequests: () => fake!.requests.filter((r) => !isChecksRequest(r) && !isReviewRequest(r)) };
+}
+
+describe('checks derived from the requirement', () => {
+  it('catches the silently wrong first 20 primes, feeds expected vs actual back, and confirms the fix', async () => {
+    const { agent, events, onEvent, codeRequests } = await setup({ code: [py(PRIMES_BELOW_20), py(FIRST_20_PRIMES)], checks: PRIME_CHECKS });
+    const run = await agent.run('cli:t', 'compute the first 20 prime numbers and print them as a comma-separated list', { onEvent });
+
+    expect(run.status).toBe('success');
+    expect(run.checks?.asserts).toEqual(['assert len(values) == 20, "20 numbers"', 'assert values[-1] == 71, "the 20th prime is 71"']);
+    const first = run.attempts[0]!;
+    expect(first.result?.success).toBe(true); // it ran…
+    expect(first.result?.checks?.results[0]).toMatchObject({ passed: false, detail: 'got 8, expected == 20' }); // …but was wrong
+    expect(run.attempts[1]!.result?.checks?.results.every((r) => r.passed)).toBe(true);
+    const fix = codeRequests()[1]!.messages.at(-1)!.content;
+    expect(fix).toContain('got 8, expected == 20');
+    expect(fix).toContain('does exactly what the request asks');
+    // the checks request saw the requirement, never the program
+    const checksRequest = fake!.requests.find(isChecksRequest)!;
+    expect(JSON.stringify(checksRequest.messages)).not.toContain('join(str(p)');
+    expect(events.map((e) => e.type)).toEqual([
+      'generating', 'generated', 'checks', 'executing', 'executed', 'improving',
+      'generating', 'generated', 'executing', 'executed', 'done',
+    ]);
+  });
+
+  it('keeps the best attempt and shows the run as unverified when no attempt passes the checks', async () => {
+    const { agent } = await setup(
+      { code: [py(PRIMES_BELOW_20), py('print(",".join(str(i) for i in range(20)))'), py('raise RuntimeError("worse")')], checks: PRIME_CHECKS },
+      { maxRetries: 2 },
+    );
+    const run = await agent.run('cli:t', 'compute the first 20 prime numbers and print them as a comma-separated list');
+
+    expect(run.status).toBe('unverified');
+    expect(run.error).toBe('ran, but 1 of 2 checks failed: assert values[-1] == 71, "the 20th prime is 71" (got 19, expected == 71)');
+    // attempt 1 passed no check, attempt 2 one, attempt 3 crashed: attempt 2 is the run's answer,
+    // appended as its last attempt (its result copied, not executed again)
+    expect(run.attempts).toHaveLength(4);
+    const last = run.attempts.at(-1)!;
+    expect(last).toMatchObject({ trigger: 'rerun', keptFrom: 2, code: run.attempts[1]!.code });
+    expect(last.result).toEqual(run.attempts[1]!.result);
+  });
+
+  it('never turns a crash into a pass: a program that fails is not checked', async () => {
+    const { agent } = await setup({ code: [py('print("2,3,5")\nraise SystemExit(3)')], checks: py('assert True, "always"') }, { maxRetries: 0 });
+    const run = await agent.run('cli:t', 'print primes');
+    expect(run.status).toBe('failed');
+    expect(run.attempts[0]!.result?.checks).toBeUndefined();
+  });
+
+  it('says the checks could not run when the program ends before them, and is not confirmed', async () => {
+    const { agent } = await setup({ code: [py('import os\nprint("2,3,5")\nos._exit(0)')], checks: py('assert True, "always"') }, { maxRetries: 0 });
+    const run = await agent.run('cli:t', 'print primes');
+    expect(run.status).toBe('unverified');
+    expect(run.error).toContain('the checks did not run');
+  });
+
+  it('writes broken checks again once (a helper they never defined), and re-runs the same program with them', async () => {
+    const { agent, events, onEvent, codeRequests } = await setup({
+      code: [py(FIRST_20_PRIMES)],
+      checks: [py('assert OUTPUT.split(",") == prime_numbers(20), "the primes"'), PRIME_CHECKS],
+    });
+    const run = await agent.run('cli:t', 'compute the first 20 prime numbers and print them as a comma-separated list', { onEvent });
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(1); // no code attempt spent on a broken check
+    expect(codeRequests()).toHaveLength(1);
+    expect(run.checks?.repairOf).toContain('uses prime_numbers, which neither the request nor the program defines');
+    expect(events.filter((e) => e.type === 'executing')).toHaveLength(2);
+  });
+
+  it('keeps a NameError for a function the request names as the program\'s failure', async () => {
+    const { agent } = await setup(
+      { code: [py('def add(a, b):\n    return a + b'), py('def add_numbers(a, b):\n    return a + b')], checks: py('assert add_numbers(2, 3) == 5, "2 + 3"') },
+      { maxRetries: 1 },
+    );
+    const run = await agent.run('cli:t', 'write a function add_numbers(a, b) that returns the sum');
+    expect(run.status).toBe('success');
+    expect(run.attempts[0]!.result?.checks?.results[0]).toMatchObject({ passed: false, detail: "NameError: name 'add_numbers' is not defined" });
+    expect(run.checks?.repairOf).toBeUndefined();
+  });
+
+  it('confirms by exit code when nothing can be checked for certain', async () => {
+    const { agent, events, onEvent } = await setup({ code: [py('import random\nprint(random.random())')], checks: '```python\n# no checks\n```' });
+    const run = await agent.run('cli:t', 'print a random number', { onEvent });
+    expect(run.status).toBe('success');
+    expect(run.checks?.asserts).toEqual([]);
+    expect(events.find((e) => e.type === 'checks')).toMatchObject({ asserts: [] });
+  });
+
+  it('derives the checks again after feedback and reports the asserts that were dropped', async () => {
+    const { agent, events, onEvent } = await setup({
+      code: [py('print("1,2,3")'), py('print("1 2 3")')],
+      checks: [
+        py('values = OUTPUT.strip().split(",")\nassert len(values) == 3, "three values"\nassert OUTPUT.count(",") == 2, "comma-separated"'),
+        py('values = OUTPUT.split()\nassert len(values) == 3, "three values"'),
+      ],
+    });
+    const run = await agent.run('cli:t', 'print 1, 2 and 3 as a comma-separated list');
+    expect(run.status).toBe('success');
+    const improved = await agent.improve(run, 'separate them with spaces instead', { onEvent });
+    expect(improved.status).toBe('success');
+    expect(improved.checks?.dropped).toEqual(['assert OUTPUT.count(",") == 2, "comma-separated"']);
+    expect(events.find((e) => e.type === 'checks')).toMatchObject({ dropped: ['assert OUTPUT.count(",") == 2, "comma-separated"'] });
+  });
+});
+
+describe('retries that can help', () => {
+  it('never executes identical code twice: tells the model, samples differently, and stops on a second repeat', async () => {
+    const same = py('print(1 / 0)');
+    const { agent, events, onEvent, codeRequests } = await setup({ code: [same] }, { verify: 'off' });
+    const run = await agent.run('cli:t', 'divide', { onEvent });
+
+    expect(run.status).toBe('failed');
+    expect(run.attempts.map((a) => a.repeatOf)).toEqual([undefined, 1, 1]);
+    expect(run.attempts.filter((a) => a.result)).toHaveLength(1); // executed once
+    expect(events.filter((e) => e.type === 'executing')).toHaveLength(1);
+    expect(run.error).toContain('repeated an earlier program twice');
+    expect(run.error).toContain('ZeroDivisionError');
+    const requests = codeRequests();
+    expect(requests).toHaveLength(3); // stopped before spending the third retry
+    expect(requests[2]!.messages.at(-1)!.content).toContain('same program as before (attempt 1)');
+    expect(requests[2]!.body?.temperature).toBe(0.8);
+  });
+
+  it('stops at once and says to attach a missing input file the requirement names', async () => {
+    const code = py('import pandas as pd\nprint(pd.read_csv("sales.csv").groupby("region").revenue.sum())');
+    const { agent, codeRequests } = await setup({ code: [code] }, { verify: 'off' });
+    const run = await agent.run('cli:t', 'read the CSV file sales.csv (columns region, month, revenue) and print total revenue per region');
+    expect(run.status).toBe('failed');
+    expect(run.attempts).toHaveLength(1);
+    expect(codeRequests()).toHaveLength(1);
+    expect(run.error).toContain('needs the file sales.csv, which was not given');
+    expect(run.error).toContain('--file sales.csv');
+  });
+
+  it('stops at once when the program needs the network (import requests)', async () => {
+    const { agent } = await setup({ code: [py('import requests\nprint(requests.get("https://example.com").status_code)')] }, { verify: 'off' });
+    const run = await agent.run('cli:t', 'print the status code of example.com');
+    expect(run.status).toBe('failed');
+    expect(run.attempts).toHaveLength(1);
+    expect(run.error).toMatch(/module requests, which is not installed, and the sandbox has no network/);
+    expect(run.error).toContain('numpy, pandas, matplotlib');
+  });
+
+  it('gives a missing non-network module one rewrite, then stops when it is needed again', async () => {
+    const { agent } = await setup({ code: [py('import seaborn\nprint(1)'), py('import seaborn as sns\nprint(2)')] }, { verify: 'off' });
+    const run = await agent.run('cli:t', 'plot with seaborn');
+    expect(run.attempts).toHaveLength(2);
+    expect(run.status).toBe('failed');
+    expect(run.error).toContain('the module seaborn, which is not installed');
+  });
+});
+
+describe('review', () => {
+  it('turns a defect found in a successful run into an improve attempt', async () => {
+    const { agent, events, onEvent, codeRequests } = await setup(
+      { code: [py('print(sorted([3, 1, 2]))'), py('print(sorted([3, 1, 2], reverse=True))')], review: ['DEFECT: sorted ascending, expected descending [3, 2, 1]', 'OK'] },
+      { verify: 'review' },
+    );
+    const run = await agent.run('cli:t', 'sort 3, 1, 2 in descending order and print the list', { onEvent });
+    expect(run.status).toBe('success');
+    expect(run.attempts.map((a) => a.trigger)).toEqual(['requirement', 'review']);
+    expect(run.attempts[0]!.review).toMatchObject({ ok: false, defect: 'sorted ascending, expected descending [3, 2, 1]' });
+    expect(codeRequests()[1]!.messages.at(-1)!.content).toContain('A reviewer found this defect');
+    expect(events.filter((e) => e.type === 'reviewed').map((e) => (e as { ok: boolean }).ok)).toEqual([false, true]);
+  });
+
+  it('shows a run whose review still finds a defect after the retries as unverified, with the defect', async () => {
+    const { agent } = await setup({ code: [py('print("a")'), py('print("b")')], review: ['DEFECT: prints a letter, expected a number'] }, { verify: 'review', maxRetries: 1 });
+    const run = await agent.run('cli:t', 'print a number');
+    expect(run.status).toBe('unverified');
+    expect(run.error).toBe('the review found a defect: prints a letter, expected a number');
+  });
+});
