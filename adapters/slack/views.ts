@@ -86,7 +86,7 @@ export function finalText(run: Run): string {
   if (run.status === 'success') return `✅ *Done*: success after ${run.attempts.length} attempt(s). Reply in this thread to improve it.`;
   if (run.status === 'generated') return '📝 *Done*: code generated (not run). Reply in this thread to improve and run it.';
   if (run.status === 'unverified') {
-    return fencedSection(run.error ?? 'not confirmed', `⚠️ *Done, but not confirmed* after ${run.attempts.length} attempt(s): the program ran, but its result could not be confirmed. Reply in this thread to improve it. Why:`, 3000, 12).text;
+    return fencedSection(run.error ?? 'not confirmed', `⚠️ *Done*, but not confirmed after ${run.attempts.length} attempt(s): the program ran, but its result could not be confirmed. Reply in this thread to improve it. Why:`, 3000, 12).text;
   }
   return fencedSection(run.error ?? 'failed', '❌ *Failed*. Reply in this thread with feedback to try again. Reason:', 3000, 12).text;
 }

@@ -88,7 +88,6 @@ export class Agent {
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
       await this.steps.makeAttempt(run, 'requirement', undefined, options);
-      await this.steps.deriveChecks(run, options);
       await this.steps.executeAndFix(run, options);
     });
   }
@@ -135,7 +134,7 @@ export class Agent {
     await this.options.executor.check();
     return this.guard(run, options, async () => {
       await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, options);
-      if (text || !run.checks) await this.steps.deriveChecks(run, options);
+      if (text) await this.steps.deriveChecks(run, options);
       await this.steps.executeAndFix(run, options);
     });
   }

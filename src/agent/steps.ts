@@ -64,6 +64,7 @@ export class RunSteps {
         await this.save(run);
         emit(options, { type: 'repeated', runId: run.id, attempt: attempt.index, repeatOf });
       } else {
+        if (run.checks === undefined && attempt.code) await this.deriveChecks(run, options);
         await this.executeLatest(run, options);
         await this.repairChecks(run, attempt, options);
       }
@@ -141,9 +142,12 @@ export class RunSteps {
     await this.repairChecks(run, attempt, options);
   }
 
-  /** With checks on, derives the run's checks from its requirement and feedback (frozen until new feedback). */
+  /**
+   * With checks on, derives the run's checks from its requirement and feedback (frozen until new
+   * feedback): before the first execution of a run, and again after each piece of feedback.
+   */
   async deriveChecks(run: Run, options: CallOptions): Promise<void> {
-    if (!this.usesChecks || run.attempts.at(-1)?.code === '') return;
+    if (!this.usesChecks) return;
     const request = checksRequest(run.requirement, feedbackOf(run));
     run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks });
     await this.save(run);

@@ -35,7 +35,7 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
   if (!checks?.code) return { kind: 'confirmed' };
   const report = result.checks ?? { results: [], error: 'the checks did not run' };
   const shortfall = checksShortfall(report);
-  return shortfall === undefined ? { kind: 'confirmed' } : { kind: 'ran', reason: `ran, but ${shortfall}` };
+  return shortfall === undefined ? { kind: 'confirmed' } : { kind: 'ran', reason: shortfall };
 }
 
 /** Score of an attempt that ran: checks passed (−1 when they could not run), a failed review last. */

@@ -12,7 +12,8 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
-import { startFakeOpenAi, type FakeOpenAi, type FakeReply, type FakeRequest } from '../fakes/openai-server.js';
+import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
+import { isChecksRequest, isCodeRequest, routedReplies } from '../helpers/verify-replies.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const PRIMES_BELOW_20 = 'print(",".join(str(p) for p in [2, 3, 5, 7, 11, 13, 17, 19]))';
@@ -21,9 +22,6 @@ const FIRST_20_PRIMES =
 const PRIME_CHECKS = py(
   'values = [int(v) for v in OUTPUT.strip().split(",")]\nassert len(values) == 20, "20 numbers"\nassert values[-1] == 71, "the 20th prime is 71"',
 );
-
-const isChecksRequest = (r: FakeRequest) => r.messages[0]?.content.startsWith('You write checks');
-const isReviewRequest = (r: FakeRequest) => r.messages[0]?.content.startsWith('You review');
 
 let fake: FakeOpenAi | undefined;
 afterEach(async () => {
@@ -36,20 +34,7 @@ async function setup(
   script: { code: FakeReply[]; checks?: string | string[]; review?: string[] },
   options: { verify?: VerifyMode; maxRetries?: number } = {},
 ) {
-  let codeCalls = 0;
-  let reviewCalls = 0;
-  let checksCalls = 0;
-  const checks = typeof script.checks === 'string' ? [script.checks] : (script.checks ?? ['# no checks']);
-  fake = await startFakeOpenAi({
-    replies: [
-      async (req, index) => {
-        if (isChecksRequest(req)) return checks[Math.min(checksCalls++, checks.length - 1)]!;
-        if (isReviewRequest(req)) return script.review?.[Math.min(reviewCalls++, script.review.length - 1)] ?? 'OK';
-        const reply = script.code[Math.min(codeCalls++, script.code.length - 1)]!;
-        return typeof reply === 'function' ? reply(req, index) : reply;
-      },
-    ],
-  });
+  fake = await startFakeOpenAi({ replies: [routedReplies({ ...script, checks: typeof script.checks === 'string' ? [script.checks] : script.checks })] });
   const agent = new Agent({
     llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
     executor: new BubblewrapExecutor({ limits: { wallTimeS: 5 } }),
@@ -59,7 +44,7 @@ async function setup(
     verify: options.verify ?? 'checks',
   });
   const events: AgentEvent[] = [];
-  return { agent, fake, events, onEvent: (e: AgentEvent) => events.push(e), codeRequests: () => fake!.requests.filter((r) => !isChecksRequest(r) && !isReviewRequest(r)) };
+  return { agent, fake, events, onEvent: (e: AgentEvent) => events.push(e), codeRequests: () => fake!.requests.filter(isCodeRequest) };
 }
 
 describe('checks derived from the requirement', () => {
@@ -93,7 +78,7 @@ describe('checks derived from the requirement', () => {
     const run = await agent.run('cli:t', 'compute the first 20 prime numbers and print them as a comma-separated list');
 
     expect(run.status).toBe('unverified');
-    expect(run.error).toBe('ran, but 1 of 2 checks failed: assert values[-1] == 71, "the 20th prime is 71" (got 19, expected == 71)');
+    expect(run.error).toBe('1 of 2 checks failed: assert values[-1] == 71, "the 20th prime is 71" (got 19, expected == 71)');
     // attempt 1 passed no check, attempt 2 one, attempt 3 crashed: attempt 2 is the run's answer,
     // appended as its last attempt (its result copied, not executed again)
     expect(run.attempts).toHaveLength(4);
@@ -138,6 +123,14 @@ describe('checks derived from the requirement', () => {
     expect(run.status).toBe('success');
     expect(run.attempts[0]!.result?.checks?.results[0]).toMatchObject({ passed: false, detail: "NameError: name 'add_numbers' is not defined" });
     expect(run.checks?.repairOf).toBeUndefined();
+  });
+
+  it('derives the checks before the first execution even when the first reply had no code', async () => {
+    const { agent, events, onEvent } = await setup({ code: ['Sure, I can do that.', py(PRIMES_BELOW_20), py(FIRST_20_PRIMES)], checks: PRIME_CHECKS });
+    const run = await agent.run('cli:t', 'compute the first 20 prime numbers and print them as a comma-separated list', { onEvent });
+    expect(run.status).toBe('success');
+    expect(run.attempts.map((a) => a.result?.checks?.results.every((r) => r.passed))).toEqual([undefined, false, true]);
+    expect(events.map((e) => e.type).indexOf('checks')).toBeLessThan(events.map((e) => e.type).indexOf('executing'));
   });
 
   it('confirms by exit code when nothing can be checked for certain', async () => {

@@ -40,6 +40,8 @@ export interface World {
 
 export interface WorldOptions {
   replies?: FakeReply[];
+  /** `agent.verify`; default `off`, so that scripted replies are all code. */
+  verify?: 'off' | 'checks' | 'review' | 'both';
   discord?: Record<string, unknown>;
   settings?: Partial<DiscordSettings>;
   gateway?: GatewayOptions;
@@ -57,7 +59,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const config = parseConfig(
     {
       llm: { provider: 'openai', base_url: llm.url, api_key: 'test', model: 'fake-model', max_retries: 0 },
-      agent: { max_retries: options.maxRetries ?? 3, verify: 'off' },
+      agent: { max_retries: options.maxRetries ?? 3, verify: options.verify ?? 'off' },
       sandbox: { timeout_s: 10 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: dir },
       discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, ...options.discord },

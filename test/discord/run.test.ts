@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { py, startWorld, type World } from './harness.js';
+import { routedReplies } from '../helpers/verify-replies.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -114,5 +115,27 @@ describe('/run', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(w.llm.requests).toHaveLength(0);
     expect(w.discord.calls.filter((c) => c.path.includes('/threads'))).toHaveLength(0);
+  });
+});
+
+describe('/run with verification', () => {
+  it('shows the checks and marks a run no attempt could confirm with ⚠️, in the thread and the header', async () => {
+    world = await startWorld({
+      verify: 'checks',
+      maxRetries: 0,
+      replies: [routedReplies({ code: [py('print("2,3,5,7")')], checks: [py('values = OUTPUT.strip().split(",")\nassert len(values) == 20, "20 numbers"')] })],
+    });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'print the first 20 primes, comma-separated' }, world.from());
+    const thread = await world.threadOf(i.id);
+    await world.waitMessages(thread, /⚠️ Ran, but not confirmed · 1 attempt/);
+    const messages = discord.messagesIn(thread);
+    expect(messages.some((m) => m.content.includes('Checks derived from the request') && m.content.includes('assert len(values) == 20'))).toBe(true);
+    const result = messages.find((m) => m.content.startsWith('**Result of attempt 1**'))!;
+    expect(result.content).toContain('Checks: 0/1 passed');
+    expect(result.content).toContain('got 4, expected == 20');
+    expect(result.content.length).toBeLessThanOrEqual(2000);
+    const header = discord.world.messages.get(discord.interaction(i.id).originalMessageId!)!;
+    await discord.waitFor(() => header.content.includes('⚠️ Ran, but not confirmed'), 10_000, 'header unverified');
   });
 });

@@ -69,6 +69,8 @@ export interface World extends Fakes {
 /** Options of {@link startWorld}. */
 export interface WorldOptions {
   replies?: FakeReply[];
+  /** `agent.verify`; default `off`, so that scripted replies are all code. */
+  verify?: 'off' | 'checks' | 'review' | 'both';
   slack?: Record<string, unknown>;
   maxRetries?: number;
   /** Socket Mode: `slack.app_token` is {@link APP_TOKEN} (unless `slack` sets another); no HTTP port. */
@@ -83,7 +85,7 @@ export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
   const config = parseConfig(
     {
       llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
-      agent: { max_retries: options.maxRetries ?? 3, verify: 'off' },
+      agent: { max_retries: options.maxRetries ?? 3, verify: options.verify ?? 'off' },
       sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
       log: { level: 'error' },
@@ -170,7 +172,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
           const finals = world.threadPosts(threadTs).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
           const rootFinals = slack
             .callsOf('chat.update')
-            .filter((c) => c.args.ts === threadTs && /Status:\* (✅|❌|📝)/.test(String(c.args.text)));
+            .filter((c) => c.args.ts === threadTs && /Status:\* (✅|⚠️|❌|📝)/.test(String(c.args.text)));
           return finals.length >= count && rootFinals.length >= count ? finals : undefined;
         },
         60_000,

@@ -1,6 +1,7 @@
 /** `/run` end to end: signed command → Bolt → agent (fake LLM, real sandbox) → fake Slack thread. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { allText, py, startWorld, type World } from './harness.js';
+import { routedReplies } from '../helpers/verify-replies.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -101,5 +102,26 @@ describe('/run', () => {
     expect(JSON.stringify(big.body)).toContain('limit is 8000');
     expect(world.llm.requests).toHaveLength(0);
     expect(world.slack.callsOf('chat.postMessage')).toHaveLength(0);
+  });
+});
+
+describe('/run with verification', () => {
+  it('shows the derived checks, each attempt\'s check results, and ⚠️ when no attempt is confirmed', async () => {
+    world = await startWorld({
+      verify: 'checks',
+      maxRetries: 1,
+      replies: [routedReplies({ code: [py('print("2,3,5,7")'), py('print("2,3,5,7,11")')], checks: [py('values = OUTPUT.strip().split(",")\nassert len(values) == 20, "20 numbers"')] })],
+    });
+    await world.command({ text: 'print the first 20 primes, comma-separated' });
+    const root = await world.rootTs();
+    await world.finished(root);
+    const text = allText(world.threadPosts(root));
+    expect(text).toContain('Checks derived from the request');
+    expect(text).toContain('assert len(values) == 20, "20 numbers"');
+    expect(text).toContain('Ran, not confirmed');
+    expect(text).toContain('got 4, expected == 20');
+    expect(text).toContain('⚠️ *Done*, but not confirmed after 3 attempt(s)');
+    const updates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root);
+    expect(String(updates.at(-1)?.args.text)).toContain('⚠️ ran, but not confirmed (3 attempts)');
   });
 });
