@@ -17,9 +17,15 @@ export interface RunJson {
   artifacts: { name: string; path: string; bytes: number }[];
   /**
    * Why the run failed, or why an `unverified` run could not be confirmed (one line); absent on
-   * success. Added field, not in the original contract.
+   * success; at most 1000 characters. Added field, not in the original contract.
    */
   error?: string;
+  /**
+   * Host paths of the full stdout / stderr when `stdout` / `stderr` were shortened for the history
+   * (more than 16 000 characters: head and tail kept). Added fields.
+   */
+  stdoutFile?: string;
+  stderrFile?: string;
   /**
    * The run's outcome (DESIGN.md): `success`, `unverified` (ran with exit 0, but a check or the review
    * disagreed or could not be made; `success` stays true and the exit code 0, as before), `failed`
@@ -47,6 +53,8 @@ export function runToJson(run: Run): RunJson {
     artifacts: (result?.artifacts ?? []).map(({ name, path, bytes }) => ({ name, path, bytes })),
   };
   if (run.error) json.error = run.error;
+  if (result?.fullOutput?.stdout) json.stdoutFile = result.fullOutput.stdout;
+  if (result?.fullOutput?.stderr) json.stderrFile = result.fullOutput.stderr;
   json.outcome = run.status === 'running' ? 'failed' : run.status === 'failed' && run.error === 'cancelled' ? 'cancelled' : run.status;
   if (run.checks?.code) {
     json.checks = { asserts: run.checks.asserts, results: result?.checks?.results ?? [] };

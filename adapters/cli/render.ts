@@ -5,6 +5,7 @@
 import type { AgentEvent } from '../../src/agent/events.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
+import { terminalText } from './bounded-output.js';
 import { checkCounts, checkLines, checksShortfall } from '../../src/agent/checks.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
@@ -85,8 +86,8 @@ export function formatCode(code: string): string {
 /** Formats an execution's output for the terminal. */
 export function formatOutput(result: ExecutionResult): string {
   const parts: string[] = [];
-  if (result.stdout) parts.push(`--- stdout ---\n${result.stdout.trimEnd()}`);
-  if (result.stderr) parts.push(`--- stderr ---\n${result.stderr.trimEnd()}`);
+  if (result.stdout) parts.push(`--- stdout ---\n${terminalText(result.stdout.trimEnd(), result.fullOutput?.stdout)}`);
+  if (result.stderr) parts.push(`--- stderr ---\n${terminalText(result.stderr.trimEnd(), result.fullOutput?.stderr)}`);
   return parts.join('\n');
 }
 

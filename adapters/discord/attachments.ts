@@ -4,6 +4,8 @@
  */
 import type { InputFile } from '../../src/sandbox/types.js';
 import { formatBytes } from './render.js';
+import { prepareInputs } from '../../src/chat/input-note.js';
+import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 
 /** An attachment as Discord describes it (`size` in bytes, as declared). */
 export interface RemoteFile {
@@ -12,8 +14,16 @@ export interface RemoteFile {
   size: number;
 }
 
+/**
+ * Where Discord serves attachments (https://discord.com/developers/docs/reference#image-formatting-image-base-url).
+ * Downloads go nowhere else (plus the configured `discord.api_url` origin, for tests and proxies).
+ */
+export const DISCORD_FILE_ORIGINS = ['https://cdn.discordapp.com', 'https://media.discordapp.net'] as const;
+
 /** Caps of {@link downloadAttachments}. */
 export interface DownloadLimits {
+  /** Origins downloads (and their redirects) may go to. Default {@link DISCORD_FILE_ORIGINS}. */
+  origins?: readonly string[];
   maxFiles: number;
   /** Per file, in bytes. */
   maxBytes: number;
@@ -22,8 +32,10 @@ export interface DownloadLimits {
 }
 
 /**
- * Downloads attachments. Never throws.
- * @returns the files, and one line per attachment that was skipped (too many, too large, failed).
+ * Downloads attachments from Discord's file hosts, named as the sandbox will name them
+ * (src/chat/input-note.ts). Never throws.
+ * @returns the files, and one line per attachment that was skipped (too many, too large, not
+ *   hosted by Discord, failed).
  */
 export async function downloadAttachments(
   files: RemoteFile[],
@@ -41,24 +53,17 @@ export async function downloadAttachments(
       continue;
     }
     try {
-      out.push({ name: file.name, content: await fetchCapped(file.url, limits.maxBytes, limits.timeoutMs ?? 30_000) });
+      const content = await fetchFromOrigins(file.url, {
+        origins: new Set(limits.origins ?? DISCORD_FILE_ORIGINS),
+        maxBytes: limits.maxBytes,
+        timeoutMs: limits.timeoutMs ?? 30_000,
+        tooLarge: `larger than the ${formatBytes(limits.maxBytes)} limit`,
+      });
+      out.push({ name: file.name, content });
     } catch (err) {
       skipped.push(`${file.name}: ${(err as Error).message}`);
     }
   }
-  return { files: out, skipped };
-}
-
-/** GETs a URL, stopping once more than `maxBytes` arrived (the declared size may lie). */
-async function fetchCapped(url: string, maxBytes: number, timeoutMs: number): Promise<Buffer> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  if (!response.ok || !response.body) throw new Error(`download failed (HTTP ${response.status})`);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of response.body) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw new Error(`larger than the ${formatBytes(maxBytes)} limit`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
+  const prepared = prepareInputs(out);
+  return { files: prepared.files, skipped: [...skipped, ...prepared.skipped] };
 }

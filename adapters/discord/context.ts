@@ -10,6 +10,7 @@ import type { AccessLists } from './access.js';
 import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import type { Logger } from './log.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
+import { DISCORD_FILE_ORIGINS } from './attachments.js';
 
 /** Settings of the adapter, in the units the code uses. */
 export interface DiscordSettings {
@@ -19,6 +20,8 @@ export interface DiscordSettings {
   maxInputFileBytes: number;
   /** Most attachments taken from one message. */
   maxInputFiles: number;
+  /** Origins attachments are downloaded from: Discord's file hosts, and the `discord.api_url` origin when set. */
+  attachmentOrigins: string[];
   /** How long interaction and message ids are remembered, in ms. */
   dedupeTtlMs: number;
   /** Runs listed by `/history` by default. */
@@ -39,6 +42,7 @@ export function settingsFrom(discord: Config['discord']): DiscordSettings {
     maxQueuePerChannel: discord?.max_queue_per_channel ?? 5,
     maxInputFileBytes: Math.round((discord?.max_input_file_mb ?? 10) * 1024 * 1024),
     maxInputFiles: discord?.max_input_files ?? 5,
+    attachmentOrigins: [...DISCORD_FILE_ORIGINS, ...(discord?.api_url ? [new URL(discord.api_url).origin] : [])],
     dedupeTtlMs: (discord?.dedupe_ttl_s ?? 3600) * 1000,
     historyLimit: discord?.history_limit ?? 10,
     interactionTokenTtlMs: INTERACTION_TOKEN_TTL_MS,

@@ -15,6 +15,8 @@ import {
 import type { InputFile } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
 import { downloadAttachments } from './attachments.js';
+import { fromDiscordText } from './incoming-text.js';
+import { withInputFilesNote } from '../../src/chat/input-note.js';
 import type { BotContext } from './context.js';
 import { refusalText, track } from './context.js';
 import { FEEDBACK_INPUT_ID, customId } from './ids.js';
@@ -106,10 +108,12 @@ export async function handleThreadReply(ctx: BotContext, message: Message, conve
     const { files, skipped } = await downloadAttachments(attachments, {
       maxFiles: ctx.settings.maxInputFiles,
       maxBytes: ctx.settings.maxInputFileBytes,
+      origins: ctx.settings.attachmentOrigins,
     });
     if (skipped.length) await surface.post({ content: `⚠️ Not used: ${skipped.join('; ')}`.slice(0, 2000) });
-    const text = message.content.trim();
-    const feedback = text || (files.length ? `Use the attached file(s): ${files.map((f) => f.name).join(', ')}` : undefined);
+    const text = fromDiscordText(message.content, message.channel).trim();
+    // the LLM is told the names the program will find, whether or not the reply has text
+    const feedback = withInputFilesNote(text || (files.length ? 'Use the attached input files.' : ''), files) || undefined;
     await continueRun(ctx, conversation, run.id, surface, userId, feedback, files);
   });
   if (!admission.accepted) {

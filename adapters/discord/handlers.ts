@@ -6,6 +6,7 @@ import type { Interaction, Message } from 'discord.js';
 import type { BotContext } from './context.js';
 import { handleRunAction, handleThreadReply, showImproveModal } from './follow-up.js';
 import { firstDelivery, placeOf, refusalFor, roleIdsOf } from './gate.js';
+import { fromDiscordText } from './incoming-text.js';
 import { FEEDBACK_INPUT_ID, conversationId, interactionEventId, messageEventId, parseCustomId } from './ids.js';
 import { handleHistory, handleShow } from './queries.js';
 import { handleRunCommand, replyEphemeral } from './run-command.js';
@@ -47,7 +48,7 @@ export async function onInteraction(ctx: BotContext, interaction: Interaction): 
       return;
     }
     if (parsed.action === 'feedback') {
-      const feedback = interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID).trim();
+      const feedback = fromDiscordText(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID), interaction.channel).trim();
       if (!feedback) return await replyEphemeral(ctx, interaction, 'The feedback was empty: say what should change.');
       return await handleRunAction(ctx, interaction, conversation, parsed.runId, feedback);
     }

@@ -10,6 +10,9 @@ import type { BotContext } from './context.js';
 import { ProgressRenderer } from './progress.js';
 import { finalMessage, finalState, headerMessage, type JobKind } from './render.js';
 import { editChannelMessage, type Surface } from './surface.js';
+import { neutraliseFences } from '../../src/chat/format.js';
+import { boundLine } from '../../src/text/cut.js';
+import { redactUrls } from '../../src/text/redact.js';
 
 /** What a job needs. */
 export interface JobSpec {
@@ -36,12 +39,13 @@ export async function runJob(ctx: BotContext, spec: JobSpec): Promise<Run | unde
   try {
     run = await spec.call(renderer.onEvent);
   } catch (err) {
-    failure = err instanceof InputError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+    const said = err instanceof InputError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+    failure = neutraliseFences(boundLine(redactUrls(said), 500)); // shown in the channel: no credentials, bounded
     if (!(err instanceof InputError)) ctx.logger.error(`job failed: ${(err as Error)?.stack ?? String(err)}`);
   }
   await renderer.settled();
   if (run) await renderer.post(finalMessage(run));
-  else await renderer.post({ content: `⚠️ ${failure ?? 'the job ended without a result'}`.slice(0, 2000) });
+  else await renderer.post({ content: `⚠️ ${failure ?? 'the job ended without a result'}` });
   try {
     await spec.onFinish?.(run, failure);
   } catch (err) {

@@ -4,8 +4,10 @@
  * with the full text attached when cut. Nothing here talks to Discord.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import { capText, codeBlock, neutraliseFences, STATUS_ICON, statusLine } from '../../src/chat/format.js';
+import { codeBlock, fitBlock, neutraliseFences, STATUS_ICON, statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
+import { cutChars } from '../../src/text/cut.js';
+import { packFiles, type Unsendable } from './file-batches.js';
 
 /** Characters of a result message given to the checks' lines. */
 const CHECKS_CHARS = 500;
@@ -56,7 +58,7 @@ const TRIGGER_WORDS: Record<Attempt['trigger'], string> = {
 /** One line of user text, capped: for quotes and thread names. */
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return flat.length > max ? `${cutChars(flat, max - 1)}…` : flat;
 }
 
 /** The thread's name: the requirement, at most {@link THREAD_NAME_CHARS} characters. */
@@ -68,7 +70,7 @@ export function threadName(requirement: string): string {
 export function headerMessage(kind: JobKind, requirement: string, userId: string, state: string): Outgoing {
   const verb = kind === 'generate' ? 'Generate' : 'Run';
   const quote = neutraliseFences(oneLine(requirement, 300));
-  return { content: `**${verb}** requested by <@${userId}>\n> ${quote}\n${state}`.slice(0, MESSAGE_CHARS) };
+  return { content: cutChars(`**${verb}** requested by <@${userId}>\n> ${quote}\n${state}`, MESSAGE_CHARS) };
 }
 
 /** The header's status while working. */
@@ -110,53 +112,75 @@ export function codeMessage(attempt: Attempt): Outgoing {
  * the full text attached when cut. Artifacts are sent by {@link artifactMessages}.
  */
 export function resultMessage(attemptIndex: number, result: ExecutionResult): Outgoing {
-  const head = `**Result of attempt ${attemptIndex}** · ${neutraliseFences(statusLine(result))}`.slice(0, 600);
+  const head = cutChars(`**Result of attempt ${attemptIndex}** · ${neutraliseFences(statusLine(result))}`, 600);
   const streams = (['stdout', 'stderr'] as const).filter((s) => result[s].length > 0);
   const reserved = result.checks ? CHECKS_CHARS + 40 : 0;
   const files: OutFile[] = [];
   const parts = [head];
-  // Each stream gets an even share of what is left; 30 characters cover the labels and fences.
-  const share = Math.floor((MESSAGE_CHARS - head.length - reserved - 10) / Math.max(1, streams.length)) - 30;
+  // Each stream gets an even share of what is left (a newline joins the parts); the share is
+  // measured after fences are neutralised and the label added.
+  const share = Math.floor((MESSAGE_CHARS - head.length - reserved - 20) / Math.max(1, streams.length));
   for (const stream of streams) {
-    const capped = capText(result[stream], share, 30);
-    parts.push(`${stream}:\n${codeBlock(capped.text)}`);
-    if (capped.truncated) files.push({ name: `attempt-${attemptIndex}-${stream}.txt`, data: Buffer.from(result[stream]) });
+    const fitted = fitBlock(result[stream], share, { maxLines: 30, wrap: (block) => `${stream}:\n${block}` });
+    parts.push(fitted.text);
+    if (fitted.truncated) files.push({ name: `attempt-${attemptIndex}-${stream}.txt`, data: fullText(result, stream) });
   }
   if (streams.length === 0) parts.push('_(no output)_');
   if (result.checks) {
     const notice = checkReportNotice(result.checks);
-    parts.splice(1, 0, `${notice.title}:\n${codeBlock(capText(notice.lines.join('\n'), CHECKS_CHARS, 8).text)}`);
+    parts.splice(1, 0, fitBlock(notice.lines.join('\n'), reserved - 1, { maxLines: 8, wrap: (block) => `${notice.title}:\n${block}` }).text);
   }
-  return { content: parts.join('\n').slice(0, MESSAGE_CHARS), ...(files.length ? { files } : {}) };
+  return { content: cutChars(parts.join('\n'), MESSAGE_CHARS), ...(files.length ? { files } : {}) };
+}
+
+/** The full text of a stream: from the file the agent kept when the stored copy was cut. */
+function fullText(result: ExecutionResult, stream: 'stdout' | 'stderr'): Buffer | string {
+  return result.fullOutput?.[stream] ?? Buffer.from(result[stream]);
 }
 
 const IMAGE = /\.(png|jpe?g|gif|webp)$/i;
 
-/** Artifacts as attachments (images are shown inline by Discord), at most 10 per message. */
+/**
+ * Artifacts as attachments (images are shown inline by Discord): as many messages as needed so
+ * that each request stays within Discord's file count and size limits (see file-batches.ts); a
+ * file that can never be uploaded is named with the reason in a message of its own.
+ */
 export function artifactMessages(attemptIndex: number, result: ExecutionResult): Outgoing[] {
+  const { batches, unsendable } = packFiles(result.artifacts);
   const out: Outgoing[] = [];
-  for (let i = 0; i < result.artifacts.length; i += FILES_PER_MESSAGE) {
-    const chunk = result.artifacts.slice(i, i + FILES_PER_MESSAGE);
+  for (const chunk of batches) {
     const names = chunk.map((a) => `${IMAGE.test(a.name) ? '🖼️' : '📎'} \`${a.name.replace(/`/g, "'")}\` (${formatBytes(a.bytes)})`);
     out.push({
-      content: `**Files from attempt ${attemptIndex}**\n${names.join('\n')}`.slice(0, MESSAGE_CHARS),
+      content: cutChars(`**Files from attempt ${attemptIndex}**\n${names.join('\n')}`, MESSAGE_CHARS),
       files: chunk.map((a) => ({ name: a.name.split('/').pop() || 'file', data: a.path })),
     });
   }
+  if (unsendable.length > 0) out.push({ content: unsendableText(attemptIndex, unsendable) });
   return out;
+}
+
+function unsendableText(attemptIndex: number, files: Unsendable[]): string {
+  const lines = files.map((f) => `📎 \`${f.name.replace(/`/g, "'")}\` (${formatBytes(f.bytes)}): ${f.reason}`);
+  let content = `**Files from attempt ${attemptIndex} that could not be uploaded**`;
+  for (const [i, line] of lines.entries()) {
+    const more = `\n… and ${lines.length - i} more`;
+    if (content.length + 1 + line.length + more.length > MESSAGE_CHARS) return content + more;
+    content += `\n${line}`;
+  }
+  return content;
 }
 
 /** A verification notice: the title, then its lines capped in a code block. */
 export function noticeMessage(notice: Notice): Outgoing {
-  if (notice.lines.length === 0) return { content: notice.title.slice(0, MESSAGE_CHARS) };
-  const capped = capText(notice.lines.join('\n'), MESSAGE_CHARS - notice.title.length - 40, 20);
-  return { content: `${notice.title}\n${codeBlock(capped.text)}` };
+  if (notice.lines.length === 0) return { content: cutChars(neutraliseFences(notice.title), MESSAGE_CHARS) };
+  return { content: fitBlock(notice.lines.join('\n'), MESSAGE_CHARS, { maxLines: 20, wrap: (block) => `${notice.title}\n${block}` }).text };
 }
 
-/** An auto-fix attempt announced with the error that caused it. */
+/** An auto-fix attempt announced with the error that caused it (attached whole when cut). */
 export function improvingMessage(retry: number, maxRetries: number, reason: string): Outgoing {
-  const capped = capText(reason, MESSAGE_CHARS - 120, 20);
-  return { content: `🔧 **Auto-fix ${retry}/${maxRetries}** · the error that caused it:\n${codeBlock(capped.text)}` };
+  const title = `🔧 **Auto-fix ${retry}/${maxRetries}** · the error that caused it:`;
+  const fitted = fitBlock(reason, MESSAGE_CHARS, { maxLines: 20, wrap: (block) => `${title}\n${block}` });
+  return { content: fitted.text, ...(fitted.truncated ? { files: [{ name: `auto-fix-${retry}-error.txt`, data: Buffer.from(reason) }] } : {}) };
 }
 
 /** The progress line, edited in place. */
@@ -180,7 +204,7 @@ export function runButtons(runId: string, generatedOnly = false): APIActionRowCo
 /** The last message of a job in the thread: its outcome and the buttons. */
 export function finalMessage(run: Run): Outgoing {
   const hint = 'Reply in this thread to improve it with your feedback (attached files go to the sandbox).';
-  return { content: `${finalState(run)}\n${hint}`.slice(0, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
+  return { content: cutChars(`${finalState(run)}\n${hint}`, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
 }
 
 /** `/history`: the channel's recent runs, newest first. */
@@ -215,7 +239,7 @@ export function showMessage(run: Run): Outgoing {
     files.push({ name: `run-${run.id}.py`, data: Buffer.from(latest.code) });
     content = `${header}\nLatest code attached.`;
   }
-  return { content: content.slice(0, MESSAGE_CHARS), ...(files.length ? { files } : {}) };
+  return { content: cutChars(content, MESSAGE_CHARS), ...(files.length ? { files } : {}) };
 }
 
 /** Bytes in words, e.g. `12.3 KB`. */

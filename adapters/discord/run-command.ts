@@ -11,6 +11,7 @@ import { runJob } from './job.js';
 import { finalState, headerMessage, threadName, workingState, type JobKind } from './render.js';
 import { ChannelSurface, Header, describe, NO_MENTIONS, type Surface } from './surface.js';
 import { placeOf, type Place } from './gate.js';
+import { fromDiscordText } from './incoming-text.js';
 
 const CANNOT_SEE_CHANNEL =
   'ℹ️ I cannot see this channel (the bot needs the View Channel permission here to start threads), so I reply in place.';
@@ -57,7 +58,7 @@ export async function handleRunCommand(
   firstDelivery: () => Promise<boolean> = async () => true,
 ): Promise<void> {
   const receivedAt = Date.now();
-  const requirement = interaction.options.getString('requirement', true);
+  const requirement = fromDiscordText(interaction.options.getString('requirement', true), interaction.channel);
   const userId = interaction.user.id;
   const conversation = conversationId(place.guildId, place.channelId, place.parentId);
 

@@ -17,6 +17,7 @@ import type {
 import { Routes } from 'discord.js';
 import type { Logger } from './log.js';
 import type { Outgoing } from './render.js';
+import { boundLine, cutChars } from '../../src/text/cut.js';
 
 /**
  * How long an interaction token may be used for follow-ups and edits of the original response, in ms.
@@ -38,10 +39,16 @@ export function toOptions(msg: Outgoing): BaseMessageOptions {
   };
 }
 
-/** Without attachments, with a note saying why (when an upload was refused, e.g. too large). */
-function withoutFiles(msg: Outgoing, reason: string): Outgoing {
-  const note = `\n_(${msg.files?.length ?? 0} attachment(s) could not be uploaded: ${reason.slice(0, 200)})_`;
-  return { content: (msg.content + note).slice(0, 2000), ...(msg.components ? { components: msg.components } : {}) };
+/**
+ * Without attachments, with a note naming each file and why (when an upload was refused, e.g. too
+ * large): the note always fits, the content is shortened for it (Discord: 2000 characters).
+ */
+export function withoutFiles(msg: Outgoing, reason: string): Outgoing {
+  const names = (msg.files ?? []).map((f) => `\`${f.name.replace(/`/g, "'")}\``).join(', ');
+  const note = cutChars(`\n_(not uploaded: ${names}: ${boundLine(reason, 200).replace(/`/g, "'")})_`, 600);
+  // a cut inside a code block would unbalance its fence: keep only the first line when it does not fit
+  const content = msg.content.length + note.length <= 2000 ? msg.content : cutChars(msg.content.split('\n')[0]!.replace(/`/g, "'"), 2000 - note.length);
+  return { content: content + note, ...(msg.components ? { components: msg.components } : {}) };
 }
 
 /** Posts and edits messages; never throws. */

@@ -10,6 +10,7 @@ import { conversationId, track, type SlackContext } from './context.js';
 import { newRunJob } from './jobs.js';
 import { historyText, showText } from './history-view.js';
 import { section } from './mrkdwn.js';
+import { fromSlackText } from './incoming-text.js';
 
 /** Longest a command waits for the store before acking empty and answering via response_url, in ms. */
 export const ANSWER_WITHIN_MS = 2000;
@@ -43,7 +44,7 @@ export function registerCommands(app: BoltApp, ctx: SlackContext): void {
 async function startCommand(ctx: SlackContext, name: '/run' | '/generate', command: SlashCommand, ack: Ack, respond: RespondFn): Promise<void> {
   const refused = refusal(ctx.settings, command.channel_id, command.user_id);
   if (refused) return ack(ephemeral(refused));
-  const requirement = command.text.trim();
+  const requirement = fromSlackText(command.text).trim();
   if (!requirement) return ack(ephemeral(USAGE[name]!));
   const max = ctx.core.agent.maxRequirementChars;
   if (requirement.length > max) {

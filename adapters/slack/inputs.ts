@@ -1,10 +1,13 @@
 /**
  * Files attached to a thread reply become input files in the sandbox work dir. They are downloaded
  * from `url_private` with the bot token (https://docs.slack.dev/messaging/working-with-files#authenticating),
- * only from Slack's file hosts (or the configured API host), and capped in size and number.
+ * only from Slack's file hosts (or the configured API host), every redirect checked the same way
+ * (src/chat/safe-fetch.ts), and capped in size and number.
  */
 import type { InputFile } from '../../src/sandbox/types.js';
 import type { SlackSettings } from './settings.js';
+import { inputFilesNote, prepareInputs } from '../../src/chat/input-note.js';
+import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 
 /** The part of a Slack file object we use (https://docs.slack.dev/reference/objects/file-object). */
 export interface SlackFile {
@@ -30,7 +33,8 @@ function trustedOrigins(apiUrl: string): Set<string> {
 }
 
 /**
- * Downloads attached files (at most `maxInputFiles`, each at most `maxInputFileBytes`).
+ * Downloads attached files (at most `maxInputFiles`, each at most `maxInputFileBytes`), named as
+ * the sandbox will name them (src/chat/input-note.ts).
  * Never throws: a file that cannot be fetched is listed in `skipped`.
  */
 export async function downloadInputs(
@@ -54,35 +58,25 @@ export async function downloadInputs(
       result.skipped.push(`${name}: ${file.size} bytes; the limit is ${settings.maxInputFileBytes} (slack.max_input_file_mb)`);
       continue;
     }
-    if (!origins.has(new URL(url).origin)) {
-      result.skipped.push(`${name}: not hosted by Slack`);
-      continue;
-    }
     try {
-      result.files.push({ name, content: await fetchCapped(url, settings.botToken, settings.maxInputFileBytes) });
+      const content = await fetchFromOrigins(url, {
+        origins,
+        headers: { authorization: `Bearer ${settings.botToken}` },
+        maxBytes: settings.maxInputFileBytes,
+        timeoutMs: 30_000,
+        tooLarge: `larger than ${settings.maxInputFileBytes} bytes (slack.max_input_file_mb)`,
+      });
+      result.files.push({ name, content });
     } catch (err) {
       result.skipped.push(`${name}: ${(err as Error).message}`);
     }
   }
-  return result;
+  const prepared = prepareInputs(result.files);
+  return { files: prepared.files, skipped: [...result.skipped, ...prepared.skipped] };
 }
 
-/** GETs a URL with the bot token; stops reading past `maxBytes`. */
-async function fetchCapped(url: string, token: string, maxBytes: number): Promise<Buffer> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) });
-  if (!res.ok || !res.body) throw new Error(`download failed (HTTP ${res.status})`);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw new Error(`larger than ${maxBytes} bytes (slack.max_input_file_mb)`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
-}
-
-/** A sentence telling the LLM which input files are in the work dir, or '' when none. */
+/** A sentence telling the LLM which input files are in the work dir (their cleaned names), or '' when none. */
 export function describeInputs(files: InputFile[]): string {
-  if (files.length === 0) return '';
-  return `\n\n(Input files available in the current working directory: ${files.map((f) => f.name).join(', ')})`;
+  const note = inputFilesNote(files);
+  return note === '' ? '' : `\n\n${note}`;
 }

@@ -7,7 +7,8 @@
  * Rules: https://docs.slack.dev/messaging/formatting-message-text#escaping
  * Limit: https://docs.slack.dev/reference/block-kit/blocks/section-block (text: max 3000 characters)
  */
-import { capText, codeBlock } from '../../src/chat/format.js';
+import { fitBlock, neutraliseFences } from '../../src/chat/format.js';
+import { cutChars } from '../../src/text/cut.js';
 
 /** Most characters of a section block's text (Slack's limit). */
 export const SECTION_TEXT_MAX = 3000;
@@ -40,22 +41,27 @@ export interface FencedText {
  */
 export function fencedSection(raw: string, label = '', max = SECTION_TEXT_MAX, maxLines = OUTPUT_LINES_MAX): FencedText {
   const prefix = label ? `${label}\n` : '';
-  const render = (t: string) => `${prefix}${escapeMrkdwn(codeBlock(t))}`;
-  // escaping grows the text; shrink the raw budget until the rendered text fits
-  let budget = max - prefix.length - 8;
-  for (;;) {
-    const capped = capText(raw, Math.max(budget, 0), maxLines);
-    const text = render(capped.text);
-    if (text.length <= max || budget <= 0) return { text: text.slice(0, max), truncated: capped.truncated };
-    budget -= text.length - max + 16;
-  }
+  // measured after escaping (`&` → `&amp;` grows the text), never cut afterwards
+  return fitBlock(raw, max, { maxLines, wrap: (block) => `${prefix}${escapeMrkdwn(block)}` });
 }
 
-/** A one-line, escaped, length-capped version of untrusted text (for status lines and titles). */
+/**
+ * A one-line, escaped version of untrusted text (for status lines and titles): fences neutralised
+ * (a ``` would open a block that swallows the rest of the message), at most `max` characters
+ * *after* escaping, cut on a character boundary (never inside an entity), `…` when cut.
+ */
 export function inlineText(raw: string, max = 200): string {
-  const line = raw.replace(/\s+/g, ' ').trim();
-  const cut = line.length > max ? `${line.slice(0, max - 1)}…` : line;
-  return escapeMrkdwn(cut);
+  const line = neutraliseFences(raw.replace(/\s+/g, ' ').trim());
+  const escaped = escapeMrkdwn(line);
+  if (escaped.length <= max) return escaped;
+  let lo = 0;
+  let hi = Math.min(line.length, max);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (escapeMrkdwn(cutChars(line, mid)).length + 1 <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${escapeMrkdwn(cutChars(line, lo))}…`;
 }
 
 /** A section block with mrkdwn text (caller keeps it ≤ {@link SECTION_TEXT_MAX}). */

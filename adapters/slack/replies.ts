@@ -9,6 +9,7 @@ import { firstDelivery } from './dedupe.js';
 import { conversationId, track, type SlackContext } from './context.js';
 import { replyJob } from './jobs.js';
 import type { SlackFile } from './inputs.js';
+import { fromSlackText } from './incoming-text.js';
 
 /** The fields of a message event we read. */
 interface MessageLike {
@@ -43,7 +44,7 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
     const refused = refusal(ctx.settings, channel, user);
     if (refused) return ctx.poster.ephemeral(channel, user, refused, threadTs);
     const admission = ctx.limiter.submit(channel, user, () =>
-      replyJob(ctx, { team, channel, threadTs, user, text: msg.text ?? '', files: msg.files }),
+      replyJob(ctx, { team, channel, threadTs, user, text: fromSlackText(msg.text ?? ''), files: msg.files }),
     );
     if (!admission.accepted) return ctx.poster.ephemeral(channel, user, busyText(admission.reason), threadTs);
     track(ctx, admission.done);

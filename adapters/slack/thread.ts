@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import type { Run } from '../../src/history/types.js';
 import type { Artifact } from '../../src/sandbox/types.js';
 import { inlineText } from './mrkdwn.js';
+import { redactUrls } from '../../src/text/redact.js';
 import type { SlackPoster } from './poster.js';
 import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText } from './views.js';
 import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
@@ -54,7 +55,7 @@ export class ThreadRenderer {
   async finish(run: Run | undefined, error?: unknown): Promise<void> {
     await this.chain;
     if (this.ended) return;
-    const reason = error instanceof Error ? error.message : error ? String(error) : 'the run stopped unexpectedly';
+    const reason = redactUrls(error instanceof Error ? error.message : error ? String(error) : 'the run stopped unexpectedly');
     const failed = run ? { ...run, status: 'failed' as const, error: run.error ?? reason } : undefined;
     this.enqueue('final', async () => {
       if (failed) await this.end(failed);

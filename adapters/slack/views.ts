@@ -6,7 +6,7 @@ import type { ExecutionResult } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
 import { statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
-import { escapeMrkdwn, fencedSection, inlineText, type FencedText } from './mrkdwn.js';
+import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText } from './mrkdwn.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
 export function whoAsked(run: Pick<Run, 'requestedBy' | 'meta'>): string {
@@ -53,7 +53,7 @@ export interface ResultView {
 
 /** Status line (exit meaning, duration, failure) + capped stdout and stderr. */
 export function resultView(result: ExecutionResult, label: string): ResultView {
-  const status = escapeMrkdwn(statusLine(result));
+  const status = inlineText(statusLine(result), SECTION_TEXT_MAX - label.length - 1);
   const sections = [`${label} ${status}`];
   let stdoutCut = false;
   let stderrCut = false;

@@ -10,6 +10,7 @@ import type { LlmProvider } from '../llm/types.js';
 import type { HistoryStore, Run } from '../history/types.js';
 import type { AgentEventListener } from './events.js';
 import { thisProcess } from '../history/process-identity.js';
+import { publicReason } from './public-error.js';
 import { judgeAttempt } from './verdict.js';
 import { newAttempt, RunSteps } from './steps.js';
 
@@ -35,6 +36,8 @@ export interface AgentOptions {
   maxRetries?: number;
   /** Longest accepted requirement or feedback, in characters. Default 8000. */
   maxRequirementChars?: number;
+  /** The operator's log: details of failures users see only in plain words (LLM errors). Default: stderr. */
+  log?: (message: string) => void;
   /** How results are verified beyond the exit code. Default `checks`. */
   verify?: VerifyMode;
 }
@@ -174,7 +177,7 @@ export class Agent {
     try {
       await body();
     } catch (err) {
-      const reason = options.signal?.aborted ? 'cancelled' : (err as Error).message;
+      const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, this.options.log);
       await this.steps.finish(run, 'failed', reason, options);
     }
     return run;

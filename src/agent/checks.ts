@@ -8,6 +8,7 @@
 import type { ChatMessage, LlmProvider, TokenUsage } from '../llm/types.js';
 import type { CheckReport } from '../sandbox/types.js';
 import { extractCode } from './extract.js';
+import { boundLine } from '../text/cut.js';
 
 /** Most asserts kept from one derivation (more are cut; they cost time and rarely add). */
 export const MAX_CHECKS = 6;
@@ -184,8 +185,9 @@ export function checksPassed(report: CheckReport): boolean {
 /** Longest line about one check in a report for the LLM or a progress line, in characters. */
 export const CHECK_LINE_CHARS = 300;
 
+/** One line of at most `max` characters, cut on a character boundary (untrusted program text). */
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return boundLine(text, max);
 }
 
 /** One line per check, e.g. `✗ assert len(values) == 20, "20 numbers": got 8, expected == 20`. */

@@ -30,6 +30,10 @@
  *    - no line is obviously another language (`$ cmd`, `pip install`, `const x`, `#include`, a lone brace…).
  *    The same test decides whether an untagged fenced block is Python.
  *
+ * 8. A block (or reply) that holds only comments, or only sentences, is not a program: it is never
+ *    run (it would "succeed" doing nothing, or fail with a SyntaxError that wastes a fix attempt).
+ * 9. Code followed by a lone closing fence (no opening one) is the code before that fence.
+ *
  * When nothing qualifies the result is `{ error }` with a reason meant for the user and for the
  * LLM's next attempt, e.g. `the reply contained no Python code` or
  * `the reply contained no Python code (only a bash block)`.
@@ -51,24 +55,57 @@ export function extractCode(reply: string): ExtractResult {
 
   const blocks = findBlocks(text);
   const python = blocks.filter((b) => isPythonTag(b.lang));
-  const pythonCode = python.map((b) => cleanBlock(b.code)).filter((c) => c !== '');
+  const pythonCode = python.map((b) => cleanBlock(b.code)).filter((c) => hasCode(c) && !isAllProse(c));
   if (pythonCode.length > 0) return { code: combine(pythonCode) };
 
   const untagged = blocks
     .filter((b) => b.lang === '')
     .map((b) => cleanBlock(b.code))
-    .filter((c) => c !== '' && looksLikePython(c));
+    .filter((c) => hasCode(c) && looksLikePython(c));
   if (untagged.length > 0) return { code: combine(untagged) };
 
+  const lead = codeBeforeLoneFence(text);
+  if (lead !== undefined) return { code: lead };
+
   if (blocks.length > 0) {
+    if (python.some((b) => isAllProse(cleanBlock(b.code)))) {
+      return { error: 'the reply\'s Python code block held sentences, not a program' };
+    }
+    if (python.some((b) => cleanBlock(b.code) !== '')) {
+      return { error: 'the reply\'s Python code block held only comments, not a program' };
+    }
     if (python.length > 0) return { error: 'the reply\'s Python code block was empty' };
     if (blocks.every((b) => b.code.trim() === '')) return { error: 'the reply\'s code block was empty' };
     return { error: `${NO_CODE} (only ${describe(blocks)})` };
   }
 
   const bare = trimProse(text);
-  if (bare !== '' && looksLikePython(bare)) return { code: bare };
+  if (hasCode(bare) && looksLikePython(bare)) return { code: bare };
+  if (bare !== '' && !hasCode(bare)) return { error: `${NO_CODE} (only comments)` };
   return { error: NO_CODE };
+}
+
+/** True when some line is neither blank nor a comment: an empty or comment-only program does nothing. */
+function hasCode(code: string): boolean {
+  return code.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+}
+
+/** True when every line that is not blank or a comment is an English sentence. */
+function isAllProse(code: string): boolean {
+  const lines = code.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  return lines.length > 0 && lines.every((l) => isProse(l.trim()));
+}
+
+/**
+ * Code followed by a lone closing fence (```` ``` ```` with no opening one): the program is the
+ * text before that fence, when it looks like Python.
+ */
+function codeBeforeLoneFence(text: string): string | undefined {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => OPEN_FENCE.test(l));
+  if (first <= 0 || !/^[ \t]*(?:`{3,}|~{3,})[ \t]*$/.test(lines[first]!)) return undefined;
+  const lead = trimProse(lines.slice(0, first).join('\n'));
+  return hasCode(lead) && looksLikePython(lead) ? lead : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

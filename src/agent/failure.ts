@@ -4,9 +4,15 @@
  */
 import { constants } from 'node:os';
 import type { ExecutionResult, LimitName } from '../sandbox/types.js';
+import { boundLine, cutCharsEnd } from '../text/cut.js';
 
 /** How much of stdout / stderr (the tail) is fed back to the LLM, in characters. */
 export const FEEDBACK_TAIL_CHARS = 2000;
+/**
+ * Longest one-line failure summary, in characters. The summary reaches progress lines, chat
+ * status lines, `run.error` and every later prompt, so it is bounded whatever the program printed.
+ */
+export const SUMMARY_MAX_CHARS = 500;
 
 const LIMIT_WORDS: Record<LimitName, string> = {
   wall_time: 'it ran out of wall time',
@@ -16,13 +22,48 @@ const LIMIT_WORDS: Record<LimitName, string> = {
   file_size: 'it wrote a file larger than allowed',
   output: 'it printed more output than allowed',
   artifacts: 'it wrote more or larger files than can be returned',
+  work_dir_files: 'it created more files than allowed in its work dir',
+  work_dir_bytes: 'it wrote more data than allowed into its work dir',
 };
 
-const EXCEPTION_LINE = /^(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)(?:: .*)?$/;
+/**
+ * A line naming an exception without a traceback header before it (SyntaxError is printed so):
+ * every built-in name (`Exception`, `Warning`, `KeyboardInterrupt`, `ExceptionGroup`…) and the
+ * usual suffixes of custom ones, optionally dotted (`json.decoder.JSONDecodeError`).
+ */
+const EXCEPTION_LINE =
+  /^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception|Exit|Interrupt|Warning|Iteration|ExceptionGroup)(?:: .*)?$/;
+/** After a traceback's frames: `Name`, `Name: message`, `module.Name: message` (any custom class). */
+const AFTER_TRACEBACK = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:: .*)?$/;
+const TRACEBACK_HEAD = /^[ |+]*(Exception Group )?Traceback \(most recent call last\):\s*$/;
 
-/** The last `Type: message` line of a Python traceback (e.g. `json.decoder.JSONDecodeError: …`), if any. */
+/**
+ * The `Type: message` line of the last Python traceback in stderr (e.g. `Exception: boom`,
+ * `Oops: bad row`, `json.decoder.JSONDecodeError: …`), if any. Only the first line of a
+ * multi-line message is returned; it is not shortened here (see {@link summarizeFailure}).
+ */
 export function exceptionLine(stderr: string): string | undefined {
   const lines = stderr.trimEnd().split('\n');
+  let head = -1;
+  let group = false;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = TRACEBACK_HEAD.exec(lines[i]!);
+    if (m) {
+      head = i;
+      group = m[1] !== undefined;
+      break;
+    }
+  }
+  if (head >= 0) {
+    // the frames are indented; the first line that is not names the exception
+    // (an exception group's traceback has every line behind a `  | ` border)
+    for (let i = head + 1; i < lines.length; i++) {
+      const line = group ? lines[i]!.replace(/^\s*\| ?/, '') : lines[i]!;
+      if (/^\s/.test(line) || line === '') continue;
+      if (AFTER_TRACEBACK.test(line.trimEnd())) return line.trimEnd();
+      break;
+    }
+  }
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!.trim();
     if (EXCEPTION_LINE.test(line)) return line;
@@ -40,12 +81,18 @@ export function signalName(signal: string | number | null): string | undefined {
 
 /**
  * One line naming what went wrong, e.g. `NameError: name 'x' is not defined`,
- * `timed out (wall_time limit)`, `exit code 3`, `killed by SIGKILL`.
+ * `timed out (wall_time limit)`, `exit code 3`, `killed by SIGKILL`; at most
+ * {@link SUMMARY_MAX_CHARS} characters (a longer exception message is cut with a marker).
  */
 export function summarizeFailure(result: ExecutionResult): string {
+  return boundLine(fullSummary(result), SUMMARY_MAX_CHARS);
+}
+
+function fullSummary(result: ExecutionResult): string {
   const parts: string[] = [];
   const exception = exceptionLine(result.stderr);
-  if (exception) parts.push(exception);
+  // room is kept for what follows (the limit hit), so a long message never hides it
+  if (exception) parts.push(boundLine(exception, SUMMARY_MAX_CHARS - 120));
   if (result.limitHit) parts.push(`${LIMIT_WORDS[result.limitHit]} (${result.limitHit} limit)`);
   else if (result.timedOut) parts.push('timed out');
   if (parts.length === 0) {
@@ -57,7 +104,9 @@ export function summarizeFailure(result: ExecutionResult): string {
 }
 
 function tail(text: string, max: number): string {
-  return text.length <= max ? text : `…(${text.length - max} earlier characters cut)\n${text.slice(-max)}`;
+  if (text.length <= max) return text;
+  const kept = cutCharsEnd(text, max);
+  return `…(${text.length - kept.length} earlier characters cut)\n${kept}`;
 }
 
 /** The report of an execution that goes back to the LLM. */

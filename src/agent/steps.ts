@@ -15,6 +15,11 @@ import { cleanName } from '../sandbox/names.js';
 import { brokenCheck, checksRequest, deriveChecks } from './checks.js';
 import { reviewResult } from './review.js';
 import { feedbackOf, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
+import { keepFullOutput } from './kept-output.js';
+import { boundLine } from '../text/cut.js';
+
+/** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
+export const ERROR_MAX_CHARS = 1000;
 
 /** Temperature of the attempt that follows a repeated program: enough to leave the greedy path. */
 export const REPEAT_TEMPERATURE = 0.8;
@@ -178,20 +183,25 @@ export class RunSteps {
     const attempt = run.attempts.at(-1)!;
     if (!attempt.code) return;
     emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
-    attempt.result = await this.options.executor.execute(attempt.code, {
-      inputFiles: options.inputFiles,
-      ...(run.checks?.code ? { checks: run.checks.code } : {}),
-      signal: options.signal,
-      artifactDir: join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index)),
-    });
+    const artifactDir = join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index));
+    const kept = await keepFullOutput(
+      await this.options.executor.execute(attempt.code, {
+        inputFiles: options.inputFiles,
+        ...(run.checks?.code ? { checks: run.checks.code } : {}),
+        signal: options.signal,
+        artifactDir,
+      }),
+      artifactDir,
+    );
+    attempt.result = kept.stored; // bounded for the history; the full text of a cut stream is in a file
     await this.save(run);
-    emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: attempt.result });
+    emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: kept.shown });
     if (options.signal?.aborted) throw new Error('cancelled');
   }
 
   async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {
     run.status = status;
-    run.error = error;
+    run.error = error === undefined ? undefined : boundLine(error, ERROR_MAX_CHARS);
     delete run.runningIn;
     await this.save(run);
     emit(options, status === 'failed' ? { type: 'failed', run, reason: error ?? 'failed' } : { type: 'done', run });

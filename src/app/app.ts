@@ -22,7 +22,7 @@ export interface App {
   agent: Agent;
   /** Host folder for artifacts, absolute. */
   artifactRoot: string;
-  /** Closes the store. */
+  /** Closes the store and releases the executor's temp folder. */
   close(): Promise<void>;
 }
 
@@ -59,7 +59,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     artifactRoot,
     maxRetries: config.agent.max_retries,
     maxRequirementChars: config.agent.max_requirement_chars,
+    log: warn,
     verify: config.agent.verify,
   });
-  return { config, llm, executor, store, agent, artifactRoot, close: () => store.close() };
+  const close = async () => {
+    await executor.close?.();
+    await store.close();
+  };
+  return { config, llm, executor, store, agent, artifactRoot, close };
 }

@@ -6,6 +6,7 @@
 import { constants } from 'node:os';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { summarizeFailure } from '../agent/failure.js';
+import { cutChars } from '../text/cut.js';
 import { checkCounts, checksShortfall } from '../agent/checks.js';
 import type { RunStatus } from '../history/types.js';
 
@@ -47,7 +48,7 @@ export function capText(text: string, maxChars: number, maxLines = 40): CappedTe
   if (kept.length > maxChars || truncated) {
     const budget = Math.max(0, maxChars - marker(text.length).length);
     if (kept.length > budget) {
-      kept = kept.slice(0, budget);
+      kept = cutChars(kept, budget);
       truncated = true;
     }
     return { text: kept + marker(text.length - kept.length), truncated };
@@ -61,11 +62,57 @@ export function codeBlock(text: string, language = ''): string {
   return `\`\`\`${language}\n${body}\n\`\`\``;
 }
 
+/** Options of {@link fitBlock}. */
+export interface FitOptions {
+  /** Most lines of the raw text shown. Default 40. */
+  maxLines?: number;
+  /** Code block language. Default none. */
+  language?: string;
+  /**
+   * The transformations applied after the block is built (a label before it, platform escaping):
+   * the limit is checked on their result. Default: none.
+   */
+  wrap?: (block: string) => string;
+}
+
+/**
+ * Untrusted text as a code block that fits in `max` characters *after* every transformation
+ * (fence neutralising, the caller's escaping and label): the raw text is capped with a marker,
+ * rendered, measured, and capped harder until it fits. Never cuts a rendered block (no unbalanced
+ * fence, no half entity).
+ * @param max characters of the rendered result
+ * @returns the text (≤ `max` characters) and whether the raw text was cut (attach it whole then)
+ */
+export function fitBlock(raw: string, max: number, options: FitOptions = {}): CappedText {
+  const { maxLines = 40, language = '', wrap = (b: string) => b } = options;
+  const render = (budget: number) => {
+    const capped = capText(raw, budget, maxLines);
+    return { text: wrap(codeBlock(capped.text, language)), truncated: capped.truncated };
+  };
+  const whole = render(raw.length);
+  if (whole.text.length <= max) return whole;
+  // the rendered length grows with the budget: find the largest budget that fits
+  let lo = 0;
+  let hi = Math.min(raw.length, max);
+  let best: CappedText | undefined;
+  while (lo <= hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const r = render(mid);
+    if (r.text.length <= max) {
+      best = { text: r.text, truncated: true };
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (best) return best;
+  const note = wrap('(too long to show here; full text attached)');
+  return { text: note.length <= max ? note : cutChars('(full text attached)', max), truncated: true };
+}
+
 /** The meaning of an exit code or signal in words, e.g. `killed by signal 9 (SIGKILL)`. */
 export function exitMeaning(result: ExecutionResult): string {
   if (result.limitHit === 'wall_time' || result.timedOut) return 'timed out';
   if (result.limitHit === 'memory') return 'out of memory';
-  if (result.limitHit) return `stopped: ${result.limitHit.replace('_', ' ')} limit`;
+  if (result.limitHit) return `stopped: ${result.limitHit.replaceAll('_', ' ')} limit`;
   if (result.signal) {
     const number = constants.signals[result.signal as keyof typeof constants.signals];
     return number ? `killed by signal ${number} (${result.signal})` : `killed by ${result.signal}`;

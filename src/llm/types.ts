@@ -1,6 +1,7 @@
 /**
  * The LLM boundary. Each vendor (OpenAI-compatible HTTP, local GGUF) is one file behind it.
  */
+import { redactUrls } from '../text/redact.js';
 
 /** One message of a chat, in the OpenAI chat-completions sense. */
 export interface ChatMessage {
@@ -41,15 +42,31 @@ export interface LlmProvider {
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
 }
 
-/** An LLM request failed for good; `message` says what to fix. */
+/**
+ * An LLM request failed for good. `message` says what to fix, for the operator (URLs in it carry no
+ * credentials, query or fragment); `publicMessage` says what happened in plain words, for the
+ * people in the channel (no URL, no provider text, no key).
+ */
 export class LlmError extends Error {
   override name = 'LlmError';
+  /** Plain words for users, e.g. `the LLM rejected the API key`. */
+  readonly publicMessage: string;
   constructor(
     message: string,
     /** HTTP status when there was one. */
     readonly status?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; publicMessage?: string },
   ) {
-    super(message, options);
+    super(redactUrls(message), options);
+    this.publicMessage = options?.publicMessage ?? publicWords(status);
   }
+}
+
+/** What users are told for an HTTP status of the LLM endpoint. */
+function publicWords(status: number | undefined): string {
+  if (status === 401) return 'the LLM rejected the API key (the operator has the details)';
+  if (status === 403) return 'the LLM refused access (the operator has the details)';
+  if (status === 404) return 'the LLM model is not available (the operator has the details)';
+  if (status === 429) return 'the LLM is busy or out of quota; try again later';
+  return 'the LLM is unavailable (the operator has the details)';
 }

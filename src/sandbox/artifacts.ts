@@ -143,6 +143,22 @@ export async function collectArtifacts(
   return { artifacts, limitHit };
 }
 
+/**
+ * {@link collectArtifacts}, except for a program that was stopped (a limit hit, a signal, a
+ * cancel): its files may be half-written, so none is returned and `withheld` counts them.
+ */
+export async function collectUnlessKilled(
+  stopped: boolean,
+  workDir: string,
+  before: Snapshot,
+  destDir: string,
+  maxArtifacts: number,
+  maxArtifactBytes: number,
+): Promise<CollectedArtifacts & { withheld: number }> {
+  if (!stopped) return { ...(await collectArtifacts(workDir, before, destDir, maxArtifacts, maxArtifactBytes)), withheld: 0 };
+  return { artifacts: [], limitHit: false, withheld: (await scan(workDir, before)).length };
+}
+
 /** True when `name` is a folder of a returned file, or a returned file is one of its folders. */
 function collides(name: string, used: Set<string>): boolean {
   for (const other of used) {

@@ -4,6 +4,7 @@
  * is measured every {@link DISK_POLL_MS} and the program is killed past the budget.
  */
 import { lstat, readdir } from 'node:fs/promises';
+import type { LimitName } from './types.js';
 
 /** How often the work dir is measured, in ms. */
 export const DISK_POLL_MS = 400;
@@ -43,17 +44,22 @@ export async function measure(dir: string, maxEntries: number): Promise<{ bytes:
 }
 
 /**
- * Starts measuring `dir`; calls `onExceeded` (once) with a reason when it passes a budget.
+ * Starts measuring `dir`; calls `onExceeded` (once) with the limit's name (`work_dir_files`: more
+ * than {@link MAX_WORK_DIR_ENTRIES} entries; `work_dir_bytes`: more than `maxBytes` bytes) and a reason.
  * @returns stop: call when the program has ended
  */
-export function guardWorkDir(dir: string, maxBytes: number, onExceeded: (reason: string) => void): () => void {
+export function guardWorkDir(
+  dir: string,
+  maxBytes: number,
+  onExceeded: (reason: string, limit: Extract<LimitName, 'work_dir_files' | 'work_dir_bytes'>) => void,
+): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const tick = async () => {
     const { bytes, entries } = await measure(dir, MAX_WORK_DIR_ENTRIES);
     if (stopped) return;
-    if (entries > MAX_WORK_DIR_ENTRIES) return onExceeded(`more than ${MAX_WORK_DIR_ENTRIES} files in the work dir`);
-    if (bytes > maxBytes) return onExceeded(`more than ${maxBytes} bytes written to the work dir`);
+    if (entries > MAX_WORK_DIR_ENTRIES) return onExceeded(`more than ${MAX_WORK_DIR_ENTRIES} files in the work dir`, 'work_dir_files');
+    if (bytes > maxBytes) return onExceeded(`more than ${maxBytes} bytes written to the work dir`, 'work_dir_bytes');
     timer = setTimeout(() => void tick(), DISK_POLL_MS);
   };
   timer = setTimeout(() => void tick(), DISK_POLL_MS);

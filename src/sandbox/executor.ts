@@ -6,9 +6,8 @@
 import { randomInt } from 'node:crypto';
 import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { collectArtifacts, snapshot } from './artifacts.js';
+import { collectUnlessKilled, snapshot } from './artifacts.js';
 import { removeTree } from './cleanup.js';
 import { seccompFilter } from './seccomp.js';
 import { buildCommand, SANDBOX_ENV, USER_CODE_FILE, type SandboxTools } from './bwrap-args.js';
@@ -20,6 +19,7 @@ import { explainProbeFailure, findTool, findTools } from './probe.js';
 import { runWatched, signalFromExitCode } from './process.js';
 import { runnerPath } from './runner.js';
 import { killUid, userProcessCount } from './uids.js';
+import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
 import {
   SandboxUnavailableError,
   type CheckReport,
@@ -28,6 +28,7 @@ import {
   type ExecutionResult,
   type Executor,
   type InputFile,
+  type LimitName,
 } from './types.js';
 
 export { DEFAULT_LIMITS, limitsFromConfig } from './limits.js';
@@ -74,6 +75,7 @@ export class BubblewrapExecutor implements Executor {
   private readonly limits: Partial<ExecutionLimits>;
   private readonly logger: { warn(msg: string): void };
   private ready: Promise<Ready> | undefined;
+  private ownRoot: OwnedWorkRoot | undefined;
 
   constructor(private readonly options: BubblewrapExecutorOptions = {}) {
     this.python = options.python ?? '/usr/bin/python3';
@@ -100,6 +102,18 @@ export class BubblewrapExecutor implements Executor {
     await this.prepare();
   }
 
+  /**
+   * Removes the temp folder this executor created (none when `workRoot` was given). Executions
+   * after this set up a fresh one. Without a call, the folder goes when the process exits.
+   */
+  async close(): Promise<void> {
+    const ready = this.ready;
+    this.ready = undefined;
+    await ready?.catch(() => undefined);
+    this.ownRoot?.remove();
+    this.ownRoot = undefined;
+  }
+
   /** Finds the tools and runs the self-test, once per executor. */
   private prepare(): Promise<Ready> {
     this.ready ??= this.setup();
@@ -108,7 +122,8 @@ export class BubblewrapExecutor implements Executor {
   }
 
   private async setup(): Promise<Ready> {
-    const workRoot = this.options.workRoot ?? (await mkdtemp(join(tmpdir(), 'code-agent-sandbox-')));
+    if (!this.options.workRoot) this.ownRoot ??= await createWorkRoot();
+    const workRoot = this.options.workRoot ?? this.ownRoot!.path;
     await mkdir(workRoot, { recursive: true });
     await chmod(workRoot, 0o711); // sandbox uids may traverse, not list
     // A copy inside the work root: the sandbox uid can reach it even when the install dir is private.
@@ -173,7 +188,7 @@ export class BubblewrapExecutor implements Executor {
         : { ...SANDBOX_ENV, HOME: workDir, MPLCONFIGDIR: join(workDir, '.matplotlib') };
       const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
       const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
-      const disk: { exceeded: string | null } = { exceeded: null };
+      const disk: { exceeded: string | null; limit: LimitName | null } = { exceeded: null, limit: null };
       let stopGuard = () => {};
       const out = await runWatched({
         file,
@@ -186,8 +201,9 @@ export class BubblewrapExecutor implements Executor {
         maxOutputBytes: limits.maxOutputBytes,
         signal: options.signal,
         onSpawn: (kill) => {
-          stopGuard = guardWorkDir(workDir, budget, (reason) => {
+          stopGuard = guardWorkDir(workDir, budget, (reason, limit) => {
             disk.exceeded = reason;
+            disk.limit = limit;
             kill();
           });
         },
@@ -200,7 +216,7 @@ export class BubblewrapExecutor implements Executor {
       if (out.cancelled) stderr += `${stderr === '' || stderr.endsWith('\n') ? '' : '\n'}cancelled\n`;
       if (disk.exceeded !== null) stderr += `[killed: ${disk.exceeded}]\n`;
       const ourKill = out.timedOut || out.outputExceeded || out.cancelled;
-      let limitHit = disk.exceeded !== null && !ourKill ? 'file_size' : classifyLimit({
+      let limitHit = disk.limit !== null && !ourKill ? disk.limit : classifyLimit({
         exitCode,
         signal,
         timedOut: out.timedOut,
@@ -214,7 +230,9 @@ export class BubblewrapExecutor implements Executor {
       const success = exitCode === 0 && signal === null && limitHit === null && !out.cancelled && !out.timedOut;
       const checks = checksFd !== undefined && success ? parseCheckReport(out.report) : undefined;
       const destDir = options.artifactDir ?? join(ready.workRoot, `artifacts-${basename(workDir)}`);
-      const collected = await collectArtifacts(workDir, before, destDir, limits.maxArtifacts, limits.maxArtifactBytes);
+      const stopped = signal !== null || ourKill || disk.exceeded !== null || limitHit !== null;
+      const collected = await collectUnlessKilled(stopped, workDir, before, destDir, limits.maxArtifacts, limits.maxArtifactBytes);
+      if (collected.withheld > 0) stderr += `[${collected.withheld} file(s) not returned: the program was stopped by a limit, so they may be half-written]\n`;
       if (collected.limitHit) {
         limitHit ??= 'artifacts';
         stderr +=

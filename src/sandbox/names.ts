@@ -32,3 +32,32 @@ export function cleanRelativePath(parts: string[]): string | null {
   }
   return cleaned.length === 0 ? null : cleaned.join('/');
 }
+
+/** The name the user code is written under; an input file of that name is renamed. */
+const USER_CODE_NAME = 'main.py';
+
+/**
+ * Input files with the names the program will find in its work dir: each cleaned with
+ * {@link cleanName}, `main.py` (the user code) renamed `input_main.py`, a name already taken
+ * suffixed `_2`, `_3`… before the extension. Tell the LLM these names, not the raw ones.
+ * @returns the files under their final names, and the raw names that could not be used at all
+ */
+export function sandboxInputNames<T extends { name: string }>(files: T[]): { files: T[]; unusable: string[] } {
+  const used = new Set<string>([USER_CODE_NAME]);
+  const out: T[] = [];
+  const unusable: string[] = [];
+  for (const file of files) {
+    let name = cleanName(file.name);
+    if (name === null) {
+      unusable.push(file.name);
+      continue;
+    }
+    if (name === USER_CODE_NAME) name = `input_${name}`;
+    const dot = name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    for (let n = 2; used.has(name); n++) name = `${stem}_${n}${ext}`;
+    used.add(name);
+    out.push({ ...file, name });
+  }
+  return { files: out, unusable };
+}

@@ -4,6 +4,8 @@
  * bytes that are not UTF-8 into U+FFFD instead of failing.
  */
 
+import { completeUtf8Length } from '../text/utf8.js';
+
 /** Which output stream a chunk came from. */
 export type StreamName = 'stdout' | 'stderr';
 
@@ -47,9 +49,14 @@ export class CappedOutput {
     this.onExceeded();
   }
 
-  /** The text of one stream; the stream that passed the cap ends with a truncation marker line. */
+  /**
+   * The text of one stream; the stream that passed the cap ends with a truncation marker line,
+   * after the last whole character (a character the cap cut in half is left out, not shown as U+FFFD).
+   */
   text(stream: StreamName): string {
-    const decoded = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(this.chunks[stream]));
+    let bytes = Buffer.concat(this.chunks[stream]);
+    if (this.exceededOn === stream) bytes = bytes.subarray(0, completeUtf8Length(bytes));
+    const decoded = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     if (this.exceededOn !== stream) return decoded;
     const sep = decoded === '' || decoded.endsWith('\n') ? '' : '\n';
     return `${decoded}${sep}[output truncated: more than ${this.capBytes} bytes]\n`;

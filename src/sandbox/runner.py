@@ -28,14 +28,30 @@ def _save_figures(close):
     try:
         for num in plt.get_fignums():
             fig = plt.figure(num)
+            if getattr(fig, "_code_agent_saved_by_program", False):
+                continue  # the program saved it itself: do not return it twice
             name = _saved.get(id(fig))
             if name is None:
                 name = _saved[id(fig)] = "figure_%d.png" % (len(_saved) + 1)
-            fig.savefig(name, format="png")
+            (_ORIGINAL_SAVEFIG[0] or type(fig).savefig)(fig, name, format="png")
             if close:
                 plt.close(fig)
     except Exception as exc:  # a broken figure must not hide the program's own result
         sys.stderr.write("warning: could not save figures: %r\n" % (exc,))
+
+
+_ORIGINAL_SAVEFIG = [None]  # Figure.savefig before the hook below
+
+
+def _patch_savefig(figure_class):
+    """Marks each figure the program saves itself (plt.savefig or fig.savefig), so it is not auto-saved."""
+    original = _ORIGINAL_SAVEFIG[0] = figure_class.savefig
+
+    def savefig(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        self._code_agent_saved_by_program = True
+        return result
+    figure_class.savefig = savefig
 
 
 def _patch_pyplot(module):
@@ -43,6 +59,7 @@ def _patch_pyplot(module):
         # Agg cannot display: save what would have been shown, then close it like a closed window.
         _save_figures(close=True)
     module.show = show
+    _patch_savefig(module.Figure)
 
 
 class _PyplotHook:

@@ -25,7 +25,11 @@ export interface ExecutionLimits {
   maxArtifactBytes: number;
 }
 
-/** Which limit stopped the program, if any. */
+/**
+ * Which limit stopped the program, if any. `work_dir_files` (more files and folders in the work
+ * dir than allowed) and `work_dir_bytes` (more data in the work dir than allowed) are additions
+ * to the original contract; both used to be reported as `file_size`.
+ */
 export type LimitName =
   | 'wall_time'
   | 'cpu_time'
@@ -33,7 +37,9 @@ export type LimitName =
   | 'processes'
   | 'file_size'
   | 'output'
-  | 'artifacts';
+  | 'artifacts'
+  | 'work_dir_files'
+  | 'work_dir_bytes';
 
 /** A file the program wrote into its work dir, copied out to the host. */
 export interface Artifact {
@@ -86,6 +92,11 @@ export interface ExecutionResult {
   durationMs: number;
   artifacts: Artifact[];
   /**
+   * Host paths of the full text of a stream that was cut where it was stored (the history keeps
+   * a bounded copy). Absent when nothing was cut. Addition to the contract.
+   */
+  fullOutput?: { stdout?: string; stderr?: string };
+  /**
    * The checks' outcome, when checks were given and the program exited 0 (a program that failed is
    * never checked). `success` is about the program alone and does not include the checks.
    */
@@ -123,6 +134,8 @@ export interface Executor {
    * @throws {SandboxUnavailableError} saying why and how to fix it.
    */
   check(): Promise<void>;
+  /** Releases what the executor keeps on the host (its temp folder). Optional for backends with nothing to release. */
+  close?(): Promise<void>;
 }
 
 /** Isolation is not available on this machine; the message says why and how to fix it. */

@@ -135,11 +135,14 @@ describe('Agent', () => {
       executor: new BubblewrapExecutor(),
       store,
       artifactRoot: mkdtempSync(join(tmpdir(), 'agent-artifacts-')),
+      log: (m) => log.push(m),
     });
+    const log: string[] = [];
     const events: AgentEvent[] = [];
     const run = await agent.run('cli:t', 'anything', { onEvent: (e) => events.push(e) });
     expect(run.status).toBe('failed');
-    expect(run.error).toContain('http://127.0.0.1:9/v1');
+    expect(run.error).toBe('the LLM is unavailable (the operator has the details)');
+    expect(log.join('\n')).toContain('http://127.0.0.1:9/v1');
     expect(events.at(-1)).toMatchObject({ type: 'failed' });
     expect((await store.getRun('cli:t', run.id))?.status).toBe('failed');
   });

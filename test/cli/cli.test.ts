@@ -119,10 +119,12 @@ describe('code-agent run', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('exits 1 with the URL when the LLM is unreachable', async () => {
+  it('exits 1 when the LLM is unreachable: plain words in the run, the URL in the operator log (stderr)', async () => {
     const r = await cli(['run', 'x']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('http://127.0.0.1:9/v1');
+    expect(r.stdout).toContain('the LLM is unavailable');
+    expect(r.stdout).not.toContain('127.0.0.1');
+    expect(r.stderr).toContain('http://127.0.0.1:9/v1');
   });
 });
 

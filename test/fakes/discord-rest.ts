@@ -76,8 +76,11 @@ export class FakeRest {
     const call: RestCall = { method: req.method ?? 'GET', path, query: url.searchParams, body, files, status: 0, at: Date.now() };
     this.calls.push(call);
     const fault = this.faults.find((f) => f.match(call.method, path));
+    const invalid = checkLimits(raw.length, body);
     let reply: Reply;
-    if (fault) {
+    if (invalid) {
+      reply = invalid;
+    } else if (fault) {
       fault.times = (fault.times ?? 1) - 1;
       if (fault.times <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
       reply = fault.reply;
@@ -174,6 +177,22 @@ function applyEdit(message: FakeMessage, body: Record<string, unknown> | undefin
   }
   message.edits += 1;
   message.edited_timestamp = new Date().toISOString();
+}
+
+/**
+ * Discord's own limits, enforced like Discord does: a request over 25 MiB is refused with 413
+ * (code 40005), message content over 2000 characters with 400 (code 50035, Invalid Form Body).
+ * Sources: https://discord.com/developers/docs/reference#uploading-files ,
+ * https://discord.com/developers/docs/resources/message#create-message (content: up to 2000 characters)
+ */
+export const MAX_REQUEST_BYTES = 25 * 1024 * 1024;
+function checkLimits(bytes: number, body: Record<string, unknown> | undefined): Reply | undefined {
+  if (bytes > MAX_REQUEST_BYTES) return error(413, 40005, 'Request entity too large');
+  const data = (body?.data ?? body) as Record<string, unknown> | undefined;
+  if (typeof data?.content === 'string' && data.content.length > 2000) {
+    return { status: 400, body: { code: 50035, message: 'Invalid Form Body', errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 2000 or fewer in length.' }] } } } };
+  }
+  return undefined;
 }
 
 function ok(body: unknown): Reply {

@@ -68,6 +68,8 @@ export interface FakeSlack {
   hostFile(name: string, bytes: Buffer): { id: string; name: string; size: number; url_private: string };
   /** A response_url on this server. */
   responseUrl(id: string): string;
+  /** A `url_private` on this server that answers 302 to `to` (bot token required, like a file). */
+  redirectTo(to: string): string;
   /** Resolves when `predicate` holds (checked every 20 ms), rejects after `timeoutMs`. */
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs?: number, what?: string): Promise<T>;
   close(): Promise<void>;
@@ -94,6 +96,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const responses: FakeSlack['responses'] = [];
   const failures = new Map<string, SlackFailure[]>();
   const hosted = new Map<string, Buffer>();
+  const redirects = new Map<string, string>();
   const pending = new Map<string, { filename: string; bytes?: Buffer }>();
   const messages: { channel: string; ts: string; thread_ts?: string; text?: string }[] = [];
   let seq = 0;
@@ -105,11 +108,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     'apps.connections.open': () => ({ url: socket!.openUrl() }),
     'auth.test': () => ({ url: 'https://fake.slack.com/', team: 'Fake', user: 'code-agent', team_id: teamId, user_id: 'UBOT', bot_id: 'BBOT' }),
     'chat.postMessage': (a) => {
+      checkBlocks(a.blocks);
       const msg = { channel: String(a.channel), ts: nextTs(), ...(a.thread_ts ? { thread_ts: String(a.thread_ts) } : {}), text: a.text as string };
       messages.push(msg);
       return { channel: msg.channel, ts: msg.ts, message: { text: msg.text, ts: msg.ts } };
     },
-    'chat.update': (a) => ({ channel: a.channel, ts: a.ts, text: a.text }),
+    'chat.update': (a) => {
+      checkBlocks(a.blocks);
+      return { channel: a.channel, ts: a.ts, text: a.text };
+    },
     'chat.postEphemeral': () => ({ message_ts: nextTs() }),
     'chat.getPermalink': (a) => ({ permalink: `https://fake.slack.com/archives/${a.channel}/p${String(a.message_ts).replace('.', '')}` }),
     'conversations.replies': (a) => ({
@@ -150,6 +157,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const parsed: ParsedBody = parseBody(raw, req.headers['content-type']);
         p.bytes = parsed.file ?? raw;
         return send(200, `OK - ${p.bytes.length}`, { 'content-type': 'text/plain' });
+      }
+      if (url.pathname.startsWith('/redirect/')) {
+        if (bearer !== token) return send(403, 'forbidden');
+        const to = redirects.get(url.pathname);
+        if (!to) return send(404, 'not found');
+        res.writeHead(302, { location: to });
+        return res.end();
       }
       if (url.pathname.startsWith('/files/')) {
         if (bearer !== token) return send(403, 'forbidden');
@@ -206,6 +220,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return { id, name, size: bytes.length, url_private: `${origin}${path}` };
     },
     responseUrl: (id) => `${origin}/response/${id}`,
+    redirectTo(to) {
+      const path = `/redirect/${++seq}`;
+      redirects.set(path, to);
+      return `${origin}${path}`;
+    },
     async waitFor(predicate, timeoutMs = 30_000, what = 'condition') {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -226,3 +245,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 }
 
 class SlackApiError extends Error {}
+
+/**
+ * Block Kit limits, enforced like Slack does (`invalid_blocks`): at most 50 blocks, a section's text
+ * at most 3000 characters. Source: https://docs.slack.dev/reference/block-kit/blocks/section-block
+ */
+function checkBlocks(blocks: unknown): void {
+  if (!Array.isArray(blocks)) return;
+  if (blocks.length > 50) throw new SlackApiError('invalid_blocks');
+  for (const b of blocks as { type?: string; text?: { text?: string } }[]) {
+    if (b.type === 'section' && (b.text?.text?.length ?? 0) > 3000) throw new SlackApiError('invalid_blocks');
+  }
+}

@@ -70,7 +70,7 @@ describe('sandbox disk guard', () => {
       'i = 0\nwhile True:\n    open(b"\\xff\\xfe%d" % i, "wb").write(b"x" * 1000000)\n    i += 1\n',
       { limits: { maxFileBytes: MIB, maxArtifacts: 2, maxArtifactBytes: MIB, wallTimeS: 15, cpuTimeS: 15 }, artifactDir: tempDir() },
     );
-    expect(r).toMatchObject({ success: false, limitHit: 'file_size', timedOut: false });
+    expect(r).toMatchObject({ success: false, limitHit: 'work_dir_bytes', timedOut: false });
     expect(r.stderr).toContain('bytes written to the work dir');
   });
 });

@@ -62,7 +62,8 @@ describe('sandbox limits', () => {
     });
     expect(r).toMatchObject({ success: false, limitHit: 'file_size' });
     expect(r.stderr).toContain('File too large');
-    expect(r.artifacts.every((a) => a.bytes <= MIB)).toBe(true);
+    expect(r.artifacts).toEqual([]); // half-written: not returned
+    expect(r.stderr).toMatch(/1 file\(s\) not returned: .*half-written/);
   });
 
   it('stops a program filling the host disk through the work dir (total bytes and file count)', async () => {
@@ -71,14 +72,14 @@ describe('sandbox limits', () => {
       limits,
       artifactDir: tempDir(),
     });
-    expect(bytes).toMatchObject({ success: false, limitHit: 'file_size', timedOut: false });
+    expect(bytes).toMatchObject({ success: false, limitHit: 'work_dir_bytes', timedOut: false, artifacts: [] });
     expect(bytes.stderr).toContain('bytes written to the work dir');
     expect(bytes.durationMs).toBeLessThan(6000);
     const files = await ex.execute('import os\nos.mkdir("d")\ni = 0\nwhile True:\n    open(f"d/{i}", "w").close()\n    i += 1\n', {
       limits,
       artifactDir: tempDir(),
     });
-    expect(files).toMatchObject({ success: false, limitHit: 'file_size', timedOut: false });
+    expect(files).toMatchObject({ success: false, limitHit: 'work_dir_files', timedOut: false, artifacts: [] });
     expect(files.stderr).toContain('files in the work dir');
   });
 

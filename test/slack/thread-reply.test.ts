@@ -18,7 +18,7 @@ describe('a reply in a run thread', () => {
     expect(ack.status).toBe(200);
     await world.finished(root, 2);
     const feedback = JSON.stringify(world.llm.requests[1]?.messages);
-    expect(feedback).toContain('make it <!channel> uppercase');
+    expect(feedback).toContain('make it @channel uppercase'); // Slack's <!channel> reaches the LLM as plain text
     expect(feedback).toContain('print(\\"hello\\")');
     expect(allText(world.threadPosts(root))).toContain('HELLO');
     const last = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root).at(-1);

@@ -1,0 +1,25 @@
+/**
+ * What the LLM is told about a chat's attached files: exactly the names the program will find
+ * in its work dir (cleaned, see src/sandbox/names.ts), never the raw names a user or a platform
+ * sent (which may hold paths, control characters or text that reads like instructions).
+ */
+import { sandboxInputNames } from '../sandbox/names.js';
+import type { InputFile } from '../sandbox/types.js';
+
+/** Attached files under the names the sandbox gives them, and a note per file that cannot be used. */
+export function prepareInputs(files: InputFile[]): { files: InputFile[]; skipped: string[] } {
+  const { files: named, unusable } = sandboxInputNames(files);
+  return { files: named, skipped: unusable.map(() => 'a file whose name has no usable characters was not used') };
+}
+
+/** A sentence for the feedback naming the input files in the work dir, or '' when none. */
+export function inputFilesNote(files: InputFile[]): string {
+  if (files.length === 0) return '';
+  return `(Input files available in the current working directory: ${files.map((f) => f.name).join(', ')})`;
+}
+
+/** Feedback text with the input files note appended (on its own paragraph). */
+export function withInputFilesNote(text: string, files: InputFile[]): string {
+  const note = inputFilesNote(files);
+  return [text.trim(), note].filter((t) => t !== '').join('\n\n');
+}

@@ -1,0 +1,147 @@
+/**
+ * Properties of the output shaping of each surface, for arbitrary stdout/stderr/exception text
+ * (any length, backticks, `&<>`, mentions, invalid UTF-8, emoji, right-to-left marks): every
+ * message stays within its platform's limits, fences are balanced, nothing pings, the text stays
+ * well-formed, and nothing is lost silently (a file carries the full text whenever a message was cut).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { neutraliseFences } from '../../src/chat/format.js';
+import type { Run } from '../../src/history/types.js';
+import type { ExecutionResult } from '../../src/sandbox/types.js';
+import { codeMessage, finalMessage, headerMessage, improvingMessage, MESSAGE_CHARS, resultMessage, showMessage } from '../../adapters/discord/render.js';
+import { toOptions, withoutFiles } from '../../adapters/discord/surface.js';
+import { SECTION_TEXT_MAX, escapeMrkdwn } from '../../adapters/slack/mrkdwn.js';
+import { finalStatus, finalText, improvingText, resultView, rootText } from '../../adapters/slack/views.js';
+import { formatOutput, progressLine } from '../../adapters/cli/render.js';
+import { TERMINAL_STREAM_CHARS } from '../../adapters/cli/bounded-output.js';
+import { summarizeFailure } from '../../src/agent/failure.js';
+import { executionResult, fenceCount, untrusted } from './arbitraries.js';
+
+const RUNS = { numRuns: 150 };
+
+function runWith(result: ExecutionResult, error: string, requirement: string): Run {
+  return {
+    id: 'r1',
+    conversationId: 'c',
+    requirement,
+    status: result.success ? 'success' : 'failed',
+    attempts: [{ index: 1, trigger: 'requirement', code: 'print(1)', result, usage: { promptTokens: 0, completionTokens: 0 }, createdAt: '2026-01-01T00:00:00Z' }],
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...(result.success ? {} : { error }),
+  };
+}
+
+/** Every `&` starts one of Slack's three entities, and no `<` or `>` is left: no control sequence survives. */
+function slackInert(text: string): boolean {
+  return !/[<>]/.test(text) && !/&(?!amp;|lt;|gt;)/.test(text);
+}
+
+describe('Discord shaping (2000 characters per message)', () => {
+  it('result messages fit, keep fences balanced, and attach each stream they cut', () => {
+    fc.assert(
+      fc.property(executionResult, (result) => {
+        const msg = resultMessage(1, result);
+        expect(msg.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
+        expect(fenceCount(msg.content) % 2).toBe(0);
+        if (result.stdout.isWellFormed() && result.stderr.isWellFormed()) expect(msg.content.isWellFormed()).toBe(true);
+        for (const stream of ['stdout', 'stderr'] as const) {
+          if (result[stream] === '') continue;
+          const attached = msg.files?.find((f) => f.name === `attempt-1-${stream}.txt`);
+          if (attached) expect(Buffer.from(attached.data).toString()).toBe(Buffer.from(result[stream]).toString());
+          else expect(msg.content).toContain(neutraliseFences(result[stream].replace(/\s+$/, '')));
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('auto-fix, header, final and show messages fit; the auto-fix error is attached when cut', () => {
+    fc.assert(
+      fc.property(untrusted, executionResult, untrusted, (reason, result, requirement) => {
+        const fix = improvingMessage(1, 3, reason);
+        expect(fix.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
+        expect(fenceCount(fix.content) % 2).toBe(0);
+        if (!fix.content.includes(neutraliseFences(reason.replace(/\s+$/, '')))) expect(fix.files?.[0]?.data.toString()).toBe(reason);
+        const run = runWith(result, summarizeFailure(result), requirement);
+        for (const msg of [headerMessage('run', requirement, '42', 'working'), finalMessage(run), showMessage(run), codeMessage(run.attempts[0]!)]) {
+          expect(msg.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
+          expect(fenceCount(msg.content) % 2).toBe(0);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('never pings, and a message whose files were refused still fits and names them', () => {
+    fc.assert(
+      fc.property(executionResult, untrusted, (result, reason) => {
+        const msg = resultMessage(1, result);
+        expect(toOptions(msg).allowedMentions).toEqual({ parse: [], repliedUser: false });
+        const fallback = withoutFiles({ ...msg, files: [{ name: 'stdout.txt', data: Buffer.from('x') }] }, reason);
+        expect(fallback.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
+        expect(fallback.content).toContain('stdout.txt');
+        expect(fenceCount(fallback.content) % 2).toBe(0);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('Slack shaping (3000 characters per section)', () => {
+  it('result sections fit, are inert, keep fences balanced, and report each stream they cut', () => {
+    fc.assert(
+      fc.property(executionResult, (result) => {
+        const view = resultView(result, '*Result* (attempt 1/4):');
+        for (const text of view.sections) {
+          expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
+          expect(slackInert(text.replace(/^\*[^*]*\*/, ''))).toBe(true);
+          expect(fenceCount(text) % 2).toBe(0);
+          if (result.stdout.isWellFormed() && result.stderr.isWellFormed()) expect(text.isWellFormed()).toBe(true);
+        }
+        const joined = view.sections.join('\n');
+        if (result.stdout.trim() && !view.stdoutCut) expect(joined).toContain(escapeMrkdwn(neutraliseFences(result.stdout.replace(/\s+$/, ''))));
+        if (result.stderr.trim() && !view.stderrCut) expect(joined).toContain(escapeMrkdwn(neutraliseFences(result.stderr.replace(/\s+$/, ''))));
+      }),
+      RUNS,
+    );
+  });
+
+  it('status, auto-fix, final and channel messages fit and are inert', () => {
+    fc.assert(
+      fc.property(executionResult, untrusted, untrusted, (result, reason, requirement) => {
+        const run = runWith(result, reason, requirement);
+        const texts = [improvingText(2, 4, reason), finalText(run), rootText(run, finalStatus(run)), finalStatus(run)];
+        for (const text of texts) {
+          expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
+          expect(fenceCount(text) % 2).toBe(0);
+          expect(slackInert(text)).toBe(true);
+        }
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('CLI shaping', () => {
+  it('progress lines are one bounded line; output is bounded and says where the full text is', () => {
+    fc.assert(
+      fc.property(executionResult, untrusted, (result, error) => {
+        const line = progressLine({ type: 'executed', runId: 'r', attempt: 1, result })!;
+        expect(line).not.toContain('\n');
+        expect(line.length).toBeLessThanOrEqual(600);
+        const run = runWith(result, summarizeFailure({ ...result, stderr: error, success: false }), 'x');
+        const failed = progressLine({ type: 'failed', run, reason: run.error ?? 'failed' })!;
+        expect(failed.length).toBeLessThanOrEqual(700);
+        const withPath = { ...result, fullOutput: { stdout: '/data/full-stdout.txt', stderr: '/data/full-stderr.txt' } };
+        const out = formatOutput(withPath);
+        expect(out.length).toBeLessThanOrEqual(2 * (TERMINAL_STREAM_CHARS + 200));
+        for (const stream of ['stdout', 'stderr'] as const) {
+          if (result[stream] !== '' && !out.includes(result[stream].trimEnd())) expect(out).toContain(`full text: /data/full-${stream}.txt`);
+        }
+      }),
+      RUNS,
+    );
+  });
+});
