@@ -28,20 +28,11 @@ export interface RunChecks {
 }
 
 /** Instructions for deriving checks. Few-shot, for small local models as much as large ones. */
-export const CHECKS_PROMPT = `You write checks for a Python program that someone else writes from the same request. You do not see the program.
-Write Python statements that end with \`assert\` lines, testing only what the request states for certain:
-how many items, the format of what is printed, exact values that follow from the request, the examples the request gives, files it asks to write.
-You can use:
-- OUTPUT: a str with everything the program printed
-- functions, classes and variables that the request itself names
-- the standard library (import what you use), and os.path.exists(name) for files the request asks to write
-Rules:
-- Never check values that depend on random numbers, the current time or data you have not been given.
-- Compute expected values yourself in the checks when you are unsure of them.
-- At most ${MAX_CHECKS} asserts, each with a short message.
-- Use no name that is not OUTPUT, named in the request, imported, or defined in your checks: never call a helper you did not write.
-- If nothing can be checked for certain, reply with \`# no checks\`.
-Reply with one \`\`\`python block and nothing else.
+export const CHECKS_PROMPT = `You write checks for a Python program that someone else writes from the same request; you do not see it.
+Write Python ending in \`assert\` lines that test only what the request states for certain: counts, the printed format, exact values, the request's own examples, files it asks for.
+Use only: OUTPUT (a str: everything the program printed), names the request itself gives, the standard library, and names your checks define. Never call a helper you did not write.
+Never check values that depend on random numbers, the time, or data you do not have. At most ${MAX_CHECKS} asserts, each with a short message.
+If nothing can be checked for certain, reply \`# no checks\`. Reply with one \`\`\`python block only.
 
 Example request: print the squares of 1 to 5 separated by spaces
 \`\`\`python

@@ -76,7 +76,7 @@ export class RunSteps {
       const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
       const stop = stopReason(run, attempt, verdict, inputNames);
       if (stop !== undefined || retry > maxRetries) {
-        await this.finishUnconfirmed(run, stop ?? verdict.reason, options);
+        await this.finishUnconfirmed(run, verdict.reason, stop, options);
         return;
       }
       emit(options, { type: 'improving', runId: run.id, retry, maxRetries, reason: verdict.reason });
@@ -91,19 +91,21 @@ export class RunSteps {
    * Ends a run that was not confirmed: when some attempt ran with exit 0, the best of them (most
    * checks passed, then earliest) is the answer and the run is `unverified`; else it `failed`.
    * An earlier attempt kept as the answer is appended as a `rerun` (result copied, not executed).
+   * @param reason why the last attempt was not confirmed
+   * @param stop why the run stops before its retries are spent, if it does (then it is the run's error)
    */
-  private async finishUnconfirmed(run: Run, reason: string, options: CallOptions): Promise<void> {
+  private async finishUnconfirmed(run: Run, reason: string, stop: string | undefined, options: CallOptions): Promise<void> {
     const kept = keptAttempt(run);
     if (!kept) {
-      await this.finish(run, 'failed', reason, options);
+      await this.finish(run, 'failed', stop ?? reason, options);
       return;
     }
     if (kept !== run.attempts.at(-1)) {
       run.attempts.push({ ...newAttempt(run, 'rerun', kept.code), keptFrom: kept.index, result: kept.result });
     }
     const verdict = judgeAttempt(kept, run);
-    const why = verdict.kind === 'ran' ? verdict.reason : reason;
-    await this.finish(run, 'unverified', kept.review && !kept.review.ok ? `the review found a defect: ${kept.review.defect}` : why, options);
+    const why = kept.review && !kept.review.ok ? `the review found a defect: ${kept.review.defect}` : verdict.kind === 'ran' ? verdict.reason : reason;
+    await this.finish(run, 'unverified', stop ?? why, options);
   }
 
   /** With review on, asks the LLM to review a confirmed attempt; a defect makes the verdict `ran`. */

@@ -94,6 +94,8 @@ export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNa
     const last = verdict.kind === 'confirmed' ? '' : `: ${verdict.reason}`;
     return `the model repeated an earlier program twice and found no other fix${last}`;
   }
+  const stalled = sameShortfallAsBefore(run, attempt);
+  if (stalled !== undefined) return `a new attempt failed the same checks in the same way (${stalled}): no progress`;
   if (!attempt.result || attempt.result.success) return undefined;
   const missingBefore = run.attempts
     .slice(0, -1)
@@ -104,4 +106,25 @@ export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNa
     inputFiles: inputNames,
     missingBefore,
   })?.message;
+}
+
+/** The failed checks of an attempt that ran, as one comparable text (check and detail of each). */
+function failedChecksKey(attempt: Attempt | undefined): string | undefined {
+  const report = attempt?.result?.success ? attempt.result.checks : undefined;
+  if (!report || report.error) return undefined;
+  const failed = report.results.filter((r) => !r.passed);
+  return failed.length === 0 ? undefined : failed.map((r) => `${r.check}\u0000${r.detail ?? ''}`).join('\u0001');
+}
+
+/**
+ * When an attempt ran and failed exactly the checks the attempt before it failed, with the same
+ * values, another attempt is unlikely to help (the model cannot find the fix, or the check is
+ * wrong): the first such failure, in words; else undefined.
+ */
+function sameShortfallAsBefore(run: Run, attempt: Attempt): string | undefined {
+  const before = run.attempts[run.attempts.indexOf(attempt) - 1];
+  const key = failedChecksKey(attempt);
+  if (key === undefined || key !== failedChecksKey(before)) return undefined;
+  const first = attempt.result!.checks!.results.find((r) => !r.passed)!;
+  return `${first.check.split('\n')[0]}${first.detail ? `: ${first.detail}` : ''}`;
 }

@@ -159,6 +159,15 @@ describe('checks derived from the requirement', () => {
 });
 
 describe('retries that can help', () => {
+  it('stops when a new attempt fails the same checks with the same values (no progress)', async () => {
+    const { agent, codeRequests } = await setup({ code: [py(PRIMES_BELOW_20), py('print(",".join(map(str, [2, 3, 5, 7, 11, 13, 17, 19])))')], checks: PRIME_CHECKS });
+    const run = await agent.run('cli:t', 'compute the first 20 prime numbers and print them as a comma-separated list');
+    expect(run.status).toBe('unverified');
+    expect(codeRequests()).toHaveLength(2); // not 4: the third and fourth attempts were not spent
+    expect(run.error).toBe('a new attempt failed the same checks in the same way (assert len(values) == 20, "20 numbers": got 8, expected == 20): no progress');
+    expect(run.attempts.at(-1)).toMatchObject({ keptFrom: 1 });
+  });
+
   it('never executes identical code twice: tells the model, samples differently, and stops on a second repeat', async () => {
     const same = py('print(1 / 0)');
     const { agent, events, onEvent, codeRequests } = await setup({ code: [same] }, { verify: 'off' });
