@@ -3,10 +3,12 @@
  */
 import type { Run } from '../../src/history/types.js';
 import type { CheckResult } from '../../src/sandbox/types.js';
+import { madeAttempts } from '../../src/agent/verdict.js';
 
 /** Shape printed by `code-agent run --json`. `durationMs` in ms, `bytes` in bytes. */
 export interface RunJson {
   success: boolean;
+  /** Versions of the code made (an earlier attempt kept as the answer is not counted again). */
   attempts: number;
   code: string;
   stdout: string;
@@ -43,7 +45,7 @@ export function runToJson(run: Run): RunJson {
   const result = last?.result ?? (last?.repeatOf !== undefined ? run.attempts[last.repeatOf - 1]?.result : undefined);
   const json: RunJson = {
     success: run.status === 'success' || run.status === 'unverified',
-    attempts: run.attempts.length,
+    attempts: madeAttempts(run),
     code: last?.code ?? '',
     stdout: result?.stdout ?? '',
     stderr: result?.stderr ?? '',

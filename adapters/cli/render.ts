@@ -7,6 +7,7 @@ import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
 import { checkCounts, checkLines, checksShortfall } from '../../src/agent/checks.js';
+import { madeAttempts } from '../../src/agent/verdict.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -48,13 +49,13 @@ export function progressLine(event: AgentEvent): string | undefined {
       return `[Agent] --- Improvement attempt ${event.retry}/${event.maxRetries} ---`;
     case 'done':
       if (event.run.status === 'unverified') {
-        return `[Agent] Ran, but not confirmed after ${plural(event.run.attempts.length, 'attempt')}: ${event.run.error ?? ''}`;
+        return `[Agent] Ran, but not confirmed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.run.error ?? ''}`;
       }
       return event.run.status === 'generated'
         ? '[Agent] Code generated (not executed)'
-        : `[Agent] Success after ${event.run.attempts.length} attempt${event.run.attempts.length === 1 ? '' : 's'}`;
+        : `[Agent] Success after ${plural(madeAttempts(event.run), 'attempt')}`;
     case 'failed':
-      return `[Agent] Failed after ${event.run.attempts.length} attempt${event.run.attempts.length === 1 ? '' : 's'}: ${event.reason}`;
+      return `[Agent] Failed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.reason}`;
   }
 }
 

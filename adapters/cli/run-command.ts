@@ -24,9 +24,14 @@ export interface RunOnceOptions {
   overrides?: AppOverrides;
 }
 
+/** Signals that cancel a run, and the exit code each gives (128 + the signal's number, as a shell reports it). */
+const CANCEL_SIGNALS = { SIGINT: EXIT.cancelled, SIGTERM: 143, SIGHUP: 129 } as const;
+
 /**
- * Runs one requirement to the end. Ctrl-C cancels the run.
- * @returns the exit code: 0 success, 1 failed after retries, 130 cancelled.
+ * Runs one requirement to the end. Ctrl-C (and SIGTERM, SIGHUP) cancels the run; the sandbox's
+ * temp folder is removed before the process exits.
+ * @returns the exit code: 0 success or unverified, 1 failed after retries, 130 cancelled (143 on
+ *   SIGTERM, 129 on SIGHUP).
  * @throws {ConfigError | InputError | HistoryError} for usage, config or store problems.
  */
 export async function runOnce(config: Config, requirement: string, options: RunOnceOptions = {}): Promise<number> {
@@ -34,8 +39,15 @@ export async function runOnce(config: Config, requirement: string, options: RunO
   const stderr = options.stderr ?? process.stderr;
   const app = await createApp(config, options.overrides);
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  let cancelledWith: number = EXIT.cancelled;
+  const handlers = Object.entries(CANCEL_SIGNALS).map(([signal, code]) => {
+    const handler = () => {
+      cancelledWith = code;
+      controller.abort();
+    };
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
   try {
     const progressOut = options.json ? stderr : stdout;
     const render = createRenderer(
@@ -49,9 +61,9 @@ export async function runOnce(config: Config, requirement: string, options: RunO
     });
     if (options.json) stdout.write(`${JSON.stringify(runToJson(run))}\n`);
     if (run.status === 'success' || run.status === 'unverified') return EXIT.success;
-    return controller.signal.aborted ? EXIT.cancelled : EXIT.failed;
+    return controller.signal.aborted ? cancelledWith : EXIT.failed;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
     await app.close();
   }
 }

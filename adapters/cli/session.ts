@@ -14,6 +14,7 @@ import { InputError } from '../../src/agent/agent.js';
 import { createRenderer, formatCode } from './render.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { EXIT, describeError } from './errors.js';
+import { madeAttempts } from '../../src/agent/verdict.js';
 
 /** Help text of the session. */
 export const SESSION_HELP = `Commands:
@@ -172,7 +173,7 @@ class Session {
       return;
     }
     runs.forEach((run, i) => {
-      const n = run.attempts.length;
+      const n = madeAttempts(run);
       const when = run.createdAt.slice(0, 19).replace('T', ' ');
       this.print(`${String(i + 1).padStart(3)}. ${when}  ${run.status.padEnd(10)} ${n} attempt${n === 1 ? ' ' : 's'}  ${run.requirement.split('\n')[0]!.slice(0, 80)}`);
     });

@@ -14,6 +14,7 @@ const CHECKS_CHARS = 500;
 import type { Attempt, Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { customId } from './ids.js';
+import { madeAttempts } from '../../src/agent/verdict.js';
 
 /**
  * Characters in one message's content.
@@ -82,7 +83,7 @@ export function workingState(inThread: boolean, position: number, note?: string)
 
 /** The header's final status: success or failure, attempts, run id. */
 export function finalState(run: Run): string {
-  const n = run.attempts.length;
+  const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   if (run.status === 'success') return `✅ Success · ${attempts} · run \`${run.id}\``;
   if (run.status === 'generated') return `📝 Code generated (not run) · run \`${run.id}\``;

@@ -7,6 +7,7 @@ import type { Run } from '../../src/history/types.js';
 import { statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText } from './mrkdwn.js';
+import { madeAttempts } from '../../src/agent/verdict.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
 export function whoAsked(run: Pick<Run, 'requestedBy' | 'meta'>): string {
@@ -21,7 +22,7 @@ export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'meta'>,
 
 /** The final status of a run for its channel message. */
 export function finalStatus(run: Run): string {
-  const n = run.attempts.length;
+  const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   if (run.status === 'success') return `✅ success (${attempts})`;
   if (run.status === 'generated') return `📝 code generated, not run`;
@@ -83,10 +84,10 @@ export function improvingText(attempt: number, total: number, reason: string): s
 
 /** The thread's last message. */
 export function finalText(run: Run): string {
-  if (run.status === 'success') return `✅ *Done*: success after ${run.attempts.length} attempt(s). Reply in this thread to improve it.`;
+  if (run.status === 'success') return `✅ *Done*: success after ${madeAttempts(run)} attempt(s). Reply in this thread to improve it.`;
   if (run.status === 'generated') return '📝 *Done*: code generated (not run). Reply in this thread to improve and run it.';
   if (run.status === 'unverified') {
-    return fencedSection(run.error ?? 'not confirmed', `⚠️ *Done*, but not confirmed after ${run.attempts.length} attempt(s): the program ran, but its result could not be confirmed. Reply in this thread to improve it. Why:`, 3000, 12).text;
+    return fencedSection(run.error ?? 'not confirmed', `⚠️ *Done*, but not confirmed after ${madeAttempts(run)} attempt(s): the program ran, but its result could not be confirmed. Reply in this thread to improve it. Why:`, 3000, 12).text;
   }
   return fencedSection(run.error ?? 'failed', '❌ *Failed*. Reply in this thread with feedback to try again. Reason:', 3000, 12).text;
 }

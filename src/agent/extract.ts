@@ -72,7 +72,7 @@ export function extractCode(reply: string): ExtractResult {
       return { error: 'the reply\'s Python code block held sentences, not a program' };
     }
     if (python.some((b) => cleanBlock(b.code) !== '')) {
-      return { error: 'the reply\'s Python code block held only comments, not a program' };
+      return { error: 'the reply\'s Python code block held only comments or placeholders (pass, ..., a docstring), not a program' };
     }
     if (python.length > 0) return { error: 'the reply\'s Python code block was empty' };
     if (blocks.every((b) => b.code.trim() === '')) return { error: 'the reply\'s code block was empty' };
@@ -85,9 +85,19 @@ export function extractCode(reply: string): ExtractResult {
   return { error: NO_CODE };
 }
 
-/** True when some line is neither blank nor a comment: an empty or comment-only program does nothing. */
+/** Statements that do nothing on their own: a program made only of them (and comments) is empty. */
+const NO_OP = /^(?:pass|\.\.\.|Ellipsis|(?:[rbuf]{0,2})(?:"[^"\n]*"|'[^'\n]*'))\s*;?$/i;
+
+/**
+ * True when some line does something: not blank, a comment, `pass`, `...` or a lone string (a
+ * docstring). An empty, comment-only or placeholder program does nothing.
+ */
 function hasCode(code: string): boolean {
-  return code.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  const withoutDocstrings = code.replace(/^\s*[rbuf]{0,2}("""|\'\'\')[\s\S]*?\1\s*$/gim, '');
+  return withoutDocstrings.split('\n').some((l) => {
+    const t = l.trim();
+    return t !== '' && !t.startsWith('#') && !NO_OP.test(t);
+  });
 }
 
 /** True when every line that is not blank or a comment is an English sentence. */

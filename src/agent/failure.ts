@@ -88,6 +88,12 @@ export function summarizeFailure(result: ExecutionResult): string {
   return boundLine(fullSummary(result), SUMMARY_MAX_CHARS);
 }
 
+/** `: <the last line of stderr>` (e.g. the message of `sys.exit("…")`), or empty. */
+function lastLine(stderr: string): string {
+  const line = stderr.trimEnd().split('\n').at(-1)?.trim() ?? '';
+  return line === '' ? '' : `: ${boundLine(line, SUMMARY_MAX_CHARS - 40)}`;
+}
+
 function fullSummary(result: ExecutionResult): string {
   const parts: string[] = [];
   const exception = exceptionLine(result.stderr);
@@ -97,7 +103,7 @@ function fullSummary(result: ExecutionResult): string {
   else if (result.timedOut) parts.push('timed out');
   if (parts.length === 0) {
     if (result.signal) parts.push(`killed by ${result.signal}`);
-    else if (result.exitCode !== null && result.exitCode !== 0) parts.push(`exit code ${result.exitCode}`);
+    else if (result.exitCode !== null && result.exitCode !== 0) parts.push(`exit code ${result.exitCode}${lastLine(result.stderr)}`);
     else parts.push('failed');
   }
   return parts.join('; ');

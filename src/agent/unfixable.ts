@@ -44,6 +44,12 @@ export interface FailureContext {
   missingBefore: readonly string[];
 }
 
+/** True when the request asks the program to make the file itself (then reading it first is a bug to fix). */
+function asksToWrite(request: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\b(?:create|write|save|generate|make|produce|export|output|dump|store)s?\\b[^.\\n]{0,60}${escaped}`, 'i').test(request);
+}
+
 /** The module named by `ModuleNotFoundError: No module named 'x.y'` (top-level `x`), if any. */
 export function missingModule(result: ExecutionResult): string | undefined {
   const line = exceptionLine(result.stderr) ?? '';
@@ -67,7 +73,7 @@ export function unfixableFailure(result: ExecutionResult, context: FailureContex
   if (file) {
     const name = file.split('/').at(-1)!;
     const given = context.inputFiles.includes(name);
-    if (!given && name !== '' && context.request.includes(name)) {
+    if (!given && name !== '' && context.request.includes(name) && !asksToWrite(context.request, name)) {
       return {
         kind: 'missing_file',
         message:

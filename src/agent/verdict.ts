@@ -24,7 +24,8 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
   if (attempt.repeatOf !== undefined) {
     const original = run.attempts[attempt.repeatOf - 1];
     const verdict = original && original.repeatOf === undefined ? judgeAttempt(original, run) : undefined;
-    const outcome = verdict && verdict.kind !== 'confirmed' ? `, which ${verdict.kind === 'ran' ? verdict.reason : `failed: ${verdict.reason}`}` : '';
+    const outcome =
+      verdict && verdict.kind !== 'confirmed' ? `, which ${verdict.kind === 'ran' ? `ran, but ${verdict.reason}` : `failed: ${verdict.reason}`}` : '';
     return { kind: 'failed', reason: `the same program as attempt ${attempt.repeatOf}${outcome}` };
   }
   const checks = run.checks;
@@ -127,4 +128,12 @@ function sameShortfallAsBefore(run: Run, attempt: Attempt): string | undefined {
   if (key === undefined || key !== failedChecksKey(before)) return undefined;
   const first = attempt.result!.checks!.results.find((r) => !r.passed)!;
   return `${first.check.split('\n')[0]}${first.detail ? `: ${first.detail}` : ''}`;
+}
+
+/**
+ * How many attempts a run made: its attempts without the copy of an earlier one kept as its answer
+ * (`keptFrom`), which is not a new version of the code. What users are told ("after 3 attempts").
+ */
+export function madeAttempts(run: Pick<Run, 'attempts'>): number {
+  return run.attempts.filter((a) => a.keptFrom === undefined).length;
 }

@@ -63,6 +63,8 @@ describe('C6: replies that are not programs', () => {
     ['prose', 'First load the data, then compute the average per group.', /no Python code/],
     ['prose in a python block', py('First load the data, then compute the average per group.'), /sentences, not a program/],
     ['a comment-only block', '```python\n# compute the answer here\n```', /only comments/],
+    ['a placeholder block (pass)', '```python\n# TODO\npass\n```', /placeholders/],
+    ['a block holding only a docstring and ...', '```python\n"""Compute the average per group."""\n...\n```', /placeholders/],
   ])('%s is a failed attempt with a clear reason, nothing executed', async (_name, reply, reason) => {
     const events: string[] = [];
     const { agent } = await setup([reply], 0);
@@ -82,6 +84,12 @@ describe('C6: replies that are not programs', () => {
 });
 
 describe('C7: exception lines', () => {
+  it('a sys.exit("message") failure is summarised with its message', async () => {
+    const { agent } = await setup([py('import sys\nsys.exit("fatal: bad input")')], 0);
+    const run = await agent.run('cli:t', 'fail');
+    expect(run.error).toBe('exit code 1: fatal: bad input');
+  });
+
   it.each([
     ['raise Exception("boom")', 'Exception: boom'],
     ['class Oops(Exception):\n    pass\nraise Oops("bad row")', 'Oops: bad row'],

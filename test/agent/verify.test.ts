@@ -196,6 +196,16 @@ describe('retries that can help', () => {
     expect(run.error).toContain('--file sales.csv');
   });
 
+  it('does not stop for a missing file the request asks the program to create (reading it first is a bug to fix)', async () => {
+    const { agent } = await setup({
+      code: [py('print(len(open("results.txt").readlines()))'), py('open("results.txt", "w").write("x\\n" * 10)\nprint(len(open("results.txt").readlines()))')],
+    }, { verify: 'off' });
+    const run = await agent.run('cli:t', 'create a file results.txt with 10 lines, then read it back and print its line count');
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(2);
+    expect(run.attempts[1]!.result?.stdout).toBe('10\n');
+  });
+
   it('stops at once when the program needs the network (import requests)', async () => {
     const { agent } = await setup({ code: [py('import requests\nprint(requests.get("https://example.com").status_code)')] }, { verify: 'off' });
     const run = await agent.run('cli:t', 'print the status code of example.com');

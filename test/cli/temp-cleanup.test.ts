@@ -42,6 +42,35 @@ describe('C10: temp left behind', () => {
     expect(readdirSync(temp).filter((n) => n.startsWith('code-agent-sandbox-'))).toEqual([]);
   }, 60_000);
 
+  it('SIGTERM during an execution cancels the run at once (exit 143) and leaves no folder', async () => {
+    const slow = await startFakeOpenAi({ replies: ['```python\nimport time\ntime.sleep(8)\nprint("late")\n```'] });
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'cli-term-'));
+      const temp = mkdtempSync(join(tmpdir(), 'cli-tmpdir-'));
+      chmodSync(temp, 0o711);
+      writeFileSync(join(cwd, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${slow.url}\n  model: fake-model\n  max_retries: 0\nagent:\n  verify: off\nsandbox:\n  timeout_s: 20\n`);
+      const child = spawn(process.execPath, [CLI_BIN, 'run', 'sleep a while'], {
+        cwd,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, TMPDIR: temp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      const closed = new Promise<number | null>((r) => child.on('close', r));
+      const started = Date.now();
+      while (!stdout.includes('Executing code in the sandbox') && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
+      const sent = Date.now();
+      child.kill('SIGTERM');
+      expect(await closed).toBe(143);
+      expect(Date.now() - sent).toBeLessThan(5000);
+      expect(stdout).not.toContain('--- stdout ---\nlate');
+      expect(stdout).toContain('cancelled');
+      expect(readdirSync(temp).filter((n) => n.startsWith('code-agent-sandbox-'))).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+
   it('a process ended by SIGTERM removes its folder too', async () => {
     const script = `import { createWorkRoot } from ${JSON.stringify(resolve('dist/src/sandbox/work-root.js'))};
 const root = await createWorkRoot(); console.log(root.path); setInterval(() => {}, 1000);`;

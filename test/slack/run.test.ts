@@ -120,8 +120,8 @@ describe('/run with verification', () => {
     expect(text).toContain('assert len(values) == 20, "20 numbers"');
     expect(text).toContain('Ran, not confirmed');
     expect(text).toContain('got 4, expected == 20');
-    expect(text).toContain('⚠️ *Done*, but not confirmed after 3 attempt(s)');
+    expect(text).toContain('⚠️ *Done*, but not confirmed after 2 attempt(s)');
     const updates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root);
-    expect(String(updates.at(-1)?.args.text)).toContain('⚠️ ran, but not confirmed (3 attempts)');
+    expect(String(updates.at(-1)?.args.text)).toContain('⚠️ ran, but not confirmed (2 attempts)');
   });
 });
