@@ -6,7 +6,7 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import { codeBlock, fitBlock, neutraliseFences, STATUS_ICON, statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
-import { cutChars } from '../../src/text/cut.js';
+import { boundLine, cutChars } from '../../src/text/cut.js';
 import { packFiles, type Unsendable } from './file-batches.js';
 
 /** Characters of a result message given to the checks' lines. */
@@ -113,7 +113,7 @@ export function codeMessage(attempt: Attempt): Outgoing {
  * the full text attached when cut. Artifacts are sent by {@link artifactMessages}.
  */
 export function resultMessage(attemptIndex: number, result: ExecutionResult): Outgoing {
-  const head = cutChars(`**Result of attempt ${attemptIndex}** · ${neutraliseFences(statusLine(result))}`, 600);
+  const head = boundLine(`**Result of attempt ${attemptIndex}** · ${neutraliseFences(statusLine(result))}`, 600);
   const streams = (['stdout', 'stderr'] as const).filter((s) => result[s].length > 0);
   const reserved = result.checks ? CHECKS_CHARS + 40 : 0;
   const files: OutFile[] = [];

@@ -43,6 +43,24 @@ export async function measure(dir: string, maxEntries: number): Promise<{ bytes:
   return { bytes, entries };
 }
 
+/** A work dir over its budget: the limit's name and the reason in words. */
+export interface WorkDirExcess {
+  limit: Extract<LimitName, 'work_dir_files' | 'work_dir_bytes'>;
+  reason: string;
+}
+
+/**
+ * Measures `dir` once against the budget (also after the program ended: a quick program can finish
+ * between two polls).
+ * @returns the excess, or null when within budget
+ */
+export async function checkWorkDir(dir: string, maxBytes: number): Promise<WorkDirExcess | null> {
+  const { bytes, entries } = await measure(dir, MAX_WORK_DIR_ENTRIES);
+  if (entries > MAX_WORK_DIR_ENTRIES) return { limit: 'work_dir_files', reason: `more than ${MAX_WORK_DIR_ENTRIES} files in the work dir` };
+  if (bytes > maxBytes) return { limit: 'work_dir_bytes', reason: `more than ${maxBytes} bytes written to the work dir` };
+  return null;
+}
+
 /**
  * Starts measuring `dir`; calls `onExceeded` (once) with the limit's name (`work_dir_files`: more
  * than {@link MAX_WORK_DIR_ENTRIES} entries; `work_dir_bytes`: more than `maxBytes` bytes) and a reason.
@@ -56,10 +74,9 @@ export function guardWorkDir(
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const tick = async () => {
-    const { bytes, entries } = await measure(dir, MAX_WORK_DIR_ENTRIES);
+    const excess = await checkWorkDir(dir, maxBytes);
     if (stopped) return;
-    if (entries > MAX_WORK_DIR_ENTRIES) return onExceeded(`more than ${MAX_WORK_DIR_ENTRIES} files in the work dir`, 'work_dir_files');
-    if (bytes > maxBytes) return onExceeded(`more than ${maxBytes} bytes written to the work dir`, 'work_dir_bytes');
+    if (excess) return onExceeded(excess.reason, excess.limit);
     timer = setTimeout(() => void tick(), DISK_POLL_MS);
   };
   timer = setTimeout(() => void tick(), DISK_POLL_MS);

@@ -12,7 +12,7 @@ import { removeTree } from './cleanup.js';
 import { seccompFilter } from './seccomp.js';
 import { buildCommand, SANDBOX_ENV, USER_CODE_FILE, type SandboxTools } from './bwrap-args.js';
 import { classifyLimit } from './classify.js';
-import { guardWorkDir, workDirBudget } from './disk-guard.js';
+import { checkWorkDir, guardWorkDir, workDirBudget } from './disk-guard.js';
 import { mergeLimits } from './limits.js';
 import { cleanName } from './names.js';
 import { explainProbeFailure, findTool, findTools } from './probe.js';
@@ -209,12 +209,14 @@ export class BubblewrapExecutor implements Executor {
         },
       }).finally(() => stopGuard());
       if (!ready.isolated && hostId !== null) await killUid(hostId); // strays that left the group
+      const late = disk.exceeded === null && !out.cancelled ? await checkWorkDir(workDir, budget) : null; // ended between polls
+      if (late) [disk.exceeded, disk.limit] = [late.reason, late.limit];
 
       const signal = out.signal ?? (ready.isolated ? signalFromExitCode(out.exitCode) : null);
       const exitCode = signal === null ? out.exitCode : null;
       let stderr = out.stderr;
       if (out.cancelled) stderr += `${stderr === '' || stderr.endsWith('\n') ? '' : '\n'}cancelled\n`;
-      if (disk.exceeded !== null) stderr += `[killed: ${disk.exceeded}]\n`;
+      if (disk.exceeded !== null) stderr += `[${late ? 'over the limit' : 'killed'}: ${disk.exceeded}]\n`;
       const ourKill = out.timedOut || out.outputExceeded || out.cancelled;
       let limitHit = disk.limit !== null && !ourKill ? disk.limit : classifyLimit({
         exitCode,

@@ -58,6 +58,17 @@ describe('C9: many files', () => {
   });
 });
 
+describe('C9, a quick program: over the file count when it ends between two polls', () => {
+  it('6000 folders made in a blink are still the work_dir_files limit, not success', async () => {
+    const r = await makeExecutor({ limits: { wallTimeS: 15, cpuTimeS: 15 } }).execute(
+      'import os\nfor i in range(6000):\n    os.mkdir(f"d{i}")\nprint(len(os.listdir(".")))\n',
+      { artifactDir: tempDir() },
+    );
+    expect(r).toMatchObject({ success: false, limitHit: 'work_dir_files', artifacts: [] });
+    expect(r.stderr).toMatch(/\[(over the limit|killed): more than 5000 files in the work dir\]/);
+  });
+});
+
 describe('C10: the executor leaves no temp folder', () => {
   it('removes its own code-agent-sandbox-* folder on close', async () => {
     const ex = new BubblewrapExecutor({ limits: { wallTimeS: 5 } });
