@@ -184,9 +184,11 @@ function cut(text: string, max: number): string {
 /** One line per check, e.g. `✗ assert len(values) == 20, "20 numbers": got 8, expected == 20`. */
 export function checkLines(report: CheckReport): string[] {
   if (report.error) return [`✗ ${cut(report.error, CHECK_LINE_CHARS)}`];
-  return report.results.map((r) =>
-    cut(`${r.passed ? '✓' : '✗'} ${r.check.split('\n')[0]}${r.detail ? `: ${r.detail}` : ''}`, CHECK_LINE_CHARS),
-  );
+  const ignored = (report.ignored ?? []).map((c) => cut(`– ignored (reads nothing of the program): ${c.split('\n')[0]}`, CHECK_LINE_CHARS));
+  return [
+    ...report.results.map((r) => cut(`${r.passed ? '✓' : '✗'} ${r.check.split('\n')[0]}${r.detail ? `: ${r.detail}` : ''}`, CHECK_LINE_CHARS)),
+    ...ignored,
+  ];
 }
 
 /**
@@ -196,7 +198,8 @@ export function checkLines(report: CheckReport): string[] {
 export function checksShortfall(report: CheckReport): string | undefined {
   if (report.error) return cut(report.error, CHECK_LINE_CHARS);
   const failed = report.results.filter((r) => !r.passed);
-  if (failed.length === 0) return report.results.length === 0 ? 'no check ran' : undefined;
+  // every assert ignored (none read the program) is the same as no checks: the exit code decides
+  if (failed.length === 0) return report.results.length === 0 && !report.ignored?.length ? 'no check ran' : undefined;
   const first = failed[0]!;
   return cut(
     `${failed.length} of ${report.results.length} check${report.results.length === 1 ? '' : 's'} failed: ` +

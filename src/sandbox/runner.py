@@ -162,22 +162,58 @@ def _check_assert(node, ns):
     return False, "was false"
 
 
-def _run_checks(source, ns):
-    """Runs the checks' top-level statements in order; the first failing setup line ends them."""
+def _names(node):
+    """Names a statement reads, and names it binds (assignments, loop and comprehension targets,
+    imports, definitions, parameters)."""
     import ast
+    loads, stores = set(), set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stores.add(n.name)
+        elif isinstance(n, ast.alias):
+            stores.add((n.asname or n.name).split(".")[0])
+        elif isinstance(n, ast.arg):
+            stores.add(n.arg)
+    return loads, stores
+
+
+def _run_checks(source, ns):
+    """Runs the checks' top-level statements in order; the first failing setup line ends them.
+
+    An assert that reads nothing of the program (neither OUTPUT nor a name the program defined, nor
+    a value computed from them: e.g. checks that make up their own data) is ignored, not run: it
+    cannot tell a right program from a wrong one. A name neither the checks nor the builtins define
+    counts as the program's (a function the request asked for), so its absence fails the check."""
+    import ast
+    import builtins
     try:
         tree = ast.parse(source, "checks")
     except SyntaxError as exc:
         return {"results": [], "error": "the checks are not valid Python: %s (line %s)" % (exc.msg, exc.lineno)}
-    results = []
+    module = type(sys)
+    derived = {k for k, v in ns.items() if not k.startswith("__") and not isinstance(v, module)}
+    defined = set()
+
+    def from_program(name):
+        return name in derived or (name not in defined and not hasattr(builtins, name))
+    results, ignored = [], []
     for node in tree.body:
         text = (ast.get_source_segment(source, node) or ast.unparse(node)).strip()
+        loads, stores = _names(node)
+        about_program = any(from_program(n) for n in loads - stores) or bool(loads & stores & derived)
         if not isinstance(node, ast.Assert):
             try:
                 exec(compile(ast.Module([node], []), "checks", "exec"), ns)
             except BaseException as exc:
                 results.append({"check": text, "passed": False, "detail": _error(exc)})
                 break
+            defined |= stores
+            derived = derived | stores if about_program else derived - stores
+            continue
+        if not about_program:
+            ignored.append(text)
             continue
         try:
             passed, detail = _check_assert(node, ns)
@@ -187,7 +223,7 @@ def _run_checks(source, ns):
         if detail is not None:
             result["detail"] = detail
         results.append(result)
-    return {"results": results}
+    return {"results": results, "ignored": ignored}
 
 
 def _report(fd, report):
@@ -255,7 +291,7 @@ def _main():
     _save_figures(close=False)
     if checks is not None and status == 0:
         namespace = dict(main.__dict__)
-        namespace["OUTPUT"] = tee.text()
+        namespace["OUTPUT"] = tee.text().rstrip()  # `print` ends with a newline; checks compare the text
         _report(report_fd, _run_checks(checks, namespace))
     return status
 

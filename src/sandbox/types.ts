@@ -73,6 +73,11 @@ export interface CheckReport {
   results: CheckResult[];
   /** Set when the checks could not be run at all (not valid Python; the program ended before them). */
   error?: string;
+  /**
+   * Asserts that were not run because they read nothing of the program (neither `OUTPUT` nor a
+   * name it defined, nor a value computed from them): they cannot tell a right program from a wrong one.
+   */
+  ignored?: string[];
 }
 
 /** What one execution produced. */

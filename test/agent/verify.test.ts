@@ -133,6 +133,24 @@ describe('checks derived from the requirement', () => {
     expect(events.map((e) => e.type).indexOf('checks')).toBeLessThan(events.map((e) => e.type).indexOf('executing'));
   });
 
+  it('compares OUTPUT without the final newline print adds, so print("hello world") passes OUTPUT == "hello world"', async () => {
+    const { agent } = await setup({ code: [py('print("hello world")')], checks: py('assert OUTPUT == "hello world", "the greeting"') });
+    const run = await agent.run('cli:t', 'print hello world');
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(1);
+  });
+
+  it('ignores asserts that read nothing of the program (checks that make up their own data)', async () => {
+    const { agent, codeRequests } = await setup({
+      code: [py('import random\nxs = [random.random() for _ in range(100)]\nmean = sum(xs) / len(xs)\nprint("Mean:", mean)')],
+      checks: py('import random\ndata = [random.gauss(50, 10) for _ in range(100)]\nmean = sum(data) / len(data)\nassert mean == 50, "mean is 50"'),
+    });
+    const run = await agent.run('cli:t', 'generate 100 random numbers and print their mean');
+    expect(run.status).toBe('success');
+    expect(codeRequests()).toHaveLength(1);
+    expect(run.attempts[0]!.result?.checks).toMatchObject({ results: [], ignored: ['assert mean == 50, "mean is 50"'] });
+  });
+
   it('confirms by exit code when nothing can be checked for certain', async () => {
     const { agent, events, onEvent } = await setup({ code: [py('import random\nprint(random.random())')], checks: '```python\n# no checks\n```' });
     const run = await agent.run('cli:t', 'print a random number', { onEvent });
