@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
-import { checkCounts, checkLines, checksShortfall } from '../../src/agent/checks.js';
+import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/checks.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
@@ -49,7 +49,7 @@ export function progressLine(event: AgentEvent): string | undefined {
       return `[Agent] --- Improvement attempt ${event.retry}/${event.maxRetries} ---`;
     case 'done':
       if (event.run.status === 'unverified') {
-        return `[Agent] Ran, but not confirmed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.run.error ?? ''}`;
+        return `[Agent] ⚠️ Ran, but not confirmed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.run.error ?? ''}`;
       }
       return event.run.status === 'generated'
         ? '[Agent] Code generated (not executed)'
@@ -68,8 +68,7 @@ function checksNote(result: ExecutionResult): string {
   if (!result.checks) return '';
   const shortfall = checksShortfall(result.checks);
   if (shortfall !== undefined) return `; not confirmed: ${shortfall}`;
-  const { passed, total } = checkCounts(result.checks);
-  return `, checks ${passed}/${total} passed`;
+  return `, ${checksPassedText(result.checks)}`;
 }
 
 function artifactsNote(result: ExecutionResult): string {

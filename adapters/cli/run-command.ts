@@ -4,6 +4,7 @@
 import { createApp, type AppOverrides } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
 import type { InputFile } from '../../src/sandbox/types.js';
+import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
 import { createRenderer } from './render.js';
 import { runToJson } from './json-output.js';
 import { EXIT } from './errors.js';
@@ -54,10 +55,12 @@ export async function runOnce(config: Config, requirement: string, options: RunO
       { progress: (l) => progressOut.write(`${l}\n`), detail: (t) => progressOut.write(`${t}\n`) },
       { showDetails: !options.json },
     );
-    const run = await app.agent.run(CLI_CONVERSATION, requirement, {
+    const inputs = prepareInputs(options.inputFiles ?? []);
+    for (const note of inputs.skipped) progressOut.write(`[Agent] ${note}\n`);
+    const run = await app.agent.run(CLI_CONVERSATION, withInputFilesNote(requirement, inputs.files), {
       signal: controller.signal,
       onEvent: render,
-      ...(options.inputFiles?.length ? { inputFiles: options.inputFiles } : {}),
+      ...(inputs.files.length ? { inputFiles: inputs.files } : {}),
     });
     if (options.json) stdout.write(`${JSON.stringify(runToJson(run))}\n`);
     if (run.status === 'success' || run.status === 'unverified') return EXIT.success;

@@ -15,6 +15,7 @@ import { createRenderer, formatCode } from './render.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { EXIT, describeError } from './errors.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
+import { STATUS_ICON } from '../../src/chat/format.js';
 
 /** Help text of the session. */
 export const SESSION_HELP = `Commands:
@@ -175,7 +176,7 @@ class Session {
     runs.forEach((run, i) => {
       const n = madeAttempts(run);
       const when = run.createdAt.slice(0, 19).replace('T', ' ');
-      this.print(`${String(i + 1).padStart(3)}. ${when}  ${run.status.padEnd(10)} ${n} attempt${n === 1 ? ' ' : 's'}  ${run.requirement.split('\n')[0]!.slice(0, 80)}`);
+      this.print(`${String(i + 1).padStart(3)}. ${when}  ${STATUS_ICON[run.status]} ${run.status.padEnd(10)} ${n} attempt${n === 1 ? ' ' : 's'}  ${run.requirement.split('\n')[0]!.slice(0, 80)}`);
     });
   }
 

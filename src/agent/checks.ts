@@ -207,3 +207,9 @@ export function checksShortfall(report: CheckReport): string | undefined {
     CHECK_LINE_CHARS,
   );
 }
+
+/** `checks 3/3 passed`, or `checks ignored (none read the program)` when every assert was ignored. */
+export function checksPassedText(report: CheckReport): string {
+  const { passed, total } = checkCounts(report);
+  return total === 0 && report.ignored?.length ? 'checks ignored (none read the program)' : `checks ${passed}/${total} passed`;
+}

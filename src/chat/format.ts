@@ -7,7 +7,7 @@ import { constants } from 'node:os';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { summarizeFailure } from '../agent/failure.js';
 import { cutChars } from '../text/cut.js';
-import { checkCounts, checksShortfall } from '../agent/checks.js';
+import { checksPassedText, checksShortfall } from '../agent/checks.js';
 import type { RunStatus } from '../history/types.js';
 
 /** The mark of each run status, the same on every surface. `unverified`: it ran, but was not confirmed. */
@@ -132,6 +132,5 @@ export function statusLine(result: ExecutionResult): string {
   if (!result.checks) return `✅ Success · ${exitMeaning(result)} · ${seconds}`;
   const shortfall = checksShortfall(result.checks);
   if (shortfall !== undefined) return `⚠️ Ran, not confirmed · ${exitMeaning(result)} · ${seconds} · ${shortfall}`;
-  const { passed, total } = checkCounts(result.checks);
-  return `✅ Success · ${exitMeaning(result)} · ${seconds} · checks ${passed}/${total} passed`;
+  return `✅ Success · ${exitMeaning(result)} · ${seconds} · ${checksPassedText(result.checks)}`;
 }

@@ -4,7 +4,7 @@
  * shows inside a code block with its own caps and escaping.
  */
 import type { ChecksEvent, RepeatedEvent, ReviewedEvent } from '../agent/events.js';
-import { checkLines } from '../agent/checks.js';
+import { checkLines, checksPassedText } from '../agent/checks.js';
 import type { CheckReport } from '../sandbox/types.js';
 
 /** A notice: `title` is our own words (safe); `lines` may hold model or program text (put it in a code block). */
@@ -27,8 +27,7 @@ export function checksNotices(event: ChecksEvent): Notice[] {
 
 /** The outcome of the checks of one execution, e.g. `Checks: 2/3 passed` and one line per check. */
 export function checkReportNotice(report: CheckReport): Notice {
-  const passed = report.results.filter((r) => r.passed).length;
-  const title = report.error ? 'Checks: could not run' : `Checks: ${passed}/${report.results.length} passed`;
+  const title = report.error ? 'Checks: could not run' : `C${checksPassedText(report).slice(1)}`;
   return { title, lines: checkLines(report) };
 }
 

@@ -51,7 +51,7 @@ describe('code-agent run with verification (the default)', () => {
     expect(json.error).toMatch(/^2 of 2 checks failed/);
     expect(json.checks.asserts).toHaveLength(2);
     expect(json.checks.results[0]).toMatchObject({ passed: false, detail: 'got 8, expected == 20' });
-    expect(r.stderr).toContain('[Agent] Ran, but not confirmed after 2 attempts');
+    expect(r.stderr).toContain('[Agent] ⚠️ Ran, but not confirmed after 2 attempts');
   });
 
   it('a missing input file: stops at once and names the --file flag; with --file the same request works', async () => {
@@ -67,6 +67,10 @@ describe('code-agent run with verification (the default)', () => {
     const given = await cli(['run', '--json', '--file', 'sales.csv', request], { code: [code] }, { 'sales.csv': 'region,month,revenue\nN,1,10\nS,1,5\nN,2,7\n' });
     expect(given.code).toBe(0);
     expect(JSON.parse(given.stdout).stdout).toContain("{'N': 17, 'S': 5}");
+    // the LLM is told the file by the name the program finds, with its header line
+    expect(fake!.requests.filter(isCodeRequest)[0]!.messages.at(-1)!.content).toContain(
+      '(Input files available in the current working directory: sales.csv (first line: region,month,revenue))',
+    );
   });
 
   it('--file names a missing path with exit 2, before any LLM call', async () => {
