@@ -59,6 +59,8 @@ export function buildMessages(run: Run, next: Attempt): ChatMessage[] {
     { role: 'user', content: run.requirement },
   ];
   const made = run.attempts.filter((a) => a.trigger !== 'rerun');
+  const repeated = made.at(-1);
+  if (repeated?.repeatOf !== undefined && next.trigger === 'error') return freshStart(messages, run, repeated.repeatOf);
   made.forEach((attempt, i) => {
     messages.push({ role: 'assistant', content: asReply(attempt) });
     const following = made[i + 1] ?? next;
@@ -66,6 +68,22 @@ export function buildMessages(run: Run, next: Attempt): ChatMessage[] {
     const latest = latestExecutionOf(run, attempt);
     messages.push({ role: 'user', content: followUp(latest, following) });
   });
+  return messages;
+}
+
+/**
+ * After the model repeated an earlier program: a new conversation with only the requirement and what
+ * went wrong, without the earlier programs (a small model shown its own program copies it again).
+ */
+function freshStart(messages: ChatMessage[], run: Run, originalIndex: number): ChatMessage[] {
+  const original = run.attempts[originalIndex - 1];
+  const failure = original ? outcomeOf(original) : 'It did not work.';
+  messages[1] = {
+    role: 'user',
+    content:
+      `${run.requirement}\n\nA first program for this request did not work:\n${failure}\n\n` +
+      'Write a new program with a different approach that does exactly what the request asks.',
+  };
   return messages;
 }
 

@@ -199,7 +199,10 @@ describe('retries that can help', () => {
     expect(run.error).toContain('ZeroDivisionError');
     const requests = codeRequests();
     expect(requests).toHaveLength(3); // stopped before spending the third retry
-    expect(requests[2]!.messages.at(-1)!.content).toContain('same program as before (attempt 1)');
+    // after a repeat: a fresh conversation (no earlier program to copy), what failed, sampled at 0.8
+    expect(requests[2]!.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(requests[2]!.messages[1]!.content).toContain('A first program for this request did not work');
+    expect(requests[2]!.messages[1]!.content).toContain('ZeroDivisionError');
     expect(requests[2]!.body?.temperature).toBe(0.8);
   });
 
