@@ -168,11 +168,6 @@ export function checkCounts(report: CheckReport): { passed: number; total: numbe
   return { passed: report.results.filter((r) => r.passed).length, total: report.results.length };
 }
 
-/** True when the report confirms the program: the checks ran and every one passed. */
-export function checksPassed(report: CheckReport): boolean {
-  return report.error === undefined && report.results.length > 0 && report.results.every((r) => r.passed);
-}
-
 /** Longest line about one check in a report for the LLM or a progress line, in characters. */
 export const CHECK_LINE_CHARS = 300;
 

@@ -60,7 +60,7 @@ export async function reviewResult(
  * with OK (or says nothing concrete) counts as OK, so a rambling reply never starts an attempt.
  */
 export function parseReview(reply: string): { ok: boolean; defect?: string } {
-  const match = /^\s*[*_`]*DEFECT[*_`]*\s*:\s*(.+)$/im.exec(reply);
+  const match = /^\s*[*_`]*DEFECT[*_`]*\s*:[*_`]*\s*(.+)$/im.exec(reply);
   const defect = match?.[1]?.trim().replace(/[*_`]+$/, '').trim();
   if (!defect) return { ok: true };
   return { ok: false, defect: defect.length > 500 ? `${defect.slice(0, 500)}…` : defect };

@@ -1,0 +1,56 @@
+/** The pure parts of verification: reading checks and reviews, comparing checks, unfixable failures. */
+import { describe, expect, it } from 'vitest';
+import { droppedAsserts, MAX_CHECKS, parseChecks } from '../../src/agent/checks.js';
+import { parseReview } from '../../src/agent/review.js';
+import { unfixableFailure } from '../../src/agent/unfixable.js';
+import type { ExecutionResult } from '../../src/sandbox/types.js';
+
+const failed = (stderr: string): ExecutionResult => ({
+  success: false, stdout: '', stderr, exitCode: 1, signal: null, timedOut: false, limitHit: null, durationMs: 5, artifacts: [],
+});
+const context = (request: string) => ({ request, inputFiles: [], missingBefore: [] });
+
+describe('parseChecks', () => {
+  it('keeps setup lines and at most MAX_CHECKS asserts; a reply without an assert gives no checks', () => {
+    const asserts = Array.from({ length: MAX_CHECKS + 2 }, (_, i) => `assert x == ${i}, "n${i}"`);
+    const parsed = parseChecks(`\`\`\`python\nx = len(OUTPUT)\n${asserts.join('\n')}\n\`\`\``);
+    expect(parsed.asserts).toHaveLength(MAX_CHECKS);
+    expect(parsed.code.split('\n')[0]).toBe('x = len(OUTPUT)');
+    expect(parsed.code).not.toContain(`x == ${MAX_CHECKS}`);
+    expect(parseChecks('```python\n# no checks\n```')).toEqual({ code: '', asserts: [] });
+    expect(parseChecks('I cannot check this.')).toEqual({ code: '', asserts: [] });
+  });
+});
+
+describe('droppedAsserts', () => {
+  it('ignores spacing and messages, and reports a loosened assert as dropped', () => {
+    const before = ['assert len(v) == 20, "twenty"', 'assert v[0] == 2'];
+    expect(droppedAsserts(before, ['assert len(v)==20, "20 numbers"', 'assert v[0] == 2'])).toEqual([]);
+    expect(droppedAsserts(before, ['assert len(v) >= 1', 'assert v[0] == 2'])).toEqual(['assert len(v) == 20, "twenty"']);
+  });
+});
+
+describe('parseReview', () => {
+  it('reads OK, a DEFECT line (also in markdown), and treats rambling as OK', () => {
+    expect(parseReview('OK')).toEqual({ ok: true });
+    expect(parseReview('**DEFECT:** prints 8 numbers, expected 20')).toEqual({ ok: false, defect: 'prints 8 numbers, expected 20' });
+    expect(parseReview('Looks mostly fine to me, nice code.')).toEqual({ ok: true });
+  });
+});
+
+describe('unfixableFailure', () => {
+  const missing = failed("Traceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'");
+  it('a file the request names and nobody attached', () => {
+    expect(unfixableFailure(missing, context('sum sales.csv by region'))?.kind).toBe('missing_file');
+    expect(unfixableFailure(missing, { ...context('sum sales.csv'), inputFiles: ['sales.csv'] })).toBeUndefined();
+    expect(unfixableFailure(missing, context('sum the sales file'))).toBeUndefined(); // not named: maybe the program's own bug
+    expect(unfixableFailure(missing, context('write sales.csv with 3 rows, then read it back'))).toBeUndefined();
+  });
+
+  it('network modules and network errors, but not other missing modules the first time', () => {
+    expect(unfixableFailure(failed("ModuleNotFoundError: No module named 'requests'"), context('x'))?.kind).toBe('missing_module');
+    expect(unfixableFailure(failed("ModuleNotFoundError: No module named 'seaborn'"), context('x'))).toBeUndefined();
+    expect(unfixableFailure(failed("ModuleNotFoundError: No module named 'seaborn.x'"), { ...context('x'), missingBefore: ['seaborn'] })?.kind).toBe('missing_module');
+    expect(unfixableFailure(failed('socket.gaierror: [Errno -3] Temporary failure in name resolution'), context('x'))?.kind).toBe('network');
+  });
+});
