@@ -27,7 +27,7 @@ export function checksNotices(event: ChecksEvent): Notice[] {
 
 /** The outcome of the checks of one execution, e.g. `Checks: 2/3 passed` and one line per check. */
 export function checkReportNotice(report: CheckReport): Notice {
-  const title = report.error ? 'Checks: could not run' : `C${checksPassedText(report).slice(1)}`;
+  const title = report.error ? 'Checks: could not run' : `Checks: ${checksPassedText(report).replace(/^checks /, '')}`;
   return { title, lines: checkLines(report) };
 }
 
