@@ -4,7 +4,6 @@
  * no platform and no vendor; it emits events and keeps every run in the history store. The steps
  * themselves are in `steps.ts`; this file holds the entry points.
  */
-import { randomBytes } from 'node:crypto';
 import type { Executor, InputFile } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { HistoryStore, Run } from '../history/types.js';
@@ -13,6 +12,7 @@ import { thisProcess } from '../history/process-identity.js';
 import { publicReason } from './public-error.js';
 import { judgeAttempt } from './verdict.js';
 import { newAttempt, RunSteps } from './steps.js';
+import { newRunId } from './ids.js';
 
 /**
  * How the agent checks a result beyond the exit code: `checks` derived from the requirement and run
@@ -183,13 +183,4 @@ export class Agent {
     return run;
   }
 
-}
-/** A time-sortable run id, e.g. `mfx3k2a1-9f2c1e`. */
-export function newRunId(): string {
-  return `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-}
-
-/** A conversation id made safe as one path segment. */
-export function safeSegment(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || '_';
 }
