@@ -47,12 +47,6 @@ assert is_even(4) == True, "4 is even"
 assert is_even(7) == False, "7 is odd"
 \`\`\``;
 
-/** The text the checks are derived from: the requirement, then each piece of user feedback. */
-export function checksRequest(requirement: string, feedback: readonly string[]): string {
-  if (feedback.length === 0) return requirement;
-  return `${requirement}\n\nChanges asked for since:\n${feedback.map((f) => `- ${f}`).join('\n')}`;
-}
-
 /**
  * Asks the LLM for checks of a request.
  * @param previous the run's checks so far (after feedback): asserts missing from the new ones are `dropped`

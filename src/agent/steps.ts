@@ -13,9 +13,9 @@ import { safeSegment } from './ids.js';
 import { extractCode } from './extract.js';
 import { buildMessages } from './prompts.js';
 import { cleanName } from '../sandbox/names.js';
-import { brokenCheck, checksRequest, deriveChecks } from './checks.js';
+import { brokenCheck, deriveChecks } from './checks.js';
 import { reviewResult } from './review.js';
-import { feedbackOf, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
+import { requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
 import { keepFullOutput } from './kept-output.js';
 import { boundLine } from '../text/cut.js';
 
@@ -112,8 +112,7 @@ export class RunSteps {
   /** With review on, asks the LLM to review a confirmed attempt; a defect makes the verdict `ran`. */
   private async review(run: Run, attempt: Attempt, verdict: Verdict, options: CallOptions): Promise<Verdict> {
     if (verdict.kind !== 'confirmed' || !this.usesReview || !attempt.result) return verdict;
-    const request = [run.requirement, ...feedbackOf(run)].join('\n\n');
-    const review = await reviewResult(this.options.llm, request, attempt.code, attempt.result, options.signal);
+    const review = await reviewResult(this.options.llm, requestSoFar(run), attempt.code, attempt.result, options.signal);
     attempt.review = review;
     await this.save(run);
     emit(options, { type: 'reviewed', runId: run.id, attempt: attempt.index, ok: review.ok, defect: review.defect });
@@ -129,7 +128,7 @@ export class RunSteps {
   private async repairChecks(run: Run, attempt: Attempt, options: CallOptions): Promise<void> {
     const report = attempt.result?.checks;
     if (!run.checks || !report) return;
-    const broken = brokenCheck(report, [run.requirement, ...feedbackOf(run)].join('\n'));
+    const broken = brokenCheck(report, requestSoFar(run));
     if (broken === undefined) return;
     if (run.checks.repairOf !== undefined) {
       run.checks = { code: '', asserts: [], usage: run.checks.usage, repairOf: `${run.checks.repairOf}; then ${broken}` };
@@ -138,8 +137,7 @@ export class RunSteps {
       emit(options, { type: 'checks', runId: run.id, asserts: [], dropped: [] });
       return;
     }
-    const request = checksRequest(run.requirement, feedbackOf(run));
-    run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks, broken });
+    run.checks = await deriveChecks(this.options.llm, requestSoFar(run), { signal: options.signal, previous: run.checks, broken });
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [] });
     await this.executeLatest(run, options);
     await this.repairChecks(run, attempt, options);
@@ -151,8 +149,7 @@ export class RunSteps {
    */
   async deriveChecks(run: Run, options: CallOptions): Promise<void> {
     if (!this.usesChecks) return;
-    const request = checksRequest(run.requirement, feedbackOf(run));
-    run.checks = await deriveChecks(this.options.llm, request, { signal: options.signal, previous: run.checks });
+    run.checks = await deriveChecks(this.options.llm, requestSoFar(run), { signal: options.signal, previous: run.checks });
     await this.save(run);
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [] });
   }

@@ -80,8 +80,18 @@ export function sameCodeAs(run: Run, attempt: Attempt): number | undefined {
 }
 
 /** The user feedback given so far in a run, oldest first. */
-export function feedbackOf(run: Run): string[] {
+function feedbackOf(run: Pick<Run, 'attempts'>): string[] {
   return run.attempts.filter((a) => a.trigger === 'feedback' && a.feedback).map((a) => a.feedback!);
+}
+
+/**
+ * What the user asked for so far: the requirement, then each piece of feedback. Checks are derived
+ * from it, the reviewer reads it, and a missing file or a broken check is judged against it.
+ */
+export function requestSoFar(run: Pick<Run, 'requirement' | 'attempts'>): string {
+  const feedback = feedbackOf(run);
+  if (feedback.length === 0) return run.requirement;
+  return `${run.requirement}\n\nChanges asked for since:\n${feedback.map((f) => `- ${f}`).join('\n')}`;
 }
 
 /**
@@ -103,7 +113,7 @@ export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNa
     .map((a) => (a.result ? missingModule(a.result) : undefined))
     .filter((m): m is string => m !== undefined);
   return unfixableFailure(attempt.result, {
-    request: [run.requirement, ...feedbackOf(run)].join('\n'),
+    request: requestSoFar(run),
     inputFiles: inputNames,
     missingBefore,
   })?.message;

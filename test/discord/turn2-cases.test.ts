@@ -3,18 +3,17 @@
  * message and 25 MiB per request like Discord; real sandbox): backticks (C3), many large files (C13),
  * attachments only from Discord's hosts, and the LLM told the cleaned file names even with text.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { snowflake } from '../fakes/discord-state.js';
 import { py, sentBodies, startWorld, type World } from './harness.js';
+import { startCountingServer, type CountingServer } from '../helpers/net.js';
 
 let world: World | undefined;
-let other: http.Server | undefined;
+let other: CountingServer | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
-  await new Promise((r) => (other ? other.close(r) : r(undefined)));
+  await other?.close();
   other = undefined;
 });
 
@@ -68,13 +67,8 @@ describe('C13: many large files on Discord', () => {
 
 describe('attachments on Discord', () => {
   it('are fetched only from Discord\'s hosts (a local address named in the payload is refused)', async () => {
-    let hits = 0;
-    other = http.createServer((_req, res) => {
-      hits++;
-      res.end('internal secret');
-    });
-    await new Promise<void>((r) => other!.listen(0, '127.0.0.1', r));
-    const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}/secret.txt`;
+    other = await startCountingServer('internal secret');
+    const elsewhere = `${other.url}/secret.txt`;
     world = await startWorld({ replies: [py('print("v1")'), py('import os\nprint(sorted(os.listdir(".")))')] });
     const { discord } = world;
     const i = discord.slash('run', { requirement: 'print v1' }, world.from());
@@ -90,7 +84,7 @@ describe('attachments on Discord', () => {
       member: { ...discord.world.memberJson(world.alice.id), user: undefined },
     });
     await world.waitMessages(thread, /✅ Success · 2 attempts/);
-    expect(hits).toBe(0);
+    expect(other.hits()).toBe(0);
     expect(discord.messagesIn(thread).some((m) => m.content.includes('secret.txt: not hosted by the platform'))).toBe(true);
   }, 60_000);
 

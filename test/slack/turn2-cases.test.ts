@@ -4,17 +4,16 @@
  * quotes in code, attachments only from Slack's hosts even across redirects, and the LLM told
  * the cleaned file names.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allText, py, startWorld, type World } from './harness.js';
+import { startCountingServer, type CountingServer } from '../helpers/net.js';
 
 let world: World | undefined;
-let other: http.Server | undefined;
+let other: CountingServer | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
-  await new Promise((r) => (other ? other.close(r) : r(undefined)));
+  await other?.close();
   other = undefined;
 });
 
@@ -62,13 +61,8 @@ describe('C5: Slack-escaped input', () => {
 
 describe('attachments on Slack', () => {
   it('are not fetched when a Slack URL redirects to another host', async () => {
-    let hits = 0;
-    other = http.createServer((_req, res) => {
-      hits++;
-      res.end('secret from an internal service');
-    });
-    await new Promise<void>((r) => other!.listen(0, '127.0.0.1', r));
-    const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}/internal`;
+    other = await startCountingServer('secret from an internal service');
+    const elsewhere = `${other.url}/internal`;
     world = await startWorld({ replies: [py('print("v1")'), py('import os\nprint(sorted(os.listdir(".")))')] });
     await world.command({ text: 'list files' });
     const root = await world.rootTs();
@@ -76,7 +70,7 @@ describe('attachments on Slack', () => {
     const file = { id: 'F1', name: 'data.csv', size: 10, url_private: world.slack.redirectTo(elsewhere) };
     await world.reply(root, 'list the files', { files: [file] });
     await world.finished(root, 2);
-    expect(hits).toBe(0);
+    expect(other.hits()).toBe(0);
     expect(allText(world.threadPosts(root))).toContain('data.csv: redirected away from the platform');
   });
 
