@@ -32,6 +32,7 @@ export interface QueueWorld {
   configFile: string;
   /** Base URLs of the ingress processes, `http://127.0.0.1:<port>`. */
   ingress: string[];
+  ingressProcs: Proc[];
   workers: Proc[];
   /** Starts one more worker; resolves once it takes jobs. */
   addWorker(): Promise<Proc>;
@@ -47,6 +48,8 @@ export interface QueueWorldOptions {
   slack?: Record<string, unknown>;
   queue?: Record<string, unknown>;
   sandbox?: Record<string, unknown>;
+  /** `log.level` of every process (default `error`; `info` makes workers log each job's start). */
+  logLevel?: string;
 }
 
 /** Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first). */
@@ -97,7 +100,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
       agent: { max_retries: 0, verify: 'off' },
       sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, ...options.sandbox },
       store: { url: redis.url, data_dir: join(dir, 'data') },
-      log: { level: 'error' },
+      log: { level: options.logLevel ?? 'error' },
       slack: { bot_token: 'xoxb-test', signing_secret: SECRET, port: 0, api_url: slack.apiUrl, history_limit: 100, ...options.slack },
       queue: { url: redis.url, name: 'test', lock_s: 2, stalled_interval_s: 1, ...options.queue },
     }),
@@ -109,6 +112,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
     dir,
     configFile,
     ingress: [],
+    ingressProcs: [],
     workers: [],
     async addWorker() {
       const proc = await spawnCli(['worker', '--config', configFile], dir, /worker running/);
@@ -129,6 +133,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
     for (let i = 0; i < options.ingresses; i++) {
       const proc = await spawnCli(['slack', '--config', configFile], dir, /HTTP on port (\d+)/);
       procs.push(proc);
+      world.ingressProcs.push(proc);
       world.ingress.push(`http://127.0.0.1:${proc.match[1]}`);
     }
     for (let i = 0; i < options.workers; i++) await world.addWorker();
