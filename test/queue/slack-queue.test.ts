@@ -3,7 +3,8 @@
  * Every command is delivered twice (the second time as Slack's retry, to the other ingress).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startQueueWorld, stopProc, TEAM, type QueueWorld } from './harness.js';
+import { SECRET, startQueueWorld, stopProc, TEAM, type QueueWorld } from './harness.js';
+import { sendEvent } from '../fakes/slack-signed.js';
 import { allText } from '../slack/harness.js';
 import type { SlackCall } from '../fakes/slack-api.js';
 
@@ -84,9 +85,9 @@ describe('Slack in queue mode', () => {
     }
   }, 240_000);
 
-  it('tells the thread within the stalled-job interval when the worker running a job is killed (kill -9), and frees the user', async () => {
+  it('tells the thread within the stalled-job interval when the worker running a job is killed (kill -9), frees the user; a thread reply is a job too', async () => {
     world = await startQueueWorld({
-      replies: [py('import time\nprint("started", flush=True)\ntime.sleep(60)'), py('print("second run")')],
+      replies: [py('import time\nprint("started", flush=True)\ntime.sleep(60)'), py('print("second run")'), py('print("improved run")')],
       ingresses: 1,
       workers: 1,
       sandbox: { timeout_s: 90, cpu_time_s: 90 },
@@ -122,7 +123,22 @@ describe('Slack in queue mode', () => {
     // the user's slot was freed: a new /run is taken and runs on the surviving worker
     const again = await w.command(0, { text: 'print a line', trigger_id: 'kill.2' });
     expect(ackText(again.body)).not.toMatch(BUSY);
-    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').some((c) => /second run/.test(allText([c]))), 30_000, 'the second run');
+    const secondRoot = await w.slack.waitFor(
+      () => w.slack.callsOf('chat.postMessage').find((c) => !c.args.thread_ts && c.result?.ok && /print a line/.test(allText([c]))),
+      30_000,
+      'the second run',
+    );
+    const secondTs = String(secondRoot.result!.ts);
+    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === secondTs && /\*Done\*/.test(allText([c]))), 30_000, 'the second run\'s end');
+
+    // a reply in the thread is a job too (improve), delivered twice: it runs once on a worker
+    const reply = { type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: 'U_ALICE', text: 'print it differently', ts: '1700009999.000001', thread_ts: secondTs };
+    const options = { eventId: 'Ev-reply-1', teamId: TEAM };
+    await Promise.all([sendEvent(w.ingress[0]!, SECRET, reply, options), sendEvent(w.ingress[0]!, SECRET, reply, { ...options, retryNum: 1 })]);
+    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === secondTs && /improved run/.test(allText([c]))), 30_000, 'the improved run');
+    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === secondTs && /\*Done\*/.test(allText([c]))).length >= 2, 30_000, 'the improvement\'s end');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(w.llm.requests).toHaveLength(3);
     expect(second.stderr()).not.toMatch(/unhandled/);
   }, 120_000);
 });
