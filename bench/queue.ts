@@ -36,6 +36,14 @@ async function redisCalls(redis: Redis): Promise<number> {
   return [...info.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 }
 
+/** Jobs sent one at a time for the idle latency. */
+const IDLE_JOBS = 15;
+
+/** The enqueue → start delays (ms) the workers logged after the given stderr offsets. */
+function waitsSince(w: QueueWorld, offsets: number[]): number[] {
+  return w.workers.flatMap((p, i) => [...p.stderr().slice(offsets[i]).matchAll(/started job \S+ \(slack run, (\d+) ms after/g)].map((m) => Number(m[1])));
+}
+
 const finals = (w: QueueWorld) => w.slack.callsOf('chat.update').filter((c) => /Status:\* (✅|❌|⚠️)/.test(String(c.args.text))).length;
 
 /** Sends `count` /run at once from distinct users and channels; resolves with the ack times (ms). */
@@ -56,23 +64,31 @@ async function throughput(workers: number): Promise<void> {
   try {
     await burst(w, 1, 'warm');
     await w.slack.waitFor(() => finals(w) >= 1, 60_000, 'the warm-up run');
+    // an idle queue: one job at a time, each after the previous one ended
+    const idleFrom = w.workers.map((p) => p.stderr().length);
+    for (let i = 0; i < IDLE_JOBS; i++) {
+      await burst(w, 1, `idle${i}-`);
+      await w.slack.waitFor(() => finals(w) >= i + 2, 60_000, `idle run ${i}`);
+    }
+    const idleWaits = waitsSince(w, idleFrom);
     const cpu0 = w.workers.map((p) => cpuMs(p.child.pid!));
     const ing0 = cpuMs(w.ingressProcs[0]!.child.pid!);
     const calls0 = await redisCalls(redis);
     const logged0 = w.workers.map((p) => p.stderr().length);
     const started = performance.now();
     await burst(w, JOBS, 'job');
-    await w.slack.waitFor(() => finals(w) >= JOBS + 1, 600_000, `${JOBS} runs`);
+    await w.slack.waitFor(() => finals(w) >= JOBS + 1 + IDLE_JOBS, 600_000, `${JOBS} runs`);
     const seconds = (performance.now() - started) / 1000;
     const calls = (await redisCalls(redis)) - calls0 - 1;
     const cpu1 = w.workers.map((p) => cpuMs(p.child.pid!));
     const ing1 = cpuMs(w.ingressProcs[0]!.child.pid!);
     const own = cpu1.reduce((s, c, i) => s + c[0] - cpu0[i]![0], 0) / JOBS;
     const children = cpu1.reduce((s, c, i) => s + c[1] - cpu0[i]![1], 0) / JOBS;
-    const waits = w.workers.flatMap((p, i) => [...p.stderr().slice(logged0[i]).matchAll(/started job \S+ \(slack run, (\d+) ms after/g)].map((m) => Number(m[1])));
+    const waits = waitsSince(w, logged0);
     console.log(`${workers} worker(s), ${JOBS} /run at once:`);
     console.log(`  throughput               ${(JOBS / seconds).toFixed(2)} jobs/s (${seconds.toFixed(1)} s)`);
-    console.log(`  enqueue → start          p50 ${percentile(waits, 50).toFixed(0)} ms  p99 ${percentile(waits, 99).toFixed(0)} ms  (${waits.length} jobs)`);
+    console.log(`  enqueue → start, idle    p50 ${percentile(idleWaits, 50).toFixed(0)} ms  p99 ${percentile(idleWaits, 99).toFixed(0)} ms  (${idleWaits.length} jobs one at a time)`);
+    console.log(`  enqueue → start, burst   p50 ${percentile(waits, 50).toFixed(0)} ms  p99 ${percentile(waits, 99).toFixed(0)} ms  (${waits.length} jobs; mostly waiting for a free worker)`);
     console.log(`  CPU per job, worker      ${own.toFixed(0)} ms own + ${children.toFixed(0)} ms sandbox (python) children`);
     console.log(`  CPU per job, ingress     ${((ing1[0] - ing0[0]) / JOBS).toFixed(1)} ms`);
     console.log(`  Redis commands per job   ${(calls / JOBS).toFixed(1)} (queue, limits, dedupe and history together)`);
