@@ -7,7 +7,8 @@ import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import { createApp } from '../../src/app/app.js';
 import type { PlatformJobs } from '../../src/queue/jobs.js';
-import { queueSettings, redactedUrl } from '../../src/queue/queue.js';
+import { queueSettings } from '../../src/queue/queue.js';
+import { checkRedis, redactedUrl } from '../../src/queue/connection.js';
 import { startQueueWorker } from '../../src/queue/worker.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 import { slackJobs } from '../slack/worker-jobs.js';
@@ -21,6 +22,7 @@ const QUIET = new Set(['fatal', 'error', 'warn', 'silent']);
  */
 export async function runWorker(config: Config): Promise<number> {
   const settings = queueSettings(config);
+  await checkRedis(settings.url);
   const write = (line: string) => process.stderr.write(`code-agent worker ${process.pid}: ${line}\n`);
   const log = {
     info: (...msg: unknown[]) => {

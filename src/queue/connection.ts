@@ -5,6 +5,7 @@
  * the platform within 3 s, so its commands fail fast instead of waiting for Redis to come back.
  */
 import { Redis } from 'ioredis';
+import { ConfigError } from '../config/load.js';
 
 /** Longest an ingress waits for Redis per command, in ms (the platform's ack deadline is 3 s). */
 export const INGRESS_COMMAND_TIMEOUT_MS = 2000;
@@ -22,4 +23,27 @@ export function ingressConnection(url: string): Redis {
 /** Closes a connection, waiting for pending replies (quit), or drops it when Redis is gone. */
 export async function closeConnection(redis: Redis): Promise<void> {
   await redis.quit().catch(() => redis.disconnect());
+}
+
+/**
+ * Checks that the queue's Redis answers (PING), failing within about {@link INGRESS_COMMAND_TIMEOUT_MS}.
+ * @throws {ConfigError} naming `queue.url` (password hidden) and the reason.
+ */
+export async function checkRedis(url: string): Promise<void> {
+  const redis = ingressConnection(url);
+  redis.on('error', () => {
+    /* reported below */
+  });
+  try {
+    await redis.ping();
+  } catch (err) {
+    throw new ConfigError(`cannot reach the queue's Redis at queue.url (${redactedUrl(url)}): ${(err as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** A Redis URL without its password, for messages. */
+export function redactedUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
 }

@@ -7,7 +7,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
-import { closeConnection, ingressConnection } from './connection.js';
+import { checkRedis, closeConnection, ingressConnection } from './connection.js';
 import { RedisJobLimits, type QueueAdmission } from './limits.js';
 import type { ChatJobData } from './jobs.js';
 
@@ -36,13 +36,11 @@ export class JobQueue {
    */
   static async open(config: Config, maxPerChannel: number): Promise<JobQueue> {
     const settings = queueSettings(config);
+    await checkRedis(settings.url);
     const redis = ingressConnection(settings.url);
-    try {
-      await redis.ping();
-    } catch (err) {
-      redis.disconnect();
-      throw new ConfigError(`cannot reach the queue's Redis at queue.url (${redactedUrl(settings.url)}): ${(err as Error).message}`);
-    }
+    redis.on('error', () => {
+      /* each command reports its own failure */
+    });
     const queue = new Queue(settings.name, { connection: redis });
     queue.on('error', () => {
       /* reported to the caller of add() */
@@ -78,9 +76,4 @@ export class JobQueue {
     await this.queue.close().catch(() => undefined);
     await closeConnection(this.redis);
   }
-}
-
-/** A Redis URL without its password, for messages. */
-export function redactedUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
 }
