@@ -48,6 +48,8 @@ export interface QueueWorldOptions {
   slack?: Record<string, unknown>;
   queue?: Record<string, unknown>;
   sandbox?: Record<string, unknown>;
+  /** Ingress in Socket Mode (`slack.app_token` set; no HTTP port, `ingress` stays empty). */
+  socketMode?: boolean;
   /** `log.level` of every process (default `error`; `info` makes workers log each job's start). */
   logLevel?: string;
 }
@@ -101,7 +103,15 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
       sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, ...options.sandbox },
       store: { url: redis.url, data_dir: join(dir, 'data') },
       log: { level: options.logLevel ?? 'error' },
-      slack: { bot_token: 'xoxb-test', signing_secret: SECRET, port: 0, api_url: slack.apiUrl, history_limit: 100, ...options.slack },
+      slack: {
+        bot_token: 'xoxb-test',
+        signing_secret: SECRET,
+        port: 0,
+        api_url: slack.apiUrl,
+        history_limit: 100,
+        ...(options.socketMode ? { app_token: 'xapp-test' } : {}),
+        ...options.slack,
+      },
       queue: { url: redis.url, name: 'test', lock_s: 2, stalled_interval_s: 1, ...options.queue },
     }),
   );
@@ -131,10 +141,10 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
   };
   try {
     for (let i = 0; i < options.ingresses; i++) {
-      const proc = await spawnCli(['slack', '--config', configFile], dir, /HTTP on port (\d+)/);
+      const proc = await spawnCli(['slack', '--config', configFile], dir, /HTTP on port (\d+)|Socket Mode/);
       procs.push(proc);
       world.ingressProcs.push(proc);
-      world.ingress.push(`http://127.0.0.1:${proc.match[1]}`);
+      if (proc.match[1]) world.ingress.push(`http://127.0.0.1:${proc.match[1]}`);
     }
     for (let i = 0; i < options.workers; i++) await world.addWorker();
   } catch (err) {

@@ -141,4 +141,22 @@ describe('Slack in queue mode', () => {
     expect(w.llm.requests).toHaveLength(3);
     expect(second.stderr()).not.toMatch(/unhandled/);
   }, 120_000);
+
+  it('takes jobs from a Socket Mode ingress too; the same command delivered twice runs once', async () => {
+    world = await startQueueWorld({ replies: [py('print("from the socket")')], ingresses: 1, workers: 1, socketMode: true });
+    const w = world;
+    const fields = { command: '/run', text: 'socket job', user_id: 'U_S', user_name: 's', channel_id: 'C_S', team_id: TEAM, trigger_id: 'sock.1', response_url: w.slack.responseUrl('sock') };
+    const acks = await Promise.all([w.slack.socket.slashCommand(fields), w.slack.socket.slashCommand(fields)]);
+    expect(acks).toHaveLength(2);
+    const root = await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').find((c) => !c.args.thread_ts && c.result?.ok), 20_000, 'the channel message');
+    await w.slack.waitFor(
+      () => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === root.result!.ts && /\*Done\*/.test(allText([c]))),
+      30_000,
+      'the run\'s end',
+    );
+    expect(allText(w.slack.callsOf('chat.postMessage'))).toContain('from the socket');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(w.slack.callsOf('chat.postMessage').filter((c) => !c.args.thread_ts)).toHaveLength(1);
+    expect(w.llm.requests).toHaveLength(1);
+  }, 60_000);
 });
