@@ -3,7 +3,7 @@
  * (`slack:<team>:<channel>`, `slack:<team>:<user>`), shared by ingress and worker.
  */
 import type { LimitKey } from '../../src/queue/limits.js';
-import type { SlackFile } from './inputs.js';
+import type { ReplyRequest } from './jobs.js';
 
 /** `/run` or `/generate` (job kind `run` / `generate`). */
 export interface RunPayload {
@@ -16,15 +16,8 @@ export interface RunPayload {
   responseUrl: string;
 }
 
-/** A reply in a run's thread (job kind `reply`). */
-export interface ReplyPayload {
-  team: string | undefined;
-  channel: string;
-  threadTs: string;
-  user: string;
-  text: string;
-  files: SlackFile[] | undefined;
-}
+/** A reply in a run's thread (job kind `reply`): the embedded mode's request, as JSON. */
+export type ReplyPayload = ReplyRequest;
 
 /** The limit key of a Slack job. */
 export function slackLimitKey(jobId: string, team: string | undefined, channel: string, user: string): LimitKey {

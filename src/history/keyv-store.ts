@@ -19,9 +19,14 @@ import { openBackend } from './backends.js';
 /** Most run ids kept in a conversation's index; older runs stay readable by id. */
 export const MAX_INDEXED_RUNS = 1000;
 
+/** Runs remembered as indexed by this process (then forgotten all at once; appending again is harmless). */
+const MAX_REMEMBERED_INDEXED = 10_000;
+
 /** A HistoryStore kept in any Keyv storage adapter. */
 export class KeyvHistoryStore implements HistoryStore {
   private readonly keyv: Keyv;
+  /** `<conversationId>\n<runId>` of runs this process indexed (a run is saved on every step; one append is enough). */
+  private readonly indexed = new Set<string>();
   /** Conversations whose index from an earlier version was looked for in this process. */
   private readonly legacyChecked = new Set<string>();
 
@@ -61,8 +66,12 @@ export class KeyvHistoryStore implements HistoryStore {
 
   async saveRun(run: Run): Promise<void> {
     await this.call('save a run', () => this.keyv.set(runKey(run.conversationId, run.id), run));
+    const key = `${run.conversationId}\n${run.id}`;
+    if (this.indexed.has(key)) return;
     await this.moveLegacyIndex(run.conversationId);
     await this.call('index a run', () => this.atomics.append(run.conversationId, run.id, MAX_INDEXED_RUNS));
+    if (this.indexed.size >= MAX_REMEMBERED_INDEXED) this.indexed.clear();
+    this.indexed.add(key);
   }
 
   async getRun(conversationId: string, runId: string): Promise<Run | undefined> {

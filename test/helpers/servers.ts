@@ -68,12 +68,12 @@ async function waitForQueries(url: string, timeoutMs = 20_000): Promise<void> {
   }
 }
 
-/** Stops a child with a signal and waits for it to exit (SIGKILL after 5 s). */
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+/** Stops a child with a signal and waits for it to exit (SIGKILL after `killAfterMs`). */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', killAfterMs = 5000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   await exited;
   clearTimeout(timer);
 }

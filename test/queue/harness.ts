@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { CLI_BIN, requireBuiltCli } from '../helpers/cli.js';
-import { startRedis, type TestServer } from '../helpers/servers.js';
+import { startRedis, stopChild, type TestServer } from '../helpers/servers.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
 import { sendCommand, type AppResponse, type SlashFields } from '../fakes/slack-signed.js';
@@ -76,14 +76,9 @@ async function spawnCli(args: string[], cwd: string, ready: RegExp, timeoutMs = 
   return { child, match, stderr: () => stderr };
 }
 
-/** Stops a child (SIGTERM, then SIGKILL after 10 s) and waits for its exit. */
-export async function stopProc(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
+/** Stops a child (SIGTERM, then SIGKILL after 10 s: a worker finishes its running job first) and waits for its exit. */
+export function stopProc(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  return stopChild(child, signal, 10_000);
 }
 
 /** Starts redis, the fakes, the ingress processes and the workers. */
