@@ -159,4 +159,19 @@ describe('Slack in queue mode', () => {
     expect(w.slack.callsOf('chat.postMessage').filter((c) => !c.args.thread_ts)).toHaveLength(1);
     expect(w.llm.requests).toHaveLength(1);
   }, 60_000);
+
+  it('a worker stopped with SIGTERM finishes its running job, then exits 0', async () => {
+    world = await startQueueWorld({ replies: [py('import time\ntime.sleep(2)\nprint("finished anyway")')], ingresses: 1, workers: 1 });
+    const w = world;
+    const worker = w.workers[0]!.child;
+    await w.command(0, { text: 'sleep two seconds', trigger_id: 'term.1' });
+    const root = await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').find((c) => !c.args.thread_ts && c.result?.ok), 20_000, 'the channel message');
+    await w.slack.waitFor(() => w.slack.calls.some((c) => /running/.test(allText([c]))), 20_000, 'running…');
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    worker.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const thread = allText(w.slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === root.result!.ts));
+    expect(thread).toContain('finished anyway');
+    expect(thread).toMatch(/\*Done\*/);
+  }, 60_000);
 });
