@@ -146,7 +146,14 @@ export async function startPostgres(): Promise<TestServer> {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
-      await stopChild(child, 'SIGINT'); // fast shutdown
+      // smart shutdown (SIGTERM): sessions that are closing end normally. A fast shutdown would send
+      // each of them a FATAL message, which a pg client already ended no longer has a listener for.
+      // Idle pooled connections close on their own after pg's idle timeout (10 s).
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      const fast = setTimeout(() => child.kill('SIGINT'), 15_000);
+      await exited;
+      clearTimeout(fast);
       rmSync(dir, { recursive: true, force: true });
     },
   };
