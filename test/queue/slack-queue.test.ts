@@ -21,7 +21,7 @@ afterEach(async () => {
 const ackText = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
 
 describe('Slack in queue mode', () => {
-  it('runs each of 100 /run (each delivered twice, to both ingresses) exactly once, or says busy; /history lists exactly each channel\'s runs', async () => {
+  it('runs each of 100 /run (each delivered twice, to both ingresses) exactly once, or says busy; thread replies likewise; /history lists exactly each channel\'s runs', async () => {
     world = await startQueueWorld({
       // the requirement's number comes back in the program's output
       replies: [(req) => py(`print("ran", ${JSON.stringify(String(req.messages.at(-1)?.content).match(/job \d+/)?.[0] ?? 'none')})`)],
@@ -75,6 +75,25 @@ describe('Slack in queue mode', () => {
       expect(allText(thread)).toMatch(/\*Done\*/);
     }
     expect(w.llm.requests).toHaveLength(accepted.length);
+
+    // thread replies are jobs too: each delivered to one ingress and retried to the other, each improves once
+    const improved = roots().slice(0, 5);
+    await Promise.all(
+      improved.map((root, k) => {
+        const reply = { type: 'message', channel: String(root.args.channel), channel_type: 'channel', user: `UR${k}`, text: 'print more', ts: `1700001000.00000${k}`, thread_ts: String(root.result!.ts) };
+        return Promise.all([
+          sendEvent(w.ingress[k % 2]!, SECRET, reply, { eventId: `Ev-improve-${k}`, teamId: TEAM }),
+          sendEvent(w.ingress[(k + 1) % 2]!, SECRET, reply, { eventId: `Ev-improve-${k}`, teamId: TEAM, retryNum: 1 }),
+        ]);
+      }),
+    );
+    await w.slack.waitFor(() => finals().length >= accepted.length + improved.length, 60_000, 'the improvements');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(finals()).toHaveLength(accepted.length + improved.length);
+    expect(w.llm.requests).toHaveLength(accepted.length + improved.length);
+    for (const root of improved) {
+      expect(finals().filter((c) => c.args.thread_ts === root.result!.ts)).toHaveLength(2);
+    }
 
     // every channel's /history lists exactly its runs
     for (let c = 0; c < 10; c++) {
