@@ -4,7 +4,7 @@
 // and builds. As root it installs missing Debian packages with apt-get; otherwise it prints the
 // exact command and exits 1.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +18,16 @@ const SYSTEM_PARTS = [
     pkg: `python3-${mod}`,
     ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-c', `import ${mod}`], { stdio: 'ignore' }).status === 0,
   })),
+  // queue mode and the shared history stores: the tests start their own servers on free ports
+  { pkg: 'redis-server', ok: () => existsSync('/usr/bin/redis-server') },
+  { pkg: 'postgresql', ok: () => postgresInstalled() },
 ];
+
+/** True when some /usr/lib/postgresql/<version>/bin/postgres exists (Debian's layout). */
+function postgresInstalled() {
+  const dir = '/usr/lib/postgresql';
+  return existsSync(dir) && readdirSync(dir).some((v) => existsSync(join(dir, v, 'bin', 'postgres')));
+}
 
 function step(text) {
   process.stdout.write(`[setup] ${text}\n`);
@@ -32,7 +41,7 @@ function run(cmd, args, env = process.env) {
 function ensureSystemParts() {
   const missing = SYSTEM_PARTS.filter((p) => !p.ok()).map((p) => p.pkg);
   if (missing.length === 0) {
-    step('system parts present: bubblewrap, python3 and its sandbox libraries');
+    step('system parts present: bubblewrap, python3 and its sandbox libraries, redis-server, postgresql');
     return;
   }
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
