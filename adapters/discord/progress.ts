@@ -17,6 +17,7 @@ import {
   type Outgoing,
 } from './render.js';
 import { Throttle } from '../../src/chat/code-stream.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Surface } from './surface.js';
 import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
 import type { Message } from 'discord.js';
@@ -60,6 +61,7 @@ export class ProgressRenderer {
             if (streaming.message) await this.surface.edit(streaming.message, msg);
             else streaming.message = await this.surface.post(msg);
           }),
+          { delayFirst: true },
         ),
       };
       this.streaming = streaming;
@@ -111,6 +113,7 @@ export class ProgressRenderer {
         const final = codeMessage(attempt);
         // the message that showed this attempt's code while it was written becomes the final one
         const streamed = this.streaming?.attempt === event.attempt ? this.streaming.message : undefined;
+        if (streamed) await delay(this.streaming!.throttle.waitMs()); // the final edit keeps the pace too
         if (streamed && !final.files?.length) await this.surface.edit(streamed, final);
         else {
           if (streamed) await this.surface.edit(streamed, { content: `**Attempt ${event.attempt}** · the whole code is below` });

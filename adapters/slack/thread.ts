@@ -12,6 +12,7 @@ import { redactUrls } from '../../src/text/redact.js';
 import type { SlackPoster } from './poster.js';
 import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, streamingCodeView } from './views.js';
 import { Throttle } from '../../src/chat/code-stream.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
 
 /** Where and how a call is rendered. */
@@ -59,7 +60,7 @@ export class ThreadRenderer {
       this.streaming?.throttle.stop();
       const streaming: { attempt: number; ts?: string; throttle: Throttle<string> } = {
         attempt,
-        throttle: new Throttle((latest) => this.enqueue('code_delta', () => this.showPartial(streaming, latest))),
+        throttle: new Throttle((latest) => this.enqueue('code_delta', () => this.showPartial(streaming, latest)), { delayFirst: true }),
       };
       this.streaming = streaming;
     }
@@ -152,6 +153,7 @@ export class ThreadRenderer {
     const label = `*Code* (attempt ${this.relative(attempt)}/${this.total}):`;
     // the message that showed this attempt's code while it was written becomes the final one
     const streamedTs = this.streaming?.attempt === attempt ? this.streaming.ts : undefined;
+    if (streamedTs) await delay(this.streaming!.throttle.waitMs()); // the final edit keeps the pace too
     const show = (text: string) => (streamedTs ? this.poster.update(channel, streamedTs, text) : this.poster.post(channel, text, threadTs));
     if (!code) {
       await show(`${label} the reply had no usable code: ${inlineText(error ?? 'no code', 500)}`);

@@ -12,26 +12,40 @@
 /** Shortest time between two edits of a streamed message, in ms. */
 export const STREAM_EDIT_INTERVAL_MS = 1000;
 
+/** Options of {@link Throttle}. */
+export interface ThrottleOptions {
+  /** Shortest time between two flushes, in ms. Default {@link STREAM_EDIT_INTERVAL_MS}. */
+  intervalMs?: number;
+  /**
+   * Hold the first flush until one interval after the throttle was made: a stream that ends sooner
+   * (a fast LLM) never shows a partial message. Default false (the first value flushes at once).
+   */
+  delayFirst?: boolean;
+  /** The clock, in ms (tests). */
+  now?: () => number;
+}
+
 /**
- * Calls `flush` with the latest value pushed, at most once per interval: the first push at once,
- * later ones when the interval since the previous flush has passed (pushes in between are merged,
- * only the latest counts). `stop()` drops what is pending.
+ * Calls `flush` with the latest value pushed, at most once per interval: later values are merged
+ * (only the latest counts) and flushed when the interval since the previous flush has passed.
+ * `stop()` drops what is pending.
  */
 export class Throttle<T> {
-  private last = -Infinity;
+  private last: number;
   private timer: NodeJS.Timeout | undefined;
   private pending: { value: T } | undefined;
+  private readonly intervalMs: number;
+  private readonly now: () => number;
 
-  /**
-   * @param flush receives the latest value; must not throw (errors are ignored)
-   * @param intervalMs shortest time between two flushes, in ms
-   * @param now the clock, in ms (tests)
-   */
+  /** @param flush receives the latest value; its errors are ignored (a failed display never breaks a run) */
   constructor(
     private readonly flush: (value: T) => void,
-    private readonly intervalMs = STREAM_EDIT_INTERVAL_MS,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: ThrottleOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? STREAM_EDIT_INTERVAL_MS;
+    this.now = options.now ?? Date.now;
+    this.last = options.delayFirst ? this.now() : -Infinity;
+  }
 
   /** Offers a newer value. */
   push(value: T): void {
@@ -40,6 +54,11 @@ export class Throttle<T> {
     const wait = this.last + this.intervalMs - this.now();
     if (wait <= 0) this.fire();
     else this.timer = setTimeout(() => this.fire(), wait);
+  }
+
+  /** How long until a flush would be allowed, in ms (0: now). For a last update that must keep the pace. */
+  waitMs(): number {
+    return Math.max(0, this.last + this.intervalMs - this.now());
   }
 
   /** Drops the pending value and any scheduled flush. */

@@ -36,7 +36,7 @@ describe('Throttle', () => {
   it('flushes the first value at once, then the latest at most once per interval, nothing after stop', () => {
     vi.useFakeTimers();
     const flushed: [number, string][] = [];
-    const t = new Throttle<string>((v) => flushed.push([Date.now(), v]), 1000);
+    const t = new Throttle<string>((v) => flushed.push([Date.now(), v]), { intervalMs: 1000 });
     const start = Date.now();
     t.push('a');
     for (let i = 0; i < 25; i++) {
@@ -51,6 +51,29 @@ describe('Throttle', () => {
     const times = flushed.map(([at]) => at);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
     expect(flushed.map(([, v]) => v)).toEqual(['a', 'b8', 'b18', 'b24']);
+  });
+});
+
+describe('Throttle with delayFirst', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows nothing for a stream shorter than the interval, and the first value one interval in', () => {
+    vi.useFakeTimers();
+    const flushed: string[] = [];
+    const short = new Throttle<string>((v) => flushed.push(v), { intervalMs: 1000, delayFirst: true });
+    short.push('a');
+    vi.advanceTimersByTime(500);
+    short.stop(); // the reply ended: the final message is posted instead
+    vi.advanceTimersByTime(2000);
+    expect(flushed).toEqual([]);
+    const long = new Throttle<string>((v) => flushed.push(v), { intervalMs: 1000, delayFirst: true });
+    long.push('b');
+    vi.advanceTimersByTime(999);
+    expect(flushed).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(flushed).toEqual(['b']);
   });
 });
 
