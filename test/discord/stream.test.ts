@@ -1,6 +1,7 @@
 /** The code of an attempt appears in the thread while the LLM writes it: one message, edited at most once a second. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { py, startWorld, type World } from './harness.js';
+import { slowLines, STREAMED_CODE } from '../helpers/streamed-reply.js';
 import { STREAM_EDIT_INTERVAL_MS } from '../../src/chat/code-stream.js';
 
 let world: World | undefined;
@@ -9,12 +10,9 @@ afterEach(async () => {
   world = undefined;
 });
 
-const CODE = Array.from({ length: 24 }, (_, i) => `print("line ${i + 1}")`).join('\n');
-
 describe('/run with a streaming LLM', () => {
   it('posts the code being written and edits it as it grows, at most once a second, ending with the final code', async () => {
-    const reply = py(CODE);
-    world = await startWorld({ replies: [{ content: reply, chunks: reply.split(/(?<=\n)/), chunkDelayMs: 130 }] });
+    world = await startWorld({ replies: [slowLines(py(STREAMED_CODE))] });
     const { discord } = world;
     const i = discord.slash('run', { requirement: 'print 24 lines' }, world.from());
     const thread = await world.threadOf(i.id);
