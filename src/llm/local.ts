@@ -78,6 +78,8 @@ export class LocalLlamaProvider implements LlmProvider {
   private readonly pool: SlotPool<Slot>;
   private readonly slots: Slot[];
   private disposed = false;
+  /** Requests being generated (awaited by {@link dispose}). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   private constructor(
     private readonly model: LlamaModel,
@@ -149,9 +151,12 @@ export class LocalLlamaProvider implements LlmProvider {
     const tokens = this.slots[0]!.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
     const queuedAt = performance.now();
     const lease = await this.pool.acquire(tokens, options.signal);
+    const work = this.generate(lease.slot, history, tokens, lease.reusedTokens, performance.now() - queuedAt, options);
+    this.inFlight.add(work);
     try {
-      return await this.generate(lease.slot, history, tokens, lease.reusedTokens, performance.now() - queuedAt, options);
+      return await work;
     } finally {
+      this.inFlight.delete(work);
       this.pool.release(lease.slot);
     }
   }
@@ -160,7 +165,7 @@ export class LocalLlamaProvider implements LlmProvider {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.pool.rejectWaiting(new LlmError('the local model was shut down'));
-    while (this.pool.active > 0) await new Promise((r) => setTimeout(r, 20));
+    await Promise.allSettled([...this.inFlight]);
     for (const slot of this.slots) slot.chat.dispose({ disposeSequence: true });
     await this.context.dispose();
     await this.predictors.dispose();
