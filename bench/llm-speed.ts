@@ -9,8 +9,9 @@
  *   npm run build
  *   node dist/bench/llm-speed.js --model-path M.gguf [--draft-model-path D.gguf] [--limit 4] [--threads 1]
  *
- * Settings: `baseline` (1 slot, no prediction), `reuse` (3 slots), `reuse+input` (3 slots, input
- * lookup), `reuse+draft` (3 slots, draft model; only with --draft-model-path). Then two first
+ * Settings: `baseline` (1 slot, no prediction, no read-ahead: the provider before this bench),
+ * `reuse` (3 slots, system prompts read ahead as the agent does at startup), `reuse+input` (the
+ * same with input lookup), `reuse+draft` (with the draft model; only with --draft-model-path). Then two first
  * attempts sent at once: `parallel 1` against `parallel 2` (skip with --no-concurrency).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +20,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalLlamaProvider, type CompletionTiming, type LocalProviderOptions } from '../src/llm/local.js';
 import { disposeSharedModels } from '../src/llm/local-runtime.js';
-import { buildMessages } from '../src/agent/prompts.js';
+import { buildMessages, SYSTEM_PROMPT } from '../src/agent/prompts.js';
+import { CHECKS_PROMPT } from '../src/agent/checks.js';
 import { newAttempt } from '../src/agent/steps.js';
 import type { Run } from '../src/history/types.js';
 import { TEST_MODEL_FILE, testModelsDir } from '../scripts/test-model.js';
@@ -120,7 +122,12 @@ async function main(): Promise<void> {
   const results: SettingResult[] = args.settings.map((s) => ({ name: s.name, calls: [], passes: 0, requests: requests.length }));
   const timings = args.settings.map(() => [] as CompletionTiming[]);
   const providers = [];
-  for (const [i, s] of args.settings.entries()) providers.push(await load(args, s.options, timings[i]!));
+  for (const [i, s] of args.settings.entries()) {
+    const llm = await load(args, s.options, timings[i]!);
+    // what the agent does at startup (verify: checks); the baseline is the provider before slots: no read-ahead
+    if (s.name !== 'baseline') await llm.prepare([SYSTEM_PROMPT, CHECKS_PROMPT]);
+    providers.push(llm);
+  }
   process.stderr.write(`${providers[0]!.name}: ${requests.length} requests × ${args.settings.map((s) => s.name).join(', ')}\n`);
   try {
     for (const [position, request] of requests.entries()) {

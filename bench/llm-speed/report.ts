@@ -65,6 +65,11 @@ export function formatReport(model: string, settings: readonly SettingResult[], 
       );
     }
   }
+  lines.push('', 'first attempt of the first request (baseline: nothing cached; others: system prompts read ahead at startup):');
+  for (const setting of settings) {
+    const first = setting.calls.filter((c) => c.kind === 'first' && c.position === 0);
+    lines.push(`  ${setting.name.padEnd(13)} time to first token ${s(median(first.map((c) => c.timing.timeToFirstTokenMs)))} s`);
+  }
   lines.push('', 'first attempt of a request after the first (the cache holds the system prompt):');
   for (const setting of settings) {
     const later = setting.calls.filter((c) => c.kind === 'first' && c.position > 0);

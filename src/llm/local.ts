@@ -12,7 +12,7 @@ import { LlamaChat, resolveChatWrapper, type LlamaContext, type LlamaContextSequ
 import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider } from './types.js';
 import { toChatHistory } from './local-messages.js';
 import { sharedModel } from './local-runtime.js';
-import { SlotPool } from './local-slots.js';
+import { commonPrefix, SlotPool } from './local-slots.js';
 import { createPredictors, PromptLookupTokenPredictor, type PredictionMode, type Predictors } from './local-prediction.js';
 
 /** Timing of one local completion. */
@@ -148,7 +148,7 @@ export class LocalLlamaProvider implements LlmProvider {
     if (messages.length === 0) throw new LlmError('nothing to complete: the chat is empty');
     if (this.disposed) throw new LlmError('the local model was shut down');
     const history = toChatHistory(messages);
-    const tokens = this.slots[0]!.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
+    const tokens = this.render(messages);
     const queuedAt = performance.now();
     const lease = await this.pool.acquire(tokens, options.signal);
     const work = this.generate(lease.slot, history, tokens, lease.reusedTokens, performance.now() - queuedAt, options);
@@ -159,6 +159,42 @@ export class LocalLlamaProvider implements LlmProvider {
       this.inFlight.delete(work);
       this.pool.release(lease.slot);
     }
+  }
+
+  /**
+   * Evaluates, each into its own slot, the start of a chat with each system prompt (up to where the
+   * user's text begins), so that the first request of the process does not read it either.
+   * Waits for free slots like a request; errors (e.g. shutdown) are ignored.
+   */
+  async prepare(systemPrompts: readonly string[]): Promise<void> {
+    for (const system of systemPrompts.slice(0, this.slots.length)) {
+      try {
+        const [a, b] = ['a', 'b'].map((text) => this.render([{ role: 'system', content: system }, { role: 'user', content: text }]));
+        const start = a!.slice(0, commonPrefix(a!, b!));
+        const lease = await this.pool.acquire(start);
+        if (lease.reusedTokens >= start.length) {
+          this.pool.release(lease.slot); // already there (never cut a longer chat short)
+          continue;
+        }
+        const work = (async () => {
+          await lease.slot.sequence.adaptStateToTokens(start, false);
+          await lease.slot.sequence.evaluateWithoutGeneratingNewTokens(start.slice(lease.slot.sequence.nextTokenIndex));
+        })();
+        this.inFlight.add(work);
+        await work.finally(() => {
+          this.inFlight.delete(work);
+          this.pool.release(lease.slot);
+        });
+      } catch {
+        /* a cold cache only costs time */
+      }
+    }
+  }
+
+  /** The prompt tokens of a chat, as the chat template renders it for completion. */
+  private render(messages: ChatMessage[]): Token[] {
+    const history = toChatHistory(messages);
+    return this.slots[0]!.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
   }
 
   /** Frees this provider's context and predictors (the shared models stay loaded). */

@@ -87,6 +87,24 @@ describe('local provider: reused context', () => {
   }, 120_000);
 });
 
+describe('local provider: system prompts read ahead', () => {
+  it('prepare() evaluates each system prompt into its own slot: the first requests skip them', async () => {
+    const timings: CompletionTiming[] = [];
+    const llm = await load({ slots: 2 }, timings);
+    await llm.prepare([SYSTEM_PROMPT, CHECKS_PROMPT]);
+    await llm.complete(code('print the first 3 square numbers'));
+    await llm.complete(checks('print the first 3 square numbers'));
+    const [a, b] = timings;
+    expect(a!.reusedPromptTokens).toBeGreaterThan(40);
+    expect(b!.reusedPromptTokens).toBeGreaterThan(40);
+    expect(a!.slot).not.toBe(b!.slot);
+    // a second prepare changes nothing that is already there
+    await llm.prepare([SYSTEM_PROMPT]);
+    await llm.complete(code('print the first 3 square numbers'));
+    expect(timings.at(-1)!.reusedPromptTokens).toBeGreaterThanOrEqual(a!.promptTokens);
+  }, 120_000);
+});
+
 describe('local provider: token prediction and parallel requests', () => {
   const retype: ChatMessage[] = [
     { role: 'system', content: 'You copy text exactly.' },
