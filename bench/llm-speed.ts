@@ -9,12 +9,15 @@
  *   npm run build
  *   node dist/bench/llm-speed.js --model-path M.gguf [--draft-model-path D.gguf] [--limit 4] [--threads 1]
  *
+ * `--json F` keeps every call (setting, request, kind, timing, reply) in F, rewritten after each request.
+ *
  * Settings: `baseline` (1 slot, no prediction, no read-ahead: the provider before this bench),
  * `reuse` (3 slots, system prompts read ahead as the agent does at startup), `reuse+input` (the
  * same with input lookup), `reuse+draft` (with the draft model; only with --draft-model-path). Then two first
- * attempts sent at once: `parallel 1` against `parallel 2` (skip with --no-concurrency).
+ * attempts sent at once: `parallel 1` against `parallel 2` (skip with --no-concurrency), and what one
+ * evaluation step of 1, 2, 4, 8 tokens costs (`--batch-cost-only` prints just that).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +32,7 @@ import { buildExecutor } from './shared/provider.js';
 import { REQUESTS } from './realistic/requests.js';
 import { runScenario } from './llm-speed/scenario.js';
 import { formatReport, type ConcurrencyResult, type SettingResult } from './llm-speed/report.js';
+import { batchCosts, formatBatchCosts } from './llm-speed/batch-cost.js';
 
 interface Setting {
   name: string;
@@ -46,6 +50,8 @@ function parse() {
       'max-tokens': { type: 'string', default: '512' },
       'no-concurrency': { type: 'boolean', default: false },
       settings: { type: 'string' },
+      json: { type: 'string' },
+      'batch-cost-only': { type: 'boolean', default: false },
     },
   });
   const modelPath = values['model-path'] ?? join(testModelsDir(), TEST_MODEL_FILE);
@@ -63,6 +69,8 @@ function parse() {
     threads: Number(values.threads),
     maxTokens: Number(values['max-tokens']),
     concurrency: !values['no-concurrency'],
+    json: values.json,
+    batchCostOnly: values['batch-cost-only'],
   };
 }
 
@@ -116,6 +124,10 @@ async function concurrency(args: ReturnType<typeof parse>): Promise<ConcurrencyR
 
 async function main(): Promise<void> {
   const args = parse();
+  if (args.batchCostOnly) {
+    process.stdout.write(`${formatBatchCosts(await batchCosts(args.modelPath, args.threads)).join('\n')}\n`);
+    return;
+  }
   const requests = REQUESTS.slice(args.offset, args.offset + args.limit);
   const executor = buildExecutor(10);
   const workDir = mkdtempSync(join(tmpdir(), 'llm-speed-'));
@@ -139,6 +151,7 @@ async function main(): Promise<void> {
         );
         results[i]!.calls.push(...r.calls);
         if (r.firstPass) results[i]!.passes++;
+        if (args.json) writeFileSync(args.json, JSON.stringify(results, null, 1));
         const total = r.calls.reduce((n, c) => n + c.timing.totalMs, 0);
         process.stderr.write(`[${position + 1}/${requests.length}] ${request.id} ${setting.name}: ${(total / 1000).toFixed(1)} s${r.firstPass ? '' : ' (first attempt fails its checker)'}\n`);
       }
@@ -147,9 +160,11 @@ async function main(): Promise<void> {
     for (const p of providers) await p.dispose();
   }
   const conc = args.concurrency ? await concurrency(args) : undefined;
-  process.stdout.write(`${formatReport(providers[0]!.name, results, conc).join('\n')}\n`);
   await disposeSharedModels();
+  const costs = formatBatchCosts(await batchCosts(args.modelPath, args.threads));
+  process.stdout.write(`${[...formatReport(providers[0]!.name, results, conc), '', ...costs].join('\n')}\n`);
   rmSync(workDir, { recursive: true, force: true });
+  process.exit(0); // llama.cpp's native handles would keep the process alive
 }
 
 main().catch((err: unknown) => {
