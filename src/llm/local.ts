@@ -123,7 +123,7 @@ export class LocalLlamaProvider implements LlmProvider {
       });
     } catch (err) {
       throw new LlmError(
-        `the local model ${options.modelPath} could not get ${slots} × ${contextSize}-token context: ${(err as Error).message} (lower llm.context_size or llm.cached_chats)`,
+        `the local model ${options.modelPath} could not get ${slots} context sequences of ${contextSize} tokens: ${(err as Error).message} (lower llm.context_size or llm.cached_chats)`,
         undefined,
         { cause: err },
       );
