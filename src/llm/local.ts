@@ -243,7 +243,10 @@ export class LocalLlamaProvider implements LlmProvider {
       throw new LlmError(`the local model failed: ${(err as Error).message}`, undefined, { cause: err });
     }
     const end = performance.now();
-    const completionTokens = meter.usedOutputTokens - outputBefore;
+    // the meter also counts checked predictions as output: count the reply's tokens instead when predicting
+    const completionTokens = slot.sequence.tokenPredictor
+      ? this.model.tokenize(result.response).length
+      : meter.usedOutputTokens - outputBefore;
     const firstAt = first ?? end;
     const predicted = slot.sequence.tokenPredictions;
     const promptTokens = tokens.length;
