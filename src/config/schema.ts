@@ -46,6 +46,14 @@ export const llmSchema = z
     context_size: int(4096, 256),
     /** Local model: CPU threads (0 = all cores). */
     threads: int(0, 0),
+    /** Local model: chats kept evaluated (context sequences), so a later call that shares a chat's start skips reading it. */
+    cached_chats: int(3),
+    /** Local model: requests generated at the same time, batched (the others wait). */
+    parallel: int(1),
+    /** Local model: token prediction (speculative decoding): `off`, `input` (look-up in the prompt), `draft` (a smaller model). */
+    prediction: z.enum(['off', 'input', 'draft']).default('off'),
+    /** Local model: the draft model's GGUF file, for `prediction: draft` (same tokenizer, smaller). */
+    draft_model_path: optionalString,
     /** Local model: how long finding a model to download may take before giving up, in seconds. */
     download_timeout_s: num(30),
     temperature: z.number().min(0).max(2).default(0),

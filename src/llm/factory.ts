@@ -60,11 +60,18 @@ export async function createLlmProvider(
     onProgress: options.onDownloadProgress ?? progressBar(process.stderr),
   });
   if (!modelPath) throw new ConfigError(NO_LLM_MESSAGE);
+  if (llm.prediction === 'draft' && !llm.draft_model_path) {
+    throw new ConfigError('llm.draft_model_path: required when llm.prediction is "draft" (a smaller GGUF model with the same tokenizer)');
+  }
   return LocalLlamaProvider.load({
     modelPath,
     contextSize: llm.context_size,
     threads: llm.threads,
     temperature: llm.temperature,
     maxTokens: llm.max_tokens,
+    slots: llm.cached_chats,
+    parallel: llm.parallel,
+    prediction: llm.prediction,
+    draftModelPath: llm.draft_model_path,
   });
 }
