@@ -15,6 +15,9 @@ import { pullModel } from '../../src/llm/model-files.js';
 import { progressBar } from '../../src/llm/model-progress.js';
 import { errorJson } from './json-output.js';
 import { packageVersion } from './version.js';
+import { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } from '../../src/llm/model-catalog.js';
+import { fetchKnownModel } from '../../src/llm/model-fetch.js';
+import { InputError } from '../../src/agent/agent.js';
 
 function parseRetries(value: string): number {
   const n = Number(value);
@@ -98,9 +101,25 @@ export function buildProgram(): Command {
       process.exitCode = await runSlack(await configFrom(merged));
     });
 
-  program
-    .command('model')
-    .description('manage local GGUF models')
+  const model = program.command('model').description('manage local GGUF models');
+  model
+    .command('fetch')
+    .description(`fetch a known model once into the user cache, checked by sha256 (default ${DEFAULT_LOCAL_MODEL}; npm run setup does this)`)
+    .argument('[name]', `one of ${Object.keys(KNOWN_MODELS).join(', ')}`, DEFAULT_LOCAL_MODEL)
+    .option('--dir <dir>', 'models dir (default $CODE_AGENT_CACHE/models, else ~/.cache/code-agent/models)')
+    .exitOverride()
+    .action(async (name: string, opts: { dir?: string }) => {
+      const known = KNOWN_MODELS[name];
+      if (!known) throw new InputError(`unknown model '${name}' (known: ${Object.keys(KNOWN_MODELS).join(', ')})`);
+      const path = await fetchKnownModel(known, {
+        directory: opts.dir ?? userModelsDir(),
+        onProgress: progressBar(process.stderr),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stdout.write(`${path}\n`);
+      process.exitCode = EXIT.success;
+    });
+  model
     .command('pull')
     .description('download a model once into llm.models_dir, e.g. hf:<owner>/<repo>/<file>.gguf')
     .argument('<uri>', 'hf:<owner>/<repo>/<file>.gguf or an https URL of a .gguf file')
