@@ -18,10 +18,13 @@ import { packageVersion } from './version.js';
 import { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } from '../../src/llm/model-catalog.js';
 import { fetchKnownModel } from '../../src/llm/model-fetch.js';
 import { InputError } from '../../src/agent/agent.js';
+import { MAX_AGENT_RETRIES } from '../../src/config/schema.js';
 
 function parseRetries(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n > MAX_AGENT_RETRIES) {
+    throw new InvalidArgumentError(`expected a whole number from 0 to ${MAX_AGENT_RETRIES}`);
+  }
   return n;
 }
 
@@ -43,11 +46,14 @@ export function buildProgram(): Command {
     .description('Ask for code in plain language: an LLM writes Python, a sandbox runs it, errors go back until it works.')
     .option('-c, --config <file>', 'config file (default ./config.yaml or $CODE_AGENT_CONFIG)')
     .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
+    .option('-o, --out <dir>', 'copy the files each run writes (plots, CSVs) into this folder')
     .version(packageVersion(), '-V, --version')
+    // options before a command are the session's (or shared, like --config); after it, the command's
+    .enablePositionalOptions()
     .showHelpAfterError()
     .exitOverride()
-    .action(async (opts: { config?: string; maxRetries?: number }) => {
-      process.exitCode = await startSession(await configFrom(opts));
+    .action(async (opts: { config?: string; maxRetries?: number; out?: string }) => {
+      process.exitCode = await startSession(await configFrom(opts), { outDir: opts.out });
     });
 
   program
@@ -58,13 +64,14 @@ export function buildProgram(): Command {
     .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
     .option('--json', 'print one JSON object with the result instead of progress lines')
     .option('-f, --file <path>', 'give the program an input file (repeatable); it finds it by name in its folder', collect, [])
+    .option('-o, --out <dir>', 'also copy the files the program writes (plots, CSVs) into this folder (created when missing; never overwrites)')
     .showHelpAfterError()
     .exitOverride()
-    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file: string[] }) => {
-      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
+    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file: string[]; out?: string }) => {
+      const merged = { ...program.opts<{ config?: string; maxRetries?: number; out?: string }>(), ...stripUndefined(opts) };
       const config = await configFrom(merged);
       const inputFiles = await readInputFiles(opts.file, config.sandbox.max_file_mb * 1024 * 1024);
-      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles });
+      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles, outDir: merged.out });
     });
 
   const discord = program

@@ -17,10 +17,10 @@ const num = (def: number) =>
     z.number().positive(),
   ).default(def);
 
-const int = (def: number, min = 1) =>
+const int = (def: number, min = 1, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v),
-    z.number().int().min(min),
+    z.number().int().min(min).max(max),
   ).default(def);
 
 const idList = z.array(z.coerce.string()).default([]);
@@ -29,6 +29,9 @@ const idList = z.array(z.coerce.string()).default([]);
 const optionalUrl = optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v), {
   message: 'expected an http:// or https:// URL',
 });
+
+/** Most improvement attempts a run may make (`agent.max_retries`, `--max-retries`). */
+export const MAX_AGENT_RETRIES = 20;
 
 export const llmSchema = z
   .object({
@@ -113,7 +116,7 @@ export const configSchema = z
     llm: llmSchema.default(llmSchema.parse({})),
     agent: z
       .object({
-        max_retries: int(3, 0),
+        max_retries: int(3, 0, MAX_AGENT_RETRIES),
         max_requirement_chars: int(8000),
         /** How results are verified beyond the exit code (README "Answers you can trust"). */
         verify: z.enum(['off', 'checks', 'review', 'both']).default('checks'),
