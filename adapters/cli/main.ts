@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../../src/config/load.js';
+import { loadDotEnv } from '../../src/config/dotenv.js';
 import type { Config } from '../../src/config/schema.js';
 import { EXIT, exitCodeOf, describeError } from './errors.js';
 import { runOnce } from './run-command.js';
@@ -156,6 +157,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
+    loadDotEnv(); // .env in the current directory; variables already set win
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {
