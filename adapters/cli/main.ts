@@ -19,7 +19,7 @@ import { packageVersion } from './version.js';
 import { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } from '../../src/llm/model-catalog.js';
 import { fetchKnownModel } from '../../src/llm/model-fetch.js';
 import { InputError } from '../../src/agent/agent.js';
-import { MAX_AGENT_RETRIES } from '../../src/config/schema.js';
+import { MAX_AGENT_RETRIES, slackSchema } from '../../src/config/schema.js';
 
 function parseRetries(value: string): number {
   const n = Number(value);
@@ -98,7 +98,7 @@ export function buildProgram(): Command {
       process.exitCode = await registerDiscordCommands(await configFrom(merged), { guild: opts.guild, global: opts.global });
     });
 
-  program
+  const slack = program
     .command('slack')
     .description('serve the Slack app: HTTP on slack.port, or Socket Mode when slack.app_token is set (docs/slack.md)')
     .option('-c, --config <file>', 'config file')
@@ -107,6 +107,20 @@ export function buildProgram(): Command {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
       const { runSlack } = await import('../slack/main.js');
       process.exitCode = await runSlack(await configFrom(merged));
+    });
+  slack
+    .command('manifest')
+    .description('print the Slack app manifest with the command names of slack.commands (paste it at api.slack.com/apps)')
+    .option('-c, --config <file>', 'config file')
+    .option('--url <https-url>', "the app's public https URL (HTTP mode), written into every request URL")
+    .exitOverride()
+    .action(async (opts: { config?: string; url?: string }) => {
+      const merged = { ...program.opts<{ config?: string }>(), ...slack.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const config = await configFrom(merged);
+      const { shippedSlackManifest } = await import('../slack/manifest.js');
+      const names = (config.slack ?? slackSchema.parse({})).commands;
+      process.stdout.write(await shippedSlackManifest(names, opts.url));
+      process.exitCode = EXIT.success;
     });
 
   const model = program.command('model').description('manage local GGUF models');

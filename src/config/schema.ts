@@ -93,8 +93,31 @@ const chatKeys = {
   history_limit: int(10),
 };
 
+/**
+ * A Slack slash command name: a slash, then at most 31 lowercase letters, digits, `-` or `_`
+ * (https://docs.slack.dev/interactivity/implementing-slash-commands: names are lowercase, without
+ * spaces, at most 32 characters).
+ */
+const slashCommand = (def: string) =>
+  z
+    .string()
+    .regex(/^\/[a-z0-9_-]{1,31}$/, { message: 'expected a slash command name like /run (lowercase letters, digits, - or _; at most 32 characters)' })
+    .default(def);
+
+/** Names of the Slack slash commands (change them when another app in the workspace uses the same). */
+export const slackCommandsSchema = z
+  .object({
+    run: slashCommand('/run'),
+    generate: slashCommand('/generate'),
+    history: slashCommand('/history'),
+    show: slashCommand('/show'),
+  })
+  .strict()
+  .refine((c) => new Set(Object.values(c)).size === 4, { message: 'the four commands need four different names' });
+
 export const slackSchema = z
   .object({
+    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show' }),
     bot_token: optionalString,
     signing_secret: optionalString,
     /** Set → Socket Mode (no public URL needed). */
