@@ -21,6 +21,8 @@ const PYTHON = '/usr/bin/python3';
 const SYSTEM_PARTS = [
   { pkg: 'bubblewrap', ok: () => existsSync('/usr/bin/bwrap') },
   { pkg: 'python3', ok: () => existsSync(PYTHON) },
+  // systemd-analyze: the tests verify deploy/code-agent-slack.service with it
+  { pkg: 'systemd', ok: () => existsSync('/usr/bin/systemd-analyze') },
   ...['numpy', 'pandas', 'matplotlib', 'scipy', 'sympy'].map((mod) => ({
     pkg: `python3-${mod}`,
     ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-c', `import ${mod}`], { stdio: 'ignore' }).status === 0,
