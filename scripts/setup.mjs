@@ -41,7 +41,7 @@ function run(cmd, args, env = process.env) {
 function ensureSystemParts() {
   const missing = SYSTEM_PARTS.filter((p) => !p.ok()).map((p) => p.pkg);
   if (missing.length === 0) {
-    step('system parts present: bubblewrap, python3 and its sandbox libraries');
+    step('system parts present: bubblewrap, python3 and its sandbox libraries, systemd-analyze');
     return;
   }
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
