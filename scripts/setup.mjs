@@ -27,7 +27,16 @@ const SYSTEM_PARTS = [
     pkg: `python3-${mod}`,
     ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-c', `import ${mod}`], { stdio: 'ignore' }).status === 0,
   })),
+  // queue mode and the shared history stores: the tests start their own servers on free ports
+  { pkg: 'redis-server', ok: () => existsSync('/usr/bin/redis-server') },
+  { pkg: 'postgresql', ok: () => postgresInstalled() },
 ];
+
+/** True when some /usr/lib/postgresql/<version>/bin/postgres exists (Debian's layout). */
+function postgresInstalled() {
+  const dir = '/usr/lib/postgresql';
+  return existsSync(dir) && readdirSync(dir).some((v) => existsSync(join(dir, v, 'bin', 'postgres')));
+}
 
 function step(text) {
   process.stdout.write(`[setup] ${text}\n`);
@@ -41,7 +50,7 @@ function run(cmd, args, env = process.env) {
 function ensureSystemParts() {
   const missing = SYSTEM_PARTS.filter((p) => !p.ok()).map((p) => p.pkg);
   if (missing.length === 0) {
-    step('system parts present: bubblewrap, python3 and its sandbox libraries, systemd-analyze');
+    step('system parts present: bubblewrap, python3 and its sandbox libraries, redis-server, postgresql, systemd-analyze');
     return;
   }
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;

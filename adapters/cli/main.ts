@@ -123,6 +123,17 @@ export function buildProgram(): Command {
       process.exitCode = EXIT.success;
     });
 
+  program
+    .command('worker')
+    .description('queue mode: run chat jobs from the queue at queue.url (docs/deploy.md)')
+    .option('-c, --config <file>', 'config file')
+    .exitOverride()
+    .action(async (opts: { config?: string }) => {
+      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
+      const { runWorker } = await import('../worker/main.js');
+      process.exitCode = await runWorker(await configFrom(merged));
+    });
+
   const model = program.command('model').description('manage local GGUF models');
   model
     .command('fetch')

@@ -9,8 +9,9 @@ import { firstDelivery } from './dedupe.js';
 import { conversationId, track, type SlackContext } from './context.js';
 import { newRunJob } from './jobs.js';
 import { historyText, showText } from './history-view.js';
-import { section } from './mrkdwn.js';
+import { escapeMrkdwn, section } from './mrkdwn.js';
 import { fromSlackText } from './incoming-text.js';
+import { enqueueCommand } from './enqueue.js';
 
 /** Longest a command waits for the store before acking empty and answering via response_url, in ms. */
 export const ANSWER_WITHIN_MS = 2000;
@@ -51,6 +52,10 @@ async function startCommand(ctx: SlackContext, kind: 'run' | 'generate', command
   const max = ctx.core.agent.maxRequirementChars;
   if (requirement.length > max) {
     return ack(ephemeral(`Your request is ${requirement.length} characters long; the limit is ${max}. Shorten it and try again.`));
+  }
+  if (ctx.queue) {
+    const text = await enqueueCommand(ctx, name === '/run' ? 'run' : 'generate', command, requirement);
+    return ack(text === undefined ? undefined : ephemeral(escapeMrkdwn(text)));
   }
   // no I/O before the ack: memory dedupe now, the store's (which survives restarts) inside the job
   if (!ctx.recent.first(`command:${command.trigger_id}`)) return ack();

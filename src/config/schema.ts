@@ -134,6 +134,29 @@ export const slackSchema = z
   })
   .strict();
 
+/**
+ * The `queue` section (docs/deploy.md): with `url` set, chat processes only receive and enqueue,
+ * and `code-agent worker` processes run the jobs. Without it, one process does everything.
+ */
+export const queueSchema = z
+  .object({
+    /** `redis://…` or `rediss://…`; empty = embedded mode. */
+    url: optionalString.refine((v) => v === undefined || /^rediss?:\/\/\S+/.test(v), {
+      message: 'expected a redis:// or rediss:// URL',
+    }),
+    /** The BullMQ queue's name (queues on one Redis are apart by name). */
+    name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('code-agent'),
+    /** Jobs one worker process runs at once. */
+    concurrency: int(1),
+    /** How long a worker's lock on a job lasts without renewal, in s (renewed every half of it). */
+    lock_s: num(30),
+    /** How often workers look for jobs whose worker stopped (lock expired), in s. */
+    stalled_interval_s: num(30),
+    /** Longest a job may hold its user's and channel's slots, in s (a job whose process died frees them after this). */
+    job_timeout_s: num(1800),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     llm: llmSchema.default(llmSchema.parse({})),
@@ -159,6 +182,7 @@ export const configSchema = z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
       .default({ level: 'info' }),
+    queue: queueSchema.default(queueSchema.parse({})),
     slack: slackSchema.optional(),
     discord: z
       .object({
