@@ -54,7 +54,7 @@ async function startCommand(ctx: SlackContext, kind: 'run' | 'generate', command
     return ack(ephemeral(`Your request is ${requirement.length} characters long; the limit is ${max}. Shorten it and try again.`));
   }
   if (ctx.queue) {
-    const text = await enqueueCommand(ctx, name === '/run' ? 'run' : 'generate', command, requirement);
+    const text = await enqueueCommand(ctx, kind, command, requirement);
     return ack(text === undefined ? undefined : ephemeral(escapeMrkdwn(text)));
   }
   // no I/O before the ack: memory dedupe now, the store's (which survives restarts) inside the job
