@@ -8,6 +8,7 @@ import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
 import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/checks.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
+import { CANCELLED } from './outcome.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -56,8 +57,11 @@ export function progressLine(event: AgentEvent): string | undefined {
       return event.run.status === 'generated'
         ? '[Agent] Code generated (not executed)'
         : `[Agent] Success after ${plural(madeAttempts(event.run), 'attempt')}`;
-    case 'failed':
-      return `[Agent] Failed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.reason}`;
+    case 'failed': {
+      const n = madeAttempts(event.run);
+      if (event.reason === CANCELLED) return n === 0 ? '[Agent] Cancelled' : `[Agent] Cancelled after ${plural(n, 'attempt')}`;
+      return `[Agent] Failed after ${plural(n, 'attempt')}: ${event.reason}`;
+    }
   }
 }
 
