@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/temp-dir.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, InputError, type VerifyMode } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/agent/events.js';
@@ -24,7 +24,7 @@ async function setup(replies: FakeReply[], maxRetries = 3, verify: VerifyMode = 
     llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
     executor: new BubblewrapExecutor({ limits: { wallTimeS: 5 } }),
     store,
-    artifactRoot: mkdtempSync(join(tmpdir(), 'agent-artifacts-')),
+    artifactRoot: tempDir('agent-artifacts-'),
     maxRetries,
     maxRequirementChars: 200,
     verify,
@@ -134,7 +134,7 @@ describe('Agent', () => {
       llm: new OpenAiProvider({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0 }),
       executor: new BubblewrapExecutor(),
       store,
-      artifactRoot: mkdtempSync(join(tmpdir(), 'agent-artifacts-')),
+      artifactRoot: tempDir('agent-artifacts-'),
       log: (m) => log.push(m),
     });
     const log: string[] = [];

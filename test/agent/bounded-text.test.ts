@@ -4,9 +4,9 @@
  * programs are failed attempts decided before anything runs (C6), any exception line is recognised
  * (C7), and LLM endpoint failures reach users in plain words, details only in the operator's log.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/temp-dir.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
@@ -31,7 +31,7 @@ async function setup(replies: FakeReply[], maxRetries = 3, baseUrl?: (url: strin
     llm: new OpenAiProvider({ baseUrl: baseUrl ? baseUrl(fake.url) : fake.url, model: 'fake-model', maxRetries: 0, apiKey: 'sk-test' }),
     executor,
     store,
-    artifactRoot: mkdtempSync(join(tmpdir(), 'agent-bounded-')),
+    artifactRoot: tempDir('agent-bounded-'),
     maxRetries,
     log: (m) => log.push(m),
   });

@@ -3,9 +3,8 @@
  * review of a successful run, retries that can help, and the honest `unverified` status. The real
  * openai client against the fake OpenAI server, the real sandbox.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/temp-dir.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type VerifyMode } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/agent/events.js';
@@ -39,7 +38,7 @@ async function setup(
     llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
     executor: new BubblewrapExecutor({ limits: { wallTimeS: 5 } }),
     store: new KeyvHistoryStore(new Map()),
-    artifactRoot: mkdtempSync(join(tmpdir(), 'verify-artifacts-')),
+    artifactRoot: tempDir('verify-artifacts-'),
     maxRetries: options.maxRetries ?? 3,
     verify: options.verify ?? 'checks',
   });
