@@ -107,13 +107,8 @@ export class ChannelSurface implements Surface {
   }
 
   async edit(message: Message, msg: Outgoing): Promise<boolean> {
-    try {
-      await message.edit({ content: msg.content, allowedMentions: NO_MENTIONS, ...(msg.components ? { components: msg.components } : {}) });
-      return true;
-    } catch (err) {
-      this.logger.warn(`editing message ${message.id} failed: ${describe(err)}`);
-      return false;
-    }
+    // plain REST (PATCH /channels/:id/messages/:id): works without the gateway's caches (queue workers)
+    return editChannelMessage(message.client, message.channelId, message.id, msg, this.logger);
   }
 }
 

@@ -55,7 +55,7 @@ export interface QueueWorldOptions {
 }
 
 /** Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first). */
-async function spawnCli(args: string[], cwd: string, ready: RegExp, timeoutMs = 30_000): Promise<Proc & { match: RegExpMatchArray }> {
+export async function spawnCli(args: string[], cwd: string, ready: RegExp, timeoutMs = 30_000): Promise<Proc & { match: RegExpMatchArray }> {
   const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
