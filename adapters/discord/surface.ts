@@ -164,7 +164,7 @@ export async function editChannelMessage(
 ): Promise<boolean> {
   try {
     await client.rest.patch(Routes.channelMessage(channelId, messageId), {
-      body: { content: msg.content, allowed_mentions: { parse: [] }, ...(msg.components ? { components: msg.components } : {}) },
+      body: { content: msg.content, allowed_mentions: { parse: [], replied_user: false }, ...(msg.components ? { components: msg.components } : {}) },
     });
     return true;
   } catch (err) {

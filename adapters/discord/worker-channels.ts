@@ -17,19 +17,14 @@ export function restOnlyClient(token: string, apiUrl: string | undefined): Clien
 }
 
 /**
- * Looks a channel up by id and keeps it in the client's cache, so that messages posted in it can
- * be edited (discord.js edits through the message's cached channel). The worker knows no guild:
- * `allowUnknownGuild` builds the channel without one.
+ * Looks a channel up by id (`GET /channels/:id`). The worker knows no guild: `allowUnknownGuild`
+ * builds the channel without one, and such channels are not cached (a worker sees many threads over
+ * its life; messages are edited through plain REST, see surface.ts).
  * @returns undefined when Discord refuses (unknown channel, missing access, a DM it does not show).
  */
 export async function channelById(client: Client, id: string): Promise<Channel | undefined> {
-  const cached = client.channels.cache.get(id);
-  if (cached) return cached;
   try {
-    const channel = await client.channels.fetch(id, { allowUnknownGuild: true });
-    if (!channel) return undefined;
-    client.channels.cache.set(channel.id, channel);
-    return channel;
+    return (await client.channels.fetch(id, { allowUnknownGuild: true })) ?? undefined;
   } catch {
     return undefined;
   }
