@@ -16,6 +16,7 @@ import { fromDiscordText } from './incoming-text.js';
 import { discordLimitKey, type ActionPayload, type DiscordPayload, type ReplyPayload, type RunPayload, type TokenRef } from './queued.js';
 import { headerMessage, workingState, type JobKind } from './render.js';
 import { replyEphemeral } from './run-command.js';
+import { runExists } from './follow-up.js';
 import { Header, NO_MENTIONS, describe } from './surface.js';
 
 type Deferrable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
@@ -42,10 +43,7 @@ export async function enqueueRunAction(
   feedback: string | undefined,
 ): Promise<void> {
   const receivedAt = Date.now();
-  if (!(await ctx.app.store.getRun(conversation, runId).catch(() => undefined))) {
-    await replyEphemeral(ctx, interaction, `Run \`${runId}\` was not found in this channel's history.`);
-    return;
-  }
+  if (!(await runExists(ctx, interaction, conversation, runId))) return;
   const payload: ActionPayload = {
     ...tokenOf(interaction, receivedAt),
     channelId: interaction.channelId ?? '',

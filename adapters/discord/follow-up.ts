@@ -62,10 +62,7 @@ export async function handleRunAction(
   feedback: string | undefined,
 ): Promise<void> {
   const receivedAt = Date.now();
-  if (!(await ctx.app.store.getRun(conversation, runId).catch(() => undefined))) {
-    await replyEphemeral(ctx, interaction, `Run \`${runId}\` was not found in this channel's history.`);
-    return;
-  }
+  if (!(await runExists(ctx, interaction, conversation, runId))) return;
   const userId = interaction.user.id;
   let openGate!: (ok: boolean) => void;
   const gate = new Promise<boolean>((resolve) => (openGate = resolve));
@@ -119,6 +116,13 @@ export async function runActionJob(ctx: BotContext, spec: ActionJobSpec): Promis
   await continueRun(ctx, spec.conversation, runId, surface, userId, feedback, [], async (run) => {
     await header.set({ content: `${what} of run \`${runId}\` by <@${userId}>: ${run ? finalState(run) : 'failed'}${quote}` });
   });
+}
+
+/** Whether the run of a button or modal is in the conversation's history; else says so, ephemerally. */
+export async function runExists(ctx: BotContext, interaction: ButtonInteraction | ModalSubmitInteraction, conversation: string, runId: string): Promise<boolean> {
+  if (await ctx.app.store.getRun(conversation, runId).catch(() => undefined)) return true;
+  await replyEphemeral(ctx, interaction, `Run \`${runId}\` was not found in this channel's history.`);
+  return false;
 }
 
 /** A message in a run's thread (access and deduplication passed): improve with its text and files. */

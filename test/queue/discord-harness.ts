@@ -11,7 +11,7 @@ import { requireBuiltCli } from '../helpers/cli.js';
 import { startRedis, type TestServer } from '../helpers/servers.js';
 import { startFakeDiscord, type FakeDiscord, type FakeUser, type From } from '../fakes/discord-server.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
-import { spawnCli, stopProc, type Proc } from './harness.js';
+import { commonConfig, spawnCli, stopProc, type Proc } from './harness.js';
 
 export interface DiscordQueueWorld {
   redis: TestServer;
@@ -52,11 +52,7 @@ export async function startDiscordQueueWorld(options: DiscordQueueOptions): Prom
   await writeFile(
     configFile,
     stringify({
-      llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
-      agent: { max_retries: 0, verify: 'off' },
-      sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, ...options.sandbox },
-      store: { url: redis.url, data_dir: join(dir, 'data') },
-      log: { level: 'error' },
+      ...commonConfig(llm.url, redis.url, dir, options.sandbox),
       discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, history_limit: 25 },
       queue: { url: redis.url, name: 'discord-test', lock_s: 2, stalled_interval_s: 1 },
     }),
