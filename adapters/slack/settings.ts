@@ -32,6 +32,16 @@ export interface SlackSettings {
   /** How long delivery ids are remembered, in ms. */
   dedupeTtlMs: number;
   historyLimit: number;
+  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`). */
+  commands: SlackCommandNames;
+}
+
+/** The names the four slash commands answer to. */
+export interface SlackCommandNames {
+  run: string;
+  generate: string;
+  history: string;
+  show: string;
 }
 
 /**
@@ -78,5 +88,6 @@ export function slackSettings(config: Config, role: 'receiver' | 'worker' = 'rec
     maxInputFiles: s.max_input_files,
     dedupeTtlMs: s.dedupe_ttl_s * 1000,
     historyLimit: s.history_limit,
+    commands: s.commands,
   };
 }
