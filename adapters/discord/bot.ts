@@ -10,6 +10,7 @@ import { onInteraction, onMessage } from './handlers.js';
 import { silentLogger, type Logger } from './log.js';
 import { NO_MENTIONS, describe } from './surface.js';
 import { DiscordStartupError, startupErrorFor } from './startup-error.js';
+import type { JobQueue } from '../../src/queue/queue.js';
 
 export { DiscordStartupError } from './startup-error.js';
 
@@ -28,6 +29,8 @@ export interface DiscordBotOptions {
   settings?: Partial<DiscordSettings>;
   /** Extra discord.js client options (tests). */
   clientOptions?: Partial<ClientOptions>;
+  /** Queue mode: enqueue jobs instead of running them (no sandbox check, no LLM call here). */
+  queue?: JobQueue;
 }
 
 /** Builds the client options from the `discord` config section. */
@@ -50,7 +53,7 @@ export class DiscordBot {
     this.logger = options.logger ?? silentLogger;
     this.client = new Client({ ...clientOptionsFor(discord?.api_url), ...options.clientOptions });
     const settings = { ...settingsFrom(discord), ...options.settings };
-    this.ctx = createContext(options.app, this.client, this.logger, settings);
+    this.ctx = { ...createContext(options.app, this.client, this.logger, settings), ...(options.queue ? { queue: options.queue } : {}) };
     this.client.on(Events.InteractionCreate, (i) => void onInteraction(this.ctx, i));
     this.client.on(Events.MessageCreate, (m) => void onMessage(this.ctx, m));
     this.client.on(Events.Error, (err) => this.logger.error(`discord client error: ${describe(err)}`));
@@ -61,7 +64,7 @@ export class DiscordBot {
 
   /**
    * Logs in and resolves once the client is ready.
-   * @throws {SandboxUnavailableError} when the sandbox cannot isolate on this machine.
+   * @throws {SandboxUnavailableError} when the sandbox cannot isolate on this machine (not in queue mode).
    * @throws {DiscordStartupError} when the token is missing or refused, or the gateway refuses the
    *   intents (close code 4014: enable the Message Content intent, see docs/discord.md).
    */
@@ -69,7 +72,8 @@ export class DiscordBot {
     const token = this.options.app.config.discord?.token;
     if (!token) throw new DiscordStartupError('discord.token is not set');
     // refuse to serve on a machine where the sandbox cannot isolate, rather than fail every run
-    await this.options.app.executor.check();
+    // (a queue-mode ingress runs no code: its workers check their own machines)
+    if (!this.options.queue) await this.options.app.executor.check();
     let onDisconnect!: (event: { code: number }) => void;
     const refused = new Promise<never>((_, reject) => {
       onDisconnect = (event) => reject(startupErrorFor(event.code));

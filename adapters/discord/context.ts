@@ -11,6 +11,7 @@ import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import type { Logger } from './log.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
 import { DISCORD_FILE_ORIGINS } from './attachments.js';
+import type { JobQueue } from '../../src/queue/queue.js';
 
 /** Settings of the adapter, in the units the code uses. */
 export interface DiscordSettings {
@@ -60,6 +61,8 @@ export interface BotContext {
   jobs: Set<Promise<unknown>>;
   /** Synchronous, in-memory dedupe in front of the store's. */
   recent: RecentDeliveries;
+  /** Queue mode (`queue.url`): this process only receives and enqueues (adapters/discord/enqueue.ts). */
+  queue?: JobQueue;
 }
 
 /** Creates the shared context. */

@@ -14,7 +14,7 @@ import {
 } from 'discord.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
-import { downloadAttachments } from './attachments.js';
+import { downloadAttachments, type RemoteFile } from './attachments.js';
 import { fromDiscordText } from './incoming-text.js';
 import { withInputFilesNote } from '../../src/chat/input-note.js';
 import type { BotContext } from './context.js';
@@ -23,7 +23,7 @@ import { FEEDBACK_INPUT_ID, customId } from './ids.js';
 import { refreshRunHeader, runJob } from './job.js';
 import { finalState, oneLine } from './render.js';
 import { replyEphemeral } from './run-command.js';
-import { ChannelSurface, Header, NO_MENTIONS, describe } from './surface.js';
+import { ChannelSurface, Header, NO_MENTIONS, describe, type InteractionReplies } from './surface.js';
 
 /**
  * Longest feedback typed in the Improve modal (Discord allows up to 4000 in a text input).
@@ -62,10 +62,7 @@ export async function handleRunAction(
   feedback: string | undefined,
 ): Promise<void> {
   const receivedAt = Date.now();
-  if (!(await ctx.app.store.getRun(conversation, runId).catch(() => undefined))) {
-    await replyEphemeral(ctx, interaction, `Run \`${runId}\` was not found in this channel's history.`);
-    return;
-  }
+  if (!(await runExists(ctx, interaction, conversation, runId))) return;
   const userId = interaction.user.id;
   let openGate!: (ok: boolean) => void;
   const gate = new Promise<boolean>((resolve) => (openGate = resolve));
@@ -87,35 +84,54 @@ export async function handleRunAction(
   }
 
   async function job(): Promise<void> {
-    const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);
-    const what = feedback === undefined ? '🔁 Re-run' : '💬 Improve';
-    const quote = feedback ? `\n> ${oneLine(feedback, 300)}` : '';
-    await header.set({ content: `${what} of run \`${runId}\` requested by <@${userId}>${quote}` });
     const channel = interaction.channel?.isSendable() ? (interaction.channel as SendableChannels) : undefined;
-    const surface = new ChannelSurface(channel, ctx.logger, interaction, receivedAt, ctx.settings.interactionTokenTtlMs);
-    await continueRun(ctx, conversation, runId, surface, userId, feedback, [], async (run) => {
-      await header.set({ content: `${what} of run \`${runId}\` by <@${userId}>: ${run ? finalState(run) : 'failed'}${quote}` });
-    });
+    await runActionJob(ctx, { replies: interaction, receivedAt, channel, conversation, runId, userId, feedback });
   }
+}
+
+/** A Re-run or an Improve whose interaction was deferred; built by the gateway process or a queue worker. */
+export interface ActionJobSpec {
+  /** The interaction's token: the original response and follow-ups. */
+  replies: InteractionReplies;
+  /** `Date.now()` when the interaction arrived. */
+  receivedAt: number;
+  /** The interaction's channel (the run's thread, or the channel for in-place runs); undefined: follow-ups only. */
+  channel: SendableChannels | undefined;
+  conversation: string;
+  runId: string;
+  userId: string;
+  /** Undefined for a re-run. */
+  feedback: string | undefined;
+}
+
+/** Runs a Re-run or an Improve job, saying in the interaction's response what it was and how it ended. Never throws. */
+export async function runActionJob(ctx: BotContext, spec: ActionJobSpec): Promise<void> {
+  const { runId, userId, feedback } = spec;
+  const ttl = ctx.settings.interactionTokenTtlMs;
+  const header = new Header(ctx.client, spec.replies, ctx.logger, spec.receivedAt, ttl);
+  const what = feedback === undefined ? '🔁 Re-run' : '💬 Improve';
+  const quote = feedback ? `\n> ${oneLine(feedback, 300)}` : '';
+  await header.set({ content: `${what} of run \`${runId}\` requested by <@${userId}>${quote}` });
+  const surface = new ChannelSurface(spec.channel, ctx.logger, spec.replies, spec.receivedAt, ttl);
+  await continueRun(ctx, spec.conversation, runId, surface, userId, feedback, [], async (run) => {
+    await header.set({ content: `${what} of run \`${runId}\` by <@${userId}>: ${run ? finalState(run) : 'failed'}${quote}` });
+  });
+}
+
+/** Whether the run of a button or modal is in the conversation's history; else says so, ephemerally. */
+export async function runExists(ctx: BotContext, interaction: ButtonInteraction | ModalSubmitInteraction, conversation: string, runId: string): Promise<boolean> {
+  if (await ctx.app.store.getRun(conversation, runId).catch(() => undefined)) return true;
+  await replyEphemeral(ctx, interaction, `Run \`${runId}\` was not found in this channel's history.`);
+  return false;
 }
 
 /** A message in a run's thread (access and deduplication passed): improve with its text and files. */
 export async function handleThreadReply(ctx: BotContext, message: Message, conversation: string, run: Run): Promise<void> {
   const userId = message.author.id;
-  const admission = ctx.limiter.submit(conversation, userId, async () => {
-    const surface = new ChannelSurface(message.channel.isSendable() ? message.channel : undefined, ctx.logger);
-    const attachments = [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, size: a.size }));
-    const { files, skipped } = await downloadAttachments(attachments, {
-      maxFiles: ctx.settings.maxInputFiles,
-      maxBytes: ctx.settings.maxInputFileBytes,
-      origins: ctx.settings.attachmentOrigins,
-    });
-    if (skipped.length) await surface.post({ content: `⚠️ Not used: ${skipped.join('; ')}`.slice(0, 2000) });
-    const text = fromDiscordText(message.content, message.channel).trim();
-    // the LLM is told the names the program will find, whether or not the reply has text
-    const feedback = withInputFilesNote(text || (files.length ? 'Use the attached input files.' : ''), files) || undefined;
-    await continueRun(ctx, conversation, run.id, surface, userId, feedback, files);
-  });
+  const attachments = [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, size: a.size }));
+  const text = fromDiscordText(message.content, message.channel).trim();
+  const channel = message.channel.isSendable() ? message.channel : undefined;
+  const admission = ctx.limiter.submit(conversation, userId, () => threadReplyJob(ctx, { channel, conversation, runId: run.id, userId, text, attachments }));
   if (!admission.accepted) {
     await message
       .reply({ content: refusalText(admission.reason, ctx.settings.maxQueuePerChannel), allowedMentions: NO_MENTIONS })
@@ -123,6 +139,33 @@ export async function handleThreadReply(ctx: BotContext, message: Message, conve
     return;
   }
   track(ctx, admission.done);
+}
+
+/** A reply in a run's thread as a job; built by the gateway process or a queue worker. */
+export interface ThreadReplySpec {
+  /** The thread; undefined when it cannot be posted in (nothing is shown then). */
+  channel: SendableChannels | undefined;
+  conversation: string;
+  runId: string;
+  userId: string;
+  /** The reply's text, mentions already in plain words. */
+  text: string;
+  /** The reply's attachments (downloaded into the sandbox's input files, within the settings' limits). */
+  attachments: RemoteFile[];
+}
+
+/** Improves the run with the reply's text and attachments. Never throws (the thread says what happened). */
+export async function threadReplyJob(ctx: BotContext, spec: ThreadReplySpec): Promise<void> {
+  const surface = new ChannelSurface(spec.channel, ctx.logger);
+  const { files, skipped } = await downloadAttachments(spec.attachments, {
+    maxFiles: ctx.settings.maxInputFiles,
+    maxBytes: ctx.settings.maxInputFileBytes,
+    origins: ctx.settings.attachmentOrigins,
+  });
+  if (skipped.length) await surface.post({ content: `⚠️ Not used: ${skipped.join('; ')}`.slice(0, 2000) });
+  // the LLM is told the names the program will find, whether or not the reply has text
+  const feedback = withInputFilesNote(spec.text || (files.length ? 'Use the attached input files.' : ''), files) || undefined;
+  await continueRun(ctx, spec.conversation, spec.runId, surface, spec.userId, feedback, files);
 }
 
 /**

@@ -10,6 +10,7 @@ import { fromDiscordText } from './incoming-text.js';
 import { FEEDBACK_INPUT_ID, conversationId, interactionEventId, messageEventId, parseCustomId } from './ids.js';
 import { handleHistory, handleShow } from './queries.js';
 import { handleRunCommand, replyEphemeral } from './run-command.js';
+import { enqueueRunAction, enqueueRunCommand, enqueueThreadReply } from './enqueue.js';
 import { NO_MENTIONS, describe } from './surface.js';
 
 /** Handles one interaction; never throws. */
@@ -21,7 +22,8 @@ export async function onInteraction(ctx: BotContext, interaction: Interaction): 
     const eventId = interactionEventId(interaction.id);
     if (!ctx.recent.first(eventId)) return;
     const isRun = interaction.isChatInputCommand() && (interaction.commandName === 'run' || interaction.commandName === 'generate');
-    if (!isRun && !(await firstDelivery(ctx, eventId))) return;
+    // queue mode: the store's record first (a few ms on Redis), so that no other ingress enqueues it too
+    if ((!isRun || ctx.queue) && !(await firstDelivery(ctx, eventId))) return;
     const place = placeOf(interaction.guildId, interaction.channelId ?? '', interaction.channel);
     const refusal = refusalFor(ctx, interaction.user.id, place, roleIdsOf(interaction.member));
     if (refusal) return await replyEphemeral(ctx, interaction, refusal);
@@ -31,6 +33,7 @@ export async function onInteraction(ctx: BotContext, interaction: Interaction): 
       switch (interaction.commandName) {
         case 'run':
         case 'generate':
+          if (ctx.queue) return await enqueueRunCommand(ctx, interaction, interaction.commandName, place);
           return await handleRunCommand(ctx, interaction, interaction.commandName, place, () => firstDelivery(ctx, eventId));
         case 'history':
           return await handleHistory(ctx, interaction, conversation);
@@ -44,12 +47,14 @@ export async function onInteraction(ctx: BotContext, interaction: Interaction): 
     if (!parsed) return;
     if (interaction.isButton()) {
       if (parsed.action === 'improve') return await showImproveModal(ctx, interaction, parsed.runId);
+      if (parsed.action === 'rerun' && ctx.queue) return await enqueueRunAction(ctx, interaction, conversation, parsed.runId, undefined);
       if (parsed.action === 'rerun') return await handleRunAction(ctx, interaction, conversation, parsed.runId, undefined);
       return;
     }
     if (parsed.action === 'feedback') {
       const feedback = fromDiscordText(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID), interaction.channel).trim();
       if (!feedback) return await replyEphemeral(ctx, interaction, 'The feedback was empty: say what should change.');
+      if (ctx.queue) return await enqueueRunAction(ctx, interaction, conversation, parsed.runId, feedback);
       return await handleRunAction(ctx, interaction, conversation, parsed.runId, feedback);
     }
   } catch (err) {
@@ -74,7 +79,8 @@ export async function onMessage(ctx: BotContext, message: Message): Promise<void
         .catch((err: unknown) => ctx.logger.warn(`refusal reply failed: ${describe(err)}`));
       return;
     }
-    await handleThreadReply(ctx, message, conversation, run);
+    if (ctx.queue) await enqueueThreadReply(ctx, message, conversation, run);
+    else await handleThreadReply(ctx, message, conversation, run);
   } catch (err) {
     ctx.logger.error(`message ${message.id} failed: ${(err as Error)?.stack ?? String(err)}`);
   }

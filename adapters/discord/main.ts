@@ -9,6 +9,9 @@ import { registerCommands, type RegisterTarget } from './commands.js';
 import { DiscordBot } from './bot.js';
 import { createLogger } from './log.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
+import { JobQueue } from '../../src/queue/queue.js';
+import { IngressOnlyLlm } from '../../src/queue/ingress-llm.js';
+import { redactedUrl } from '../../src/queue/connection.js';
 
 /** The `discord` section with what the bot cannot start without. */
 function requireDiscord(config: Config, needApplicationId: boolean): NonNullable<Config['discord']> & { token: string } {
@@ -25,27 +28,38 @@ function requireDiscord(config: Config, needApplicationId: boolean): NonNullable
 /**
  * Runs the bot until SIGINT or SIGTERM.
  * @returns the exit code (0 after a clean stop).
- * @throws {ConfigError} without a token; {@link DiscordStartupError} when the gateway refuses the bot.
+ * With `queue.url` set the bot is a queue-mode ingress (docs/deploy.md): it defers and enqueues, and
+ * `code-agent worker` runs the jobs.
+ * @throws {ConfigError} without a token or (queue mode) when Redis cannot be reached;
+ *   {@link DiscordStartupError} when the gateway refuses the bot.
  */
 export async function runDiscordBot(config: Config): Promise<number> {
   requireDiscord(config, false);
   const logger = createLogger(config.log.level);
-  const app = await createApp(config, { warn: (m) => logger.warn(m) });
+  const ingress = Boolean(config.queue.url);
+  // queue mode: this process only receives and enqueues; workers call the LLM and run the sandbox
+  const app = await createApp(config, { warn: (m) => logger.warn(m), ...(ingress ? { llm: new IngressOnlyLlm() } : {}) });
   keepRunningOnStrayErrors((err) => logger.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
-  const bot = new DiscordBot({ app, logger });
+  let queue: JobQueue | undefined;
+  let bot: DiscordBot;
   try {
+    if (ingress) queue = await JobQueue.open(config, config.discord?.max_queue_per_channel ?? 5);
+    bot = new DiscordBot({ app, logger, ...(queue ? { queue } : {}) });
     await bot.start();
   } catch (err) {
+    await queue?.close();
     await app.close();
     throw err;
   }
   logger.info(`Discord bot is online as ${bot.client.user?.tag ?? 'unknown user'}`);
+  if (queue) process.stderr.write(`code-agent: Discord gateway ingress running (queue mode: jobs go to ${redactedUrl(config.queue.url!)})\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   logger.info('stopping: waiting for running jobs to post their final message');
   await bot.stop();
+  await queue?.close();
   await app.close();
   return 0;
 }

@@ -3,13 +3,13 @@
  * render the job there. Where no thread can be started (inside a thread, a forum post, a DM), the
  * job replies in place and says so.
  */
-import { ThreadAutoArchiveDuration, type ChatInputCommandInteraction, type SendableChannels } from 'discord.js';
+import { ThreadAutoArchiveDuration, type ChatInputCommandInteraction, type Message, type SendableChannels } from 'discord.js';
 import type { BotContext } from './context.js';
 import { refusalText, track } from './context.js';
 import { conversationId } from './ids.js';
 import { runJob } from './job.js';
 import { finalState, headerMessage, threadName, workingState, type JobKind } from './render.js';
-import { ChannelSurface, Header, describe, NO_MENTIONS, type Surface } from './surface.js';
+import { ChannelSurface, Header, describe, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import { placeOf, type Place } from './gate.js';
 import { fromDiscordText } from './incoming-text.js';
 
@@ -99,56 +99,107 @@ export async function handleRunCommand(
   openGate(true);
 
   async function startJob(): Promise<void> {
-    const first = await header.set(headerMessage(kind, requirement, userId, workingState(place.canThread, 0)));
-    let surface: Surface | undefined;
-    let threadId: string | undefined;
-    let note: string | undefined;
     const { canThread, unseen } = await threadability(ctx, interaction, place);
-    if (unseen) note = CANNOT_SEE_CHANNEL;
-    if (canThread && first) {
-      try {
-        const thread = await first.startThread({ name: threadName(requirement), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
-        threadId = thread.id;
-        // a thread that refuses messages (permissions changed mid-run) falls back to follow-ups
-        surface = new ChannelSurface(thread, ctx.logger, interaction, receivedAt, ctx.settings.interactionTokenTtlMs);
-      } catch (err) {
-        ctx.logger.warn(`starting a thread failed: ${describe(err)}`);
-        note = 'ℹ️ I could not start a thread here, so I reply in place.';
-      }
-    } else if (canThread) {
-      note = 'ℹ️ I could not start a thread here, so I reply in place.';
-    } else if (!note) {
-      note = place.parentId
-        ? 'ℹ️ Threads cannot be started inside a thread, so I reply in place.'
-        : 'ℹ️ Threads cannot be started here, so I reply in place.';
-    }
-    if (!surface) {
-      const channel = interaction.channel?.isSendable() ? (interaction.channel as SendableChannels) : undefined;
-      surface = new ChannelSurface(channel, ctx.logger, interaction, receivedAt, ctx.settings.interactionTokenTtlMs);
-      await header.set(headerMessage(kind, requirement, userId, workingState(false, 0, note)));
-    }
-    const meta: Record<string, string> = {
+    await startRunJob(ctx, {
       kind,
-      ...(place.guildId ? { guildId: place.guildId } : {}),
-      channelId: place.channelId,
-      ...(threadId ? { threadId } : {}),
-      ...(first ? { headerChannelId: first.channelId, headerMessageId: first.id } : {}),
-    };
-    const options = { requestedBy: userId, meta };
-    await runJob(ctx, {
-      surface,
-      startText: kind === 'run' ? '⏳ Starting…' : '⏳ Writing code…',
-      call: (onEvent) =>
-        kind === 'run'
-          ? ctx.app.agent.run(conversation, requirement, { ...options, onEvent })
-          : ctx.app.agent.generate(conversation, requirement, { ...options, onEvent }),
-      onRunId: async (runId) => {
-        if (threadId) await ctx.app.store.linkThread(conversation, threadId, runId);
-      },
-      onFinish: async (run, failure) => {
-        const state = run ? finalState(run) : `⚠️ ${failure ?? 'failed'}`;
-        await header.set(headerMessage(kind, requirement, userId, note ? `${state}\n${note}` : state));
-      },
+      requirement,
+      userId,
+      place,
+      conversation,
+      header,
+      replies: interaction,
+      receivedAt,
+      channel: interaction.channel?.isSendable() ? (interaction.channel as SendableChannels) : undefined,
+      canThread,
+      unseen,
+      startThread: (first, name) => first.startThread({ name, autoArchiveDuration: ThreadAutoArchiveDuration.OneDay }),
     });
   }
+}
+
+/** Where and how a `/run` or `/generate` job renders; built by the gateway process or by a queue worker. */
+export interface RunJobSpec {
+  kind: Extract<JobKind, 'run' | 'generate'>;
+  requirement: string;
+  userId: string;
+  place: Place;
+  conversation: string;
+  /** The interaction's original response (already deferred). */
+  header: Header;
+  /** Follow-ups while the interaction token lives. */
+  replies: InteractionReplies;
+  /** `Date.now()` when the interaction arrived (the token's age counts from there). */
+  receivedAt: number;
+  /** The command's channel, for in-place replies; undefined: follow-ups only. */
+  channel: SendableChannels | undefined;
+  /** A thread can be started here (guild text or announcement channel). */
+  canThread: boolean;
+  /** The bot could not look the channel up (says so in the header). */
+  unseen: boolean;
+  /** Starts a thread from the header message. @throws the REST error when Discord refuses. */
+  startThread(first: Message, name: string): Promise<SendableChannels>;
+  /** Called with the id of the thread (or channel) the job renders in, before the agent starts. */
+  onThread?: (id: string) => Promise<void>;
+  /** Called once with the run id. */
+  onRunId?: (runId: string) => Promise<void>;
+}
+
+/**
+ * Runs a `/run` or `/generate` job whose interaction was deferred: the header says "working", a
+ * thread is started from it where possible (else the job replies in place and says why), and the
+ * agent's progress and result render there. Never throws.
+ */
+export async function startRunJob(ctx: BotContext, spec: RunJobSpec): Promise<void> {
+  const { kind, requirement, userId, place, conversation, header, receivedAt } = spec;
+  const ttl = ctx.settings.interactionTokenTtlMs;
+  const first = await header.set(headerMessage(kind, requirement, userId, workingState(place.canThread, 0)));
+  let surface: Surface | undefined;
+  let threadId: string | undefined;
+  let note: string | undefined = spec.unseen ? CANNOT_SEE_CHANNEL : undefined;
+  if (spec.canThread && first) {
+    try {
+      const thread = await spec.startThread(first, threadName(requirement));
+      threadId = thread.id;
+      // a thread that refuses messages (permissions changed mid-run) falls back to follow-ups
+      surface = new ChannelSurface(thread, ctx.logger, spec.replies, receivedAt, ttl);
+    } catch (err) {
+      ctx.logger.warn(`starting a thread failed: ${describe(err)}`);
+      note = 'ℹ️ I could not start a thread here, so I reply in place.';
+    }
+  } else if (spec.canThread) {
+    note = 'ℹ️ I could not start a thread here, so I reply in place.';
+  } else if (!note) {
+    note = place.parentId
+      ? 'ℹ️ Threads cannot be started inside a thread, so I reply in place.'
+      : 'ℹ️ Threads cannot be started here, so I reply in place.';
+  }
+  if (!surface) {
+    surface = new ChannelSurface(spec.channel, ctx.logger, spec.replies, receivedAt, ttl);
+    await header.set(headerMessage(kind, requirement, userId, workingState(false, 0, note)));
+  }
+  await spec.onThread?.(threadId ?? place.channelId).catch((err: unknown) => ctx.logger.warn(`recording the job's thread failed: ${describe(err)}`));
+  const meta: Record<string, string> = {
+    kind,
+    ...(place.guildId ? { guildId: place.guildId } : {}),
+    channelId: place.channelId,
+    ...(threadId ? { threadId } : {}),
+    ...(first ? { headerChannelId: first.channelId, headerMessageId: first.id } : {}),
+  };
+  const options = { requestedBy: userId, meta };
+  await runJob(ctx, {
+    surface,
+    startText: kind === 'run' ? '⏳ Starting…' : '⏳ Writing code…',
+    call: (onEvent) =>
+      kind === 'run'
+        ? ctx.app.agent.run(conversation, requirement, { ...options, onEvent })
+        : ctx.app.agent.generate(conversation, requirement, { ...options, onEvent }),
+    onRunId: async (runId) => {
+      if (threadId) await ctx.app.store.linkThread(conversation, threadId, runId);
+      await spec.onRunId?.(runId);
+    },
+    onFinish: async (run, failure) => {
+      const state = run ? finalState(run) : `⚠️ ${failure ?? 'failed'}`;
+      await header.set(headerMessage(kind, requirement, userId, note ? `${state}\n${note}` : state));
+    },
+  });
 }

@@ -7,13 +7,7 @@
  *   is valid, then through the channel as the bot's own message.
  * Every message is sent with `allowed_mentions: { parse: [] }`: output never pings anyone.
  */
-import type {
-  Client,
-  Message,
-  BaseMessageOptions,
-  RepliableInteraction,
-  SendableChannels,
-} from 'discord.js';
+import type { Client, Message, BaseMessageOptions, SendableChannels } from 'discord.js';
 import { Routes } from 'discord.js';
 import type { Logger } from './log.js';
 import type { Outgoing } from './render.js';
@@ -51,6 +45,16 @@ export function withoutFiles(msg: Outgoing, reason: string): Outgoing {
   return { content: content + note, ...(msg.components ? { components: msg.components } : {}) };
 }
 
+/**
+ * What a job does with an interaction's token: follow-ups and edits of the original response. A
+ * gateway process passes the interaction itself; a queue worker, which has only the token, an
+ * `InteractionWebhook` (see adapters/discord/worker-channels.ts).
+ */
+export interface InteractionReplies {
+  followUp(options: BaseMessageOptions): Promise<Message>;
+  editReply(options: BaseMessageOptions): Promise<Message>;
+}
+
 /** Posts and edits messages; never throws. */
 export interface Surface {
   /** @returns the posted message, or undefined when every way of posting failed (logged). */
@@ -70,7 +74,7 @@ export class ChannelSurface implements Surface {
   constructor(
     private readonly channel: SendableChannels | undefined,
     private readonly logger: Logger,
-    private readonly interaction?: RepliableInteraction,
+    private readonly interaction?: InteractionReplies,
     private readonly tokenSince = Date.now(),
     private readonly tokenTtlMs = INTERACTION_TOKEN_TTL_MS,
   ) {}
@@ -103,13 +107,8 @@ export class ChannelSurface implements Surface {
   }
 
   async edit(message: Message, msg: Outgoing): Promise<boolean> {
-    try {
-      await message.edit({ content: msg.content, allowedMentions: NO_MENTIONS, ...(msg.components ? { components: msg.components } : {}) });
-      return true;
-    } catch (err) {
-      this.logger.warn(`editing message ${message.id} failed: ${describe(err)}`);
-      return false;
-    }
+    // plain REST (PATCH /channels/:id/messages/:id): works without the gateway's caches (queue workers)
+    return editChannelMessage(message.client, message.channelId, message.id, msg, this.logger);
   }
 }
 
@@ -119,7 +118,7 @@ export class Header {
 
   constructor(
     private readonly client: Client,
-    private readonly interaction: RepliableInteraction,
+    private readonly interaction: InteractionReplies,
     private readonly logger: Logger,
     private readonly tokenSince = Date.now(),
     private readonly tokenTtlMs = INTERACTION_TOKEN_TTL_MS,
@@ -165,7 +164,7 @@ export async function editChannelMessage(
 ): Promise<boolean> {
   try {
     await client.rest.patch(Routes.channelMessage(channelId, messageId), {
-      body: { content: msg.content, allowed_mentions: { parse: [] }, ...(msg.components ? { components: msg.components } : {}) },
+      body: { content: msg.content, allowed_mentions: { parse: [], replied_user: false }, ...(msg.components ? { components: msg.components } : {}) },
     });
     return true;
   } catch (err) {

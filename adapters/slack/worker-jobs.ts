@@ -15,9 +15,9 @@ import type { ReplyPayload, RunPayload } from './queued.js';
 import { rootText } from './views.js';
 import { ephemeral } from './commands.js';
 import { escapeMrkdwn } from './mrkdwn.js';
+import { markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
 
-/** The `error` of a run whose worker stopped, and what its thread is told. */
-export const WORKER_STOPPED = 'interrupted: the worker running it stopped before it finished (killed, or its machine was lost)';
+export { WORKER_STOPPED } from '../../src/queue/interrupted.js';
 
 /**
  * The Slack job runner of a worker.
@@ -58,7 +58,7 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
 
     async interrupted(data: ChatJobData) {
       const p = data.payload as RunPayload | ReplyPayload;
-      const notice = `${WORKER_STOPPED}. Nothing is running for it now: ask again, or reply in the thread to improve the last result.`;
+      const notice = WORKER_STOPPED_NOTICE;
       if (!data.thread) {
         // it stopped before the channel message was posted: only the user can be told
         if ('responseUrl' in p) await tell(p.responseUrl, `Your request was ${escapeMrkdwn(notice)}`);
@@ -66,12 +66,7 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
         return;
       }
       const conv = conversationId(p.team, p.channel);
-      const run = await core.store.findRunByThread(conv, data.thread);
-      if (run?.status === 'running') {
-        const failed = { ...run, status: 'failed' as const, error: WORKER_STOPPED, updatedAt: new Date().toISOString() };
-        delete failed.runningIn;
-        await core.store.saveRun(failed);
-      }
+      const run = await markInterrupted(core.store, await core.store.findRunByThread(conv, data.thread));
       await poster.post(p.channel, `❌ *Failed*: ${escapeMrkdwn(notice)}`, data.thread);
       const root = run ?? { requirement: 'requirement' in p ? p.requirement : '', requestedBy: p.user, meta: { ...('userName' in p && p.userName ? { userName: p.userName } : {}) } };
       await poster.update(p.channel, data.thread, rootText(root, '❌ failed: the worker running it stopped', run?.meta?.kind ?? data.kind));

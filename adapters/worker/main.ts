@@ -12,12 +12,13 @@ import { checkRedis, redactedUrl } from '../../src/queue/connection.js';
 import { startQueueWorker } from '../../src/queue/worker.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 import { slackJobs } from '../slack/worker-jobs.js';
+import { discordJobs } from '../discord/worker-jobs.js';
 
 const QUIET = new Set(['fatal', 'error', 'warn', 'silent']);
 
 /**
  * Starts a worker and resolves with exit code 0 after a signal stopped it.
- * @throws {ConfigError} without `queue.url` or without any platform token; errors of createApp
+ * @throws {ConfigError} without `queue.url` or without any platform token (Slack's bot token, Discord's token); errors of createApp
  *   (no LLM, store unreachable); SandboxUnavailableError when the sandbox cannot isolate here.
  */
 export async function runWorker(config: Config): Promise<number> {
@@ -32,12 +33,17 @@ export async function runWorker(config: Config): Promise<number> {
     error: (...msg: unknown[]) => write(`error: ${msg.map((m) => (m instanceof Error ? m.message : String(m))).join(' ')}`),
   };
   const core = await createApp(config);
+  let discord: ReturnType<typeof discordJobs> | undefined;
   try {
     await core.executor.check();
     const platforms: Record<string, PlatformJobs> = {};
     if (config.slack?.bot_token) platforms.slack = slackJobs(core, config, log);
+    discord = config.discord?.token ? discordJobs(core, config, log) : undefined;
+    if (discord) platforms.discord = discord;
     if (Object.keys(platforms).length === 0) {
-      throw new ConfigError('the worker has no platform to post to: set slack.bot_token (SLACK_BOT_TOKEN), as the ingress has it');
+      throw new ConfigError(
+        'the worker has no platform to post to: set slack.bot_token (SLACK_BOT_TOKEN) and/or discord.token (DISCORD_TOKEN), as the ingress has them',
+      );
     }
     const worker = await startQueueWorker(config, platforms, log);
     keepRunningOnStrayErrors((err) => write(`unhandled error (the worker keeps running): ${(err as Error)?.stack ?? String(err)}`));
@@ -51,6 +57,7 @@ export async function runWorker(config: Config): Promise<number> {
     process.stderr.write('code-agent: worker stopping (finishing its running jobs)…\n');
     await worker.close();
   } finally {
+    await discord?.close().catch(() => undefined);
     await core.close();
   }
   return 0;

@@ -57,10 +57,10 @@ export async function openBackend(url: string): Promise<Backend> {
       return { adapter: redis as unknown as KeyvStoreAdapter, atomics };
     }
     case 'postgres': {
-      const { default: KeyvPostgres } = await import('@keyv/postgres');
+      const { ListenedKeyvPostgres } = await import('./keyv-postgres.js');
       const { PostgresAtomics } = await import('./atomic-postgres.js');
       const atomics = await PostgresAtomics.open(url);
-      return { adapter: new KeyvPostgres({ uri: url }) as unknown as KeyvStoreAdapter, atomics };
+      return { adapter: new ListenedKeyvPostgres({ uri: url }) as unknown as KeyvStoreAdapter, atomics };
     }
   }
 }

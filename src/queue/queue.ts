@@ -51,13 +51,17 @@ export class JobQueue {
   /**
    * Admits and enqueues a job; a refused job is not enqueued, and a job that could not be added
    * frees its slots again.
+   * @param beforeAdd runs once the job is admitted, before any worker can see it (e.g. Discord's
+   *   deferral, which must precede the worker's edits of the response); when it throws, the job is
+   *   not enqueued and its slots are freed.
    * @returns the admission (`ahead`: jobs that will start before this one).
-   * @throws Redis errors (unreachable, timeout) after freeing the slots.
+   * @throws Redis errors (unreachable, timeout) or what `beforeAdd` threw, after freeing the slots.
    */
-  async submit(jobId: string, data: Omit<ChatJobData, 'enqueuedAt'>): Promise<QueueAdmission> {
+  async submit(jobId: string, data: Omit<ChatJobData, 'enqueuedAt'>, beforeAdd?: (ahead: number) => Promise<void>): Promise<QueueAdmission> {
     const admission = await this.limits.admit(data.limit);
     if (!admission.accepted) return admission;
     try {
+      await beforeAdd?.(admission.ahead);
       await this.queue.add(`${data.platform}:${data.kind}`, { ...data, enqueuedAt: Date.now() } satisfies ChatJobData, {
         jobId,
         attempts: 1,

@@ -112,7 +112,7 @@ export async function startRedis(): Promise<TestServer> {
 }
 
 /** Starts a throwaway PostgreSQL cluster (trust auth on loopback, no fsync) on a free port. */
-export async function startPostgres(): Promise<TestServer> {
+export async function startPostgres(): Promise<TestServer & { restart(): Promise<void> }> {
   const bin = postgresBin();
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
   const data = join(dir, 'data');
@@ -132,8 +132,8 @@ export async function startPostgres(): Promise<TestServer> {
     '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off',
     '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100',
   ]);
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = capture(child);
+  let child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = capture(child);
   try {
     await waitForPort(port, child, output);
     await waitForQueries(`postgresql://postgres@127.0.0.1:${port}/postgres`);
@@ -145,6 +145,17 @@ export async function startPostgres(): Promise<TestServer> {
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     port,
+    /** A fast shutdown, then the same server again on the same port and data. */
+    async restart() {
+      // a fast shutdown (SIGINT), as a database restart does: every session gets a FATAL message
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGINT');
+      await exited;
+      child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      output = capture(child);
+      await waitForPort(port, child, output);
+      await waitForQueries(`postgresql://postgres@127.0.0.1:${port}/postgres`);
+    },
     async stop() {
       // smart shutdown (SIGTERM): sessions that are closing end normally. A fast shutdown would send
       // each of them a FATAL message, which a pg client already ended no longer has a listener for.

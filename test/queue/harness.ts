@@ -55,7 +55,7 @@ export interface QueueWorldOptions {
 }
 
 /** Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first). */
-async function spawnCli(args: string[], cwd: string, ready: RegExp, timeoutMs = 30_000): Promise<Proc & { match: RegExpMatchArray }> {
+export async function spawnCli(args: string[], cwd: string, ready: RegExp, timeoutMs = 30_000): Promise<Proc & { match: RegExpMatchArray }> {
   const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
@@ -81,6 +81,17 @@ export function stopProc(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
   return stopChild(child, signal, 10_000);
 }
 
+/** The config keys every queue-mode test world shares: the fake LLM, the sandbox, the store on Redis, the log level. */
+export function commonConfig(llmUrl: string, redisUrl: string, dir: string, sandbox: Record<string, unknown> = {}, logLevel = 'error'): Record<string, unknown> {
+  return {
+    llm: { provider: 'openai', base_url: llmUrl, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
+    agent: { max_retries: 0, verify: 'off' },
+    sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, ...sandbox },
+    store: { url: redisUrl, data_dir: join(dir, 'data') },
+    log: { level: logLevel },
+  };
+}
+
 /** Starts redis, the fakes, the ingress processes and the workers. */
 export async function startQueueWorld(options: QueueWorldOptions): Promise<QueueWorld> {
   requireBuiltCli();
@@ -93,11 +104,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
   await writeFile(
     configFile,
     stringify({
-      llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
-      agent: { max_retries: 0, verify: 'off' },
-      sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, ...options.sandbox },
-      store: { url: redis.url, data_dir: join(dir, 'data') },
-      log: { level: options.logLevel ?? 'error' },
+      ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel),
       slack: {
         bot_token: 'xoxb-test',
         signing_secret: SECRET,

@@ -1,0 +1,74 @@
+/**
+ * Discord's jobs in queue mode: what the gateway process (ingress) puts on the queue, and the limit
+ * keys (`discord:<guild>:<channel>` — the conversation — and `discord:user:<user>`), shared by
+ * ingress and worker. A job carries the interaction's token so that the worker can edit the
+ * deferred response and send follow-ups while the token lives (15 minutes:
+ * https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages).
+ */
+import type { LimitKey } from '../../src/queue/limits.js';
+import type { JobKind } from './render.js';
+import type { Place } from './gate.js';
+import type { RemoteFile } from './attachments.js';
+
+/** An interaction's token, as a worker needs it. */
+export interface TokenRef {
+  applicationId: string;
+  /** The interaction token (a credential valid 15 minutes; kept in Redis only with the job). */
+  token: string;
+  /** `Date.now()` when the ingress received the interaction (the token's age counts from there). */
+  receivedAt: number;
+}
+
+/** `/run` or `/generate` (job kind `run`); its interaction is deferred. */
+export interface RunPayload extends TokenRef {
+  kind: Extract<JobKind, 'run' | 'generate'>;
+  requirement: string;
+  userId: string;
+  place: Place;
+  conversation: string;
+}
+
+/** Re-run (button) or Improve (modal submit) of a run (job kind `action`); its interaction is deferred. */
+export interface ActionPayload extends TokenRef {
+  /** The interaction's channel (the run's thread, or the channel of an in-place run). */
+  channelId: string;
+  conversation: string;
+  runId: string;
+  userId: string;
+  /** Undefined for a re-run. */
+  feedback?: string;
+}
+
+/** A reply in a run's thread (job kind `reply`): improve with its text and attachments. */
+export interface ReplyPayload {
+  /** The thread. */
+  channelId: string;
+  conversation: string;
+  runId: string;
+  userId: string;
+  text: string;
+  attachments: RemoteFile[];
+}
+
+/** Any Discord job's payload. */
+export type DiscordPayload = RunPayload | ActionPayload | ReplyPayload;
+
+/** The limit key of a Discord job: per conversation (a thread counts for its channel) and per user. */
+export function discordLimitKey(jobId: string, conversation: string, userId: string): LimitKey {
+  return { jobId, channel: conversation, user: `discord:user:${userId}` };
+}
+
+/**
+ * The job's `thread` field for Discord: where the job renders (thread or channel id) and, once
+ * known, the run id: `<channel id>` or `<channel id>:<run id>`.
+ */
+export function threadField(channelId: string, runId?: string): string {
+  return runId ? `${channelId}:${runId}` : channelId;
+}
+
+/** Parses {@link threadField}. */
+export function parseThreadField(thread: string | undefined): { channelId?: string; runId?: string } {
+  if (!thread) return {};
+  const [channelId, runId] = thread.split(':');
+  return { ...(channelId ? { channelId } : {}), ...(runId ? { runId } : {}) };
+}
