@@ -54,7 +54,11 @@ describe('Slack in queue mode', () => {
     const accepted = [...answers].filter(([, text]) => !BUSY.test(text)).map(([i]) => i);
     const refused = [...answers].filter(([, text]) => BUSY.test(text)).map(([i]) => i);
     expect(accepted.length + refused.length).toBe(100);
-    expect(accepted.length).toBeGreaterThanOrEqual(20);
+    // in the first round every channel is empty: exactly one of its two users is accepted
+    // (later rounds depend on how fast the workers are, so only the sum is asserted for them)
+    const firstRound = accepted.filter((i) => i < 20);
+    expect(firstRound).toHaveLength(10);
+    expect(new Set(firstRound.map((i) => users[i]!.channel)).size).toBe(10);
     // two users per channel ask at the same moment and a channel holds one job: some are refused
     expect(refused.length).toBeGreaterThanOrEqual(50);
     for (const i of accepted) if (answers.get(i)) expect(answers.get(i)).toMatch(/^.*Queued: \d+ job\(s\) ahead of yours/);
