@@ -1,0 +1,80 @@
+/**
+ * The host side of one run: a random sandbox uid (as root), a private work dir (a size-limited
+ * tmpfs where mounting is allowed), and a cgroup (where cgroups are writable). Opened before the
+ * sandbox starts, closed after its artifacts were copied out; closing leaves nothing on the host.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { chown, mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OWN_PROCESSES } from './bwrap-args.js';
+import { RunCgroup, type CgroupSupport } from './cgroup.js';
+import { removeTree } from './cleanup.js';
+import { mountWorkDir, resizeWorkDir, unmountWorkDir } from './work-fs.js';
+import type { ExecutionLimits } from './types.js';
+
+/** Host uids handed to sandboxed programs when running as root: one at random per execution. */
+export const SANDBOX_UID_MIN = 200_000;
+/** Exclusive upper bound of {@link SANDBOX_UID_MIN}'s range. */
+export const SANDBOX_UID_MAX = 265_000;
+
+/** What isolation this executor has (decided once, at setup). */
+export interface Isolation {
+  workRoot: string;
+  /** Run cgroups: where, or why none. */
+  cgroups: CgroupSupport;
+  /** The work dir is a size-limited tmpfs (else: a host folder watched by the polling guard). */
+  tmpfs: boolean;
+  /** Drop to a random uid per run (root only). */
+  randomUid: boolean;
+}
+
+/** One run's host resources. */
+export interface Slot {
+  hostId: number | null;
+  workDir: string;
+  cgroup: RunCgroup | null;
+  tmpfs: boolean;
+}
+
+/** The cgroup limits of a run: the process limit plus our own few processes. */
+export const cgroupLimits = (limits: ExecutionLimits, extraBytes = 0) => ({
+  memoryBytes: limits.memoryBytes + extraBytes,
+  maxProcesses: limits.maxProcesses + OWN_PROCESSES,
+});
+
+/**
+ * Opens a slot: work dir (tmpfs of `diskBytes` when allowed), cgroup.
+ * @throws {Error} when the kernel refuses the cgroup or the mount (everything made so far is undone)
+ */
+export async function openSlot(iso: Isolation, limits: ExecutionLimits, diskBytes: number): Promise<Slot> {
+  const hostId = iso.randomUid ? randomInt(SANDBOX_UID_MIN, SANDBOX_UID_MAX) : null;
+  const workDir = await mkdtemp(join(iso.workRoot, 'run-'));
+  const slot: Slot = { hostId, workDir, cgroup: null, tmpfs: false };
+  try {
+    if (iso.tmpfs) {
+      await mountWorkDir(workDir, diskBytes, hostId);
+      slot.tmpfs = true;
+    } else if (hostId !== null) {
+      await chown(workDir, hostId, hostId);
+    }
+    if (iso.cgroups.mode !== 'none') {
+      slot.cgroup = RunCgroup.create(iso.cgroups, `code-agent-${process.pid}-${randomUUID().slice(0, 8)}`, cgroupLimits(limits));
+    }
+    return slot;
+  } catch (err) {
+    await closeSlot(slot, { warn: () => {} });
+    throw err;
+  }
+}
+
+/** Grows (or shrinks) the work dir budget of an open slot, in bytes. */
+export async function resizeSlot(slot: Slot, diskBytes: number): Promise<void> {
+  if (slot.tmpfs) await resizeWorkDir(slot.workDir, diskBytes);
+}
+
+/** Kills what is left in the cgroup, removes it, unmounts and removes the work dir. Never throws. */
+export async function closeSlot(slot: Slot, logger: { warn(msg: string): void }): Promise<void> {
+  slot.cgroup?.remove();
+  if (slot.tmpfs) await unmountWorkDir(slot.workDir);
+  await removeTree(slot.workDir, logger);
+}
