@@ -31,10 +31,11 @@ export interface Ending {
 /** @returns the limit hit, or null when the program ended on its own (or was cancelled). */
 export function classifyLimit(e: Ending): LimitName | null {
   if (e.cancelled) return null;
-  if (e.outputExceeded) return 'output';
-  if (e.timedOut) return 'wall_time';
+  // the cgroup's counters first: a run stopped (by us) because its cgroup reached a limit
   if (e.cgroup && e.cgroup.oomKills > 0) return 'memory';
   if (e.cgroup && e.cgroup.pidsMax > 0) return 'processes';
+  if (e.outputExceeded) return 'output';
+  if (e.timedOut) return 'wall_time';
   if (e.disk) return e.disk;
   if (e.signal === 'SIGXCPU') return 'cpu_time';
   if (e.signal === 'SIGXFSZ') return 'file_size';

@@ -56,6 +56,9 @@ export interface RunParts {
   warm?: boolean;
 }
 
+/** How often the run cgroup's counters are read to end a run that reached a cgroup limit, in ms. */
+export const CGROUP_WATCH_MS = 50;
+
 /** Name of signal `n`, or null. */
 function signalName(n: number | undefined): string | null {
   if (n === undefined) return null;
@@ -67,6 +70,10 @@ export async function finishRun(p: RunParts): Promise<ExecutionResult> {
   const { slot, limits, options } = p;
   const guard: { limit: Extract<LimitName, 'work_dir_bytes' | 'work_dir_files'> | null; reason: string | null } = { limit: null, reason: null };
   let stopGuard = () => {};
+  // The kernel enforces the cgroup's limits; watching its counters only ends the run as soon as
+  // one was reached (an OOM-killed child or a refused fork would otherwise leave the rest waiting).
+  let cgroupStop: NodeJS.Timeout | undefined;
+  const stopCgroupWatch = () => clearInterval(cgroupStop);
   const stopFull = slot.tmpfs ? watchFull(slot.workDir) : null;
   const out = await p.watch(p.started, {
     file: '',
@@ -76,13 +83,23 @@ export async function finishRun(p: RunParts): Promise<ExecutionResult> {
     maxOutputBytes: limits.maxOutputBytes,
     signal: options.signal,
     onSpawn: (kill) => {
+      if (slot.cgroup) {
+        const cg = slot.cgroup;
+        cgroupStop = setInterval(() => {
+          const f = cg.facts();
+          if (f.oomKills > 0 || f.pidsMax > 0) kill();
+        }, CGROUP_WATCH_MS);
+      }
       if (slot.tmpfs) return; // the tmpfs is the budget: nothing to poll
       stopGuard = guardWorkDir(slot.workDir, p.budget, (reason, limit) => {
         [guard.reason, guard.limit] = [reason, limit];
         kill();
       });
     },
-  }).finally(() => stopGuard());
+  }).finally(() => {
+    stopGuard();
+    stopCgroupWatch();
+  });
   if (!p.ready.isolated && slot.hostId !== null) await killUid(slot.hostId); // strays that left the group
   slot.cgroup?.kill();
   const ourKill = out.timedOut || out.outputExceeded || out.cancelled;
@@ -111,6 +128,8 @@ export async function finishRun(p: RunParts): Promise<ExecutionResult> {
     durationMs: out.durationMs,
   });
   if (limitHit === 'memory') stderr += `[stopped: the run used all of its ${limits.memoryBytes} bytes of memory]\n`;
+  if (limitHit === 'file_size') stderr += `[stopped: File too large: a file reached the limit of ${limits.maxFileBytes} bytes]\n`;
+  if (limitHit === 'cpu_time') stderr += `[stopped: the program used its ${limits.cpuTimeS} s of CPU time]\n`;
   if (limitHit === 'processes') stderr += `[stopped: the run reached its limit of ${limits.maxProcesses} processes]\n`;
   if ((limitHit === 'work_dir_bytes' || limitHit === 'work_dir_files') && guard.reason) stderr += `[stopped: ${guard.reason}]\n`;
 

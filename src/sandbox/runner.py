@@ -329,6 +329,10 @@ def _supervise(argv):
         posix.close(gate_w)
         posix.read(gate_r, 1)
         posix.close(gate_r)
+        import signal
+        # a write past RLIMIT_FSIZE kills with SIGXFSZ (a wait status the supervisor reports),
+        # rather than an exception whose text the program could forge
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
         if pool:
             _apply_limits(job.get("limits", {}))
             posix.chdir(job.get("cwd", "/work"))

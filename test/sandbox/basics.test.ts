@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, limitsFromConfig, MIB } from '../../src/sandbox/limits.js';
 import { cleanName } from '../../src/sandbox/names.js';
-import { makeExecutor, tempDir } from './helpers.js';
+import { makeExecutor, tempDir, START_MODES } from './helpers.js';
 
-const ex = makeExecutor();
+describe.each(START_MODES)('sandbox basics ($start)', ({ options }) => {
+  const ex = makeExecutor(options);
 
-describe('sandbox basics', () => {
   it('runs a program and keeps stdout and stderr apart', async () => {
     const r = await ex.execute('import sys\nprint("out")\nprint("err", file=sys.stderr)\n');
     expect(r).toMatchObject({ success: true, stdout: 'out\n', stderr: 'err\n', exitCode: 0, signal: null });

@@ -65,7 +65,7 @@ describe('C9, a quick program: over the file count when it ends between two poll
       { artifactDir: tempDir() },
     );
     expect(r).toMatchObject({ success: false, limitHit: 'work_dir_files', artifacts: [] });
-    expect(r.stderr).toMatch(/\[(over the limit|killed): more than 5000 files in the work dir\]/);
+    expect(r.stderr).toMatch(/\[(over the limit|killed|stopped): more than 5000 files in the work dir\]/);
   });
 });
 
