@@ -48,6 +48,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       python: config.sandbox.python,
       limits: limitsFromConfig(config.sandbox),
       allowUnisolated: config.sandbox.allow_unisolated,
+      warmPool: config.sandbox.warm_pool,
+      warmPoolMaxAgeS: config.sandbox.warm_pool_max_age_s,
+      cgroups: config.sandbox.cgroups,
       logger: { warn },
     });
   const store = new StaleRunRecovery(overrides.store ?? (await KeyvHistoryStore.open(config.store.url)));

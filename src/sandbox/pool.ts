@@ -5,7 +5,7 @@
  * in the background, recycles sandboxes older than a max age, and never holds more than its size.
  */
 import type { StartedProcess } from './process.js';
-import type { Slot } from './slot.js';
+import { closeSlotSync, type Slot } from './slot.js';
 import type { ExecutionLimits } from './types.js';
 
 /** One pre-started sandbox. */
@@ -49,8 +49,18 @@ export class WarmPool {
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.min(maxAgeMs / 2, 5000)));
     this.sweeper.unref();
+    process.on('exit', this.onExit);
     this.refill();
   }
+
+  /** A process that exits without close(): the pooled sandboxes, their cgroups and mounts go with it. */
+  private readonly onExit = () => {
+    for (const e of this.entries) {
+      e.started.kill();
+      closeSlotSync(e.slot);
+    }
+    this.entries.clear();
+  };
 
   /** Ready sandboxes now (for tests and doctor). */
   get readyCount(): number {
@@ -73,6 +83,11 @@ export class WarmPool {
     return null;
   }
 
+  /** The host pid of the oldest ready sandbox (its process group), or undefined (tests, doctor). */
+  async peek(): Promise<number | undefined> {
+    return [...this.entries].find((e) => e.isReady)?.started.child.pid;
+  }
+
   /** Resolves once `n` sandboxes are ready (or after `timeoutMs`). */
   async whenReady(n = this.size, timeoutMs = 30_000): Promise<boolean> {
     const until = performance.now() + timeoutMs;
@@ -87,6 +102,7 @@ export class WarmPool {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
+    process.off('exit', this.onExit);
     const all = [...this.entries];
     this.entries.clear();
     await Promise.all(all.map((e) => this.backend.discard(e)));
@@ -113,6 +129,7 @@ export class WarmPool {
         .then((e) => {
           if (this.closed) return void this.backend.discard(e);
           this.entries.add(e);
+          e.started.unref();
           e.started.ready.then(
             () => {
               e.isReady = true;

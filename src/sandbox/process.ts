@@ -86,6 +86,8 @@ export interface StartedProcess {
   status(): SupervisorStatus | undefined;
   /** The child's fd 4 when it is a pipe (pool mode: the job goes there). */
   control: Writable | null;
+  /** Lets the host process exit while this waits (a pooled sandbox); watching refs it again. */
+  unref(): void;
 }
 
 /** Spawns the command in its own process group; output is discarded until it is watched. */
@@ -131,7 +133,19 @@ export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cw
     ready,
     status: () => status,
     control: run.controlPipe ? ((pipes[4] as Writable | null) ?? null) : null,
+    unref: () => setRef(child, false),
   };
+}
+
+/** Refs or unrefs a child and its pipes (an unref'd one does not keep the event loop alive). */
+function setRef(child: ChildProcess, on: boolean): void {
+  if (on) child.ref();
+  else child.unref();
+  for (const s of child.stdio) {
+    const handle = s as unknown as { ref?: () => void; unref?: () => void } | null;
+    if (on) handle?.ref?.();
+    else handle?.unref?.();
+  }
 }
 
 /** Runs the command to its end. Never rejects for anything the program does. */
@@ -147,6 +161,7 @@ export function watchProcess(started: StartedProcess, run: WatchedRun): Promise<
     let cancelled = false;
     let settled = false;
     const child = started.child;
+    setRef(child, true);
     child.stdout?.removeAllListeners('data');
     child.stderr?.removeAllListeners('data');
     const kill = started.kill;

@@ -3,7 +3,9 @@
  * tmpfs where mounting is allowed), and a cgroup (where cgroups are writable). Opened before the
  * sandbox starts, closed after its artifacts were copied out; closing leaves nothing on the host.
  */
+import { execFileSync } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { chown, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OWN_PROCESSES } from './bwrap-args.js';
@@ -77,4 +79,15 @@ export async function closeSlot(slot: Slot, logger: { warn(msg: string): void })
   slot.cgroup?.remove();
   if (slot.tmpfs) await unmountWorkDir(slot.workDir);
   await removeTree(slot.workDir, logger);
+}
+
+/** {@link closeSlot} for a process that is exiting (no event loop left). Never throws. */
+export function closeSlotSync(slot: Slot): void {
+  slot.cgroup?.remove();
+  try {
+    if (slot.tmpfs) execFileSync('umount', ['-l', slot.workDir], { stdio: 'ignore' });
+    rmSync(slot.workDir, { recursive: true, force: true });
+  } catch {
+    /* best effort at exit */
+  }
 }
