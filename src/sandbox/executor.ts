@@ -20,7 +20,7 @@ import { startProcess, watchProcess } from './process.js';
 import { finishRun, prepareInputs } from './run-result.js';
 import { runnerPath } from './runner.js';
 import { seccompFilter } from './seccomp.js';
-import { cgroupLimits, closeSlot, openSlot, type Isolation, type Slot } from './slot.js';
+import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation, type Slot } from './slot.js';
 import { workDirBudget } from './disk-guard.js';
 import { userProcessCount } from './uids.js';
 import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
@@ -192,7 +192,7 @@ export class BubblewrapExecutor implements Executor {
     const limits = mergeLimits(this.limits);
     return new WarmPool(size, (this.options.warmPoolMaxAgeS ?? WARM_POOL_MAX_AGE_S) * 1000, {
       spawn: async () => {
-        const slot = await openSlot(ready.iso, limits, workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, 0));
+        const slot = await openSlot(ready.iso, limits, workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, POOL_INPUT_ALLOWANCE));
         try {
           const started = this.start(ready, slot, limits, { pool: true });
           return { slot, started, limits, bornAt: performance.now(), isReady: false };

@@ -11,6 +11,8 @@ import { CappedOutput } from './output.js';
 
 /** After the program exits, how long stray holders of its pipes may keep them open, in ms. */
 export const PIPE_GRACE_MS = 250;
+/** After the supervisor's status arrived, how long to keep reading the pipes, in ms. */
+export const STATUS_GRACE_MS = 5;
 /** Longest checks report kept from the child's report pipe, in bytes. */
 export const MAX_REPORT_BYTES = 256 * 1024;
 /** After a kill, how long to wait for the process to be reaped before giving up on it, in ms. */
@@ -84,6 +86,8 @@ export interface StartedProcess {
   ready: Promise<void>;
   /** The supervisor's final status, once it arrived (undefined until then, or when it never did). */
   status(): SupervisorStatus | undefined;
+  /** Calls `cb` once when the supervisor's final status arrives (at once if it already did). */
+  onStatus(cb: () => void): void;
   /** The child's fd 4 when it is a pipe (pool mode: the job goes there). */
   control: Writable | null;
   /** Lets the host process exit while this waits (a pooled sandbox); watching refs it again. */
@@ -104,6 +108,7 @@ export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cw
   const pipes = child.stdio as unknown[];
   const statusPipe = (pipes[6] as Readable | null | undefined) ?? null;
   let status: SupervisorStatus | undefined;
+  let statusListener: (() => void) | undefined;
   let text = '';
   let onReady: () => void = () => {};
   let onGone: (err: Error) => void = () => {};
@@ -119,7 +124,10 @@ export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cw
       try {
         const parsed = JSON.parse(line) as SupervisorStatus & { ready?: boolean };
         if (parsed.ready) onReady();
-        else if (typeof parsed.exit === 'number' || typeof parsed.signal === 'number') status = parsed;
+        else if (typeof parsed.exit === 'number' || typeof parsed.signal === 'number') {
+          status = parsed;
+          statusListener?.();
+        }
       } catch {
         /* not ours: ignored */
       }
@@ -132,6 +140,10 @@ export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cw
     kill: () => killGroup(child.pid),
     ready,
     status: () => status,
+    onStatus: (cb) => {
+      if (status) cb();
+      else statusListener = cb;
+    },
     control: run.controlPipe ? ((pipes[4] as Writable | null) ?? null) : null,
     unref: () => setRef(child, false),
   };
@@ -222,6 +234,10 @@ export function watchProcess(started: StartedProcess, run: WatchedRun): Promise<
     };
     if (exit === null) child.on('exit', onExit);
     else later(PIPE_GRACE_MS, finish);
+    // The program's real end: its supervisor says so before the sandbox's own teardown (which the
+    // kill in finish cuts short). Everything the program wrote is already in the pipes: one more
+    // turn of the event loop reads it (a pipe holds at most 64 KiB a writer waits on).
+    started.onStatus(() => later(STATUS_GRACE_MS, finish));
     child.on('close', finish);
 
     later(run.wallTimeS * 1000, () => {

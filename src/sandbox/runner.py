@@ -297,11 +297,12 @@ def _apply_limits(limits):
         resource.setrlimit(res, (min(soft, hard), hard))
 
 
-def _prctl_not_dumpable():
-    """No ptrace, no /proc/PID/fd or mem of the supervisor for the program (same uid otherwise)."""
+def _set_dumpable(on):
+    """Not dumpable: no ptrace, no /proc/PID/fd or mem of the supervisor for the program (same uid
+    otherwise). The child turns it back on for itself (its own /proc entries stay readable)."""
     import ctypes
     PR_SET_DUMPABLE = 4
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0)
 
 
 def _supervise(argv):
@@ -316,19 +317,20 @@ def _supervise(argv):
     job = {}
     if pool:
         _warm_up()
+        _set_dumpable(False)
+        import resource  # the child's _apply_limits, imported once here
         posix.write(status_fd, b'{"ready": true}\n')
         import json
         job = json.loads(_read_all(checks_fd))
         checks = job.get("checks")
     else:
         checks = _read_all(checks_fd) if checks_fd is not None else None
-    gate_r, gate_w = posix.pipe()
+    if not pool:
+        _set_dumpable(False)  # pool mode: done at warm-up
     pid = posix.fork()
     if pid == 0:
         posix.close(status_fd)
-        posix.close(gate_w)
-        posix.read(gate_r, 1)
-        posix.close(gate_r)
+        _set_dumpable(True)
         import signal
         # a write past RLIMIT_FSIZE kills with SIGXFSZ (a wait status the supervisor reports),
         # rather than an exception whose text the program could forge
@@ -337,12 +339,8 @@ def _supervise(argv):
             _apply_limits(job.get("limits", {}))
             posix.chdir(job.get("cwd", "/work"))
         return checks, (_move_high(report_fd) if report_fd is not None else None)
-    posix.close(gate_r)
     if report_fd is not None:
         posix.close(report_fd)
-    _prctl_not_dumpable()
-    posix.write(gate_w, b"g")
-    posix.close(gate_w)
     while True:
         try:
             _, st = posix.waitpid(pid, 0)

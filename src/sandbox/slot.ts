@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { chown, mkdtemp } from 'node:fs/promises';
+import { chown, mkdtemp, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OWN_PROCESSES } from './bwrap-args.js';
 import { RunCgroup, type CgroupSupport } from './cgroup.js';
@@ -36,6 +36,8 @@ export interface Slot {
   workDir: string;
   cgroup: RunCgroup | null;
   tmpfs: boolean;
+  /** The work dir budget it was mounted with, in bytes. */
+  diskBytes: number;
 }
 
 /** The cgroup limits of a run: the process limit plus our own few processes. */
@@ -51,7 +53,7 @@ export const cgroupLimits = (limits: ExecutionLimits, extraBytes = 0) => ({
 export async function openSlot(iso: Isolation, limits: ExecutionLimits, diskBytes: number): Promise<Slot> {
   const hostId = iso.randomUid ? randomInt(SANDBOX_UID_MIN, SANDBOX_UID_MAX) : null;
   const workDir = await mkdtemp(join(iso.workRoot, 'run-'));
-  const slot: Slot = { hostId, workDir, cgroup: null, tmpfs: false };
+  const slot: Slot = { hostId, workDir, cgroup: null, tmpfs: false, diskBytes };
   try {
     if (iso.tmpfs) {
       await mountWorkDir(workDir, diskBytes, hostId);
@@ -69,15 +71,27 @@ export async function openSlot(iso: Isolation, limits: ExecutionLimits, diskByte
   }
 }
 
-/** Grows (or shrinks) the work dir budget of an open slot, in bytes. */
+/**
+ * Room a pooled slot's work dir keeps for the job's inputs (its budget is set before they are
+ * known), in bytes; a job with more input bytes has its tmpfs resized (a remount).
+ */
+export const POOL_INPUT_ALLOWANCE = 4 * 1024 * 1024;
+
+/** Grows the work dir budget of an open slot to `diskBytes` (a remount) when it was mounted smaller. */
 export async function resizeSlot(slot: Slot, diskBytes: number): Promise<void> {
-  if (slot.tmpfs) await resizeWorkDir(slot.workDir, diskBytes);
+  if (slot.tmpfs && diskBytes > slot.diskBytes) {
+    await resizeWorkDir(slot.workDir, diskBytes);
+    slot.diskBytes = diskBytes;
+  }
 }
 
 /** Kills what is left in the cgroup, removes it, unmounts and removes the work dir. Never throws. */
 export async function closeSlot(slot: Slot, logger: { warn(msg: string): void }): Promise<void> {
   slot.cgroup?.remove();
-  if (slot.tmpfs) await unmountWorkDir(slot.workDir);
+  if (slot.tmpfs) {
+    await unmountWorkDir(slot.workDir);
+    if (await rmdir(slot.workDir).then(() => true, () => false)) return; // the tmpfs held everything
+  }
   await removeTree(slot.workDir, logger);
 }
 
