@@ -13,6 +13,7 @@ const PYTHON = '/usr/bin/python3';
 /** Debian package → how we check it is there. */
 const SYSTEM_PARTS = [
   { pkg: 'bubblewrap', ok: () => existsSync('/usr/bin/bwrap') },
+  { pkg: 'mount', ok: () => existsSync('/usr/bin/mount') || existsSync('/bin/mount') }, // the sandbox's tmpfs work dir
   { pkg: 'python3', ok: () => existsSync(PYTHON) },
   ...['numpy', 'pandas', 'matplotlib', 'scipy', 'sympy'].map((mod) => ({
     pkg: `python3-${mod}`,

@@ -103,6 +103,8 @@ export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cw
     detached: true, // own process group, so the whole tree can be killed at once
   });
   const discard = () => {};
+  // a pipe the sandbox closed or died on (EPIPE, ECONNRESET) is the sandbox's end, not the host's error
+  for (const stream of child.stdio) (stream as Readable | null)?.on('error', discard);
   child.stdout?.on('data', discard);
   child.stderr?.on('data', discard);
   const pipes = child.stdio as unknown[];

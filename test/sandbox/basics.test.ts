@@ -101,9 +101,9 @@ describe.each(START_MODES)('sandbox basics ($start)', ({ options }) => {
     }
   });
 
-  it('does not import matplotlib unless the program does', async () => {
+  it('imports matplotlib only when the program does (cold), or ahead of time (warm pool)', async () => {
     const r = await ex.execute('import sys\nprint("matplotlib" in sys.modules)\n');
-    expect(r.stdout).toBe('False\n');
+    expect(r.stdout).toBe(options.warmPool > 0 ? 'True\n' : 'False\n');
   });
 
   it('keeps artifacts in a per-execution dir under the work root when no artifactDir is given', async () => {

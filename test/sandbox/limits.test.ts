@@ -55,7 +55,7 @@ describe.each(START_MODES)('sandbox limits ($start)', ({ options }) => {
       { limits: { maxProcesses: 10, wallTimeS: 5 } },
     );
     expect(r).toMatchObject({ success: false, limitHit: 'processes', timedOut: false });
-    expect(r.stderr).toMatch(/BlockingIOError|Resource temporarily unavailable/);
+    expect(r.stderr).toMatch(/BlockingIOError|Resource temporarily unavailable|reached its limit of 10 processes/);
   });
 
   it('stops a file larger than the file size limit', async () => {
