@@ -230,7 +230,24 @@ export class RunCgroup {
     }
   }
 
-  /** Kills what is left and removes the dirs; retried briefly while the kernel reaps. Never throws. */
+  /** Kills what is left and removes the dirs, waiting (without spinning) while the kernel reaps. Never throws. */
+  async removeAsync(): Promise<void> {
+    this.kill();
+    for (const dir of new Set(this.dirs.values())) {
+      for (let attempt = 0; attempt < 200; attempt++) {
+        try {
+          rmdirSync(dir);
+          break;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') break;
+          if (attempt % 20 === 19) this.kill();
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      }
+    }
+  }
+
+  /** {@link removeAsync} for a process that is exiting (spins while the kernel reaps). Never throws. */
   remove(): void {
     this.kill();
     for (const dir of new Set(this.dirs.values())) {

@@ -87,7 +87,7 @@ export async function resizeSlot(slot: Slot, diskBytes: number): Promise<void> {
 
 /** Kills what is left in the cgroup, removes it, unmounts and removes the work dir. Never throws. */
 export async function closeSlot(slot: Slot, logger: { warn(msg: string): void }): Promise<void> {
-  slot.cgroup?.remove();
+  await slot.cgroup?.removeAsync();
   if (slot.tmpfs) {
     await unmountWorkDir(slot.workDir);
     if (await rmdir(slot.workDir).then(() => true, () => false)) return; // the tmpfs held everything
