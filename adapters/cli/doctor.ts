@@ -4,7 +4,7 @@
  * 2 when the sandbox is unavailable (the message says why and how to fix it).
  */
 import type { Config } from '../../src/config/schema.js';
-import { BubblewrapExecutor, limitsFromConfig } from '../../src/sandbox/executor.js';
+import { executorFromConfig } from '../../src/sandbox/executor.js';
 import type { IsolationReport } from '../../src/sandbox/isolation.js';
 import { SandboxUnavailableError } from '../../src/sandbox/types.js';
 import { EXIT } from './errors.js';
@@ -27,15 +27,8 @@ export function formatIsolation(r: IsolationReport): string {
  * @returns the exit code
  */
 export async function runDoctor(config: Config, opts: { json?: boolean }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const executor = new BubblewrapExecutor({
-    python: config.sandbox.python,
-    limits: limitsFromConfig(config.sandbox),
-    allowUnisolated: config.sandbox.allow_unisolated,
-    warmPool: config.sandbox.warm_pool,
-    warmPoolMaxAgeS: config.sandbox.warm_pool_max_age_s,
-    cgroups: config.sandbox.cgroups,
-    logger: { warn: () => {} }, // everything a warning would say is in the report
-  });
+  // everything a warning would say is in the report
+  const executor = executorFromConfig(config.sandbox, { warn: () => {} });
   try {
     const report = await executor.isolation();
     out.write(opts.json ? `${JSON.stringify(report)}\n` : formatIsolation(report));

@@ -232,40 +232,38 @@ export class RunCgroup {
 
   /** Kills what is left and removes the dirs, waiting (without spinning) while the kernel reaps. Never throws. */
   async removeAsync(): Promise<void> {
-    this.kill();
-    for (const dir of new Set(this.dirs.values())) {
-      for (let attempt = 0; attempt < 200; attempt++) {
-        try {
-          rmdirSync(dir);
-          break;
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') break;
-          if (attempt % 20 === 19) this.kill();
-          await new Promise((r) => setTimeout(r, 2));
-        }
+    for (let attempt = 0; !this.tryRemove(attempt) && attempt < REMOVE_ATTEMPTS; attempt++) {
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+
+  /** {@link removeAsync} for a process that is exiting (no event loop: spins while the kernel reaps). Never throws. */
+  remove(): void {
+    for (let attempt = 0; !this.tryRemove(attempt) && attempt < REMOVE_ATTEMPTS; attempt++) {
+      const until = Date.now() + 2;
+      while (Date.now() < until) {
+        /* the kernel is still reaping the last processes */
       }
     }
   }
 
-  /** {@link removeAsync} for a process that is exiting (spins while the kernel reaps). Never throws. */
-  remove(): void {
-    this.kill();
+  /** One round: kill (now and then), rmdir what is empty. @returns true when every dir is gone */
+  private tryRemove(attempt: number): boolean {
+    if (attempt % 20 === 0) this.kill();
+    let left = false;
     for (const dir of new Set(this.dirs.values())) {
-      for (let attempt = 0; attempt < 50; attempt++) {
-        try {
-          rmdirSync(dir);
-          break;
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') break;
-          const until = Date.now() + 5;
-          while (Date.now() < until) {
-            /* the kernel is still reaping the last processes */
-          }
-        }
+      try {
+        rmdirSync(dir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') left = true;
       }
     }
+    return !left;
   }
 }
+
+/** rmdir rounds before a run cgroup is given up on (about 0.5 s). */
+const REMOVE_ATTEMPTS = 250;
 
 /** The shell prologue that makes the spawned process join a run cgroup before it execs the sandbox. */
 export function joinCgroupCommand(procsFiles: string[], file: string, args: string[]): [string, string[]] {

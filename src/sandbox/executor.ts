@@ -27,6 +27,7 @@ import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
 import { SandboxUnavailableError, type ExecuteOptions, type ExecutionLimits, type ExecutionResult, type Executor } from './types.js';
 
 export { DEFAULT_LIMITS, limitsFromConfig } from './limits.js';
+export { executorFromConfig, type SandboxConfig } from './from-config.js';
 export { SANDBOX_UID_MAX, SANDBOX_UID_MIN } from './slot.js';
 
 /** Default age after which an unused pooled sandbox is recycled, in s. */
@@ -296,3 +297,4 @@ function openChecks(workRoot: string, checks: string): number {
     unlinkSync(path);
   }
 }
+
