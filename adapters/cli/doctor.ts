@@ -4,7 +4,7 @@
  * 2 when the sandbox is unavailable (the message says why and how to fix it).
  */
 import type { Config } from '../../src/config/schema.js';
-import { executorFromConfig } from '../../src/sandbox/executor.js';
+import { executorFromConfig } from '../../src/sandbox/from-config.js';
 import type { IsolationReport } from '../../src/sandbox/isolation.js';
 import { SandboxUnavailableError } from '../../src/sandbox/types.js';
 import { EXIT } from './errors.js';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { Agent } from '../agent/agent.js';
 import { createLlmProvider } from '../llm/factory.js';
-import { executorFromConfig } from '../sandbox/executor.js';
+import { executorFromConfig } from '../sandbox/from-config.js';
 import { KeyvHistoryStore } from '../history/keyv-store.js';
 import { StaleRunRecovery } from '../history/stale-runs.js';
 import type { HistoryStore } from '../history/types.js';

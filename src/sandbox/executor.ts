@@ -27,7 +27,6 @@ import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
 import { SandboxUnavailableError, type ExecuteOptions, type ExecutionLimits, type ExecutionResult, type Executor } from './types.js';
 
 export { DEFAULT_LIMITS, limitsFromConfig } from './limits.js';
-export { executorFromConfig, type SandboxConfig } from './from-config.js';
 export { SANDBOX_UID_MAX, SANDBOX_UID_MIN } from './slot.js';
 
 /** Default age after which an unused pooled sandbox is recycled, in s. */
