@@ -14,6 +14,7 @@
  * Run: `npm run build && node dist/bench/discord.js [runs]`
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { percentile } from './shared/stats.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -27,11 +28,6 @@ import { startFakeOpenAi } from '../test/fakes/openai-server.js';
 
 const SERVE = process.argv[2] === '--serve';
 const CONCURRENT = SERVE ? 0 : Number(process.argv[2] ?? 20);
-
-function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-}
 
 /** Messages from the bot process. */
 type FromChild =

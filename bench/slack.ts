@@ -21,15 +21,12 @@ import { startSlackAdapter } from '../adapters/slack/server.js';
 import { startFakeSlack } from '../test/fakes/slack-api.js';
 import { startFakeOpenAi } from '../test/fakes/openai-server.js';
 import { sendCommand } from '../test/fakes/slack-signed.js';
+import { percentile } from './shared/stats.js';
 
 const RUNS = Number(process.argv[2] === '--serve' ? 0 : (process.argv[2] ?? 20));
 const CHANNELS = Number(process.argv[3] ?? RUNS);
 const SECRET = 'bench-secret';
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 /** Child role: start the adapter from the config JSON in argv, report the port, stop on 'stop'. */
 async function serve(configJson: string): Promise<void> {

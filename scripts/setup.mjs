@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 // `npm run setup`: idempotent. Makes sure the system parts exist (Debian bubblewrap, python3 and the
 // sandbox's Python libraries), installs npm packages from the lock when they are missing or stale,
-// and builds. As root it installs missing Debian packages with apt-get; otherwise it prints the
-// exact command and exits 1.
+// removes node-llama-cpp binaries this machine cannot use, builds, and fetches the default local
+// model into the user cache. As root it installs missing Debian packages with apt-get; otherwise it
+// prints the exact command and exits 1.
+//
+// Flags (after `npm run setup --`), or the environment:
+//   --gpu[=cuda|vulkan|all]  / CODE_AGENT_GPU   keep node-llama-cpp's GPU builds (default: CUDA only
+//                                               when an NVIDIA driver is loaded; none otherwise)
+//   --no-model               / CODE_AGENT_SETUP_MODEL=none   do not fetch the default local model
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unusableBinaries, wantedGpu } from './llama-binaries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
@@ -15,11 +22,22 @@ const SYSTEM_PARTS = [
   { pkg: 'bubblewrap', ok: () => existsSync('/usr/bin/bwrap') },
   { pkg: 'mount', ok: () => existsSync('/usr/bin/mount') || existsSync('/bin/mount') }, // the sandbox's tmpfs work dir
   { pkg: 'python3', ok: () => existsSync(PYTHON) },
+  // systemd-analyze: the tests verify deploy/code-agent-slack.service with it
+  { pkg: 'systemd', ok: () => existsSync('/usr/bin/systemd-analyze') },
   ...['numpy', 'pandas', 'matplotlib', 'scipy', 'sympy'].map((mod) => ({
     pkg: `python3-${mod}`,
     ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-c', `import ${mod}`], { stdio: 'ignore' }).status === 0,
   })),
+  // queue mode and the shared history stores: the tests start their own servers on free ports
+  { pkg: 'redis-server', ok: () => existsSync('/usr/bin/redis-server') },
+  { pkg: 'postgresql', ok: () => postgresInstalled() },
 ];
+
+/** True when some /usr/lib/postgresql/<version>/bin/postgres exists (Debian's layout). */
+function postgresInstalled() {
+  const dir = '/usr/lib/postgresql';
+  return existsSync(dir) && readdirSync(dir).some((v) => existsSync(join(dir, v, 'bin', 'postgres')));
+}
 
 function step(text) {
   process.stdout.write(`[setup] ${text}\n`);
@@ -33,7 +51,7 @@ function run(cmd, args, env = process.env) {
 function ensureSystemParts() {
   const missing = SYSTEM_PARTS.filter((p) => !p.ok()).map((p) => p.pkg);
   if (missing.length === 0) {
-    step('system parts present: bubblewrap, python3 and its sandbox libraries');
+    step('system parts present: bubblewrap, python3 and its sandbox libraries, redis-server, postgresql, systemd-analyze');
     return;
   }
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
@@ -51,17 +69,48 @@ function ensureSystemParts() {
   }
 }
 
-function ensureNodeModules() {
+const BINARIES = join(root, 'node_modules', '@node-llama-cpp');
+
+/** GPU builds asked for whose package is not installed (removed by an earlier setup without --gpu). */
+function missingGpuBuilds(gpu) {
+  if (gpu.length === 0 || !existsSync(BINARIES)) return false;
+  const own = `${process.platform === 'darwin' ? 'mac' : process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+  return gpu.some((g) => !readdirSync(BINARIES).some((n) => n.startsWith(`${own}-${g}`)));
+}
+
+function ensureNodeModules(gpu) {
   const lock = join(root, 'package-lock.json');
   const installed = join(root, 'node_modules', '.package-lock.json');
-  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) {
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs && !missingGpuBuilds(gpu)) {
     step('npm packages up to date with package-lock.json');
     return;
   }
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
+function pruneLlamaBinaries(gpu) {
+  if (!existsSync(BINARIES)) return;
+  const remove = unusableBinaries(readdirSync(BINARIES), { platform: process.platform, arch: process.arch, gpu });
+  for (const name of remove) rmSync(join(BINARIES, name), { recursive: true, force: true });
+  if (remove.length) {
+    step(`removed node-llama-cpp builds this machine does not use: ${remove.join(', ')} (GPU builds: npm run setup -- --gpu)`);
+  }
+}
+
+function fetchDefaultModel() {
+  const skip = process.argv.includes('--no-model') || ['none', '0', 'no'].includes(process.env.CODE_AGENT_SETUP_MODEL ?? '');
+  if (skip) {
+    step('default local model not fetched (--no-model)');
+    return;
+  }
+  step('default local model (Qwen2.5-Coder 1.5B, 1.1 GB, once, into the user cache):');
+  run('node', [join(root, 'dist', 'adapters', 'cli', 'bin.js'), 'model', 'fetch']);
+}
+
+const gpu = wantedGpu();
 ensureSystemParts();
-ensureNodeModules();
+ensureNodeModules(gpu);
+pruneLlamaBinaries(gpu);
 run('npm', ['run', '--silent', 'build']);
-step('done. Configure an LLM (README: "Choosing an LLM"), then try: npx code-agent run "generate 100 random numbers and print their mean and standard deviation"');
+fetchDefaultModel();
+step('done. Try: npx code-agent run "generate 100 random numbers and print their mean and standard deviation"');

@@ -4,6 +4,7 @@
 import type { Run } from '../../src/history/types.js';
 import type { CheckResult } from '../../src/sandbox/types.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
+import { answerResult, runOutcome } from './outcome.js';
 
 /** Shape printed by `code-agent run --json`. `durationMs` in ms, `bytes` in bytes. */
 export interface RunJson {
@@ -15,8 +16,15 @@ export interface RunJson {
   stderr: string;
   exitCode: number | null;
   timedOut: boolean;
+  /** The last execution's time, in ms (0 when nothing was executed). */
   durationMs: number;
-  artifacts: { name: string; path: string; bytes: number }[];
+  /**
+   * The whole run's time, in ms: from the requirement to the last step (LLM calls, checks, every
+   * execution). Added field.
+   */
+  runDurationMs?: number;
+  /** `outPath`: where `--out DIR` copied the file (added field, only with `--out`). */
+  artifacts: { name: string; path: string; bytes: number; outPath?: string }[];
   /**
    * Why the run failed, or why an `unverified` run could not be confirmed (one line); absent on
    * success; at most 1000 characters. Added field, not in the original contract.
@@ -41,8 +49,7 @@ export interface RunJson {
 /** Builds the JSON output of a finished run. */
 export function runToJson(run: Run): RunJson {
   const last = run.attempts.at(-1);
-  // a program that repeated an earlier attempt was not executed again: its result is that attempt's
-  const result = last?.result ?? (last?.repeatOf !== undefined ? run.attempts[last.repeatOf - 1]?.result : undefined);
+  const result = answerResult(run);
   const json: RunJson = {
     success: run.status === 'success' || run.status === 'unverified',
     attempts: madeAttempts(run),
@@ -57,7 +64,8 @@ export function runToJson(run: Run): RunJson {
   if (run.error) json.error = run.error;
   if (result?.fullOutput?.stdout) json.stdoutFile = result.fullOutput.stdout;
   if (result?.fullOutput?.stderr) json.stderrFile = result.fullOutput.stderr;
-  json.outcome = run.status === 'running' ? 'failed' : run.status === 'failed' && run.error === 'cancelled' ? 'cancelled' : run.status;
+  json.runDurationMs = Math.max(0, Date.parse(run.updatedAt) - Date.parse(run.createdAt)) || 0;
+  json.outcome = runOutcome(run);
   if (run.checks?.code) {
     json.checks = { asserts: run.checks.asserts, results: result?.checks?.results ?? [] };
     if (result?.checks?.error) json.checks.error = result.checks.error;

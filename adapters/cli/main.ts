@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../../src/config/load.js';
+import { loadDotEnv } from '../../src/config/dotenv.js';
 import type { Config } from '../../src/config/schema.js';
 import { EXIT, exitCodeOf, describeError } from './errors.js';
 import { runOnce } from './run-command.js';
@@ -15,10 +16,16 @@ import { pullModel } from '../../src/llm/model-files.js';
 import { progressBar } from '../../src/llm/model-progress.js';
 import { errorJson } from './json-output.js';
 import { packageVersion } from './version.js';
+import { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } from '../../src/llm/model-catalog.js';
+import { fetchKnownModel } from '../../src/llm/model-fetch.js';
+import { InputError } from '../../src/agent/agent.js';
+import { MAX_AGENT_RETRIES, slackSchema } from '../../src/config/schema.js';
 
 function parseRetries(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n > MAX_AGENT_RETRIES) {
+    throw new InvalidArgumentError(`expected a whole number from 0 to ${MAX_AGENT_RETRIES}`);
+  }
   return n;
 }
 
@@ -40,11 +47,14 @@ export function buildProgram(): Command {
     .description('Ask for code in plain language: an LLM writes Python, a sandbox runs it, errors go back until it works.')
     .option('-c, --config <file>', 'config file (default ./config.yaml or $CODE_AGENT_CONFIG)')
     .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
+    .option('-o, --out <dir>', 'copy the files each run writes (plots, CSVs) into this folder')
     .version(packageVersion(), '-V, --version')
+    // options before a command are the session's (or shared, like --config); after it, the command's
+    .enablePositionalOptions()
     .showHelpAfterError()
     .exitOverride()
-    .action(async (opts: { config?: string; maxRetries?: number }) => {
-      process.exitCode = await startSession(await configFrom(opts));
+    .action(async (opts: { config?: string; maxRetries?: number; out?: string }) => {
+      process.exitCode = await startSession(await configFrom(opts), { outDir: opts.out });
     });
 
   program
@@ -55,13 +65,14 @@ export function buildProgram(): Command {
     .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
     .option('--json', 'print one JSON object with the result instead of progress lines')
     .option('-f, --file <path>', 'give the program an input file (repeatable); it finds it by name in its folder', collect, [])
+    .option('-o, --out <dir>', 'also copy the files the program writes (plots, CSVs) into this folder (created when missing; never overwrites)')
     .showHelpAfterError()
     .exitOverride()
-    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file: string[] }) => {
-      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
+    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file: string[]; out?: string }) => {
+      const merged = { ...program.opts<{ config?: string; maxRetries?: number; out?: string }>(), ...stripUndefined(opts) };
       const config = await configFrom(merged);
       const inputFiles = await readInputFiles(opts.file, config.sandbox.max_file_mb * 1024 * 1024);
-      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles });
+      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles, outDir: merged.out });
     });
 
   const discord = program
@@ -87,7 +98,7 @@ export function buildProgram(): Command {
       process.exitCode = await registerDiscordCommands(await configFrom(merged), { guild: opts.guild, global: opts.global });
     });
 
-  program
+  const slack = program
     .command('slack')
     .description('serve the Slack app: HTTP on slack.port, or Socket Mode when slack.app_token is set (docs/slack.md)')
     .option('-c, --config <file>', 'config file')
@@ -96,6 +107,20 @@ export function buildProgram(): Command {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
       const { runSlack } = await import('../slack/main.js');
       process.exitCode = await runSlack(await configFrom(merged));
+    });
+  slack
+    .command('manifest')
+    .description('print the Slack app manifest with the command names of slack.commands (paste it at api.slack.com/apps)')
+    .option('-c, --config <file>', 'config file')
+    .option('--url <https-url>', "the app's public https URL (HTTP mode), written into every request URL")
+    .exitOverride()
+    .action(async (opts: { config?: string; url?: string }) => {
+      const merged = { ...program.opts<{ config?: string }>(), ...slack.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const config = await configFrom(merged);
+      const { shippedSlackManifest } = await import('../slack/manifest.js');
+      const names = (config.slack ?? slackSchema.parse({})).commands;
+      process.stdout.write(await shippedSlackManifest(names, opts.url));
+      process.exitCode = EXIT.success;
     });
 
   program
@@ -111,8 +136,35 @@ export function buildProgram(): Command {
     });
 
   program
-    .command('model')
-    .description('manage local GGUF models')
+    .command('worker')
+    .description('queue mode: run chat jobs from the queue at queue.url (docs/deploy.md)')
+    .option('-c, --config <file>', 'config file')
+    .exitOverride()
+    .action(async (opts: { config?: string }) => {
+      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
+      const { runWorker } = await import('../worker/main.js');
+      process.exitCode = await runWorker(await configFrom(merged));
+    });
+
+  const model = program.command('model').description('manage local GGUF models');
+  model
+    .command('fetch')
+    .description(`fetch a known model once into the user cache, checked by sha256 (default ${DEFAULT_LOCAL_MODEL}; npm run setup does this)`)
+    .argument('[name]', `one of ${Object.keys(KNOWN_MODELS).join(', ')}`, DEFAULT_LOCAL_MODEL)
+    .option('--dir <dir>', 'models dir (default $CODE_AGENT_CACHE/models, else ~/.cache/code-agent/models)')
+    .exitOverride()
+    .action(async (name: string, opts: { dir?: string }) => {
+      const known = KNOWN_MODELS[name];
+      if (!known) throw new InputError(`unknown model '${name}' (known: ${Object.keys(KNOWN_MODELS).join(', ')})`);
+      const path = await fetchKnownModel(known, {
+        directory: opts.dir ?? userModelsDir(),
+        onProgress: progressBar(process.stderr),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stdout.write(`${path}\n`);
+      process.exitCode = EXIT.success;
+    });
+  model
     .command('pull')
     .description('download a model once into llm.models_dir, e.g. hf:<owner>/<repo>/<file>.gguf')
     .argument('<uri>', 'hf:<owner>/<repo>/<file>.gguf or an https URL of a .gguf file')
@@ -142,6 +194,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
+    loadDotEnv(); // .env in the current directory; variables already set win
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {

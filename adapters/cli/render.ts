@@ -8,6 +8,7 @@ import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
 import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/checks.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
+import { CANCELLED } from './outcome.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -26,6 +27,8 @@ export function progressLine(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'generating':
       return event.trigger === 'requirement' ? '[Agent] Generating code…' : '[Agent] Improving code…';
+    case 'code_delta':
+      return undefined;
     case 'generated':
       return event.error
         ? `[Agent] No usable code: ${event.error}`
@@ -54,8 +57,11 @@ export function progressLine(event: AgentEvent): string | undefined {
       return event.run.status === 'generated'
         ? '[Agent] Code generated (not executed)'
         : `[Agent] Success after ${plural(madeAttempts(event.run), 'attempt')}`;
-    case 'failed':
-      return `[Agent] Failed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.reason}`;
+    case 'failed': {
+      const n = madeAttempts(event.run);
+      if (event.reason === CANCELLED) return n === 0 ? '[Agent] Cancelled' : `[Agent] Cancelled after ${plural(n, 'attempt')}`;
+      return `[Agent] Failed after ${plural(n, 'attempt')}: ${event.reason}`;
+    }
   }
 }
 
@@ -83,6 +89,55 @@ export function formatCode(code: string): string {
   return lines.map((l, i) => `${String(i + 1).padStart(width)} | ${l}`).join('\n');
 }
 
+/** Width of line numbers of code printed as it streams in (its length is not known yet). */
+const STREAM_NUMBER_WIDTH = 2;
+
+/** Numbered lines `from` (0-based) onwards, as printed while code streams in. */
+function numberedLines(lines: readonly string[], from: number): string {
+  return lines
+    .slice(from)
+    .map((l, i) => `${String(from + i + 1).padStart(STREAM_NUMBER_WIDTH)} | ${l}`)
+    .join('\n');
+}
+
+/**
+ * Prints an attempt's code line by line while it streams in (each line once it is complete), and
+ * at `generated` the rest of it. When the final code does not continue what was printed (extraction
+ * chose another block), the whole final code is printed again.
+ */
+class StreamedCode {
+  private attempt = 0;
+  private printed: string[] = [];
+
+  constructor(private readonly target: RenderTarget) {}
+
+  /** A `code_delta` event: prints the lines completed since the last one. */
+  delta(attempt: number, code: string): void {
+    if (attempt !== this.attempt) {
+      this.attempt = attempt;
+      this.printed = [];
+    }
+    const complete = code.split('\n').slice(0, -1);
+    if (complete.length <= this.printed.length) return;
+    this.target.detail(numberedLines(complete, this.printed.length));
+    this.printed = complete;
+  }
+
+  /**
+   * A `generated` event of a streamed attempt: prints the lines not printed yet.
+   * @returns false when nothing was streamed for this attempt (print the code as usual)
+   */
+  finish(attempt: number, code: string): boolean {
+    if (attempt !== this.attempt || this.printed.length === 0) return false;
+    const lines = code.split('\n');
+    const continues = this.printed.every((l, i) => lines[i] === l);
+    if (!continues) this.target.detail(`(the code that runs:)\n${formatCode(code)}`);
+    else if (lines.length > this.printed.length) this.target.detail(numberedLines(lines, this.printed.length));
+    this.printed = [];
+    return true;
+  }
+}
+
 /** Formats an execution's output for the terminal. */
 export function formatOutput(result: ExecutionResult): string {
   const parts: string[] = [];
@@ -94,11 +149,15 @@ export function formatOutput(result: ExecutionResult): string {
 /** An event listener that renders to a target. */
 export function createRenderer(target: RenderTarget, options: RenderOptions = {}): (event: AgentEvent) => void {
   const showDetails = options.showDetails ?? true;
+  const streamed = new StreamedCode(target);
   return (event) => {
+    if (showDetails && event.type === 'code_delta') return streamed.delta(event.attempt, event.code);
+    // a streamed attempt's code is already on screen: its last lines go before the "generated" line
+    const streamedDone = showDetails && event.type === 'generated' && event.code !== '' && streamed.finish(event.attempt, event.code);
     const line = progressLine(event);
     if (line) target.progress(line);
     if (!showDetails) return;
-    if (event.type === 'generated' && event.code) target.detail(formatCode(event.code));
+    if (event.type === 'generated' && event.code && !streamedDone) target.detail(formatCode(event.code));
     if (event.type === 'checks' && event.asserts.length) target.detail(event.asserts.map((a) => `  ${a}`).join('\n'));
     if (event.type === 'executed') {
       const out = formatOutput(event.result);

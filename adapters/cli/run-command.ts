@@ -8,6 +8,7 @@ import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js'
 import { createRenderer } from './render.js';
 import { runToJson } from './json-output.js';
 import { EXIT } from './errors.js';
+import { copiedLine, copyArtifacts } from './out-dir.js';
 
 /** Conversation id of the terminal's history. */
 export const CLI_CONVERSATION = 'cli:local';
@@ -21,6 +22,8 @@ export interface RunOnceOptions {
   stderr?: NodeJS.WritableStream;
   /** Files placed in the sandbox work dir (`--file`). */
   inputFiles?: InputFile[];
+  /** Folder the run's artifacts are copied into (`--out`). */
+  outDir?: string;
   /** Parts supplied instead of being built from config (tests). */
   overrides?: AppOverrides;
 }
@@ -62,7 +65,13 @@ export async function runOnce(config: Config, requirement: string, options: RunO
       onEvent: render,
       ...(inputs.files.length ? { inputFiles: inputs.files } : {}),
     });
-    if (options.json) stdout.write(`${JSON.stringify(runToJson(run))}\n`);
+    const json = runToJson(run);
+    if (options.outDir) {
+      const copies = await copyArtifacts(run, options.outDir);
+      copies.forEach((c, i) => (json.artifacts[i]!.outPath = c.to));
+      if (copies.length) progressOut.write(`${copiedLine(copies)}\n`);
+    }
+    if (options.json) stdout.write(`${JSON.stringify(json)}\n`);
     if (run.status === 'success' || run.status === 'unverified') return EXIT.success;
     return controller.signal.aborted ? cancelledWith : EXIT.failed;
   } finally {

@@ -13,8 +13,11 @@ import {
   noticeMessage,
   progressMessage,
   resultMessage,
+  streamingCodeMessage,
   type Outgoing,
 } from './render.js';
+import { Throttle } from '../../src/chat/code-stream.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Surface } from './surface.js';
 import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
 import type { Message } from 'discord.js';
@@ -27,6 +30,8 @@ export class ProgressRenderer {
   private readonly triggers = new Map<number, Attempt['trigger']>();
   private runIdSeen = false;
   private readonly startedAt = Date.now();
+  /** The attempt whose code is streaming in: its message (once posted) and the edit throttle. */
+  private streaming: { attempt: number; message?: Message; throttle: Throttle<string> } | undefined;
 
   /**
    * @param surface where messages go
@@ -39,8 +44,30 @@ export class ProgressRenderer {
 
   /** The agent's listener: never throws, never waits. */
   readonly onEvent = (event: AgentEvent): void => {
+    if (event.type === 'code_delta') return this.streamCode(event.attempt, event.code);
+    if (event.type === 'generated' || event.type === 'done' || event.type === 'failed') this.streaming?.throttle.stop();
     this.enqueue(() => this.render(event));
   };
+
+  /** Posts the code being written, then edits it at most once a second (see `src/chat/code-stream.ts`). */
+  private streamCode(attempt: number, code: string): void {
+    if (this.streaming?.attempt !== attempt) {
+      this.streaming?.throttle.stop();
+      const streaming: { attempt: number; message?: Message; throttle: Throttle<string> } = {
+        attempt,
+        throttle: new Throttle((latest) =>
+          this.enqueue(async () => {
+            const msg = streamingCodeMessage(attempt, latest);
+            if (streaming.message) await this.surface.edit(streaming.message, msg);
+            else streaming.message = await this.surface.post(msg);
+          }),
+          { delayFirst: true },
+        ),
+      };
+      this.streaming = streaming;
+    }
+    this.streaming.throttle.push(code);
+  }
 
   /** Resolves when everything queued so far was posted (or failed and was logged). */
   settled(): Promise<void> {
@@ -83,7 +110,15 @@ export class ProgressRenderer {
           usage: { promptTokens: 0, completionTokens: 0 },
           createdAt: new Date().toISOString(),
         };
-        await this.surface.post(codeMessage(attempt));
+        const final = codeMessage(attempt);
+        // the message that showed this attempt's code while it was written becomes the final one
+        const streamed = this.streaming?.attempt === event.attempt ? this.streaming.message : undefined;
+        if (streamed) await delay(this.streaming!.throttle.waitMs()); // the final edit keeps the pace too
+        if (streamed && !final.files?.length) await this.surface.edit(streamed, final);
+        else {
+          if (streamed) await this.surface.edit(streamed, { content: `**Attempt ${event.attempt}** · the whole code is below` });
+          await this.surface.post(final);
+        }
         return;
       }
       case 'executing':

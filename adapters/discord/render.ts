@@ -15,6 +15,7 @@ import type { Attempt, Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { customId } from './ids.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
+import { codeTail } from '../../src/chat/code-stream.js';
 
 /**
  * Characters in one message's content.
@@ -107,6 +108,17 @@ export function codeMessage(attempt: Attempt): Outgoing {
     files: [{ name: `attempt-${attempt.index}.py`, data: Buffer.from(attempt.code) }],
   };
 }
+
+/** Code still being written: its last lines that fit in one message, marked as being written. */
+export function streamingCodeMessage(attemptIndex: number, code: string): Outgoing {
+  const tail = codeTail(code.split('\n').slice(-STREAMED_LINES).join('\n'), MESSAGE_CHARS - 300);
+  const omitted = code.split('\n').length - tail.text.split('\n').length;
+  const note = omitted > 0 ? ` (${omitted} earlier lines not shown)` : '';
+  return { content: `**Attempt ${attemptIndex}** · ✍️ writing…${note}\n${codeBlock(tail.text, 'py')}` };
+}
+
+/** Most lines of code shown while it is being written. */
+const STREAMED_LINES = 30;
 
 /**
  * An execution result: status line (exit code's meaning), stdout and stderr capped in code blocks,

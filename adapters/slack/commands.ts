@@ -1,5 +1,5 @@
 /**
- * Slash commands: `/run`, `/generate`, `/history`, `/show`. Each is acked within Slack's 3 s
+ * Slash commands: `/run`, `/generate`, `/history`, `/show` (names from `slack.commands`). Each is acked within Slack's 3 s
  * (https://docs.slack.dev/interactivity/implementing-slash-commands#responding_to_commands); refusals and
  * answers only the user should see go in the ack as an ephemeral response, and work happens after.
  */
@@ -9,46 +9,53 @@ import { firstDelivery } from './dedupe.js';
 import { conversationId, track, type SlackContext } from './context.js';
 import { newRunJob } from './jobs.js';
 import { historyText, showText } from './history-view.js';
-import { section } from './mrkdwn.js';
+import { escapeMrkdwn, section } from './mrkdwn.js';
 import { fromSlackText } from './incoming-text.js';
+import { enqueueCommand } from './enqueue.js';
 
 /** Longest a command waits for the store before acking empty and answering via response_url, in ms. */
 export const ANSWER_WITHIN_MS = 2000;
 
 type Ack = AckFn<string | RespondArguments>;
 
-const USAGE: Record<string, string> = {
-  '/run': 'Usage: `/run <what the program should do>`, e.g. `/run plot a sine wave`. Reply in the thread to improve the result.',
-  '/generate': 'Usage: `/generate <what the program should do>`: writes the code without running it.',
-};
+function usage(kind: 'run' | 'generate', name: string): string {
+  return kind === 'run'
+    ? `Usage: \`${name} <what the program should do>\`, e.g. \`${name} plot a sine wave\`. Reply in the thread to improve the result.`
+    : `Usage: \`${name} <what the program should do>\`: writes the code without running it.`;
+}
 
-/** Registers the four commands on a Bolt app. */
+/** Registers the four commands on a Bolt app, under the names of `slack.commands`. */
 export function registerCommands(app: BoltApp, ctx: SlackContext): void {
-  for (const name of ['/run', '/generate'] as const) {
-    app.command(name, async ({ command, ack, respond }) => startCommand(ctx, name, command, ack, respond));
+  const names = ctx.settings.commands;
+  for (const kind of ['run', 'generate'] as const) {
+    app.command(names[kind], async ({ command, ack, respond }) => startCommand(ctx, kind, command, ack, respond));
   }
-  app.command('/history', async ({ command, ack, respond }) => {
+  app.command(names.history, async ({ command, ack, respond }) => {
     const refused = refusal(ctx.settings, command.channel_id, command.user_id);
     if (refused) return ack(ephemeral(refused));
     const conv = conversationId(command.team_id, command.channel_id);
-    await answer(ack, respond, async () => ephemeral(await historyText(ctx.core.store, conv, ctx.settings.historyLimit)));
+    await answer(ack, respond, async () => ephemeral(await historyText(ctx.core.store, conv, ctx.settings.historyLimit, names)));
   });
-  app.command('/show', async ({ command, ack, respond }) => {
+  app.command(names.show, async ({ command, ack, respond }) => {
     const refused = refusal(ctx.settings, command.channel_id, command.user_id);
     if (refused) return ack(ephemeral(refused));
     const conv = conversationId(command.team_id, command.channel_id);
-    await answer(ack, respond, async () => ephemeral(await showText(ctx.core.store, conv, command.text)));
+    await answer(ack, respond, async () => ephemeral(await showText(ctx.core.store, conv, command.text, names)));
   });
 }
 
-async function startCommand(ctx: SlackContext, name: '/run' | '/generate', command: SlashCommand, ack: Ack, respond: RespondFn): Promise<void> {
+async function startCommand(ctx: SlackContext, kind: 'run' | 'generate', command: SlashCommand, ack: Ack, respond: RespondFn): Promise<void> {
   const refused = refusal(ctx.settings, command.channel_id, command.user_id);
   if (refused) return ack(ephemeral(refused));
   const requirement = fromSlackText(command.text).trim();
-  if (!requirement) return ack(ephemeral(USAGE[name]!));
+  if (!requirement) return ack(ephemeral(usage(kind, ctx.settings.commands[kind])));
   const max = ctx.core.agent.maxRequirementChars;
   if (requirement.length > max) {
     return ack(ephemeral(`Your request is ${requirement.length} characters long; the limit is ${max}. Shorten it and try again.`));
+  }
+  if (ctx.queue) {
+    const text = await enqueueCommand(ctx, kind, command, requirement);
+    return ack(text === undefined ? undefined : ephemeral(escapeMrkdwn(text)));
   }
   // no I/O before the ack: memory dedupe now, the store's (which survives restarts) inside the job
   if (!ctx.recent.first(`command:${command.trigger_id}`)) return ack();
@@ -56,7 +63,7 @@ async function startCommand(ctx: SlackContext, name: '/run' | '/generate', comma
     await new Promise((resolve) => setImmediate(resolve)); // let the ack go out first
     if (!(await firstDelivery(ctx.core.store, 'command', command.trigger_id, ctx.settings.dedupeTtlMs))) return;
     await newRunJob(ctx, {
-      kind: name === '/run' ? 'run' : 'generate',
+      kind,
       team: command.team_id,
       channel: command.channel_id,
       user: command.user_id,

@@ -6,6 +6,7 @@ import type { JobLimiter } from '../../src/chat/job-limiter.js';
 import type { SlackPoster } from './poster.js';
 import type { SlackSettings } from './settings.js';
 import type { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
+import type { JobQueue } from '../../src/queue/queue.js';
 
 /** Minimal logger (Bolt's Logger satisfies it). */
 export interface Log {
@@ -25,6 +26,8 @@ export interface SlackContext {
   recent: RecentDeliveries;
   /** Jobs started and not yet finished (awaited on shutdown). */
   jobs: Set<Promise<unknown>>;
+  /** Queue mode (`queue.url`): jobs go to the queue for workers instead of running here. */
+  queue?: JobQueue;
 }
 
 /** The conversation id of a Slack channel: `slack:<team>:<channel>`. */

@@ -1,16 +1,19 @@
 /**
  * `/history` and `/show` answers, as mrkdwn built from the store (every stored text escaped).
  */
+import type { SlackCommandNames } from './settings.js';
 import type { HistoryStore, Run } from '../../src/history/types.js';
 import { STATUS_ICON } from '../../src/chat/format.js';
 import { fencedSection, inlineText } from './mrkdwn.js';
 import { messageLink } from './context.js';
 import { finalStatus, whoAsked } from './views.js';
 
+const DEFAULT_NAMES = { run: '/run', history: '/history' };
+
 /** `/history`: the channel's newest runs — when, who, requirement, status, link. */
-export async function historyText(store: HistoryStore, conv: string, limit: number): Promise<string> {
+export async function historyText(store: HistoryStore, conv: string, limit: number, names: Pick<SlackCommandNames, 'run'> = DEFAULT_NAMES): Promise<string> {
   const runs = await store.listRuns(conv, limit);
-  if (runs.length === 0) return 'No runs in this channel yet. Start one with `/run <what the program should do>`.';
+  if (runs.length === 0) return `No runs in this channel yet. Start one with \`${names.run} <what the program should do>\`.`;
   const lines = runs.map((run) => {
     const when = slackDate(run.createdAt);
     const link = run.meta?.channel && run.meta.threadTs ? ` · <${messageLink(run.meta.channel, run.meta.threadTs)}|thread>` : '';
@@ -27,12 +30,12 @@ export async function historyText(store: HistoryStore, conv: string, limit: numb
 /**
  * `/show [run id | thread link | thread ts]`: the latest code of that run (default: the channel's newest run).
  */
-export async function showText(store: HistoryStore, conv: string, arg: string): Promise<string> {
+export async function showText(store: HistoryStore, conv: string, arg: string, names: Pick<SlackCommandNames, 'run' | 'history'> = DEFAULT_NAMES): Promise<string> {
   const run = await findRun(store, conv, arg.trim());
   if (!run) {
     return arg.trim()
-      ? 'No run found for that id or thread in this channel. `/history` lists the runs.'
-      : 'No runs in this channel yet. Start one with `/run <what the program should do>`.';
+      ? `No run found for that id or thread in this channel. \`${names.history}\` lists the runs.`
+      : `No runs in this channel yet. Start one with \`${names.run} <what the program should do>\`.`;
   }
   const attempt = [...run.attempts].reverse().find((a) => a.code);
   const head = `*${inlineText(run.requirement, 300)}* (\`${run.id}\`, ${finalStatus(run)})`;

@@ -21,13 +21,18 @@ export interface NewRunRequest {
   requirement: string;
   /** Tells the user something only they see (the slash command's response_url). */
   tell: (text: string) => Promise<void>;
+  /** Called with the thread's ts once the channel message is posted (queue mode records it on the job). */
+  onThread?: (threadTs: string) => Promise<void>;
 }
+
+/** What the jobs use of the adapter's context (a worker has no receiver, limiter or dedupe). */
+export type JobContext = Pick<SlackContext, 'core' | 'poster' | 'settings' | 'log'>;
 
 /**
  * Posts the channel message, links its thread to the run, runs or generates, renders into the thread.
  * `NotInChannelError` on the first post is reported to the user (invite the app); nothing is run.
  */
-export async function newRunJob(ctx: SlackContext, req: NewRunRequest): Promise<void> {
+export async function newRunJob(ctx: JobContext, req: NewRunRequest): Promise<void> {
   const { core, poster } = ctx;
   const conv = conversationId(req.team, req.channel);
   const meta: Record<string, string> = { channel: req.channel, kind: req.kind, ...(req.userName ? { userName: req.userName } : {}) };
@@ -44,6 +49,7 @@ export async function newRunJob(ctx: SlackContext, req: NewRunRequest): Promise<
     throw err;
   }
   meta.threadTs = threadTs;
+  await req.onThread?.(threadTs);
   const target: ThreadTarget = { channel: req.channel, threadTs, firstAttempt: 1, maxRetries: core.agent.maxRetries, kind: req.kind, root: draft };
   await render(ctx, conv, target, (onEvent) =>
     req.kind === 'generate'
@@ -63,7 +69,7 @@ export interface ReplyRequest {
 }
 
 /** Improves the thread's run with the reply as feedback (attached files become input files). */
-export async function replyJob(ctx: SlackContext, req: ReplyRequest): Promise<void> {
+export async function replyJob(ctx: JobContext, req: ReplyRequest): Promise<void> {
   const { core, poster, settings } = ctx;
   const conv = conversationId(req.team, req.channel);
   const run = await core.store.findRunByThread(conv, req.threadTs);
@@ -91,7 +97,7 @@ function inputFiles(files: InputFile[]): InputFile[] | undefined {
 
 /** Runs an agent call with a renderer; links the thread on the first event; never ends silently. */
 async function render(
-  ctx: SlackContext,
+  ctx: JobContext,
   conv: string,
   target: ThreadTarget,
   call: (onEvent: (e: AgentEvent) => void) => Promise<Run>,

@@ -15,7 +15,8 @@ export async function runSlack(config: Config): Promise<number> {
     process.stderr.write(`code-agent: unhandled error (the app keeps running): ${(err as Error)?.stack ?? String(err)}\n`),
   );
   const where = adapter.settings.mode === 'http' ? `HTTP on port ${adapter.port} (/slack/events)` : 'Socket Mode';
-  process.stderr.write(`code-agent: Slack app running in ${where}\n`);
+  const role = adapter.ingress ? ' as a queue ingress (workers run the jobs: code-agent worker)' : '';
+  process.stderr.write(`code-agent: Slack app running in ${where}${role}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

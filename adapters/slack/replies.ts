@@ -10,6 +10,7 @@ import { conversationId, track, type SlackContext } from './context.js';
 import { replyJob } from './jobs.js';
 import type { SlackFile } from './inputs.js';
 import { fromSlackText } from './incoming-text.js';
+import { enqueueReply } from './enqueue.js';
 
 /** The fields of a message event we read. */
 interface MessageLike {
@@ -43,9 +44,13 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
     if (!(await firstDelivery(ctx.core.store, 'event', eventId, ctx.settings.dedupeTtlMs))) return;
     const refused = refusal(ctx.settings, channel, user);
     if (refused) return ctx.poster.ephemeral(channel, user, refused, threadTs);
-    const admission = ctx.limiter.submit(channel, user, () =>
-      replyJob(ctx, { team, channel, threadTs, user, text: fromSlackText(msg.text ?? ''), files: msg.files }),
-    );
+    const request = { team, channel, threadTs, user, text: fromSlackText(msg.text ?? ''), files: msg.files };
+    if (ctx.queue) {
+      const text = await enqueueReply(ctx, eventId, request);
+      if (text) await ctx.poster.ephemeral(channel, user, text, threadTs);
+      return;
+    }
+    const admission = ctx.limiter.submit(channel, user, () => replyJob(ctx, request));
     if (!admission.accepted) return ctx.poster.ephemeral(channel, user, busyText(admission.reason), threadTs);
     track(ctx, admission.done);
   });

@@ -16,12 +16,16 @@ import { slackSettings, type SlackSettings } from './settings.js';
 import type { SlackContext } from './context.js';
 import type { SandboxUnavailableError } from '../../src/sandbox/types.js';
 import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
+import { JobQueue } from '../../src/queue/queue.js';
+import { IngressOnlyLlm } from '../../src/queue/ingress-llm.js';
 
 /** A running adapter. */
 export interface SlackAdapter {
   settings: SlackSettings;
   /** The bound TCP port in HTTP mode (useful with `slack.port: 0`); undefined in Socket Mode. */
   port: number | undefined;
+  /** True in queue mode (`queue.url`): this process only receives and enqueues. */
+  ingress: boolean;
   /** Stops receiving, waits for running jobs (at most `graceMs`), closes the store. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -56,12 +60,26 @@ const LEVELS: Record<string, LogLevel> = {
  */
 export async function startSlackAdapter(config: Config, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
   const settings = slackSettings(config);
-  const core = await createApp(config, options);
+  const ingress = Boolean(config.queue.url);
+  // queue mode: this process never runs code (workers do), so it needs neither an LLM nor the sandbox
+  const core = await createApp(config, ingress ? { ...options, llm: options.llm ?? new IngressOnlyLlm() } : options);
   // refuse to serve when the sandbox cannot isolate here, rather than failing every run
-  await core.executor.check().catch(async (err: unknown) => {
+  if (!ingress) {
+    await core.executor.check().catch(async (err: unknown) => {
+      await core.close();
+      throw err;
+    });
+  }
+  const queue = ingress
+    ? await JobQueue.open(config, settings.maxQueuePerChannel).catch(async (err: unknown) => {
+        await core.close();
+        throw err;
+      })
+    : undefined;
+  const closeAll = async () => {
+    await queue?.close();
     await core.close();
-    throw err;
-  });
+  };
   const logLevel = LEVELS[config.log.level] ?? LogLevel.INFO;
   const webOptions = clientOptions(settings.apiUrl, options.logger);
   const receiver =
@@ -88,7 +106,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   try {
     await bolt.init();
   } catch (err) {
-    await core.close();
+    await closeAll();
     throw new SlackStartupError(
       `cannot start the Slack app: auth.test failed at ${settings.apiUrl ?? 'https://slack.com/api/'}: ${(err as Error).message}. Check slack.bot_token (SLACK_BOT_TOKEN) and that Slack is reachable.`,
     );
@@ -102,6 +120,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     log,
     recent: new RecentDeliveries(settings.dedupeTtlMs),
     jobs: new Set(),
+    ...(queue ? { queue } : {}),
   };
   registerCommands(bolt, ctx);
   registerReplies(bolt, ctx);
@@ -115,7 +134,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     const address = (started as Server | undefined)?.address?.();
     port = typeof address === 'object' && address ? address.port : undefined;
   } catch (err) {
-    await core.close();
+    await closeAll();
     if (settings.mode === 'socket') throw socketStartError(settings, err);
     throw err;
   }
@@ -123,11 +142,12 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   return {
     settings,
     port,
+    ingress,
     async stop(graceMs = 10_000) {
       await bolt.stop().catch(() => undefined);
       const pending = Promise.allSettled([...ctx.jobs]);
       await Promise.race([pending, new Promise((r) => setTimeout(r, graceMs).unref())]);
-      await core.close();
+      await closeAll();
     },
   };
 }

@@ -32,14 +32,25 @@ export interface SlackSettings {
   /** How long delivery ids are remembered, in ms. */
   dedupeTtlMs: number;
   historyLimit: number;
+  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`). */
+  commands: SlackCommandNames;
+}
+
+/** The names the four slash commands answer to. */
+export interface SlackCommandNames {
+  run: string;
+  generate: string;
+  history: string;
+  show: string;
 }
 
 /**
  * Resolves the settings. The port is `slack.port` (whose default is `$PORT`), else 3000.
+ * @param role `worker` (queue mode's `code-agent worker`) does not require the signing secret.
  * @throws {ConfigError} when `slack.bot_token` is missing, `slack.signing_secret` is missing in HTTP
  *   mode, or `slack.app_token` is not an app-level token (`xapp-…`).
  */
-export function slackSettings(config: Config): SlackSettings {
+export function slackSettings(config: Config, role: 'receiver' | 'worker' = 'receiver'): SlackSettings {
   const s = config.slack ?? slackSchema.parse({});
   if (!s.bot_token) {
     throw new ConfigError('slack.bot_token is not set: set SLACK_BOT_TOKEN (xoxb-…) or slack.bot_token (docs/slack.md)');
@@ -54,7 +65,8 @@ export function slackSettings(config: Config): SlackSettings {
         'the bot token (xoxb-…) goes in slack.bot_token (docs/slack.md)',
     );
   }
-  if (mode === 'http' && !s.signing_secret) {
+  // a queue worker only calls the Web API: it receives nothing, so it needs no signing secret
+  if (mode === 'http' && !s.signing_secret && role === 'receiver') {
     throw new ConfigError(
       'slack.signing_secret is not set: HTTP mode verifies every request with it (set SLACK_SIGNING_SECRET), ' +
         'or set slack.app_token (xapp-…) for Socket Mode',
@@ -76,5 +88,6 @@ export function slackSettings(config: Config): SlackSettings {
     maxInputFiles: s.max_input_files,
     dedupeTtlMs: s.dedupe_ttl_s * 1000,
     historyLimit: s.history_limit,
+    commands: s.commands,
   };
 }

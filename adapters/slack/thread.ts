@@ -10,7 +10,9 @@ import type { Artifact } from '../../src/sandbox/types.js';
 import { inlineText } from './mrkdwn.js';
 import { redactUrls } from '../../src/text/redact.js';
 import type { SlackPoster } from './poster.js';
-import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText } from './views.js';
+import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, streamingCodeView } from './views.js';
+import { Throttle } from '../../src/chat/code-stream.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
 
 /** Where and how a call is rendered. */
@@ -36,6 +38,8 @@ export class ThreadRenderer {
   private chain: Promise<void> = Promise.resolve();
   private progressTs: string | undefined;
   private ended = false;
+  /** The attempt whose code is streaming in: its message (once posted) and the edit throttle. */
+  private streaming: { attempt: number; ts?: string; throttle: Throttle<string> } | undefined;
 
   constructor(
     private readonly poster: SlackPoster,
@@ -45,14 +49,37 @@ export class ThreadRenderer {
 
   /** The agent's event listener (sync; posts are queued in order). */
   readonly listener = (event: AgentEvent): void => {
+    if (event.type === 'code_delta') return this.streamCode(event.attempt, event.code);
+    if (event.type === 'generated') this.streaming?.throttle.stop(); // no edit after the final code
     this.enqueue(event.type, () => this.render(event));
   };
+
+  /** Posts the code being written, then edits it at most once a second (see `src/chat/code-stream.ts`). */
+  private streamCode(attempt: number, code: string): void {
+    if (this.streaming?.attempt !== attempt) {
+      this.streaming?.throttle.stop();
+      const streaming: { attempt: number; ts?: string; throttle: Throttle<string> } = {
+        attempt,
+        throttle: new Throttle((latest) => this.enqueue('code_delta', () => this.showPartial(streaming, latest)), { delayFirst: true }),
+      };
+      this.streaming = streaming;
+    }
+    this.streaming.throttle.push(code);
+  }
+
+  private async showPartial(streaming: { attempt: number; ts?: string }, code: string): Promise<void> {
+    const { channel, threadTs } = this.target;
+    const text = streamingCodeView(code, `*Code* (attempt ${this.relative(streaming.attempt)}/${this.total}):`);
+    if (streaming.ts) await this.poster.update(channel, streaming.ts, text);
+    else streaming.ts = await this.poster.post(channel, text, threadTs);
+  }
 
   /**
    * Waits for every queued post. If the call ended without a done/failed event (it threw),
    * posts `error` as the final message so no run ends silently.
    */
   async finish(run: Run | undefined, error?: unknown): Promise<void> {
+    this.streaming?.throttle.stop();
     await this.chain;
     if (this.ended) return;
     const reason = redactUrls(error instanceof Error ? error.message : error ? String(error) : 'the run stopped unexpectedly');
@@ -124,12 +151,16 @@ export class ThreadRenderer {
   private async showCode(attempt: number, code: string, error: string | undefined): Promise<void> {
     const { channel, threadTs } = this.target;
     const label = `*Code* (attempt ${this.relative(attempt)}/${this.total}):`;
+    // the message that showed this attempt's code while it was written becomes the final one
+    const streamedTs = this.streaming?.attempt === attempt ? this.streaming.ts : undefined;
+    if (streamedTs) await delay(this.streaming!.throttle.waitMs()); // the final edit keeps the pace too
+    const show = (text: string) => (streamedTs ? this.poster.update(channel, streamedTs, text) : this.poster.post(channel, text, threadTs));
     if (!code) {
-      await this.poster.post(channel, `${label} the reply had no usable code: ${inlineText(error ?? 'no code', 500)}`, threadTs);
+      await show(`${label} the reply had no usable code: ${inlineText(error ?? 'no code', 500)}`);
       return;
     }
     const view = codeView(code, label);
-    await this.poster.post(channel, view.text, threadTs);
+    await show(view.text);
     if (view.truncated) {
       await this.poster.upload(channel, threadTs, { filename: `attempt-${attempt}.py`, content: code, snippetType: 'python' });
     }

@@ -8,6 +8,7 @@ import { statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText } from './mrkdwn.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
+import { codeTail } from '../../src/chat/code-stream.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
 export function whoAsked(run: Pick<Run, 'requestedBy' | 'meta'>): string {
@@ -42,6 +43,19 @@ export function codeView(code: string, label: string): FencedText {
   const lines = code.split('\n').length;
   return { text: `${label} — ${lines} lines, attached as a file`, truncated: true };
 }
+
+/** Code still being written: its last lines that fit in one section, under `label` (marked as being written). */
+export function streamingCodeView(code: string, label: string): string {
+  const lines = code.split('\n');
+  const recent = lines.slice(-OUTPUT_LINES_MAX_STREAMED).join('\n');
+  const tail = codeTail(recent, SECTION_TEXT_MAX - 500);
+  const omitted = lines.length - recent.split('\n').length + tail.omittedLines;
+  const note = omitted > 0 ? ` (${omitted} earlier lines not shown)` : '';
+  return fencedSection(tail.text, `${label} ✍️ writing…${note}`).text;
+}
+
+/** Most lines of code shown while it is being written. */
+const OUTPUT_LINES_MAX_STREAMED = 30;
 
 /** The sections showing an execution result, and which streams were cut (attach them whole). */
 export interface ResultView {

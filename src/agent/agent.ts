@@ -13,6 +13,18 @@ import { publicReason } from './public-error.js';
 import { judgeAttempt } from './verdict.js';
 import { newAttempt, RunSteps } from './steps.js';
 import { newRunId } from './ids.js';
+import { SYSTEM_PROMPT } from './prompts.js';
+import { CHECKS_PROMPT } from './checks.js';
+import { REVIEW_PROMPT } from './review.js';
+
+/** The system prompts of the LLM calls a verify mode makes, the code's first. */
+function systemPrompts(verify: VerifyMode): string[] {
+  return [
+    SYSTEM_PROMPT,
+    ...(verify === 'checks' || verify === 'both' ? [CHECKS_PROMPT] : []),
+    ...(verify === 'review' || verify === 'both' ? [REVIEW_PROMPT] : []),
+  ];
+}
 
 /**
  * How the agent checks a result beyond the exit code: `checks` derived from the requirement and run
@@ -70,6 +82,8 @@ export class Agent {
     this.maxRequirementChars = options.maxRequirementChars ?? 8000;
     this.verify = options.verify ?? 'checks';
     this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify });
+    // a local model reads the system prompts now, not during the first request
+    void options.llm.prepare?.(systemPrompts(this.verify));
   }
 
 

@@ -11,6 +11,21 @@ export interface GeneratingEvent {
   attempt: number;
   trigger: AttemptTrigger;
 }
+/**
+ * Emitted while an attempt's reply streams in (providers that stream, e.g. the local model and the
+ * OpenAI API): the code written so far, read from the reply's first code block. `code` grows with
+ * each event; its last line may be unfinished. The final code is in the `generated` event, which
+ * may differ (it is extracted from the whole reply). Addition to the events, for progress display.
+ */
+export interface CodeDeltaEvent {
+  type: 'code_delta';
+  runId: string;
+  attempt: number;
+  /** The code so far. */
+  code: string;
+  /** What `code` gained since the previous event of this attempt. */
+  delta: string;
+}
 /** Emitted when code was extracted from the reply (or `error` says why none could be). */
 export interface GeneratedEvent {
   type: 'generated';
@@ -83,6 +98,7 @@ export interface FailedEvent {
 
 export type AgentEvent =
   | GeneratingEvent
+  | CodeDeltaEvent
   | GeneratedEvent
   | ExecutingEvent
   | ExecutedEvent

@@ -17,6 +17,7 @@ import { brokenCheck, deriveChecks } from './checks.js';
 import { reviewResult } from './review.js';
 import { requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
 import { keepFullOutput } from './kept-output.js';
+import { codeStreamer } from './code-stream.js';
 import { boundLine } from '../text/cut.js';
 
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
@@ -164,8 +165,10 @@ export class RunSteps {
   ): Promise<Attempt> {
     const attempt = newAttempt(run, trigger, '', feedback);
     emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
+    const onToken = codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
     const completion = await this.options.llm.complete(buildMessages(run, attempt), {
       signal: options.signal,
+      onToken,
       ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
     });
     attempt.usage = completion.usage;

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { configSchema, type Config } from './schema.js';
+import { describeYamlError } from './yaml-error.js';
 
 /** The configuration cannot be used; `message` names the file and the key path. */
 export class ConfigError extends Error {
@@ -152,10 +153,8 @@ export async function loadConfig(explicitPath?: string, env: NodeJS.ProcessEnv =
   }
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) {
-    const first = doc.errors[0]!;
-    const pos = first.linePos?.[0];
-    const where = pos ? `line ${pos.line}, column ${pos.col}` : 'unknown position';
-    throw new ConfigError(`config file ${path} is not valid YAML (${where}): ${first.message.split('\n')[0]}`);
+    const problem = describeYamlError(text, doc.errors[0]!);
+    throw new ConfigError(`config file ${path} is not valid YAML at line ${problem.line}, column ${problem.col}: ${problem.message}`);
   }
   return parseConfig(doc.toJS(), env, `config file ${path}`);
 }

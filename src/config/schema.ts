@@ -17,10 +17,10 @@ const num = (def: number) =>
     z.number().positive(),
   ).default(def);
 
-const int = (def: number, min = 1) =>
+const int = (def: number, min = 1, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v),
-    z.number().int().min(min),
+    z.number().int().min(min).max(max),
   ).default(def);
 
 const idList = z.array(z.coerce.string()).default([]);
@@ -29,6 +29,9 @@ const idList = z.array(z.coerce.string()).default([]);
 const optionalUrl = optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v), {
   message: 'expected an http:// or https:// URL',
 });
+
+/** Most improvement attempts a run may make (`agent.max_retries`, `--max-retries`). */
+export const MAX_AGENT_RETRIES = 20;
 
 export const llmSchema = z
   .object({
@@ -46,6 +49,14 @@ export const llmSchema = z
     context_size: int(4096, 256),
     /** Local model: CPU threads (0 = all cores). */
     threads: int(0, 0),
+    /** Local model: chats kept evaluated (context sequences), so a later call that shares a chat's start skips reading it. */
+    cached_chats: int(3),
+    /** Local model: requests generated at the same time, batched (the others wait). */
+    parallel: int(1),
+    /** Local model: token prediction (speculative decoding): `off`, `input` (look-up in the prompt), `draft` (a smaller model). */
+    prediction: z.enum(['off', 'input', 'draft']).default('off'),
+    /** Local model: the draft model's GGUF file, for `prediction: draft` (same tokenizer, smaller). */
+    draft_model_path: optionalString,
     /** Local model: how long finding a model to download may take before giving up, in seconds. */
     download_timeout_s: num(30),
     temperature: z.number().min(0).max(2).default(0),
@@ -96,8 +107,31 @@ const chatKeys = {
   history_limit: int(10),
 };
 
+/**
+ * A Slack slash command name: a slash, then at most 31 lowercase letters, digits, `-` or `_`
+ * (https://docs.slack.dev/interactivity/implementing-slash-commands: names are lowercase, without
+ * spaces, at most 32 characters).
+ */
+const slashCommand = (def: string) =>
+  z
+    .string()
+    .regex(/^\/[a-z0-9_-]{1,31}$/, { message: 'expected a slash command name like /run (lowercase letters, digits, - or _; at most 32 characters)' })
+    .default(def);
+
+/** Names of the Slack slash commands (change them when another app in the workspace uses the same). */
+export const slackCommandsSchema = z
+  .object({
+    run: slashCommand('/run'),
+    generate: slashCommand('/generate'),
+    history: slashCommand('/history'),
+    show: slashCommand('/show'),
+  })
+  .strict()
+  .refine((c) => new Set(Object.values(c)).size === 4, { message: 'the four commands need four different names' });
+
 export const slackSchema = z
   .object({
+    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show' }),
     bot_token: optionalString,
     signing_secret: optionalString,
     /** Set → Socket Mode (no public URL needed). */
@@ -114,12 +148,35 @@ export const slackSchema = z
   })
   .strict();
 
+/**
+ * The `queue` section (docs/deploy.md): with `url` set, chat processes only receive and enqueue,
+ * and `code-agent worker` processes run the jobs. Without it, one process does everything.
+ */
+export const queueSchema = z
+  .object({
+    /** `redis://…` or `rediss://…`; empty = embedded mode. */
+    url: optionalString.refine((v) => v === undefined || /^rediss?:\/\/\S+/.test(v), {
+      message: 'expected a redis:// or rediss:// URL',
+    }),
+    /** The BullMQ queue's name (queues on one Redis are apart by name). */
+    name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('code-agent'),
+    /** Jobs one worker process runs at once. */
+    concurrency: int(1),
+    /** How long a worker's lock on a job lasts without renewal, in s (renewed every half of it). */
+    lock_s: num(30),
+    /** How often workers look for jobs whose worker stopped (lock expired), in s. */
+    stalled_interval_s: num(30),
+    /** Longest a job may hold its user's and channel's slots, in s (a job whose process died frees them after this). */
+    job_timeout_s: num(1800),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     llm: llmSchema.default(llmSchema.parse({})),
     agent: z
       .object({
-        max_retries: int(3, 0),
+        max_retries: int(3, 0, MAX_AGENT_RETRIES),
         max_requirement_chars: int(8000),
         /** How results are verified beyond the exit code (README "Answers you can trust"). */
         verify: z.enum(['off', 'checks', 'review', 'both']).default('checks'),
@@ -139,6 +196,7 @@ export const configSchema = z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
       .default({ level: 'info' }),
+    queue: queueSchema.default(queueSchema.parse({})),
     slack: slackSchema.optional(),
     discord: z
       .object({

@@ -1,64 +1,44 @@
 /**
  * `HistoryStore` on Keyv: sqlite (default, embedded), redis or postgres chosen by `store.url`.
+ * Plain reads and writes go through Keyv; the read-modify-writes (the run index, event dedupe)
+ * through the backend's {@link AtomicOps}, so processes sharing one store never lose an index
+ * entry nor run a retried event twice.
  *
- * Layout (all under the Keyv namespace `code-agent`):
+ * Layout: Keyv namespace `code-agent` holds
  * - `run:<conversationId>:<runId>` → the Run
- * - `runs:<conversationId>` → run ids of the conversation, oldest first
  * - `thread:<conversationId>:<threadKey>` → run id
- * - `event:<eventId>` → 1, with a TTL (deduplication of platform retries)
+ * and the atomic operations keep the run index of each conversation and the event ids (with a TTL)
+ * in the backend's own keys or tables (see `atomic-*.ts`). An index from before (the Keyv key
+ * `runs:<conversationId>`) is moved there the first time the conversation is listed.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { HistoryError, type HistoryStore, type Run } from './types.js';
+import { MemoryAtomics, type AtomicOps } from './atomic.js';
+import { openBackend } from './backends.js';
 
 /** Most run ids kept in a conversation's index; older runs stay readable by id. */
 export const MAX_INDEXED_RUNS = 1000;
 
-/**
- * Creates the Keyv storage adapter for a store URL.
- * @param url `sqlite://relative/or/absolute.sqlite`, `redis://…`, `rediss://…`, `postgres://…` or `postgresql://…`
- * @throws {HistoryError} for an unknown scheme.
- */
-export async function createStoreAdapter(url: string): Promise<KeyvStoreAdapter> {
-  const scheme = url.split(':', 1)[0]?.toLowerCase();
-  switch (scheme) {
-    case 'sqlite': {
-      const file = resolve(url.slice('sqlite://'.length));
-      mkdirSync(dirname(file), { recursive: true });
-      const { default: KeyvSqlite } = await import('@keyv/sqlite');
-      return new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5000 }) as unknown as KeyvStoreAdapter;
-    }
-    case 'redis':
-    case 'rediss': {
-      const { default: KeyvRedis } = await import('@keyv/redis');
-      return new KeyvRedis(url) as unknown as KeyvStoreAdapter;
-    }
-    case 'postgres':
-    case 'postgresql': {
-      const { default: KeyvPostgres } = await import('@keyv/postgres');
-      return new KeyvPostgres({ uri: url }) as unknown as KeyvStoreAdapter;
-    }
-    default:
-      throw new HistoryError(
-        `store.url "${url}" has an unknown scheme: use sqlite://FILE, redis://HOST:PORT or postgresql://USER@HOST/DB`,
-      );
-  }
-}
+/** Runs remembered as indexed by this process (then forgotten all at once; appending again is harmless). */
+const MAX_REMEMBERED_INDEXED = 10_000;
 
 /** A HistoryStore kept in any Keyv storage adapter. */
 export class KeyvHistoryStore implements HistoryStore {
   private readonly keyv: Keyv;
-  /** Serialises read-modify-write of index keys inside this process. */
-  private readonly locks = new Map<string, Promise<unknown>>();
+  /** `<conversationId>\n<runId>` of runs this process indexed (a run is saved on every step; one append is enough). */
+  private readonly indexed = new Set<string>();
+  /** Conversations whose index from an earlier version was looked for in this process. */
+  private readonly legacyChecked = new Set<string>();
 
   /**
-   * @param store a Keyv storage adapter (see {@link createStoreAdapter}); a Map works for tests.
+   * @param store a Keyv storage adapter (see {@link openBackend}); a Map works for tests.
    * @param label how the store is named in error messages (e.g. its URL without credentials).
+   * @param atomics the backend's atomic operations; default in-process ones (right for a Map only).
    */
   constructor(
     store: KeyvStoreAdapter | Map<string, unknown>,
     private readonly label = 'history store',
+    private readonly atomics: AtomicOps = new MemoryAtomics(),
   ) {
     this.keyv = new Keyv({ store, namespace: 'code-agent', throwOnErrors: true });
     this.keyv.on('error', () => {
@@ -72,22 +52,26 @@ export class KeyvHistoryStore implements HistoryStore {
    */
   static async open(url: string): Promise<KeyvHistoryStore> {
     const label = url.replace(/\/\/[^@/]*@/, '//***@');
-    const store = new KeyvHistoryStore(await createStoreAdapter(url), label);
-    await store.call('open', () => store.keyv.get('health'));
+    const opening = new KeyvHistoryStore(new Map(), label);
+    const { adapter, atomics } = await opening.call('open', () => openBackend(url));
+    const store = new KeyvHistoryStore(adapter, label, atomics);
+    try {
+      await store.call('open', () => store.keyv.get('health'));
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
     return store;
   }
 
   async saveRun(run: Run): Promise<void> {
     await this.call('save a run', () => this.keyv.set(runKey(run.conversationId, run.id), run));
-    await this.withLock(`runs:${run.conversationId}`, async () => {
-      const ids = await this.readIndex(run.conversationId);
-      if (!ids.includes(run.id)) {
-        ids.push(run.id);
-        await this.call('index a run', () =>
-          this.keyv.set(`runs:${run.conversationId}`, ids.slice(-MAX_INDEXED_RUNS)),
-        );
-      }
-    });
+    const key = `${run.conversationId}\n${run.id}`;
+    if (this.indexed.has(key)) return;
+    await this.moveLegacyIndex(run.conversationId);
+    await this.call('index a run', () => this.atomics.append(run.conversationId, run.id, MAX_INDEXED_RUNS));
+    if (this.indexed.size >= MAX_REMEMBERED_INDEXED) this.indexed.clear();
+    this.indexed.add(key);
   }
 
   async getRun(conversationId: string, runId: string): Promise<Run | undefined> {
@@ -102,7 +86,8 @@ export class KeyvHistoryStore implements HistoryStore {
   }
 
   async listRuns(conversationId: string, limit = 20): Promise<Run[]> {
-    const ids = (await this.readIndex(conversationId)).slice(-limit).reverse();
+    await this.moveLegacyIndex(conversationId);
+    const ids = (await this.call('read the run index', () => this.atomics.recent(conversationId, limit))).reverse();
     const runs = await Promise.all(ids.map((id) => this.getRun(conversationId, id)));
     return runs.filter((r): r is Run => r !== undefined);
   }
@@ -119,27 +104,29 @@ export class KeyvHistoryStore implements HistoryStore {
   }
 
   async markEventSeen(eventId: string, ttlMs: number): Promise<boolean> {
-    return this.withLock(`event:${eventId}`, async () => {
-      const key = `event:${eventId}`;
-      if ((await this.call('check an event', () => this.keyv.get(key))) !== undefined) return false;
-      await this.call('record an event', () => this.keyv.set(key, 1, ttlMs));
-      return true;
-    });
+    return this.call('record an event', () => this.atomics.claim(`event:${eventId}`, ttlMs));
   }
 
   async close(): Promise<void> {
+    await this.atomics.close().catch(() => undefined);
     await this.keyv.disconnect().catch(() => undefined);
   }
 
-  private async readIndex(conversationId: string): Promise<string[]> {
-    const ids = await this.call('read the run index', () => this.keyv.get<string[]>(`runs:${conversationId}`));
-    if (ids === undefined) return [];
-    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
-      throw new HistoryError(
-        `${this.label}: the run index of ${conversationId} is corrupt; it was left untouched`,
-      );
+  /** Moves an index kept by an earlier version (Keyv key `runs:<conversationId>`, oldest first) to the atomic index. */
+  private async moveLegacyIndex(conversationId: string): Promise<void> {
+    if (this.legacyChecked.has(conversationId)) return;
+    const key = `runs:${conversationId}`;
+    const ids = await this.call('read the run index', () => this.keyv.get<unknown>(key));
+    if (ids === undefined) {
+      this.legacyChecked.add(conversationId);
+      return;
     }
-    return ids;
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
+      throw new HistoryError(`${this.label}: the run index of ${conversationId} is corrupt; it was left untouched`);
+    }
+    for (const id of ids) await this.call('index a run', () => this.atomics.append(conversationId, id, MAX_INDEXED_RUNS));
+    await this.call('move the run index', () => this.keyv.delete(key));
+    this.legacyChecked.add(conversationId);
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -148,17 +135,6 @@ export class KeyvHistoryStore implements HistoryStore {
     } catch (err) {
       if (err instanceof HistoryError) throw err;
       throw new HistoryError(`${this.label}: cannot ${what}: ${(err as Error).message}`, { cause: err });
-    }
-  }
-
-  private async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(key) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    this.locks.set(key, next);
-    try {
-      return await next;
-    } finally {
-      if (this.locks.get(key) === next) this.locks.delete(key);
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Chooses and builds the LLM provider from `llm.*` config.
  * `provider: auto` picks the API when a key or base_url is set, else a local GGUF model
- * (`model_path`, a model URI in `model`, or a `.gguf` already in `models_dir`).
+ * (`model_path`, a model URI in `model`, a `.gguf` already in `models_dir`, or the default model in
+ * the user cache).
  */
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
@@ -17,6 +18,8 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
 /** The message shown when no LLM can be found: the ways to configure one. */
 export const NO_LLM_MESSAGE = `No LLM is configured. Configure one of these (in config.yaml or the environment):
+  0. The default local model, no key needed: run \`code-agent model fetch\` (npm run setup does it; Qwen2.5-Coder
+     1.5B, 1.1 GB, kept in ~/.cache/code-agent/models).
   1. An API key: set OPENAI_API_KEY (or llm.api_key) and optionally CODE_AGENT_MODEL (or llm.model;
      default ${DEFAULT_OPENAI_MODEL}).
   2. A local OpenAI-compatible server: set OPENAI_BASE_URL (or llm.base_url), e.g. http://localhost:11434/v1
@@ -31,6 +34,8 @@ export const NO_LLM_MESSAGE = `No LLM is configured. Configure one of these (in 
 export interface CreateProviderOptions {
   /** Progress of a model download (default: a progress bar on stderr). */
   onDownloadProgress?: (progress: DownloadProgress) => void;
+  /** Where the user cache (the default model) is looked up. Default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -58,13 +63,21 @@ export async function createLlmProvider(
   }
   const modelPath = await resolveLocalModel(llm, {
     onProgress: options.onDownloadProgress ?? progressBar(process.stderr),
+    env: options.env,
   });
   if (!modelPath) throw new ConfigError(NO_LLM_MESSAGE);
+  if (llm.prediction === 'draft' && !llm.draft_model_path) {
+    throw new ConfigError('llm.draft_model_path: required when llm.prediction is "draft" (a smaller GGUF model with the same tokenizer)');
+  }
   return LocalLlamaProvider.load({
     modelPath,
     contextSize: llm.context_size,
     threads: llm.threads,
     temperature: llm.temperature,
     maxTokens: llm.max_tokens,
+    slots: llm.cached_chats,
+    parallel: llm.parallel,
+    prediction: llm.prediction,
+    draftModelPath: llm.draft_model_path,
   });
 }

@@ -1,34 +1,48 @@
 /**
  * `llm.provider: local`: a GGUF model run in-process by llama.cpp (node-llama-cpp).
- * The model is loaded once per process and shared; each provider keeps one context whose KV cache
- * is reused between requests (the common prefix of a run's chat is not evaluated again).
- * Requests are served one at a time, in order: concurrent calls wait in a queue.
+ * The model is loaded once per process and shared. Each provider keeps a few context sequences
+ * (slots, see `local-slots.ts`) whose KV caches outlive a request: a request goes to the slot that
+ * already evaluated the longest prefix of its chat (system prompt, requirement, earlier attempts),
+ * so only the new part is read. Up to `parallel` requests generate together (one batch per step);
+ * further ones wait in arrival order. A token predictor (`local-prediction.ts`) may speed up
+ * generation; it never changes the text.
  */
 import { basename } from 'node:path';
-import PQueue from 'p-queue';
-import { LlamaChat, resolveChatWrapper, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
+import { LlamaChat, resolveChatWrapper, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
 import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider } from './types.js';
 import { toChatHistory } from './local-messages.js';
 import { sharedModel } from './local-runtime.js';
+import { commonPrefix, SlotPool } from './local-slots.js';
+import { createPredictors, PromptLookupTokenPredictor, type PredictionMode, type Predictors } from './local-prediction.js';
 
 /** Timing of one local completion. */
 export interface CompletionTiming {
   /** Tokens of the whole rendered prompt (chat template included). */
   promptTokens: number;
+  /** Leading prompt tokens found already evaluated in the slot (not read again). */
+  reusedPromptTokens: number;
+  /** Tokens llama.cpp evaluated as input for this request (new prompt tokens, plus checked predictions). */
+  evaluatedInputTokens: number;
   completionTokens: number;
-  /** From the start of the request (after the queue) to the first generated text, in ms. */
+  /** From the start of the request (after waiting for a slot) to the first generated text, in ms. */
   timeToFirstTokenMs: number;
   /** From the start of the request to the end, in ms. */
   totalMs: number;
+  /** Time spent waiting for a free slot before the request started, in ms. */
+  queuedMs: number;
   /** Generated tokens per second, from the first token to the end. */
   tokensPerSecond: number;
+  /** Predicted tokens the model confirmed / rejected during this request (0/0 without prediction). */
+  predictions: { validated: number; refuted: number };
+  /** Which slot served it (0-based). */
+  slot: number;
 }
 
 /** Options of {@link LocalLlamaProvider.load}. */
 export interface LocalProviderOptions {
   /** The GGUF file. */
   modelPath: string;
-  /** Context window in tokens. Default 4096. */
+  /** Context window per slot, in tokens. Default 4096. */
   contextSize?: number;
   /** CPU threads; 0 or unset = node-llama-cpp's default (all cores). */
   threads?: number;
@@ -36,74 +50,182 @@ export interface LocalProviderOptions {
   temperature?: number;
   /** Longest reply in tokens. Default 2048. */
   maxTokens?: number;
+  /** Context sequences kept, each with the last chat it evaluated (config `llm.cached_chats`). Default 3. */
+  slots?: number;
+  /** Requests generated at the same time, batched (config `llm.parallel`). Default 1. */
+  parallel?: number;
+  /** Token prediction (config `llm.prediction`). Default `off`. */
+  prediction?: PredictionMode;
+  /** GGUF file of the draft model for `prediction: draft` (same tokenizer, smaller). */
+  draftModelPath?: string;
   /** Receives the timing of each completion (benchmarks). */
   onTiming?: (timing: CompletionTiming) => void;
+}
+
+/** Context sequences kept when the config does not say. */
+export const DEFAULT_SLOTS = 3;
+
+interface Slot {
+  index: number;
+  sequence: LlamaContextSequence;
+  chat: LlamaChat;
+  readonly contextTokens: readonly Token[];
 }
 
 /** A chat model running in this process. Build it with {@link LocalLlamaProvider.load}. */
 export class LocalLlamaProvider implements LlmProvider {
   readonly name: string;
-  private readonly queue = new PQueue({ concurrency: 1 });
-  private readonly chat: LlamaChat;
+  private readonly pool: SlotPool<Slot>;
+  private readonly slots: Slot[];
+  private disposed = false;
+  /** Requests being generated (awaited by {@link dispose}). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   private constructor(
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
+    private readonly predictors: Predictors,
     private readonly options: LocalProviderOptions,
   ) {
     this.name = `local:${basename(options.modelPath).replace(/\.gguf$/i, '').toLowerCase()}`;
-    this.chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: resolveChatWrapper(model) });
+    const chatWrapper = resolveChatWrapper(model);
+    this.slots = predictors.forSequence.map((tokenPredictor, index) => {
+      const sequence = context.getSequence(tokenPredictor ? { tokenPredictor } : {});
+      return {
+        index,
+        sequence,
+        chat: new LlamaChat({ contextSequence: sequence, chatWrapper }),
+        get contextTokens() {
+          return sequence.contextTokens;
+        },
+      };
+    });
+    this.pool = new SlotPool(this.slots, Math.min(options.parallel ?? 1, this.slots.length));
   }
 
   /**
-   * Loads the model (once per process and file) and creates this provider's context.
-   * @throws {LlmError} naming the file when it cannot be loaded or the context does not fit in memory.
+   * Loads the model (once per process and file) and creates this provider's context and slots.
+   * @throws {LlmError} naming the file when it cannot be loaded, the context does not fit in memory,
+   *   or `parallel`/`slots` are out of range.
    */
   static async load(options: LocalProviderOptions): Promise<LocalLlamaProvider> {
+    const parallel = options.parallel ?? 1;
+    const slots = Math.max(options.slots ?? DEFAULT_SLOTS, parallel);
+    if (!Number.isInteger(parallel) || parallel < 1) throw new LlmError(`llm.parallel must be a whole number ≥ 1, not ${parallel}`);
     const model = await sharedModel(options.modelPath);
+    const contextSize = options.contextSize ?? 4096;
+    let context: LlamaContext;
     try {
-      const context = await model.createContext({
-        contextSize: options.contextSize ?? 4096,
-        sequences: 1,
+      context = await model.createContext({
+        contextSize,
+        sequences: slots,
         ...(options.threads ? { threads: options.threads } : {}),
       });
-      return new LocalLlamaProvider(model, context, options);
     } catch (err) {
       throw new LlmError(
-        `the local model ${options.modelPath} could not get a ${options.contextSize ?? 4096}-token context: ${(err as Error).message} (lower llm.context_size)`,
+        `the local model ${options.modelPath} could not get ${slots} context sequences of ${contextSize} tokens: ${(err as Error).message} (lower llm.context_size or llm.cached_chats)`,
         undefined,
         { cause: err },
       );
     }
+    try {
+      const predictors = await createPredictors({
+        mode: options.prediction ?? 'off',
+        count: slots,
+        draftModelPath: options.draftModelPath,
+        contextSize,
+        threads: options.threads,
+      });
+      return new LocalLlamaProvider(model, context, predictors, options);
+    } catch (err) {
+      await context.dispose();
+      throw err;
+    }
   }
 
-  /** Completes a chat with the local model; waits for earlier requests to finish first. */
-  complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
-    if (messages.length === 0) return Promise.reject(new LlmError('nothing to complete: the chat is empty'));
-    return this.queue.add(() => this.generate(messages, options), { signal: options.signal, throwOnTimeout: true });
-  }
-
-  /** Frees this provider's context (the shared model stays loaded). */
-  async dispose(): Promise<void> {
-    this.queue.clear();
-    await this.queue.onIdle();
-    this.chat.dispose({ disposeSequence: true });
-    await this.context.dispose();
-  }
-
-  private async generate(messages: ChatMessage[], options: CompleteOptions): Promise<Completion> {
-    options.signal?.throwIfAborted();
+  /** Completes a chat with the local model; waits for a free slot first. */
+  async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
+    if (messages.length === 0) throw new LlmError('nothing to complete: the chat is empty');
+    if (this.disposed) throw new LlmError('the local model was shut down');
     const history = toChatHistory(messages);
-    const promptTokens = this.chat.chatWrapper
-      .generateContextState({ chatHistory: history })
-      .contextText.tokenize(this.model.tokenizer).length;
-    const meter = this.chat.sequence.tokenMeter;
+    const tokens = this.render(messages);
+    const queuedAt = performance.now();
+    const lease = await this.pool.acquire(tokens, options.signal);
+    const work = this.generate(lease.slot, history, tokens, lease.reusedTokens, performance.now() - queuedAt, options);
+    this.inFlight.add(work);
+    try {
+      return await work;
+    } finally {
+      this.inFlight.delete(work);
+      this.pool.release(lease.slot);
+    }
+  }
+
+  /**
+   * Evaluates, each into its own slot, the start of a chat with each system prompt (up to where the
+   * user's text begins), so that the first request of the process does not read it either.
+   * Waits for free slots like a request; errors (e.g. shutdown) are ignored.
+   */
+  async prepare(systemPrompts: readonly string[]): Promise<void> {
+    for (const system of systemPrompts.slice(0, this.slots.length)) {
+      try {
+        const [a, b] = ['a', 'b'].map((text) => this.render([{ role: 'system', content: system }, { role: 'user', content: text }]));
+        const start = a!.slice(0, commonPrefix(a!, b!));
+        const lease = await this.pool.acquire(start);
+        if (lease.reusedTokens >= start.length) {
+          this.pool.release(lease.slot); // already there (never cut a longer chat short)
+          continue;
+        }
+        const work = (async () => {
+          await lease.slot.sequence.adaptStateToTokens(start, false);
+          await lease.slot.sequence.evaluateWithoutGeneratingNewTokens(start.slice(lease.slot.sequence.nextTokenIndex));
+        })();
+        this.inFlight.add(work);
+        await work.finally(() => {
+          this.inFlight.delete(work);
+          this.pool.release(lease.slot);
+        });
+      } catch {
+        /* a cold cache only costs time */
+      }
+    }
+  }
+
+  /** The prompt tokens of a chat, as the chat template renders it for completion. */
+  private render(messages: ChatMessage[]): Token[] {
+    const history = toChatHistory(messages);
+    return this.slots[0]!.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
+  }
+
+  /** Frees this provider's context and predictors (the shared models stay loaded). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.pool.rejectWaiting(new LlmError('the local model was shut down'));
+    await Promise.allSettled([...this.inFlight]);
+    for (const slot of this.slots) slot.chat.dispose({ disposeSequence: true });
+    await this.context.dispose();
+    await this.predictors.dispose();
+  }
+
+  private async generate(
+    slot: Slot,
+    history: ReturnType<typeof toChatHistory>,
+    tokens: Token[],
+    reusedPromptTokens: number,
+    queuedMs: number,
+    options: CompleteOptions,
+  ): Promise<Completion> {
+    options.signal?.throwIfAborted();
+    if (slot.sequence.tokenPredictor instanceof PromptLookupTokenPredictor) slot.sequence.tokenPredictor.setPrompt(tokens);
+    const meter = slot.sequence.tokenMeter;
+    const inputBefore = meter.usedInputTokens;
     const outputBefore = meter.usedOutputTokens;
+    const predictedBefore = { ...slot.sequence.tokenPredictions };
     const start = performance.now();
     let first: number | undefined;
     let result;
     try {
-      result = await this.chat.generateResponse(history, {
+      result = await slot.chat.generateResponse(history, {
         maxTokens: this.options.maxTokens ?? 2048,
         temperature: options.temperature ?? this.options.temperature ?? 0,
         signal: options.signal,
@@ -121,14 +243,27 @@ export class LocalLlamaProvider implements LlmProvider {
       throw new LlmError(`the local model failed: ${(err as Error).message}`, undefined, { cause: err });
     }
     const end = performance.now();
-    const completionTokens = meter.usedOutputTokens - outputBefore;
+    // the meter also counts checked predictions as output: count the reply's tokens instead when predicting
+    const completionTokens = slot.sequence.tokenPredictor
+      ? this.model.tokenize(result.response).length
+      : meter.usedOutputTokens - outputBefore;
     const firstAt = first ?? end;
+    const predicted = slot.sequence.tokenPredictions;
+    const promptTokens = tokens.length;
     this.options.onTiming?.({
       promptTokens,
+      reusedPromptTokens,
+      evaluatedInputTokens: meter.usedInputTokens - inputBefore,
       completionTokens,
       timeToFirstTokenMs: firstAt - start,
       totalMs: end - start,
+      queuedMs,
       tokensPerSecond: end > firstAt ? completionTokens / ((end - firstAt) / 1000) : 0,
+      predictions: {
+        validated: predicted.validated - predictedBefore.validated,
+        refuted: predicted.refuted - predictedBefore.refuted,
+      },
+      slot: slot.index,
     });
     return { content: result.response, usage: { promptTokens, completionTokens } };
   }

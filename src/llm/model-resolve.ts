@@ -1,11 +1,13 @@
 /**
  * Which GGUF file the local provider loads, from `llm.*`: `model_path`, else a model URI in
- * `model` (downloaded once into `models_dir`), else a `.gguf` already in `models_dir`.
+ * `model` (downloaded once into `models_dir`), else a `.gguf` already in `models_dir`, else the
+ * default model in the user cache (`~/.cache/code-agent/models`, put there by `npm run setup`).
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
+import { cachedDefaultModel } from './model-catalog.js';
 import { findCachedGguf, isModelUri, pullModel, type DownloadProgress } from './model-files.js';
 
 /** Options of {@link resolveLocalModel}. */
@@ -15,10 +17,13 @@ export interface ResolveLocalOptions {
   /** Download progress (default: none). */
   onProgress?: (progress: DownloadProgress) => void;
   signal?: AbortSignal;
+  /** Where the user cache is looked up (`CODE_AGENT_CACHE`, `XDG_CACHE_HOME`, `HOME`). Default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
- * The GGUF file to load, or undefined when the config names none and `models_dir` has none.
+ * The GGUF file to load, or undefined when the config names none, `models_dir` has none and the
+ * default model is not in the user cache.
  * @throws {ConfigError} when `model_path` names a missing file.
  * @throws {ModelFileError} when a model URI cannot be downloaded (the message says where to put the file).
  */
@@ -42,5 +47,5 @@ export async function resolveLocalModel(
       signal: options.signal,
     });
   }
-  return findCachedGguf(llm.models_dir);
+  return (await findCachedGguf(llm.models_dir)) ?? cachedDefaultModel(options.env);
 }

@@ -40,6 +40,11 @@ export interface LlmProvider {
    * @throws {LlmError} with a message naming what to fix (key, model, URL).
    */
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
+  /**
+   * Optional (local models): reads ahead the start of chats that begin with each of these system
+   * prompts, so that requests starting that way skip it. Resolves when done; never rejects.
+   */
+  prepare?(systemPrompts: readonly string[]): Promise<void>;
 }
 
 /**

@@ -50,7 +50,7 @@ describe('Agent', () => {
     expect(second).toContain("NameError: name 'undefined_name' is not defined");
     expect(second).toContain('exit code 1');
     expect(fake.requests[1]!.messages.some((m) => m.role === 'assistant' && m.content.includes('undefined_name'))).toBe(true);
-    expect(events.map((e) => e.type)).toEqual([
+    expect(events.map((e) => e.type).filter((t) => t !== 'code_delta')).toEqual([
       'generating', 'generated', 'executing', 'executed', 'improving',
       'generating', 'generated', 'executing', 'executed', 'done',
     ]);
@@ -160,5 +160,25 @@ describe('Agent', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toBe('cancelled');
     expect(run.attempts).toHaveLength(1);
+  });
+});
+
+describe('Agent: streamed code', () => {
+  it('emits the code as it streams in (code_delta), growing up to the generated code', async () => {
+    const code = 'import math\nfor n in range(3):\n    print(n, math.sqrt(n))';
+    const reply = py(code);
+    const { agent, events, onEvent } = await setup([{ content: reply, chunks: reply.match(/[\s\S]{1,5}/g)! }], 0);
+    const run = await agent.run('cli:t', 'print square roots', { onEvent });
+    expect(run.status).toBe('success');
+    const deltas = events.filter((e) => e.type === 'code_delta');
+    expect(deltas.length).toBeGreaterThan(5);
+    const codes = deltas.map((e) => (e.type === 'code_delta' ? e.code : ''));
+    for (let i = 1; i < codes.length; i++) expect(codes[i]!.startsWith(codes[i - 1]!)).toBe(true);
+    expect(codes.at(-1)!.trimEnd()).toBe(code); // the newline before the closing fence came first
+    expect(deltas.map((e) => (e.type === 'code_delta' ? e.delta : '')).join('')).toBe(codes.at(-1));
+    // all of them before the generated event, with the attempt's index
+    const generatedAt = events.findIndex((e) => e.type === 'generated');
+    expect(events.findLastIndex((e) => e.type === 'code_delta')).toBeLessThan(generatedAt);
+    expect(deltas.every((e) => e.type === 'code_delta' && e.attempt === 1 && e.runId === run.id)).toBe(true);
   });
 });

@@ -61,9 +61,10 @@ describe('code-agent run', () => {
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(Object.keys(json).sort()).toEqual(
-      ['artifacts', 'attempts', 'code', 'durationMs', 'exitCode', 'outcome', 'stderr', 'stdout', 'success', 'timedOut'].sort(),
+      ['artifacts', 'attempts', 'code', 'durationMs', 'exitCode', 'outcome', 'runDurationMs', 'stderr', 'stdout', 'success', 'timedOut'].sort(),
     );
     expect(json).toMatchObject({ success: true, attempts: 1, stdout: 'plotted\n', exitCode: 0, timedOut: false });
+    expect(json.runDurationMs).toBeGreaterThanOrEqual(json.durationMs); // the whole run includes the execution
     expect(json.artifacts).toHaveLength(1);
     expect(json.artifacts[0].name).toMatch(/\.png$/);
     expect(json.artifacts[0].path.startsWith(join(r.dir, 'data', 'artifacts'))).toBe(true);

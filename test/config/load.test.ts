@@ -48,7 +48,28 @@ describe('config', () => {
     await expect(loadConfig('/nonexistent/code-agent.yaml', {})).rejects.toThrow(/config file not found: \/nonexistent/);
     const bad = writeTemp('llm:\n  model: [unclosed\n');
     await expect(loadConfig(bad, {})).rejects.toBeInstanceOf(ConfigError);
-    await expect(loadConfig(bad, {})).rejects.toThrow(/not valid YAML \(line \d+, column \d+\)/);
+    await expect(loadConfig(bad, {})).rejects.toThrow(/not valid YAML at line 2, column 10: .*end with a \]/);
+  });
+
+  it('points malformed YAML at the line to fix, with no dangling colon', async () => {
+    const cases: [string, RegExp][] = [
+      ['llm:\n  provider: auto\n  model: [unclosed\nagent:\n  max_retries: 3\n', /at line 3, column 10: .*the \[ opened here is never closed\)$/],
+      ['llm:\n  provider: "auto\nagent:\n  max_retries: 1\n', /at line 2, column 13: Missing closing "quote \(the " opened here is never closed\)$/],
+      ['# a comment with a " quote\nllm:\n  model: \'x\n', /at line 3, column 10: Missing closing 'quote/],
+      ['llm:\n\tprovider: auto\n', /at line 2, column 1: Tabs are not allowed as indentation$/],
+      ['llm:\n  a: 1\n b: 2\n', /at line 3, column 1: All mapping items must start at the same column$/],
+    ];
+    for (const [text, expected] of cases) {
+      const err = await loadConfig(writeTemp(text), {}).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toMatch(expected);
+      expect((err as Error).message).not.toMatch(/:\s*$/);
+    }
+  });
+
+  it('bounds agent.max_retries', () => {
+    expect(() => parseConfig({ agent: { max_retries: 21 } }, {})).toThrow(/agent\.max_retries: expected a number ≤ 20/);
+    expect(parseConfig({ agent: { max_retries: 20 } }, {}).agent.max_retries).toBe(20);
   });
 
   it('uses CODE_AGENT_CONFIG when no path is given', async () => {

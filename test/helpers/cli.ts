@@ -20,12 +20,12 @@ export interface CliResult {
 
 /**
  * Runs `code-agent <args>` in `cwd` with an environment of only PATH and HOME (= cwd), so no host
- * variable (no key) leaks in. `input` is written to stdin, which is then closed.
+ * variable (no key) leaks in, plus `env`. `input` is written to stdin, which is then closed.
  */
-export async function runCli(args: string[], cwd: string, input = ''): Promise<CliResult> {
+export async function runCli(args: string[], cwd: string, input = '', env: Record<string, string> = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [CLI_BIN, ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -22,7 +22,7 @@ import { createLlmProvider, NO_LLM_MESSAGE } from '../../src/llm/factory.js';
 import { disposeSharedModels } from '../../src/llm/local-runtime.js';
 import { llmSchema } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
-import { testModelPath, testThreads } from '../../scripts/test-model.js';
+import { TEST_MODEL_FILE, testModelPath, testThreads } from '../../scripts/test-model.js';
 import { closedPort } from '../helpers/net.js';
 
 const dirs: string[] = [];
@@ -155,17 +155,34 @@ describe('choosing the local model', () => {
 
   it('uses a cached .gguf from models_dir, or a downloaded model URI', async () => {
     const dir = await tempDir();
-    expect(await resolveLocalModel(llm({ models_dir: dir }))).toBeUndefined();
+    const env = { CODE_AGENT_CACHE: await tempDir() };
+    expect(await resolveLocalModel(llm({ models_dir: dir }), { env })).toBeUndefined();
     await writeFile(join(dir, 'hf_O_m.gguf'), 'GGUF');
-    expect(await resolveLocalModel(llm({ models_dir: dir, model: 'hf:O/R/m.gguf' }))).toBe(join(dir, 'hf_O_m.gguf'));
-    expect(await resolveLocalModel(llm({ models_dir: dir }))).toBe(join(dir, 'hf_O_m.gguf'));
+    expect(await resolveLocalModel(llm({ models_dir: dir, model: 'hf:O/R/m.gguf' }), { env })).toBe(join(dir, 'hf_O_m.gguf'));
+    expect(await resolveLocalModel(llm({ models_dir: dir }), { env })).toBe(join(dir, 'hf_O_m.gguf'));
   });
 
-  it('auto with nothing configured lists the ways to configure an LLM', async () => {
-    const err = await createLlmProvider(llm({ models_dir: await tempDir() })).catch((e: unknown) => e);
+  it('falls back to the default model in the user cache ($CODE_AGENT_CACHE, else $XDG_CACHE_HOME/code-agent)', async () => {
+    const modelsDir = await tempDir();
+    const xdg = await tempDir();
+    const env = { XDG_CACHE_HOME: xdg, HOME: '/nonexistent' };
+    expect(await resolveLocalModel(llm({ models_dir: modelsDir }), { env })).toBeUndefined();
+    await mkdir(join(xdg, 'code-agent', 'models'), { recursive: true });
+    const cached = join(xdg, 'code-agent', 'models', TEST_MODEL_FILE);
+    await writeFile(cached, 'GGUF truncated'); // not the full size: a half-copied file is not picked
+    expect(await resolveLocalModel(llm({ models_dir: modelsDir }), { env })).toBeUndefined();
+    await rm(cached);
+    await symlink(testModelPath(), cached);
+    expect(await resolveLocalModel(llm({ models_dir: modelsDir }), { env })).toBe(cached);
+    expect(await resolveLocalModel(llm({ models_dir: modelsDir }), { env: { CODE_AGENT_CACHE: await tempDir(), ...env } })).toBeUndefined();
+  });
+
+  it('auto with nothing configured lists the ways to configure an LLM, the default model first', async () => {
+    const env = { CODE_AGENT_CACHE: await tempDir() };
+    const err = await createLlmProvider(llm({ models_dir: await tempDir() }), { env }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toBe(NO_LLM_MESSAGE);
-    expect(NO_LLM_MESSAGE).toMatch(/OPENAI_API_KEY[\s\S]*base_url[\s\S]*model_path[\s\S]*model pull/);
+    expect(NO_LLM_MESSAGE).toMatch(/model fetch[\s\S]*OPENAI_API_KEY[\s\S]*base_url[\s\S]*model_path[\s\S]*model pull/);
   });
 
   it('auto picks the API when a base_url is set, even with a cached model', async () => {

@@ -1,0 +1,233 @@
+/**
+ * One interactive session's state and commands: the current run, the attached input files, the
+ * step in progress (cancellable), and the answer awaited after a bare `/improve`.
+ */
+import { writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import type { Ora } from 'ora';
+import type { App } from '../../src/app/app.js';
+import type { Run } from '../../src/history/types.js';
+import type { InputFile } from '../../src/sandbox/types.js';
+import { InputError, type CallOptions } from '../../src/agent/agent.js';
+import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
+import { createRenderer, formatCode } from './render.js';
+import { CLI_CONVERSATION } from './run-command.js';
+import { describeError } from './errors.js';
+import { readInputFiles } from './input-files.js';
+import { copiedLine, copyArtifacts } from './out-dir.js';
+import { fitColumns, historyRow, numberedRuns, ROW_COLUMNS } from './history-rows.js';
+import { runOutcome } from './outcome.js';
+
+/** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
+export const HISTORY_ROWS = 20;
+
+/** Where the session writes and what it was started with. */
+export interface SessionIo {
+  print(text: string): void;
+  /** A spinner on a terminal; none when output is not a terminal. */
+  spinner?: Ora;
+  /** `--out`: folder the files each run writes are copied into. */
+  outDir?: string;
+  help: string;
+}
+
+/** State of one session: the current run, attached files and the step in progress. */
+export class Session {
+  private current: Run | undefined;
+  private controller: AbortController | undefined;
+  private attached: InputFile[] = [];
+  private awaitingFeedback = false;
+
+  constructor(
+    private readonly app: App,
+    private readonly io: SessionIo,
+  ) {}
+
+  /** Cancels the step in progress. @returns false when nothing was running. */
+  cancel(): boolean {
+    if (!this.controller) return false;
+    this.controller.abort();
+    return true;
+  }
+
+  /** The prompt to show next (`what should change? ` after a bare `/improve` on a successful run). */
+  prompt(): string {
+    return this.awaitingFeedback ? 'what should change? > ' : '> ';
+  }
+
+  /** Handles one input line. @returns false when the session should end. */
+  async handle(line: string): Promise<boolean> {
+    const text = line.trim();
+    if (this.awaitingFeedback && !text.startsWith('/')) {
+      this.awaitingFeedback = false;
+      if (text === '') this.io.print('Nothing changed.');
+      else await this.guarded(() => this.step((o) => this.app.agent.improve(this.requireRun(), text, o)));
+      return true;
+    }
+    this.awaitingFeedback = false;
+    if (text === '') return true;
+    const [, command = '', rest = ''] = /^\/(\S+)\s*([\s\S]*)$/.exec(text) ?? [, 'run', text];
+    if (command === 'exit' || command === 'quit') return false;
+    await this.guarded(() => this.command(command, rest));
+    return true;
+  }
+
+  private async guarded(action: () => Promise<void>): Promise<void> {
+    try {
+      await action();
+    } catch (err) {
+      this.io.print(`Error: ${describeError(err)}`);
+    }
+  }
+
+  private async command(command: string, rest: string): Promise<void> {
+    switch (command) {
+      case 'help':
+        return this.io.print(this.io.help);
+      case 'run':
+        return this.step((o) => this.app.agent.run(CLI_CONVERSATION, this.withNote(rest, o), o));
+      case 'generate':
+        return this.step((o) => this.app.agent.generate(CLI_CONVERSATION, this.withNote(rest, o), o));
+      case 'execute':
+        return this.step((o) => this.app.agent.execute(this.requireRun(), o));
+      case 'improve':
+        return this.improve(rest);
+      case 'show':
+        return this.io.print(formatCode(latestCode(this.requireRun())));
+      case 'history':
+        return this.history();
+      case 'open':
+        return this.open(rest);
+      case 'attach':
+        return this.attach(rest);
+      case 'detach':
+        this.attached = [];
+        return this.io.print('No input files attached.');
+      case 'save':
+        return this.save(rest);
+      default:
+        return this.io.print(`Unknown command /${command}. /help lists the commands.`);
+    }
+  }
+
+  private requireRun(): Run {
+    if (!this.current) throw new InputError('no current code yet: start with /run <requirement> or /generate <requirement>');
+    return this.current;
+  }
+
+  /** The requirement with the note naming the attached files (what `code-agent run --file` sends too). */
+  private withNote(requirement: string, options: CallOptions): string {
+    return options.inputFiles?.length ? withInputFilesNote(requirement, options.inputFiles) : requirement;
+  }
+
+  private async improve(feedback: string): Promise<void> {
+    const run = this.requireRun();
+    if (!feedback && runOutcome(run) === 'success') {
+      // nothing to fix: an LLM call without feedback would only make the same program again
+      this.awaitingFeedback = true;
+      this.io.print('The current run succeeded. What should change? (type it on the next line; an empty line keeps it as it is)');
+      return;
+    }
+    await this.step((o) => this.app.agent.improve(run, feedback || undefined, o));
+  }
+
+  private async step(action: (o: CallOptions) => Promise<Run>): Promise<void> {
+    this.controller = new AbortController();
+    const { spinner, print } = this.io;
+    // A line ending in "…" is a step in progress: on a terminal the spinner shows it (and the line
+    // is printed once the step is over), never both at once.
+    let pending: string | undefined;
+    const settle = () => {
+      spinner?.stop();
+      if (pending !== undefined) print(pending);
+      pending = undefined;
+    };
+    const render = createRenderer({
+      progress: (l) => {
+        settle();
+        if (spinner && /…$/.test(l)) {
+          pending = l;
+          spinner.start(l.replace('[Agent] ', ''));
+        } else {
+          print(l);
+        }
+      },
+      detail: (t) => {
+        settle();
+        print(t);
+      },
+    });
+    const inputs = prepareInputs(this.attached);
+    for (const note of inputs.skipped) print(`[Agent] ${note}`);
+    try {
+      this.current = await action({
+        signal: this.controller.signal,
+        onEvent: render,
+        ...(inputs.files.length ? { inputFiles: inputs.files } : {}),
+      });
+    } finally {
+      settle();
+      this.controller = undefined;
+    }
+    if (this.io.outDir) {
+      const copies = await copyArtifacts(this.current, this.io.outDir);
+      if (copies.length) print(copiedLine(copies));
+    }
+  }
+
+  private async history(): Promise<void> {
+    const runs = await numberedRuns(this.app.store, CLI_CONVERSATION);
+    if (runs.length === 0) return this.io.print('No runs yet.');
+    const shown = runs.slice(-HISTORY_ROWS).reverse();
+    if (runs.length > shown.length) this.io.print(`(the newest ${shown.length} of ${runs.length} runs)`);
+    for (const { number, run } of shown) this.io.print(historyRow(number, run));
+  }
+
+  private async open(arg: string): Promise<void> {
+    const n = Number(arg);
+    if (!Number.isInteger(n) || n < 1) throw new InputError('/open needs the number of a run from /history, e.g. /open 2');
+    const run = (await numberedRuns(this.app.store, CLI_CONVERSATION))[n - 1]?.run;
+    if (!run) throw new InputError(`there is no run ${n} in /history`);
+    this.current = run;
+    const tail = ` (${runOutcome(run)}). /show, /execute or /improve it.`;
+    const head = `Run ${n} is now current: `;
+    this.io.print(`${head}${fitColumns(run.requirement, ROW_COLUMNS - head.length - tail.length)}${tail}`);
+  }
+
+  private async attach(path: string): Promise<void> {
+    if (path) {
+      const [file] = await readInputFiles([path], this.app.config.sandbox.max_file_mb * 1024 * 1024, '/attach');
+      this.attached = [...this.attached.filter((f) => f.name !== file!.name), file!];
+    }
+    if (this.attached.length === 0) return this.io.print('No input files attached. /attach <file> gives the next runs one.');
+    this.io.print(`Input files for the next runs: ${this.attached.map((f) => `${f.name} (${f.content.length} bytes)`).join(', ')}`);
+  }
+
+  private async save(arg: string): Promise<void> {
+    const force = /^-f\s+/.test(arg);
+    const file = arg.replace(/^-f\s+/, '').trim();
+    if (!file) throw new InputError('/save needs a file name, e.g. /save program.py');
+    const code = latestCode(this.requireRun());
+    const path = resolve(file);
+    const folder = dirname(path);
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+      throw new InputError(`cannot save to ${path}: the folder ${folder} does not exist`);
+    }
+    try {
+      await writeFile(path, `${code}\n`, { flag: force ? 'w' : 'wx' });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw new InputError(`${path} already exists: not overwritten (/save -f ${file} replaces it)`);
+      if (code === 'EISDIR') throw new InputError(`cannot save to ${path}: it is a folder`);
+      throw new InputError(`cannot save to ${path}: ${code ?? (err as Error).message}`);
+    }
+    this.io.print(`Saved the current code to ${path}`);
+  }
+}
+
+function latestCode(run: Run): string {
+  const code = [...run.attempts].reverse().find((a) => a.code)?.code;
+  if (!code) throw new InputError('the current run has no code');
+  return code;
+}

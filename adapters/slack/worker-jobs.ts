@@ -1,0 +1,80 @@
+/**
+ * Slack's jobs in a queue worker (`code-agent worker`): the same job and rendering code as the
+ * embedded mode (jobs.ts, thread.ts), posting straight to the Web API with the bot token; and the
+ * message in the thread when a job's worker stopped before it finished.
+ */
+import { WebClient } from '@slack/web-api';
+import type { App as Core } from '../../src/app/app.js';
+import type { Config } from '../../src/config/schema.js';
+import type { ChatJobData, PlatformJobs } from '../../src/queue/jobs.js';
+import { clientOptions, SlackPoster } from './poster.js';
+import { slackSettings } from './settings.js';
+import { conversationId, type Log } from './context.js';
+import { newRunJob, replyJob, type JobContext } from './jobs.js';
+import type { ReplyPayload, RunPayload } from './queued.js';
+import { rootText } from './views.js';
+import { ephemeral } from './commands.js';
+import { escapeMrkdwn } from './mrkdwn.js';
+
+/** The `error` of a run whose worker stopped, and what its thread is told. */
+export const WORKER_STOPPED = 'interrupted: the worker running it stopped before it finished (killed, or its machine was lost)';
+
+/**
+ * The Slack job runner of a worker.
+ * @throws {ConfigError} when `slack.bot_token` is missing.
+ */
+export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
+  const settings = slackSettings(config, 'worker');
+  const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
+  const ctx: JobContext = { core, settings, poster, log };
+  const tell = async (responseUrl: string, text: string) => {
+    // the slash command's response_url: https://docs.slack.dev/interactivity/handling-user-interaction#message_responses
+    const res = await fetch(responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ephemeral(text)) }).catch(
+      (err: unknown) => err as Error,
+    );
+    if (res instanceof Error || !res.ok) log.warn('slack: response_url failed', res instanceof Error ? res.message : res.status);
+  };
+
+  return {
+    async run(data: ChatJobData, setThread) {
+      if (data.kind === 'reply') {
+        const p = data.payload as ReplyPayload;
+        await setThread(p.threadTs);
+        await replyJob(ctx, p);
+        return;
+      }
+      const p = data.payload as RunPayload;
+      await newRunJob(ctx, {
+        kind: data.kind === 'generate' ? 'generate' : 'run',
+        team: p.team,
+        channel: p.channel,
+        user: p.user,
+        userName: p.userName,
+        requirement: p.requirement,
+        tell: (text) => tell(p.responseUrl, text),
+        onThread: setThread,
+      });
+    },
+
+    async interrupted(data: ChatJobData) {
+      const p = data.payload as RunPayload | ReplyPayload;
+      const notice = `${WORKER_STOPPED}. Nothing is running for it now: ask again, or reply in the thread to improve the last result.`;
+      if (!data.thread) {
+        // it stopped before the channel message was posted: only the user can be told
+        if ('responseUrl' in p) await tell(p.responseUrl, `Your request was ${escapeMrkdwn(notice)}`);
+        else await poster.ephemeral(p.channel, p.user, `Your reply was ${notice}`, p.threadTs);
+        return;
+      }
+      const conv = conversationId(p.team, p.channel);
+      const run = await core.store.findRunByThread(conv, data.thread);
+      if (run?.status === 'running') {
+        const failed = { ...run, status: 'failed' as const, error: WORKER_STOPPED, updatedAt: new Date().toISOString() };
+        delete failed.runningIn;
+        await core.store.saveRun(failed);
+      }
+      await poster.post(p.channel, `❌ *Failed*: ${escapeMrkdwn(notice)}`, data.thread);
+      const root = run ?? { requirement: 'requirement' in p ? p.requirement : '', requestedBy: p.user, meta: { ...('userName' in p && p.userName ? { userName: p.userName } : {}) } };
+      await poster.update(p.channel, data.thread, rootText(root, '❌ failed: the worker running it stopped', run?.meta?.kind ?? data.kind));
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * `code-agent worker`: queue mode's worker (docs/deploy.md). Takes chat jobs from the queue at
+ * `queue.url`, runs the agent and the sandbox, and posts to each platform's API with the same
+ * rendering code as the embedded mode. Runs until SIGINT or SIGTERM, then finishes its running jobs.
+ */
+import type { Config } from '../../src/config/schema.js';
+import { ConfigError } from '../../src/config/load.js';
+import { createApp } from '../../src/app/app.js';
+import type { PlatformJobs } from '../../src/queue/jobs.js';
+import { queueSettings } from '../../src/queue/queue.js';
+import { checkRedis, redactedUrl } from '../../src/queue/connection.js';
+import { startQueueWorker } from '../../src/queue/worker.js';
+import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
+import { slackJobs } from '../slack/worker-jobs.js';
+
+const QUIET = new Set(['fatal', 'error', 'warn', 'silent']);
+
+/**
+ * Starts a worker and resolves with exit code 0 after a signal stopped it.
+ * @throws {ConfigError} without `queue.url` or without any platform token; errors of createApp
+ *   (no LLM, store unreachable); SandboxUnavailableError when the sandbox cannot isolate here.
+ */
+export async function runWorker(config: Config): Promise<number> {
+  const settings = queueSettings(config);
+  await checkRedis(settings.url);
+  const write = (line: string) => process.stderr.write(`code-agent worker ${process.pid}: ${line}\n`);
+  const log = {
+    info: (...msg: unknown[]) => {
+      if (!QUIET.has(config.log.level)) write(msg.map(String).join(' '));
+    },
+    warn: (...msg: unknown[]) => write(`warning: ${msg.map(String).join(' ')}`),
+    error: (...msg: unknown[]) => write(`error: ${msg.map((m) => (m instanceof Error ? m.message : String(m))).join(' ')}`),
+  };
+  const core = await createApp(config);
+  try {
+    await core.executor.check();
+    const platforms: Record<string, PlatformJobs> = {};
+    if (config.slack?.bot_token) platforms.slack = slackJobs(core, config, log);
+    if (Object.keys(platforms).length === 0) {
+      throw new ConfigError('the worker has no platform to post to: set slack.bot_token (SLACK_BOT_TOKEN), as the ingress has it');
+    }
+    const worker = await startQueueWorker(config, platforms, log);
+    keepRunningOnStrayErrors((err) => write(`unhandled error (the worker keeps running): ${(err as Error)?.stack ?? String(err)}`));
+    process.stderr.write(
+      `code-agent: worker running (queue "${settings.name}" at ${redactedUrl(settings.url)}, ${settings.concurrency} job(s) at once; ${Object.keys(platforms).join(', ')})\n`,
+    );
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    process.stderr.write('code-agent: worker stopping (finishing its running jobs)…\n');
+    await worker.close();
+  } finally {
+    await core.close();
+  }
+  return 0;
+}

@@ -1,0 +1,89 @@
+/**
+ * {@link AtomicOps} on PostgreSQL with the `pg` driver: the run index is a row per entry
+ * (`INSERT … ON CONFLICT DO NOTHING`, ordered by a sequence); a claim is an upsert that only
+ * overwrites an expired claim (https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT).
+ */
+import pg from 'pg';
+import type { AtomicOps } from './atomic.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS code_agent_run_index (
+  seq BIGSERIAL PRIMARY KEY,
+  conversation_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  UNIQUE (conversation_id, run_id)
+);
+CREATE TABLE IF NOT EXISTS code_agent_claims (
+  key TEXT PRIMARY KEY,
+  expires_at TIMESTAMPTZ NOT NULL
+);`;
+
+/** Tables `code_agent_run_index` and `code_agent_claims`, created on open. */
+export class PostgresAtomics implements AtomicOps {
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * Connects and creates the tables (under an advisory lock, so processes starting together do not collide).
+   * @throws the driver's error when the database cannot be reached.
+   */
+  static async open(url: string): Promise<PostgresAtomics> {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    pool.on('error', () => {
+      /* an idle client's error; the next query reports it */
+    });
+    const client = await pool.connect().catch(async (err: unknown) => {
+      await pool.end().catch(() => undefined);
+      throw err;
+    });
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('code-agent-schema'))`);
+      await client.query(SCHEMA);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      await pool.end().catch(() => undefined);
+      throw err;
+    }
+    client.release();
+    return new PostgresAtomics(pool);
+  }
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const res = await this.pool.query(
+      `INSERT INTO code_agent_claims (key, expires_at) VALUES ($1, now() + $2 * interval '1 millisecond')
+       ON CONFLICT (key) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE code_agent_claims.expires_at <= now()
+       RETURNING key`,
+      [key, Math.max(1, Math.round(ttlMs))],
+    );
+    if (Math.random() < 0.01) await this.pool.query('DELETE FROM code_agent_claims WHERE expires_at <= now()');
+    return res.rowCount === 1;
+  }
+
+  async append(conversationId: string, runId: string, max: number): Promise<void> {
+    const res = await this.pool.query(
+      'INSERT INTO code_agent_run_index (conversation_id, run_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [conversationId, runId],
+    );
+    if (res.rowCount === 1) {
+      await this.pool.query(
+        `DELETE FROM code_agent_run_index WHERE conversation_id = $1 AND seq <= (
+           SELECT seq FROM code_agent_run_index WHERE conversation_id = $1 ORDER BY seq DESC OFFSET $2 LIMIT 1)`,
+        [conversationId, max],
+      );
+    }
+  }
+
+  async recent(conversationId: string, limit: number): Promise<string[]> {
+    const res = await this.pool.query<{ run_id: string }>(
+      'SELECT run_id FROM code_agent_run_index WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2',
+      [conversationId, limit],
+    );
+    return res.rows.map((r) => r.run_id).reverse();
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+}

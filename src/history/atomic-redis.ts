@@ -1,0 +1,46 @@
+/**
+ * {@link AtomicOps} on Redis with the Keyv adapter's own client (node-redis): claims are
+ * `SET key 1 NX PX ttl` (https://redis.io/docs/latest/commands/set/), the run index is a list
+ * appended by a Lua script, which Redis runs atomically (https://redis.io/docs/latest/develop/interact/programmability/eval-intro/).
+ */
+import type { AtomicOps } from './atomic.js';
+
+/** The part of node-redis's client used here. */
+export interface RedisLike {
+  set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  lRange(key: string, start: number, stop: number): Promise<string[]>;
+}
+
+/** Appends ARGV[1] to list KEYS[1] unless present (LPOS, Redis ≥ 6.0.6), then keeps the last ARGV[2]. */
+const APPEND = `
+if redis.call('LPOS', KEYS[1], ARGV[1]) then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+return 1`;
+
+/** Keys: `code-agent:claim:<key>`, `code-agent:index:<conversationId>`. */
+export class RedisAtomics implements AtomicOps {
+  /** @param connected resolves with the Keyv adapter's connected client (closed with the adapter). */
+  constructor(private readonly connected: () => Promise<RedisLike>) {}
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const reply = await (await this.connected()).set(`code-agent:claim:${key}`, '1', {
+      condition: 'NX',
+      expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
+    });
+    return reply === 'OK';
+  }
+
+  async append(conversationId: string, runId: string, max: number): Promise<void> {
+    await (await this.connected()).eval(APPEND, { keys: [`code-agent:index:${conversationId}`], arguments: [runId, String(max)] });
+  }
+
+  async recent(conversationId: string, limit: number): Promise<string[]> {
+    return (await this.connected()).lRange(`code-agent:index:${conversationId}`, -limit, -1);
+  }
+
+  async close(): Promise<void> {
+    /* the client belongs to the Keyv adapter, which closes it */
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * {@link AtomicOps} on SQLite with the `sqlite3` driver, on the same file as the Keyv adapter:
+ * the run index is a row per entry (`INSERT OR IGNORE`, ordered by an autoincrement key); a claim
+ * is an upsert that only overwrites an expired claim (https://sqlite.org/lang_upsert.html).
+ * Every statement is atomic; other processes on the file wait on its lock (busy timeout).
+ */
+import sqlite3 from 'sqlite3';
+import type { AtomicOps } from './atomic.js';
+
+/** How long a statement waits for another process's lock on the file, in ms. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS code_agent_run_index (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  conversation_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  UNIQUE (conversation_id, run_id)
+);
+CREATE TABLE IF NOT EXISTS code_agent_claims (
+  key TEXT PRIMARY KEY,
+  expires_at INTEGER NOT NULL
+);`;
+
+/** Tables `code_agent_run_index` and `code_agent_claims` (expiry in ms since the epoch), created on open. */
+export class SqliteAtomics implements AtomicOps {
+  private constructor(private readonly db: sqlite3.Database) {}
+
+  /** Opens the file (it must exist or be creatable) and creates the tables. @throws the driver's error. */
+  static async open(file: string): Promise<SqliteAtomics> {
+    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
+    });
+    db.configure('busyTimeout', SQLITE_BUSY_TIMEOUT_MS);
+    const atomics = new SqliteAtomics(db);
+    try {
+      await new Promise<void>((resolve, reject) => db.exec(SCHEMA, (err) => (err ? reject(err) : resolve())));
+    } catch (err) {
+      await atomics.close();
+      throw err;
+    }
+    return atomics;
+  }
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const changes = await this.run(
+      `INSERT INTO code_agent_claims (key, expires_at) VALUES (?, ?)
+       ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE code_agent_claims.expires_at <= ?`,
+      [key, now + Math.max(1, Math.round(ttlMs)), now],
+    );
+    if (Math.random() < 0.01) await this.run('DELETE FROM code_agent_claims WHERE expires_at <= ?', [now]);
+    return changes === 1;
+  }
+
+  async append(conversationId: string, runId: string, max: number): Promise<void> {
+    const changes = await this.run('INSERT OR IGNORE INTO code_agent_run_index (conversation_id, run_id) VALUES (?, ?)', [conversationId, runId]);
+    if (changes === 1) {
+      await this.run(
+        `DELETE FROM code_agent_run_index WHERE conversation_id = ? AND seq <= (
+           SELECT seq FROM code_agent_run_index WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+        [conversationId, conversationId, max],
+      );
+    }
+  }
+
+  async recent(conversationId: string, limit: number): Promise<string[]> {
+    const rows = await new Promise<{ run_id: string }[]>((resolve, reject) =>
+      this.db.all(
+        'SELECT run_id FROM code_agent_run_index WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?',
+        [conversationId, limit],
+        (err, r: { run_id: string }[]) => (err ? reject(err) : resolve(r)),
+      ),
+    );
+    return rows.map((r) => r.run_id).reverse();
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.db.close(() => resolve()));
+  }
+
+  private run(sql: string, params: unknown[]): Promise<number> {
+    return new Promise((resolve, reject) =>
+      this.db.run(sql, params, function (err) {
+        if (err) reject(err);
+        else resolve(this.changes);
+      }),
+    );
+  }
+}

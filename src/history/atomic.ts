@@ -1,0 +1,54 @@
+/**
+ * The read-modify-write operations of the history that must stay right when several processes
+ * share one store (Slack replicas behind a load balancer, ingress and workers in queue mode).
+ * Keyv has no atomic operation, so each backend does these with its own client or driver, in one
+ * statement or script the backend runs atomically:
+ * - redis: `SET key 1 NX PX ttl`; a Lua script appends to a list (LPOS, RPUSH, LTRIM)
+ * - postgres: `INSERT … ON CONFLICT DO NOTHING` (a row per index entry), an upsert with a condition for claims
+ * - sqlite: `INSERT OR IGNORE` (a row per index entry), an upsert with a condition for claims
+ */
+
+/** Atomic operations of one backend; every method is safe across processes sharing the store. */
+export interface AtomicOps {
+  /**
+   * Set-if-absent with a time to live: records `key` for `ttlMs` ms.
+   * @returns true when the key was absent (or had expired), false while it is recorded.
+   */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Appends `runId` to the run index of a conversation unless it is already there; keeps the
+   * newest `max` entries. Concurrent appends (any process) never lose an entry.
+   */
+  append(conversationId: string, runId: string, max: number): Promise<void>;
+  /** @returns the newest `limit` run ids of a conversation, oldest first. */
+  recent(conversationId: string, limit: number): Promise<string[]>;
+  /** Closes the connection this object opened (not the Keyv adapter's). */
+  close(): Promise<void>;
+}
+
+/** In one process only (a Map-backed store in tests and benches): JavaScript runs each method without interleaving. */
+export class MemoryAtomics implements AtomicOps {
+  private readonly claims = new Map<string, number>();
+  private readonly lists = new Map<string, string[]>();
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const until = this.claims.get(key);
+    if (until !== undefined && until > now) return false;
+    this.claims.set(key, now + ttlMs);
+    return true;
+  }
+
+  async append(conversationId: string, runId: string, max: number): Promise<void> {
+    const list = this.lists.get(conversationId) ?? [];
+    if (list.includes(runId)) return;
+    list.push(runId);
+    this.lists.set(conversationId, list.slice(-max));
+  }
+
+  async recent(conversationId: string, limit: number): Promise<string[]> {
+    return (this.lists.get(conversationId) ?? []).slice(-limit);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,44 @@
+/**
+ * What travels through the queue: one chat job (a new run, a thread reply, a button) with the
+ * platform's own payload, the limits it counts against, and — once the worker has posted the run's
+ * channel message — the thread it renders into (so a job whose worker died can be answered there).
+ */
+import type { LimitKey } from './limits.js';
+
+/** The data of one queued job (JSON). */
+export interface ChatJobData<P = unknown> {
+  /** Which adapter's worker code runs it, e.g. `slack`. */
+  platform: string;
+  /** The adapter's kind of job, e.g. `run`, `generate`, `reply`. */
+  kind: string;
+  /** What the job counts against; released when it ends. */
+  limit: LimitKey;
+  /** The adapter's payload (channel, user, text, response URL…). */
+  payload: P;
+  /** Set by the worker once the run has a thread (e.g. Slack's thread ts). */
+  thread?: string;
+  /** When the ingress enqueued it, ms since the epoch. */
+  enqueuedAt: number;
+}
+
+/**
+ * Runs the jobs of one platform in a worker. Implemented by each adapter with its own rendering
+ * code (the same as in embedded mode).
+ */
+export interface PlatformJobs {
+  /**
+   * Runs one job to its end, posting progress and results; should not throw for a failed run
+   * (the thread says so), only for a bug. `setThread` records the run's thread on the job.
+   */
+  run(data: ChatJobData, setThread: (thread: string) => Promise<void>): Promise<void>;
+  /**
+   * The job's worker stopped before it finished (killed, machine lost): says so in its thread
+   * (or to its user when it had none yet) and marks its run failed.
+   */
+  interrupted(data: ChatJobData): Promise<void>;
+}
+
+/** A BullMQ job id from a delivery id (letters, digits, `.`, `_`, `-`; BullMQ refuses `:` in ids). */
+export function jobIdOf(platform: string, kind: string, deliveryId: string): string {
+  return `${platform}-${kind}-${deliveryId}`.replace(/[^A-Za-z0-9._-]/g, '_');
+}

@@ -1,0 +1,79 @@
+/**
+ * The ingress side of queue mode: admit a chat job against the global limits, then add it to the
+ * BullMQ queue (https://docs.bullmq.io/guide/queues). The job id is the delivery's id, so a job
+ * added twice is kept once by BullMQ too.
+ */
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/schema.js';
+import { ConfigError } from '../config/load.js';
+import { checkRedis, closeConnection, ingressConnection } from './connection.js';
+import { RedisJobLimits, type QueueAdmission } from './limits.js';
+import type { ChatJobData } from './jobs.js';
+
+/** Completed and failed jobs kept in Redis for inspection, at most (older ones are removed). */
+export const KEEP_FINISHED_JOBS = 1000;
+
+/** The queue settings from the config, checked. @throws {ConfigError} when `queue.url` is not set. */
+export function queueSettings(config: Config): Config['queue'] & { url: string } {
+  const q = config.queue;
+  if (!q.url) throw new ConfigError('queue.url is not set: queue mode needs Redis, e.g. queue.url: redis://127.0.0.1:6379 (docs/deploy.md)');
+  return { ...q, url: q.url };
+}
+
+/** Enqueues chat jobs (one per ingress process). */
+export class JobQueue {
+  private constructor(
+    private readonly redis: Redis,
+    private readonly queue: Queue,
+    private readonly limits: RedisJobLimits,
+  ) {}
+
+  /**
+   * Connects to `queue.url`.
+   * @param maxPerChannel the platform's `max_queue_per_channel`
+   * @throws {ConfigError} without `queue.url`; the connection's error when Redis cannot be reached.
+   */
+  static async open(config: Config, maxPerChannel: number): Promise<JobQueue> {
+    const settings = queueSettings(config);
+    await checkRedis(settings.url);
+    const redis = ingressConnection(settings.url);
+    redis.on('error', () => {
+      /* each command reports its own failure */
+    });
+    const queue = new Queue(settings.name, { connection: redis });
+    queue.on('error', () => {
+      /* reported to the caller of add() */
+    });
+    return new JobQueue(redis, queue, new RedisJobLimits(redis, settings.name, maxPerChannel, settings.job_timeout_s * 1000));
+  }
+
+  /**
+   * Admits and enqueues a job; a refused job is not enqueued, and a job that could not be added
+   * frees its slots again.
+   * @returns the admission (`ahead`: jobs that will start before this one).
+   * @throws Redis errors (unreachable, timeout) after freeing the slots.
+   */
+  async submit(jobId: string, data: Omit<ChatJobData, 'enqueuedAt'>): Promise<QueueAdmission> {
+    const admission = await this.limits.admit(data.limit);
+    if (!admission.accepted) return admission;
+    try {
+      await this.queue.add(`${data.platform}:${data.kind}`, { ...data, enqueuedAt: Date.now() } satisfies ChatJobData, {
+        jobId,
+        attempts: 1,
+        removeOnComplete: KEEP_FINISHED_JOBS,
+        removeOnFail: KEEP_FINISHED_JOBS,
+      });
+    } catch (err) {
+      await this.limits.release(data.limit).catch(() => undefined);
+      throw err;
+    }
+    return admission;
+  }
+
+  /** Closes the queue and its connection. */
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    await closeConnection(this.redis);
+  }
+}

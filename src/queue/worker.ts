@@ -1,0 +1,98 @@
+/**
+ * The worker side of queue mode: takes chat jobs from the BullMQ queue
+ * (https://docs.bullmq.io/guide/workers) and runs each with its platform's {@link PlatformJobs}.
+ *
+ * A job is never run twice in parallel: its worker holds a lock renewed every `lock_s / 2`; when
+ * the worker dies (kill -9, machine lost) the lock expires and another worker's stalled-job check
+ * (every `stalled_interval_s`) finds the job. It is not run again (`maxStalledCount: 0`): a second
+ * run would repeat what the first already posted. BullMQ fails it instead
+ * (https://docs.bullmq.io/guide/jobs/stalled), and this worker then says so in the run's thread
+ * and marks the run failed, so no run is left "running" and none is lost silently.
+ */
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/schema.js';
+import { closeConnection, workerConnection } from './connection.js';
+import { RedisJobLimits } from './limits.js';
+import { queueSettings } from './queue.js';
+import type { ChatJobData, PlatformJobs } from './jobs.js';
+
+/** BullMQ's failure reason for a job whose worker stopped (moveStalledJobsToWait). */
+export const STALLED_REASON = 'job stalled more than allowable limit';
+
+/** Where a worker reports what it does. */
+export interface WorkerLog {
+  info(message: string): void;
+  error(message: string, err?: unknown): void;
+}
+
+/** A running worker. */
+export interface QueueWorker {
+  /** Stops taking jobs and waits for the running ones to end. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts taking jobs.
+ * @param platforms the job runners by platform name (`slack`, …); a job of another platform fails with a clear reason.
+ * @throws {ConfigError} without `queue.url`.
+ */
+export async function startQueueWorker(config: Config, platforms: Record<string, PlatformJobs>, log: WorkerLog): Promise<QueueWorker> {
+  const settings = queueSettings(config);
+  const redis: Redis = workerConnection(settings.url);
+  // limits are released from their own connection (the worker's own blocks while waiting for jobs)
+  const limitsRedis = workerConnection(settings.url);
+  const limits = new RedisJobLimits(limitsRedis, settings.name, Number.MAX_SAFE_INTEGER, settings.job_timeout_s * 1000);
+  const runnerOf = (data: ChatJobData): PlatformJobs => {
+    const runner = platforms[data.platform];
+    if (!runner) throw new Error(`this worker has no ${data.platform} configuration (job of platform "${data.platform}")`);
+    return runner;
+  };
+
+  const worker = new Worker<ChatJobData>(
+    settings.name,
+    async (job: Job<ChatJobData>) => {
+      const data = job.data;
+      await limits.started(job.id!).catch(() => undefined);
+      log.info(`started job ${job.id} (${data.platform} ${data.kind}, ${Date.now() - data.enqueuedAt} ms after it was queued)`);
+      try {
+        await runnerOf(data).run(data, async (thread) => {
+          await job.updateData({ ...data, thread });
+        });
+      } finally {
+        await limits.release(data.limit).catch((err: unknown) => log.error(`could not free the limits of job ${job.id}`, err));
+        log.info(`finished job ${job.id}`);
+      }
+    },
+    {
+      connection: redis,
+      concurrency: settings.concurrency,
+      lockDuration: settings.lock_s * 1000,
+      stalledInterval: settings.stalled_interval_s * 1000,
+      maxStalledCount: 0,
+    },
+  );
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    if (err.message !== STALLED_REASON) {
+      log.error(`job ${job.id} failed`, err);
+      return;
+    }
+    log.error(`job ${job.id}: its worker stopped before it finished; telling its thread`);
+    const data = job.data;
+    void Promise.resolve()
+      .then(() => runnerOf(data).interrupted(data))
+      .catch((e: unknown) => log.error(`could not report the interrupted job ${job.id}`, e))
+      .finally(() => limits.release(data.limit).catch(() => undefined));
+  });
+  worker.on('error', (err) => log.error('queue worker error', err));
+  await worker.waitUntilReady();
+
+  return {
+    async close() {
+      await worker.close();
+      await closeConnection(redis);
+      await closeConnection(limitsRedis);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/** The terminal shows an attempt's code line by line while it streams in, each line once. */
+import { describe, expect, it } from 'vitest';
+import { createRenderer } from '../../adapters/cli/render.js';
+import type { AgentEvent } from '../../src/agent/events.js';
+
+function render(events: AgentEvent[]): string[] {
+  const out: string[] = [];
+  const r = createRenderer({ progress: (l) => out.push(l), detail: (t) => out.push(t) });
+  for (const e of events) r(e);
+  return out;
+}
+
+const delta = (code: string): AgentEvent => ({ type: 'code_delta', runId: 'r', attempt: 1, code, delta: '' });
+
+describe('CLI renderer: streamed code', () => {
+  it('prints each completed line once as it arrives, then the rest and the "generated" line', () => {
+    const out = render([
+      { type: 'generating', runId: 'r', attempt: 1, trigger: 'requirement' },
+      delta('import m'),
+      delta('import math\nx'),
+      delta('import math\nx = 2\n'),
+      delta('import math\nx = 2\nprint(math.sqrt'),
+      { type: 'generated', runId: 'r', attempt: 1, code: 'import math\nx = 2\nprint(math.sqrt(x))' },
+    ]);
+    expect(out).toEqual([
+      '[Agent] Generating code…',
+      ' 1 | import math',
+      ' 2 | x = 2',
+      ' 3 | print(math.sqrt(x))',
+      '[Agent] Code generated (3 lines)',
+    ]);
+  });
+
+  it('prints the whole final code when it is not what was streamed (another block was chosen)', () => {
+    const out = render([delta('a = 1\nb'), { type: 'generated', runId: 'r', attempt: 1, code: 'print(3)' }]);
+    expect(out).toEqual([' 1 | a = 1', '(the code that runs:)\n1 | print(3)', '[Agent] Code generated (1 lines)']);
+  });
+
+  it('prints the code as before when nothing streamed', () => {
+    const out = render([{ type: 'generated', runId: 'r', attempt: 2, code: 'print(1)' }]);
+    expect(out).toEqual(['[Agent] Code generated (1 lines)', '1 | print(1)']);
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * The terminal's finer points, as a user meets them: stable /history numbers, rows that fit 120
+ * columns, /improve on a success asking first, /save that never overwrites silently, /attach,
+ * --out, Ctrl-C shown as cancelled, the spinner never shown beside its own line, --max-retries
+ * bounds. The built CLI (or the session in-process for the terminal case), the real sandbox, the
+ * fake OpenAI server.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BIN, requireBuiltCli, runCli, type CliResult } from '../helpers/cli.js';
+import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
+import { startSession } from '../../adapters/cli/session.js';
+import { parseConfig } from '../../src/config/load.js';
+import { historyRow, columns } from '../../adapters/cli/history-rows.js';
+import type { Run } from '../../src/history/types.js';
+
+const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+
+let fake: FakeOpenAi | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+beforeAll(requireBuiltCli);
+
+function folder(replies: FakeReply[]): Promise<string> {
+  return startFakeOpenAi({ replies }).then((f) => {
+    fake = f;
+    const dir = mkdtempSync(join(tmpdir(), 'cli-session-'));
+    writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${f.url}\n  model: fake-model\n  max_retries: 0\nagent:\n  verify: off\n`);
+    return dir;
+  });
+}
+
+async function session(replies: FakeReply[], lines: string[], args: string[] = []): Promise<CliResult & { dir: string }> {
+  const dir = await folder(replies);
+  return { ...(await runCli(args, dir, `${lines.join('\n')}\n`)), dir };
+}
+
+describe('/history and /open', () => {
+  it('numbers runs oldest first, so a number keeps meaning the same run after new runs', async () => {
+    const long = `print the numbers ${'and more numbers '.repeat(12)}`.trim();
+    const r = await session(
+      [py('print("a")'), py('print("b")'), py('print("c")')],
+      ['/run print a', '/history', `/run ${long}`, '/run print c', '/history', '/open 1', '/show', '/exit'],
+    );
+    const rows = r.stdout.split('\n').map((l) => l.replace(/^> /, '')).filter((l) => /^\s+\d+\. \d{4}-/.test(l));
+    expect(rows[0]).toMatch(/^\s+1\. .*print a$/);
+    expect(rows.slice(1).map((l) => l.trim().split('.')[0])).toEqual(['3', '2', '1']); // newest first, numbers kept
+    expect(r.stdout).toContain('Run 1 is now current: print a (success)');
+    expect(r.stdout).toContain('1 | print("a")');
+    const longRow = rows.find((l) => l.includes('and more numbers'))!;
+    expect(longRow.endsWith('…')).toBe(true);
+    expect(columns(longRow)).toBeLessThanOrEqual(120);
+  });
+
+  it('fits every row in 120 columns, wide characters counted twice, and cuts multi-line requirements with …', () => {
+    const run = (requirement: string, status: Run['status'] = 'success', error?: string): Run => ({
+      id: 'x', conversationId: 'c', requirement, status, error, attempts: [], createdAt: '2026-01-02T10:11:12.000Z', updatedAt: '2026-01-02T10:11:13.000Z',
+    });
+    for (const text of ['数据'.repeat(100), 'x'.repeat(300), '😀'.repeat(90)]) {
+      const row = historyRow(12, run(text));
+      expect(columns(row)).toBeLessThanOrEqual(120);
+      expect(row.endsWith('…')).toBe(true);
+    }
+    expect(historyRow(1, run('first line\nsecond line'))).toMatch(/first line…$/);
+    expect(historyRow(1, run('short'))).toMatch(/short$/);
+    expect(historyRow(2, run('stopped', 'failed', 'cancelled'))).toMatch(/⏹️ cancelled\s+0 attempts\s+stopped$/);
+  });
+});
+
+describe('/improve, /save, /attach', () => {
+  it('/improve with no feedback on a successful run asks what to change instead of calling the LLM', async () => {
+    const r = await session([py('print("hi")'), py('print("hi!")')], ['/run say hi', '/improve', 'add an exclamation mark', '/show', '/exit']);
+    expect(r.stdout).toContain('The current run succeeded. What should change?');
+    expect(fake!.requests).toHaveLength(2); // the run, then the improvement with the typed feedback
+    expect(fake!.requests[1]!.messages.at(-1)!.content).toContain('add an exclamation mark');
+    expect(r.stdout).toContain('1 | print("hi!")');
+  });
+
+  it('an empty answer keeps the run as it is, and a command answers nothing', async () => {
+    const r = await session([py('print("hi")')], ['/run say hi', '/improve', '', '/improve', '/show', '/exit']);
+    expect(r.stdout).toContain('Nothing changed.');
+    expect(r.stdout).toContain('1 | print("hi")');
+    expect(fake!.requests).toHaveLength(1);
+  });
+
+  it('/save refuses a missing folder and an existing file with a message; -f replaces', async () => {
+    const r = await session([py('print(1)')], ['/run one', '/save no/such/dir/x.py', '/save x.py', '/save x.py', '/save -f x.py', '/exit']);
+    expect(r.stdout).toMatch(/cannot save to .*no\/such\/dir\/x\.py: the folder .*no\/such\/dir does not exist/);
+    expect(r.stdout).not.toContain('ENOENT');
+    expect(r.stdout).toMatch(/x\.py already exists: not overwritten \(\/save -f x\.py replaces it\)/);
+    expect(r.stdout.match(/Saved the current code to/g)).toHaveLength(2);
+    expect(readFileSync(join(r.dir, 'x.py'), 'utf8')).toBe('print(1)\n');
+  });
+
+  it('/attach gives the next runs an input file the program reads by name', async () => {
+    const dir = await folder([py('print(open("data.csv").read().split()[1])')]);
+    writeFileSync(join(dir, 'data.csv'), 'a,b\n1,2\n');
+    const r = await runCli([], dir, '/attach nope.csv\n/attach data.csv\n/run print the second line of data.csv\n/exit\n');
+    expect(r.stdout).toContain('/attach nope.csv: no such file');
+    expect(r.stdout).toContain('Input files for the next runs: data.csv (8 bytes)');
+    expect(r.stdout).toContain('1,2');
+    expect(fake!.requests[0]!.messages.at(-1)!.content).toContain('data.csv (first line: a,b)');
+  });
+});
+
+describe('--out', () => {
+  const plot = py('import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.savefig("line.png")\nprint("ok")');
+
+  it('copies what the program wrote into the folder, creating it, never overwriting', async () => {
+    const dir = await folder([plot, plot]);
+    const first = await runCli(['run', '--json', '--out', 'results/plots', 'plot a line'], dir);
+    const second = await runCli(['run', '--out', 'results/plots', 'plot a line'], dir);
+    expect(first.code).toBe(0);
+    const json = JSON.parse(first.stdout);
+    expect(json.artifacts[0].outPath).toBe(join(dir, 'results', 'plots', 'line.png'));
+    expect(first.stderr).toContain(`[Agent] File copied: ${join(dir, 'results', 'plots', 'line.png')}`);
+    expect(second.stdout).toContain(join(dir, 'results', 'plots', 'line-2.png'));
+    expect(readdirSync(join(dir, 'results', 'plots')).sort()).toEqual(['line-2.png', 'line.png']);
+    expect(readFileSync(join(dir, 'results', 'plots', 'line.png')).equals(readFileSync(json.artifacts[0].path))).toBe(true);
+  });
+
+  it('works for the session too (code-agent --out DIR)', async () => {
+    const r = await session([plot], ['/run plot a line', '/exit'], ['--out', 'out']);
+    expect(existsSync(join(r.dir, 'out', 'line.png'))).toBe(true);
+  });
+});
+
+describe('options', () => {
+  it('--max-retries has an upper bound; a bad run option prints the help of run', async () => {
+    const dir = await folder([]);
+    for (const args of [['run', '--max-retries', '21', 'x'], ['run', '--max-retries', '-1', 'x'], ['run', '--bogus', 'x']]) {
+      const r = await runCli(args, dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('Usage: code-agent run [options] <requirement...>');
+      expect(r.stderr).not.toContain('Commands:');
+    }
+    expect((await runCli(['run', '--max-retries', '21', 'x'], dir)).stderr).toContain('expected a whole number from 0 to 20');
+    expect(fake!.requests).toHaveLength(0);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('shows the run as cancelled, and /history lists it as cancelled', async () => {
+    const dir = await folder([{ hang: true }]);
+    const child = spawn(process.execPath, [CLI_BIN], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stdin.write('/run wait forever\n');
+    const deadline = Date.now() + 20_000;
+    while (fake!.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    while (!out.includes('[Agent] Cancelled') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.stdin.end('/history\n/exit\n');
+    await new Promise((r) => child.on('close', r));
+    expect(out).toContain('[Agent] Cancelled');
+    expect(out).not.toContain('Failed after');
+    expect(out).toMatch(/1\. .*⏹️ cancelled\s+0 attempts\s+wait forever/);
+  });
+});
+
+describe('on a terminal', () => {
+  it('shows a step in progress as the spinner, and its line only once the spinner is gone', async () => {
+    fake = await startFakeOpenAi({ replies: [py('print(42)')] });
+    const data = mkdtempSync(join(tmpdir(), 'tty-'));
+    const config = parseConfig(
+      { llm: { provider: 'openai', base_url: fake.url, model: 'm', max_retries: 0 }, agent: { verify: 'off' }, store: { url: `sqlite://${join(data, 'h.sqlite')}`, data_dir: data } },
+      {},
+    );
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 120, rows: 40, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    let text = '';
+    output.on('data', (d) => (text += d));
+    const input = new PassThrough();
+    const done = startSession(config, { input, output });
+    input.end('/run print 42\n/exit\n');
+    await done;
+    const frame = text.search(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Generating code…/);
+    const line = text.indexOf('[Agent] Generating code…');
+    expect(frame).toBeGreaterThanOrEqual(0);
+    expect(line).toBeGreaterThan(frame); // never the line and then a spinner repeating it under it
+    expect(text).toContain('42');
+  });
+});
+
+
