@@ -1,65 +1,126 @@
 /**
- * Sandbox latency benchmark. Build with `npm run build`, run with `node dist/bench/sandbox.js`.
- * Prints: median latency of `pass` through the executor, median of bare `/usr/bin/python3 -c pass`
- * spawned from Node, their ratio (target ≤ 2.0), and executions per second at concurrency 2.
+ * Sandbox benchmark. Build with `npm run build`, run with `npm run bench:sandbox` (as root, to have
+ * cgroups and the tmpfs work dir; `doctor` says what is active). Prints, with ratios measured in
+ * the same run (interleaved, so every variant sees the same machine load):
+ * - a trivial program: p50 of warm (pool) and cold runs against bare `/usr/bin/python3 -c pass`
+ *   spawned from Node (targets: warm ≤ 0.5 ×, cold ≤ 1.5 ×);
+ * - a matplotlib plot saved as PNG: warm against cold and against bare python doing the same (target ≥ 3 ×);
+ * - runs per second at concurrency 2, cold and warm, and CPU seconds per run of the whole machine
+ *   (so the pool's own warm-ups are counted);
+ * - the cost of the cgroup per run: cold p50 with cgroups against without, and create + remove alone.
+ * `BENCH_RUNS` (default 15) sets the samples per variant.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { detectCgroups, RunCgroup } from '../src/sandbox/cgroup.js';
 import { BubblewrapExecutor } from '../src/sandbox/executor.js';
 
 const PYTHON = '/usr/bin/python3';
-const RUNS = 30;
-const THROUGHPUT_RUNS = 40;
-const CONCURRENCY = 2;
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const THROUGHPUT_RUNS = 16;
+const PLOT = 'import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.plot([1, 3, 2, 4])\nplt.title("bench")\nplt.savefig("plot.png")\n';
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function bare(): Promise<number> {
+function bare(code: string): Promise<number> {
+  const cwd = mkdtempSync(join(tmpdir(), 'bench-bare-'));
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, ['-c', 'pass'], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } });
+    const child = spawn(PYTHON, ['-c', code], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: '/usr/bin:/bin', MPLBACKEND: 'Agg', HOME: cwd } });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`exit ${code}`))));
+    child.on('close', (c) => {
+      const ms = performance.now() - t0;
+      rmSync(cwd, { recursive: true, force: true });
+      if (c === 0) resolve(ms);
+      else reject(new Error(`bare python exit ${c}`));
+    });
   });
 }
 
-async function main(): Promise<void> {
-  const ex = new BubblewrapExecutor({ python: PYTHON });
-  const warm = await ex.execute('pass'); // first use runs the isolation self-test
-  if (!warm.success) throw new Error(`sandbox failed: ${warm.stderr}`);
-  await bare();
+async function timed(ex: BubblewrapExecutor, code: string): Promise<number> {
+  const t0 = performance.now();
+  const r = await ex.execute(code);
+  if (!r.success) throw new Error(`sandbox run failed: ${r.stderr}`);
+  return performance.now() - t0;
+}
 
-  const sandboxMs: number[] = [];
-  const bareMs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    // interleave, so both see the same machine load
-    const t0 = performance.now();
-    const r = await ex.execute('pass');
-    if (!r.success) throw new Error(`sandbox run failed: ${r.stderr}`);
-    sandboxMs.push(performance.now() - t0);
-    bareMs.push(await bare());
-  }
-  const s = median(sandboxMs);
-  const b = median(bareMs);
+/** Waits until the pool has a ready sandbox (outside the timed part: a steady bot between requests). */
+async function warmReady(ex: BubblewrapExecutor): Promise<void> {
+  const pool = await ex.warmPool();
+  if (!(await pool?.whenReady(1, 60_000))) throw new Error('warm pool not ready');
+}
 
+/** Busy CPU seconds of the whole machine, from /proc/stat (user + nice + system + irq + softirq + steal). */
+function machineCpuS(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const hz = 100;
+  return (f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!) / hz;
+}
+
+async function throughput(ex: BubblewrapExecutor, code: string, warm: boolean): Promise<{ perS: number; cpuPerRun: number }> {
+  if (warm) await warmReady(ex);
   let next = 0;
+  const cpu0 = machineCpuS();
   const t0 = performance.now();
   const worker = async () => {
-    while (next++ < THROUGHPUT_RUNS) {
-      const r = await ex.execute('pass');
-      if (!r.success) throw new Error(`sandbox run failed: ${r.stderr}`);
-    }
+    while (next++ < THROUGHPUT_RUNS) await timed(ex, code);
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const perSecond = THROUGHPUT_RUNS / ((performance.now() - t0) / 1000);
+  await Promise.all([worker(), worker()]);
+  if (warm) await warmReady(ex); // the refill of what was used is the pool's cost: counted
+  const s = (performance.now() - t0) / 1000;
+  return { perS: THROUGHPUT_RUNS / s, cpuPerRun: (machineCpuS() - cpu0) / THROUGHPUT_RUNS };
+}
 
-  console.log(`sandbox 'pass' median latency: ${s.toFixed(1)} ms (${RUNS} runs)`);
-  console.log(`bare ${PYTHON} -c pass median:  ${b.toFixed(1)} ms (${RUNS} runs)`);
-  console.log(`ratio: ${(s / b).toFixed(2)} (target <= 2.0)`);
-  console.log(`throughput at concurrency ${CONCURRENCY}: ${perSecond.toFixed(1)} executions/s (${THROUGHPUT_RUNS} runs)`);
+async function main(): Promise<void> {
+  const cold = new BubblewrapExecutor({ warmPool: 0 });
+  const noCg = new BubblewrapExecutor({ warmPool: 0, cgroups: 'off' });
+  const warm = new BubblewrapExecutor({ warmPool: 2 });
+  const iso = await cold.isolation();
+  console.log(`isolation: cgroups ${iso.cgroups.active ? iso.cgroups.mode : 'off'}, tmpfs work dir ${iso.disk.active ? 'on' : 'off'}`);
+  await noCg.check();
+  await timed(cold, 'pass');
+  await bare('pass');
+
+  const t = { bare: [] as number[], cold: [] as number[], warm: [] as number[], noCg: [] as number[] };
+  for (let i = 0; i < RUNS; i++) {
+    t.bare.push(await bare('pass'));
+    t.cold.push(await timed(cold, 'pass'));
+    t.noCg.push(await timed(noCg, 'pass'));
+    await warmReady(warm);
+    t.warm.push(await timed(warm, 'pass'));
+  }
+  const plot = { bare: [] as number[], cold: [] as number[], warm: [] as number[] };
+  for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
+    plot.bare.push(await bare(PLOT));
+    plot.cold.push(await timed(cold, PLOT));
+    await warmReady(warm);
+    plot.warm.push(await timed(warm, PLOT));
+  }
+  const cg = detectCgroups();
+  const cgMs: number[] = [];
+  if (cg.mode !== 'none') {
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now();
+      RunCgroup.create(cg, `code-agent-bench-${process.pid}-${i}`, { memoryBytes: 512 << 20, maxProcesses: 64 }).remove();
+      cgMs.push(performance.now() - t0);
+    }
+  }
+  const thrCold = await throughput(cold, 'pass', false);
+  const thrWarm = await throughput(warm, 'pass', true);
+  const thrColdPlot = await throughput(cold, PLOT, false);
+  const thrWarmPlot = await throughput(warm, PLOT, true);
+
+  const f = (x: number) => x.toFixed(1);
+  const b = p50(t.bare);
+  console.log(`trivial program, p50 of ${RUNS}: bare ${f(b)} ms | cold ${f(p50(t.cold))} ms (${(p50(t.cold) / b).toFixed(2)} × bare, target ≤ 1.5) | warm ${f(p50(t.warm))} ms (${(p50(t.warm) / b).toFixed(2)} × bare, target ≤ 0.5)`);
+  console.log(`matplotlib plot to PNG, p50 of ${plot.bare.length}: bare ${f(p50(plot.bare))} ms | cold ${f(p50(plot.cold))} ms | warm ${f(p50(plot.warm))} ms — warm ${(p50(plot.cold) / p50(plot.warm)).toFixed(1)} × faster than cold, ${(p50(plot.bare) / p50(plot.warm)).toFixed(1)} × faster than bare (target ≥ 3)`);
+  console.log(`throughput at concurrency 2 (${THROUGHPUT_RUNS} runs, machine CPU incl. pool refills):`);
+  console.log(`  trivial: cold ${thrCold.perS.toFixed(1)} runs/s, ${thrCold.cpuPerRun.toFixed(3)} CPU s/run | warm ${thrWarm.perS.toFixed(1)} runs/s, ${thrWarm.cpuPerRun.toFixed(3)} CPU s/run`);
+  console.log(`  plot:    cold ${thrColdPlot.perS.toFixed(1)} runs/s, ${thrColdPlot.cpuPerRun.toFixed(3)} CPU s/run | warm ${thrWarmPlot.perS.toFixed(1)} runs/s, ${thrWarmPlot.cpuPerRun.toFixed(3)} CPU s/run`);
+  console.log(`cgroup per run: cold p50 with ${f(p50(t.cold))} ms vs without ${f(p50(t.noCg))} ms (Δ ${f(p50(t.cold) - p50(t.noCg))} ms); create + limits + remove alone p50 ${cgMs.length ? p50(cgMs).toFixed(2) : 'n/a'} ms`);
+  await Promise.all([cold.close(), noCg.close(), warm.close()]);
 }
 
 main().catch((err: unknown) => {

@@ -20,6 +20,7 @@ const PYTHON = '/usr/bin/python3';
 /** Debian package → how we check it is there. */
 const SYSTEM_PARTS = [
   { pkg: 'bubblewrap', ok: () => existsSync('/usr/bin/bwrap') },
+  { pkg: 'mount', ok: () => existsSync('/usr/bin/mount') || existsSync('/bin/mount') }, // the sandbox's tmpfs work dir
   { pkg: 'python3', ok: () => existsSync(PYTHON) },
   // systemd-analyze: the tests verify deploy/code-agent-slack.service with it
   { pkg: 'systemd', ok: () => existsSync('/usr/bin/systemd-analyze') },

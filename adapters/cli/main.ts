@@ -124,6 +124,18 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('doctor')
+    .description('print what sandbox isolation is active here (namespaces, cgroups, disk budget, warm pool) and why')
+    .option('-c, --config <file>', 'config file')
+    .option('--json', 'print one JSON object')
+    .exitOverride()
+    .action(async (opts: { config?: string; json?: boolean }) => {
+      const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const { runDoctor } = await import('./doctor.js');
+      process.exitCode = await runDoctor(await configFrom(merged), { json: Boolean(opts.json) });
+    });
+
+  program
     .command('worker')
     .description('queue mode: run chat jobs from the queue at queue.url (docs/deploy.md)')
     .option('-c, --config <file>', 'config file')

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { Agent } from '../agent/agent.js';
 import { createLlmProvider } from '../llm/factory.js';
-import { BubblewrapExecutor, limitsFromConfig } from '../sandbox/executor.js';
+import { executorFromConfig } from '../sandbox/from-config.js';
 import { KeyvHistoryStore } from '../history/keyv-store.js';
 import { StaleRunRecovery } from '../history/stale-runs.js';
 import type { HistoryStore } from '../history/types.js';
@@ -42,14 +42,7 @@ export interface AppOverrides {
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
   const llm = overrides.llm ?? (await createLlmProvider(config.llm));
   const warn = overrides.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
-  const executor =
-    overrides.executor ??
-    new BubblewrapExecutor({
-      python: config.sandbox.python,
-      limits: limitsFromConfig(config.sandbox),
-      allowUnisolated: config.sandbox.allow_unisolated,
-      logger: { warn },
-    });
+  const executor = overrides.executor ?? executorFromConfig(config.sandbox, { warn });
   const store = new StaleRunRecovery(overrides.store ?? (await KeyvHistoryStore.open(config.store.url)));
   const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
   const agent = new Agent({

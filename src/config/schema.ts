@@ -80,6 +80,12 @@ export const sandboxSchema = z
     max_artifact_mb: num(8),
     /** Opt-in to running WITHOUT isolation when bubblewrap is unavailable. Logs a warning on every run. */
     allow_unisolated: z.boolean().default(false),
+    /** Warm sandboxes kept ready with numpy, pandas and matplotlib imported; 0 turns the pool off (docs/sandbox.md). */
+    warm_pool: int(1, 0),
+    /** Age after which an unused warm sandbox is thrown away and replaced, in s. */
+    warm_pool_max_age_s: num(300),
+    /** `off`: no cgroup per run (limits per process only, as where cgroups are not writable). */
+    cgroups: z.enum(['auto', 'off']).default('auto'),
   })
   .strict();
 

@@ -20,6 +20,10 @@ export const PYTHON_FLAGS = ['-S'];
 export const CHECKS_FD = 4;
 /** Child fd on which the runner reports the checks' outcome (a pipe the host reads). */
 export const REPORT_FD = 5;
+/** Child fd on which the runner's supervisor reports the program's real wait status (see runner.py). */
+export const STATUS_FD = 6;
+/** Processes of our own in a run cgroup (sh/bwrap, bwrap's init, the supervisor), added to pids.max. */
+export const OWN_PROCESSES = 4;
 /** Extra CPU seconds between SIGXCPU (soft limit) and SIGKILL (hard limit). */
 export const CPU_HARD_GRACE_S = 1;
 
@@ -70,15 +74,22 @@ export interface CommandSpec {
   seccompFd?: number;
   /** The runner reads checks from {@link CHECKS_FD} and reports on {@link REPORT_FD}. */
   checks?: boolean;
+  /**
+   * The run has a cgroup: memory is bounded for the whole tree there (no per-process RLIMIT_AS),
+   * and the process limit is the cgroup's (RLIMIT_NPROC is left above it, so pids.events names it).
+   */
+  cgroup?: boolean;
+  /** Pool mode: the runner warms up, then reads its job (JSON) from {@link CHECKS_FD}. */
+  pool?: boolean;
 }
 
 /** rlimits as `prlimit` options. Memory and file sizes in bytes, CPU in s. */
-export function prlimitArgs(limits: ExecutionLimits, nprocOffset = 0): string[] {
+export function prlimitArgs(limits: ExecutionLimits, nprocOffset = 0, cgroup = false): string[] {
   const cpu = Math.max(1, Math.ceil(limits.cpuTimeS));
   return [
-    `--as=${Math.floor(limits.memoryBytes)}`,
+    ...(cgroup ? [] : [`--as=${Math.floor(limits.memoryBytes)}`]),
     `--cpu=${cpu}:${cpu + CPU_HARD_GRACE_S}`,
-    `--nproc=${Math.floor(limits.maxProcesses) + nprocOffset}`,
+    `--nproc=${Math.floor(limits.maxProcesses) + nprocOffset + (cgroup ? 2 * OWN_PROCESSES : 0)}`,
     `--fsize=${Math.floor(limits.maxFileBytes)}`,
     `--nofile=${Math.floor(limits.maxOpenFiles)}`,
     '--core=0',
@@ -136,13 +147,15 @@ export function setprivArgs(id: number): string[] {
  * with the work dir as its current directory (the caller sets `cwd`).
  */
 export function buildCommand(spec: CommandSpec): [string, string[]] {
-  const args = [...prlimitArgs(spec.limits, spec.nprocOffset), '--'];
+  const args = [...prlimitArgs(spec.limits, spec.nprocOffset, spec.cgroup), '--'];
   if (spec.hostId !== null) args.push(spec.tools.setpriv, ...setprivArgs(spec.hostId), '--');
   if (spec.isolated) {
     args.push(spec.tools.bwrap, ...bwrapArgs(spec), spec.python, ...PYTHON_FLAGS, SANDBOX_RUNNER_PATH);
   } else {
     args.push(spec.python, ...PYTHON_FLAGS, spec.runnerPath);
   }
-  if (spec.checks) args.push('--checks-fd', String(CHECKS_FD), '--report-fd', String(REPORT_FD));
+  if (spec.checks || spec.pool) args.push('--checks-fd', String(CHECKS_FD), '--report-fd', String(REPORT_FD));
+  args.push('--status-fd', String(STATUS_FD));
+  if (spec.pool) args.push('--pool');
   return [spec.tools.prlimit, args];
 }

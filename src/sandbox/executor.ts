@@ -1,42 +1,36 @@
 /**
- * `BubblewrapExecutor`: runs untrusted Python under bubblewrap with rlimits (DESIGN.md "The sandbox").
- * One execution = a fresh private work dir, the runner as `__main__`, a watched process tree,
- * then artifacts copied out and the work dir removed.
+ * `BubblewrapExecutor`: runs untrusted Python under bubblewrap (DESIGN.md "The sandbox"), with a
+ * cgroup per run (memory, processes, CPU of the whole tree) where cgroups are writable, a
+ * size-limited tmpfs work dir where mounting is allowed, and rlimits. One execution = a fresh
+ * slot (work dir, cgroup, uid), the runner as `__main__` under its supervisor, then artifacts
+ * copied out and everything removed. A warm pool (pool.ts) pre-starts sandboxes with the usual
+ * imports done; cold start stays the fallback.
  */
-import { randomInt } from 'node:crypto';
 import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
-import { chmod, chown, copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { collectUnlessKilled, snapshot } from './artifacts.js';
-import { removeTree } from './cleanup.js';
-import { seccompFilter } from './seccomp.js';
-import { buildCommand, SANDBOX_ENV, USER_CODE_FILE, type SandboxTools } from './bwrap-args.js';
-import { classifyLimit } from './classify.js';
-import { checkWorkDir, guardWorkDir, workDirBudget } from './disk-guard.js';
+import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { buildCommand, SANDBOX_ENV, type SandboxTools } from './bwrap-args.js';
+import { detectCgroups, joinCgroupCommand } from './cgroup.js';
+import { describeIsolation, probeTmpfs, type IsolationReport } from './isolation.js';
 import { mergeLimits } from './limits.js';
-import { cleanName } from './names.js';
+import { WarmPool, type Pooled } from './pool.js';
 import { explainProbeFailure, findTool, findTools } from './probe.js';
-import { runWatched, signalFromExitCode } from './process.js';
+import { startProcess, watchProcess } from './process.js';
+import { finishRun, prepareInputs } from './run-result.js';
 import { runnerPath } from './runner.js';
-import { killUid, userProcessCount } from './uids.js';
+import { seccompFilter } from './seccomp.js';
+import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation, type Slot } from './slot.js';
+import { workDirBudget } from './disk-guard.js';
+import { userProcessCount } from './uids.js';
 import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
-import {
-  SandboxUnavailableError,
-  type CheckReport,
-  type ExecuteOptions,
-  type ExecutionLimits,
-  type ExecutionResult,
-  type Executor,
-  type InputFile,
-  type LimitName,
-} from './types.js';
+import { SandboxUnavailableError, type ExecuteOptions, type ExecutionLimits, type ExecutionResult, type Executor } from './types.js';
 
 export { DEFAULT_LIMITS, limitsFromConfig } from './limits.js';
+export { SANDBOX_UID_MAX, SANDBOX_UID_MIN } from './slot.js';
 
-/** Host uids handed to sandboxed programs when running as root: one at random per execution. */
-export const SANDBOX_UID_MIN = 200_000;
-/** Exclusive upper bound of {@link SANDBOX_UID_MIN}'s range. */
-export const SANDBOX_UID_MAX = 265_000;
+/** Default age after which an unused pooled sandbox is recycled, in s. */
+export const WARM_POOL_MAX_AGE_S = 300;
 
 /** Options of {@link BubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -52,14 +46,23 @@ export interface BubblewrapExecutorOptions {
   workRoot?: string;
   /** Run with rlimits only when isolation is unavailable (logs a warning on every run). Default false. */
   allowUnisolated?: boolean;
-  /** Receives the unisolated-mode warning. Default: stderr. */
+  /** Receives warnings (unisolated mode, the one-time line when cgroups are unavailable). Default: stderr. */
   logger?: { warn(msg: string): void };
+  /** `off`: no run cgroups (rlimits only), e.g. to test the fallback. Default `auto`. */
+  cgroups?: 'auto' | 'off';
+  /** `off`: the work dir is a host folder with the polling guard, not a tmpfs. Default `auto`. */
+  tmpfs?: 'auto' | 'off';
+  /** Warm sandboxes kept ready (0: none). Capped by the machine's memory and CPUs. Default 0. */
+  warmPool?: number;
+  /** Age after which an unused pooled sandbox is recycled, in s. Default {@link WARM_POOL_MAX_AGE_S}. */
+  warmPoolMaxAgeS?: number;
 }
 
-interface Ready {
+/** What setup found, once per executor. */
+export interface Ready {
   tools: SandboxTools | null;
   isolated: boolean;
-  workRoot: string;
+  iso: Isolation;
   runner: string;
   /** Host path of the seccomp filter handed to bwrap (x86_64 only). */
   seccomp?: string;
@@ -76,16 +79,19 @@ export class BubblewrapExecutor implements Executor {
   private readonly logger: { warn(msg: string): void };
   private ready: Promise<Ready> | undefined;
   private ownRoot: OwnedWorkRoot | undefined;
+  private pool: WarmPool | undefined;
 
   constructor(private readonly options: BubblewrapExecutorOptions = {}) {
     this.python = options.python ?? '/usr/bin/python3';
     this.limits = options.limits ?? {};
     this.logger = options.logger ?? { warn: (m) => process.stderr.write(`warning: ${m}\n`) };
     mergeLimits(this.limits); // fail fast on a bad limit
+    const size = options.warmPool ?? 0;
+    if (!Number.isInteger(size) || size < 0) throw new RangeError(`sandbox warm pool size: expected a whole number ≥ 0, got ${size}`);
   }
 
   /**
-   * Runs `code` as `main.py` in a fresh private work dir.
+   * Runs `code` as `main.py` in a fresh private work dir, in a warm sandbox when one is ready.
    * @throws {SandboxUnavailableError} when isolation is unavailable and unisolated mode is not allowed
    */
   async execute(code: string, options: ExecuteOptions = {}): Promise<ExecutionResult> {
@@ -94,7 +100,9 @@ export class BubblewrapExecutor implements Executor {
       this.logger.warn(`sandbox: running code WITHOUT isolation (rlimits only): ${ready.reason ?? 'isolation unavailable'}`);
     }
     const limits = mergeLimits(this.limits, options.limits);
-    return this.runOnce(ready, code, limits, options);
+    const pooled = this.pool?.take(limits);
+    if (pooled) return this.runWarm(ready, pooled, code, limits, options);
+    return this.runCold(ready, code, limits, options);
   }
 
   /** @throws {SandboxUnavailableError} when isolation is unavailable and unisolated mode is not allowed */
@@ -102,23 +110,43 @@ export class BubblewrapExecutor implements Executor {
     await this.prepare();
   }
 
+  /** What isolation is active and why (for `code-agent doctor`); sets the sandbox up if needed. */
+  async isolation(): Promise<IsolationReport> {
+    const ready = await this.prepare();
+    return describeIsolation(ready, this.pool ? this.poolSize(ready) : 0);
+  }
+
+  /** The warm pool, when on (tests and benchmarks wait for it). */
+  async warmPool(): Promise<WarmPool | undefined> {
+    await this.prepare();
+    return this.pool;
+  }
+
   /**
-   * Removes the temp folder this executor created (none when `workRoot` was given). Executions
-   * after this set up a fresh one. Without a call, the folder goes when the process exits.
+   * Throws the warm pool away and removes the temp folder this executor created (none when
+   * `workRoot` was given). Executions after this set up a fresh one.
    */
   async close(): Promise<void> {
     const ready = this.ready;
     this.ready = undefined;
     await ready?.catch(() => undefined);
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
     this.ownRoot?.remove();
     this.ownRoot = undefined;
   }
 
-  /** Finds the tools and runs the self-test, once per executor. */
   private prepare(): Promise<Ready> {
     this.ready ??= this.setup();
     this.ready.catch(() => (this.ready = undefined)); // a failed setup is retried next time
     return this.ready;
+  }
+
+  private poolSize(ready: Ready): number {
+    const limits = mergeLimits(this.limits);
+    const byMemory = Math.floor((totalmem() * 0.5) / (limits.memoryBytes + limits.maxFileBytes * 4));
+    return Math.max(0, Math.min(this.options.warmPool ?? 0, byMemory, cpus().length * 2, ready.isolated ? Infinity : 0));
   }
 
   private async setup(): Promise<Ready> {
@@ -133,12 +161,20 @@ export class BubblewrapExecutor implements Executor {
     const filter = seccompFilter();
     const seccomp = filter ? join(workRoot, 'seccomp.bpf') : undefined;
     if (seccomp && filter) await writeFile(seccomp, filter, { mode: 0o600 });
+    const cgroups = detectCgroups(this.options.cgroups === 'off');
+    const tmpfs = this.options.tmpfs !== 'off' && (await probeTmpfs(workRoot));
+    const iso: Isolation = { workRoot, cgroups, tmpfs, randomUid: isRoot() };
     let failure: SandboxUnavailableError;
     try {
       const tools = await findTools();
-      const ready: Ready = { tools, isolated: true, workRoot, runner, seccomp };
-      const probe = await this.runOnce(ready, 'pass', mergeLimits(this.limits, { wallTimeS: 15 }), {});
-      if (probe.exitCode === 0) return ready;
+      const ready: Ready = { tools, isolated: true, iso, runner, seccomp };
+      const probe = await this.runCold(ready, 'pass', mergeLimits(this.limits, { wallTimeS: 15 }), {});
+      if (probe.exitCode === 0) {
+        if (cgroups.mode === 'none') this.logger.warn(`sandbox: no cgroup per run: ${cgroups.reason}`);
+        const size = this.poolSize(ready);
+        if (size > 0) this.pool = this.makePool(ready, size);
+        return ready;
+      }
       failure = explainProbeFailure(probe.stderr + probe.stdout, this.python);
     } catch (err) {
       if (!(err instanceof SandboxUnavailableError)) throw err;
@@ -149,124 +185,110 @@ export class BubblewrapExecutor implements Executor {
     const setpriv = await findTool('setpriv');
     if (prlimit === null) throw new SandboxUnavailableError(`${failure.message} (and prlimit is missing too)`);
     const tools = { prlimit, setpriv: setpriv ?? '', bwrap: '' };
-    return { tools, isolated: false, workRoot, runner, reason: failure.message };
+    return { tools, isolated: false, iso: { ...iso, randomUid: iso.randomUid && setpriv !== null }, runner, reason: failure.message };
   }
 
-  private async runOnce(
-    ready: Ready,
-    code: string,
-    limits: ExecutionLimits,
-    options: ExecuteOptions,
-  ): Promise<ExecutionResult> {
-    const root = isRoot() && (ready.isolated || ready.tools?.setpriv !== '');
-    const hostId = root ? randomInt(SANDBOX_UID_MIN, SANDBOX_UID_MAX) : null;
-    const workDir = await mkdtemp(join(ready.workRoot, 'run-'));
-    // bwrap reads the filter from an fd: a fresh one per run (reading consumes it)
+  private makePool(ready: Ready, size: number): WarmPool {
+    const limits = mergeLimits(this.limits);
+    return new WarmPool(size, (this.options.warmPoolMaxAgeS ?? WARM_POOL_MAX_AGE_S) * 1000, {
+      spawn: async () => {
+        const slot = await openSlot(ready.iso, limits, workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, POOL_INPUT_ALLOWANCE));
+        try {
+          const started = this.start(ready, slot, limits, { pool: true });
+          return { slot, started, limits, bornAt: performance.now(), isReady: false };
+        } catch (err) {
+          await closeSlot(slot, this.logger);
+          throw err;
+        }
+      },
+      discard: async (p: Pooled) => {
+        p.started.kill();
+        await closeSlot(p.slot, this.logger);
+      },
+      warn: (m) => this.logger.warn(m),
+    });
+  }
+
+  /** Spawns the sandbox command for a slot (joining its cgroup first). */
+  private start(ready: Ready, slot: Slot, limits: ExecutionLimits, how: { pool?: boolean; checksFd?: number; nprocOffset?: number }) {
     const filterFd = ready.isolated && ready.seccomp ? openSync(ready.seccomp, 'r') : undefined;
-    const checksFd = options.checks === undefined ? undefined : openChecks(ready.workRoot, basename(workDir), options.checks);
     try {
-      const names = await writeInputs(workDir, code, options.inputFiles ?? []);
-      if (hostId !== null) {
-        for (const name of names) await chown(join(workDir, name), hostId, hostId);
-        await chown(workDir, hostId, hostId);
-      }
-      const before = await snapshot(workDir, names);
-      const [file, args] = buildCommand({
+      let [file, args] = buildCommand({
         tools: ready.tools!,
         python: this.python,
         runnerPath: ready.runner,
-        workDir,
+        workDir: slot.workDir,
         limits,
-        hostId,
-        nprocOffset: hostId === null ? await userProcessCount() : 0,
+        hostId: slot.hostId,
+        nprocOffset: how.nprocOffset ?? 0,
         isolated: ready.isolated,
         seccompFd: filterFd === undefined ? undefined : 3,
-        checks: checksFd !== undefined,
+        checks: how.checksFd !== undefined,
+        cgroup: slot.cgroup !== null,
+        pool: how.pool,
       });
+      if (slot.cgroup) [file, args] = joinCgroupCommand(slot.cgroup.procsFiles, file, args);
       const env: Record<string, string> = ready.isolated
         ? { PATH: '/usr/bin:/bin' }
-        : { ...SANDBOX_ENV, HOME: workDir, MPLCONFIGDIR: join(workDir, '.matplotlib') };
-      const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
-      const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
-      const disk: { exceeded: string | null; limit: LimitName | null } = { exceeded: null, limit: null };
-      let stopGuard = () => {};
-      const out = await runWatched({
-        file,
-        args,
-        env,
-        cwd: workDir,
-        wallTimeS: limits.wallTimeS,
-        extraFd: filterFd,
-        checksFd,
-        maxOutputBytes: limits.maxOutputBytes,
-        signal: options.signal,
-        onSpawn: (kill) => {
-          stopGuard = guardWorkDir(workDir, budget, (reason, limit) => {
-            disk.exceeded = reason;
-            disk.limit = limit;
-            kill();
-          });
-        },
-      }).finally(() => stopGuard());
-      if (!ready.isolated && hostId !== null) await killUid(hostId); // strays that left the group
-      const late = disk.exceeded === null && !out.cancelled ? await checkWorkDir(workDir, budget) : null; // ended between polls
-      if (late) [disk.exceeded, disk.limit] = [late.reason, late.limit];
-
-      const signal = out.signal ?? (ready.isolated ? signalFromExitCode(out.exitCode) : null);
-      const exitCode = signal === null ? out.exitCode : null;
-      let stderr = out.stderr;
-      if (out.cancelled) stderr += `${stderr === '' || stderr.endsWith('\n') ? '' : '\n'}cancelled\n`;
-      if (disk.exceeded !== null) stderr += `[${late ? 'over the limit' : 'killed'}: ${disk.exceeded}]\n`;
-      const ourKill = out.timedOut || out.outputExceeded || out.cancelled;
-      let limitHit = disk.limit !== null && !ourKill ? disk.limit : classifyLimit({
-        exitCode,
-        signal,
-        timedOut: out.timedOut,
-        outputExceeded: out.outputExceeded,
-        cancelled: out.cancelled,
-        stderr: out.stderr,
-        durationMs: out.durationMs,
-        cpuTimeS: limits.cpuTimeS,
-      });
-
-      const success = exitCode === 0 && signal === null && limitHit === null && !out.cancelled && !out.timedOut;
-      const checks = checksFd !== undefined && success ? parseCheckReport(out.report) : undefined;
-      const destDir = options.artifactDir ?? join(ready.workRoot, `artifacts-${basename(workDir)}`);
-      const stopped = signal !== null || ourKill || disk.exceeded !== null || limitHit !== null;
-      const collected = await collectUnlessKilled(stopped, workDir, before, destDir, limits.maxArtifacts, limits.maxArtifactBytes);
-      if (collected.withheld > 0) stderr += `[${collected.withheld} file(s) not returned: the program was stopped by a limit, so they may be half-written]\n`;
-      if (collected.limitHit) {
-        limitHit ??= 'artifacts';
-        stderr +=
-          `[some files were not returned: at most ${limits.maxArtifacts} files ` +
-          `of at most ${limits.maxArtifactBytes} bytes each]\n`;
-      }
-      return {
-        success: success && limitHit === null,
-        stdout: out.stdout,
-        stderr,
-        exitCode,
-        signal,
-        timedOut: out.timedOut,
-        limitHit,
-        durationMs: out.durationMs,
-        artifacts: collected.artifacts,
-        ...(checks && limitHit === null ? { checks } : {}),
-      };
+        : { ...SANDBOX_ENV, HOME: slot.workDir, MPLCONFIGDIR: join(slot.workDir, '.matplotlib') };
+      return startProcess({ file, args, env, cwd: slot.workDir, extraFd: filterFd, checksFd: how.checksFd, controlPipe: how.pool });
     } finally {
       if (filterFd !== undefined) closeSync(filterFd);
+    }
+  }
+
+  private async runCold(ready: Ready, code: string, limits: ExecutionLimits, options: ExecuteOptions): Promise<ExecutionResult> {
+    const nprocOffset = slot0NprocOffset(ready) ? await userProcessCount() : 0;
+    const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
+    const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
+    const slot = await openSlot(ready.iso, limits, budget);
+    const checksFd = options.checks === undefined ? undefined : openChecks(ready.iso.workRoot, options.checks);
+    try {
+      const before = await prepareInputs(slot, code, options.inputFiles ?? []);
+      const started = this.start(ready, slot, limits, { checksFd, nprocOffset });
+      return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+    } finally {
       if (checksFd !== undefined) closeSync(checksFd);
-      await removeTree(workDir, this.logger);
+      await closeSlot(slot, this.logger);
+    }
+  }
+
+  private async runWarm(ready: Ready, pooled: Pooled, code: string, limits: ExecutionLimits, options: ExecuteOptions): Promise<ExecutionResult> {
+    const { slot, started } = pooled;
+    try {
+      const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
+      const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
+      const before = await prepareInputs(slot, code, options.inputFiles ?? [], budget);
+      slot.cgroup?.setLimits(cgroupLimits(limits, slot.cgroup.usageBytes())); // the warm-up's memory is not the program's
+      const cpu = Math.max(1, Math.ceil(limits.cpuTimeS));
+      const job = {
+        checks: options.checks ?? null,
+        cwd: '/work',
+        limits: {
+          cpu: [cpu, cpu + 1],
+          fsize: Math.floor(limits.maxFileBytes),
+          nofile: Math.floor(limits.maxOpenFiles),
+          ...(slot.cgroup ? {} : { as: Math.floor(limits.memoryBytes), nproc: Math.floor(limits.maxProcesses) }),
+        },
+      };
+      started.control?.end(JSON.stringify(job));
+      return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess, warm: true });
+    } finally {
+      started.kill();
+      await closeSlot(slot, this.logger);
     }
   }
 }
+
+/** Without a uid of its own, RLIMIT_NPROC counts every process of the user: they are added to the limit. */
+const slot0NprocOffset = (ready: Ready) => !ready.iso.randomUid;
 
 /**
  * Writes the checks to a file beside (not inside) the work dir and opens it for the runner's fd 4;
  * the name is unlinked at once, so nothing stays behind and the program cannot find it.
  */
-function openChecks(workRoot: string, id: string, checks: string): number {
-  const path = join(workRoot, `checks-${id}.py`);
+function openChecks(workRoot: string, checks: string): number {
+  const path = join(workRoot, `checks-${process.pid}-${Math.random().toString(36).slice(2)}.py`);
   writeFileSync(path, checks, { mode: 0o600 });
   try {
     return openSync(path, 'r');
@@ -275,31 +297,3 @@ function openChecks(workRoot: string, id: string, checks: string): number {
   }
 }
 
-/** Reads the runner's JSON report; a missing or broken one says the checks did not run. */
-function parseCheckReport(text: string): CheckReport {
-  if (text.trim() === '') return { results: [], error: 'the checks did not run: the program ended before them' };
-  try {
-    const parsed = JSON.parse(text) as CheckReport;
-    if (Array.isArray(parsed.results)) return parsed;
-  } catch {
-    /* falls through */
-  }
-  return { results: [], error: 'the checks did not run: their report could not be read' };
-}
-
-/**
- * Writes the user code and the input files (names cleaned) into the work dir.
- * @returns the names written, user code first
- */
-async function writeInputs(workDir: string, code: string, inputs: InputFile[]): Promise<string[]> {
-  await writeFile(join(workDir, USER_CODE_FILE), code, { mode: 0o644 });
-  const names = new Set<string>([USER_CODE_FILE]);
-  for (const input of inputs) {
-    let name = cleanName(input.name);
-    if (name === null) continue;
-    if (name === USER_CODE_FILE) name = `input_${name}`;
-    await writeFile(join(workDir, name), input.content, { mode: 0o644 });
-    names.add(name);
-  }
-  return [...names];
-}

@@ -4,13 +4,15 @@
  * In isolated mode that kills the outer bwrap, whose `--die-with-parent` takes down the
  * pid namespace's init and with it every process inside (even ones that called setsid).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { CappedOutput } from './output.js';
 
 /** After the program exits, how long stray holders of its pipes may keep them open, in ms. */
 export const PIPE_GRACE_MS = 250;
+/** After the supervisor's status arrived, how long to keep reading the pipes, in ms. */
+export const STATUS_GRACE_MS = 5;
 /** Longest checks report kept from the child's report pipe, in bytes. */
 export const MAX_REPORT_BYTES = 256 * 1024;
 /** After a kill, how long to wait for the process to be reaped before giving up on it, in ms. */
@@ -55,6 +57,8 @@ export interface RunOutcome {
   pid: number | undefined;
   /** What the child wrote on its report pipe (only with `checksFd`; empty when it wrote nothing). */
   report: string;
+  /** The runner's supervisor's status (fd 6), when it sent one (not when killed first). */
+  supervisor?: SupervisorStatus;
 }
 
 /** Sends SIGKILL to a whole process group; ignores groups that are already gone. */
@@ -67,25 +71,120 @@ export function killGroup(pid: number | undefined): void {
   }
 }
 
+/** The runner's supervisor's word on how the program ended (its real wait status), from the status fd. */
+export interface SupervisorStatus {
+  exit?: number;
+  signal?: number;
+}
+
+/** A spawned sandbox command, not yet watched (a pooled sandbox waits like this for its job). */
+export interface StartedProcess {
+  child: ChildProcess;
+  /** Kills the whole process group. */
+  kill: () => void;
+  /** Resolves once the runner said `ready` (pool mode) — or rejects when it exited before. */
+  ready: Promise<void>;
+  /** The supervisor's final status, once it arrived (undefined until then, or when it never did). */
+  status(): SupervisorStatus | undefined;
+  /** Calls `cb` once when the supervisor's final status arrives (at once if it already did). */
+  onStatus(cb: () => void): void;
+  /** The child's fd 4 when it is a pipe (pool mode: the job goes there). */
+  control: Writable | null;
+  /** Lets the host process exit while this waits (a pooled sandbox); watching refs it again. */
+  unref(): void;
+}
+
+/** Spawns the command in its own process group; output is discarded until it is watched. */
+export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cwd' | 'extraFd' | 'checksFd'> & { controlPipe?: boolean }): StartedProcess {
+  const child = spawn(run.file, run.args, {
+    env: run.env,
+    cwd: run.cwd,
+    stdio: stdioOf(run),
+    detached: true, // own process group, so the whole tree can be killed at once
+  });
+  const discard = () => {};
+  // a pipe the sandbox closed or died on (EPIPE, ECONNRESET) is the sandbox's end, not the host's error
+  for (const stream of child.stdio) (stream as Readable | null)?.on('error', discard);
+  child.stdout?.on('data', discard);
+  child.stderr?.on('data', discard);
+  const pipes = child.stdio as unknown[];
+  const statusPipe = (pipes[6] as Readable | null | undefined) ?? null;
+  let status: SupervisorStatus | undefined;
+  let statusListener: (() => void) | undefined;
+  let text = '';
+  let onReady: () => void = () => {};
+  let onGone: (err: Error) => void = () => {};
+  const ready = new Promise<void>((res, rej) => ((onReady = res), (onGone = rej)));
+  ready.catch(() => undefined);
+  statusPipe?.on('data', (c: Buffer) => {
+    text += c.toString('utf8');
+    if (text.length > 4096) text = text.slice(-4096);
+    let nl: number;
+    while ((nl = text.indexOf('\n')) >= 0) {
+      const line = text.slice(0, nl);
+      text = text.slice(nl + 1);
+      try {
+        const parsed = JSON.parse(line) as SupervisorStatus & { ready?: boolean };
+        if (parsed.ready) onReady();
+        else if (typeof parsed.exit === 'number' || typeof parsed.signal === 'number') {
+          status = parsed;
+          statusListener?.();
+        }
+      } catch {
+        /* not ours: ignored */
+      }
+    }
+  });
+  child.on('exit', () => onGone(new Error('the sandbox exited before it was ready')));
+  child.on('error', (err) => onGone(err));
+  return {
+    child,
+    kill: () => killGroup(child.pid),
+    ready,
+    status: () => status,
+    onStatus: (cb) => {
+      if (status) cb();
+      else statusListener = cb;
+    },
+    control: run.controlPipe ? ((pipes[4] as Writable | null) ?? null) : null,
+    unref: () => setRef(child, false),
+  };
+}
+
+/** Refs or unrefs a child and its pipes (an unref'd one does not keep the event loop alive). */
+function setRef(child: ChildProcess, on: boolean): void {
+  if (on) child.ref();
+  else child.unref();
+  for (const s of child.stdio) {
+    const handle = s as unknown as { ref?: () => void; unref?: () => void } | null;
+    if (on) handle?.ref?.();
+    else handle?.unref?.();
+  }
+}
+
 /** Runs the command to its end. Never rejects for anything the program does. */
 export function runWatched(run: WatchedRun): Promise<RunOutcome> {
-  const started = performance.now();
+  return watchProcess(startProcess(run), run);
+}
+
+/** Watches a started command to its end (wall time from now). Never rejects for anything the program does. */
+export function watchProcess(started: StartedProcess, run: WatchedRun): Promise<RunOutcome> {
+  const startedAt = performance.now();
   return new Promise((resolve, reject) => {
     let timedOut = false;
     let cancelled = false;
     let settled = false;
-    const child = spawn(run.file, run.args, {
-      env: run.env,
-      cwd: run.cwd,
-      stdio: stdioOf(run),
-      detached: true, // own process group, so the whole tree can be killed at once
-    });
-    const kill = () => killGroup(child.pid);
+    const child = started.child;
+    setRef(child, true);
+    child.stdout?.removeAllListeners('data');
+    child.stderr?.removeAllListeners('data');
+    const kill = started.kill;
     if (child.pid !== undefined) run.onSpawn?.(kill);
     const output = new CappedOutput(run.maxOutputBytes, kill);
     const timers: NodeJS.Timeout[] = [];
     const later = (ms: number, fn: () => void) => timers.push(setTimeout(fn, ms));
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null =
+      child.exitCode !== null || child.signalCode !== null ? { code: child.exitCode, signal: child.signalCode } : null;
 
     const finish = () => {
       if (settled) return;
@@ -104,9 +203,10 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
         timedOut,
         outputExceeded: output.exceeded,
         cancelled,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(performance.now() - startedAt),
         pid: child.pid,
         report: reportBytes <= MAX_REPORT_BYTES ? Buffer.concat(report).toString('utf8') : '',
+        supervisor: started.status(),
       });
     };
     const onAbort = () => {
@@ -117,7 +217,7 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
 
     const report: Buffer[] = [];
     let reportBytes = 0;
-    const reportPipe = run.checksFd === undefined ? undefined : ((child.stdio as unknown[])[5] as Readable | null);
+    const reportPipe = ((child.stdio as unknown[])[5] as Readable | null | undefined) ?? undefined;
     reportPipe?.on('data', (c: Buffer) => {
       if (reportBytes + c.length <= MAX_REPORT_BYTES) report.push(c);
       reportBytes += c.length;
@@ -130,10 +230,16 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
       for (const t of timers) clearTimeout(t);
       reject(err);
     });
-    child.on('exit', (code, signal) => {
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       exit = { code, signal };
       later(PIPE_GRACE_MS, finish); // a stray process may still hold the pipes
-    });
+    };
+    if (exit === null) child.on('exit', onExit);
+    else later(PIPE_GRACE_MS, finish);
+    // The program's real end: its supervisor says so before the sandbox's own teardown (which the
+    // kill in finish cuts short). Everything the program wrote is already in the pipes: one more
+    // turn of the event loop reads it (a pipe holds at most 64 KiB a writer waits on).
+    started.onStatus(() => later(STATUS_GRACE_MS, finish));
     child.on('close', finish);
 
     later(run.wallTimeS * 1000, () => {
@@ -147,13 +253,10 @@ export function runWatched(run: WatchedRun): Promise<RunOutcome> {
   });
 }
 
-function stdioOf(run: WatchedRun): ('ignore' | 'pipe' | number)[] {
-  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
-  if (run.extraFd !== undefined || run.checksFd !== undefined) stdio.push(run.extraFd ?? 'ignore');
-  if (run.checksFd !== undefined) stdio.push(run.checksFd, 'pipe');
-  return stdio;
+function stdioOf(run: Pick<WatchedRun, 'extraFd' | 'checksFd'> & { controlPipe?: boolean }): ('ignore' | 'pipe' | number)[] {
+  // 3: seccomp filter; 4: checks (a file) or the job (a pipe, pool mode); 5: checks report; 6: supervisor status
+  return ['ignore', 'pipe', 'pipe', run.extraFd ?? 'ignore', run.controlPipe ? 'pipe' : (run.checksFd ?? 'ignore'), 'pipe', 'pipe'];
 }
-
 /** Maps a bwrap exit code of 128 + n back to the name of signal n, else null. */
 export function signalFromExitCode(code: number | null): string | null {
   if (code === null || code <= 128 || code > 128 + 64) return null;

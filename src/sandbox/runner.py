@@ -19,6 +19,7 @@ _saved = {}  # id(figure) -> file name, so a figure shown then kept open keeps i
 OUTPUT_CAP = 1 << 20  # characters of stdout kept for the checks
 REPORT_FD_MIN = 100  # the report fd is moved this high (below RLIMIT_NOFILE), away from the fds a program opens
 VALUE_CHARS = 300  # longest repr of a value in a check's detail
+WARM_MODULES = ("numpy", "pandas", "matplotlib", "matplotlib.pyplot")  # pool mode
 
 
 def _save_figures(close):
@@ -233,32 +234,134 @@ def _report(fd, report):
         data = data[posix.write(fd, data):]
 
 
-def _take_checks(argv):
-    """`--checks-fd N --report-fd M` → (checks source, report fd), or (None, None)."""
-    if "--checks-fd" not in argv:
-        return None, None
-    checks_fd = int(argv[argv.index("--checks-fd") + 1])
-    report_fd = int(argv[argv.index("--report-fd") + 1])
+def _arg(argv, name):
+    return int(argv[argv.index(name) + 1]) if name in argv else None
+
+
+def _read_all(fd):
     chunks = []
     while True:
-        chunk = posix.read(checks_fd, 65536)
+        chunk = posix.read(fd, 65536)
         if not chunk:
             break
         chunks.append(chunk)
-    posix.close(checks_fd)
+    posix.close(fd)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def _move_high(fd):
     import fcntl
-    moved = fcntl.fcntl(report_fd, fcntl.F_DUPFD_CLOEXEC, REPORT_FD_MIN)
-    posix.close(report_fd)
-    return b"".join(chunks).decode("utf-8", "replace"), moved
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, REPORT_FD_MIN)
+    posix.close(fd)
+    return moved
 
 
-def _main():
-    checks, report_fd = _take_checks(sys.argv)
+def _warm_up():
+    """Pool mode: what most programs import, imported once before any job (the pool's point)."""
+    _site()
+    sys.meta_path.insert(0, _PyplotHook())
+    for name in WARM_MODULES:
+        try:
+            __import__(name)
+        except Exception:  # a missing package only makes the pool less useful
+            pass
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:  # the first drawing loads fonts and the Agg renderer: do it now, keep nothing
+        try:
+            import io
+            fig = plt.figure()
+            fig.gca().plot([0, 1], [0, 1])
+            fig.gca().set_title("warm")
+            _ORIGINAL_SAVEFIG[0](fig, io.BytesIO(), format="png")
+            plt.close("all")
+            _saved.clear()
+        except Exception:
+            pass
+    sys.stdout.flush()
+    sys.stderr.flush()
+
+
+def _apply_limits(limits):
+    """Pool mode: the job's rlimits, lowered in the child before the program runs (never raised)."""
+    import resource
+    for key, res in (("cpu", resource.RLIMIT_CPU), ("fsize", resource.RLIMIT_FSIZE),
+                     ("nofile", resource.RLIMIT_NOFILE), ("nproc", resource.RLIMIT_NPROC),
+                     ("as", resource.RLIMIT_AS)):
+        value = limits.get(key)
+        if value is None:
+            continue
+        soft, hard = value if isinstance(value, list) else (value, value)
+        old_soft, old_hard = resource.getrlimit(res)
+        if old_hard != resource.RLIM_INFINITY:
+            hard = min(hard, old_hard)
+        resource.setrlimit(res, (min(soft, hard), hard))
+
+
+def _set_dumpable(on):
+    """Not dumpable: no ptrace, no /proc/PID/fd or mem of the supervisor for the program (same uid
+    otherwise). The child turns it back on for itself (its own /proc entries stay readable)."""
+    import ctypes
+    PR_SET_DUMPABLE = 4
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0)
+
+
+def _supervise(argv):
+    """Forks: the child runs the program; this process (which the program cannot write to: it
+    closes the status fd before any user line, and this process is not dumpable) reports the
+    child's real wait status on the status fd, as one JSON line. Pool mode first warms up, says
+    `ready`, and waits for the job (checks, limits) on the control fd."""
+    status_fd = _arg(argv, "--status-fd")
+    checks_fd = _arg(argv, "--checks-fd")
+    report_fd = _arg(argv, "--report-fd")
+    pool = "--pool" in argv
+    job = {}
+    if pool:
+        _warm_up()
+        _set_dumpable(False)
+        import resource  # the child's _apply_limits, imported once here
+        posix.write(status_fd, b'{"ready": true}\n')
+        import json
+        job = json.loads(_read_all(checks_fd))
+        checks = job.get("checks")
+    else:
+        checks = _read_all(checks_fd) if checks_fd is not None else None
+    if not pool:
+        _set_dumpable(False)  # pool mode: done at warm-up
+    pid = posix.fork()
+    if pid == 0:
+        posix.close(status_fd)
+        _set_dumpable(True)
+        import signal
+        # a write past RLIMIT_FSIZE kills with SIGXFSZ (a wait status the supervisor reports),
+        # rather than an exception whose text the program could forge
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+        if pool:
+            _apply_limits(job.get("limits", {}))
+            posix.chdir(job.get("cwd", "/work"))
+        return checks, (_move_high(report_fd) if report_fd is not None else None)
+    if report_fd is not None:
+        posix.close(report_fd)
+    while True:
+        try:
+            _, st = posix.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    if posix.WIFSIGNALED(st):
+        posix.write(status_fd, b'{"signal": %d}\n' % posix.WTERMSIG(st))
+        posix._exit(128 + posix.WTERMSIG(st))
+    code = posix.WEXITSTATUS(st)
+    posix.write(status_fd, b'{"exit": %d}\n' % code)
+    posix._exit(code)
+
+
+def _main(checks, report_fd):
     sys.argv = [USER_FILE]
     sys.path[0] = posix.getcwd()
-    if sys.flags.no_site:
-        _site()
-    sys.meta_path.insert(0, _PyplotHook())
+    if not any(isinstance(f, _PyplotHook) for f in sys.meta_path):  # pool mode: done at warm-up
+        if sys.flags.no_site:
+            _site()
+        sys.meta_path.insert(0, _PyplotHook())
     with open(USER_FILE, "rb") as f:
         source = f.read()
     main = type(sys)("__main__")
@@ -297,11 +400,29 @@ def _main():
 
 
 if __name__ == "__main__":
+    _supervised = "--status-fd" in sys.argv
+    if _supervised:
+        _checks, _report_fd = _supervise(sys.argv)  # returns in the child only
+    else:
+        _c, _r = _arg(sys.argv, "--checks-fd"), _arg(sys.argv, "--report-fd")
+        _checks = _read_all(_c) if _c is not None else None
+        _report_fd = _move_high(_r) if _r is not None else None
     try:
-        _status = _main()
+        _status = _main(_checks, _report_fd)
     except SyntaxError:
         import traceback
         traceback.print_exc(limit=0)
         _status = 1
+    if _supervised:
+        # the child of a supervisor: run the program's atexit hooks and flush, then skip the
+        # interpreter's teardown of every module (slow with numpy/pandas loaded)
+        import atexit
+        atexit._run_exitfuncs()
+        for _stream in (sys.stdout, sys.stderr):
+            try:
+                _stream.flush()
+            except Exception:
+                pass
+        posix._exit(_status & 0xFF if isinstance(_status, int) else 1)
     sys.stdout.flush()
     sys.exit(_status)

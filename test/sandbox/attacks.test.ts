@@ -4,11 +4,11 @@ import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeExecutor, processesWith, sleep, tempDir } from './helpers.js';
+import { makeExecutor, processesWith, sleep, tempDir, START_MODES } from './helpers.js';
 
-const ex = makeExecutor();
+describe.each(START_MODES)('sandbox attacks ($start)', ({ options }) => {
+  const ex = makeExecutor(options);
 
-describe('sandbox attacks', () => {
   let server: Server;
   let port = 0;
   let connections = 0;

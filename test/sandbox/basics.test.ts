@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, limitsFromConfig, MIB } from '../../src/sandbox/limits.js';
 import { cleanName } from '../../src/sandbox/names.js';
-import { makeExecutor, tempDir } from './helpers.js';
+import { makeExecutor, tempDir, START_MODES } from './helpers.js';
 
-const ex = makeExecutor();
+describe.each(START_MODES)('sandbox basics ($start)', ({ options }) => {
+  const ex = makeExecutor(options);
 
-describe('sandbox basics', () => {
   it('runs a program and keeps stdout and stderr apart', async () => {
     const r = await ex.execute('import sys\nprint("out")\nprint("err", file=sys.stderr)\n');
     expect(r).toMatchObject({ success: true, stdout: 'out\n', stderr: 'err\n', exitCode: 0, signal: null });
@@ -101,9 +101,9 @@ describe('sandbox basics', () => {
     }
   });
 
-  it('does not import matplotlib unless the program does', async () => {
+  it('imports matplotlib only when the program does (cold), or ahead of time (warm pool)', async () => {
     const r = await ex.execute('import sys\nprint("matplotlib" in sys.modules)\n');
-    expect(r.stdout).toBe('False\n');
+    expect(r.stdout).toBe(options.warmPool > 0 ? 'True\n' : 'False\n');
   });
 
   it('keeps artifacts in a per-execution dir under the work root when no artifactDir is given', async () => {

@@ -18,7 +18,7 @@ describe('sandbox command line', () => {
       expect(line).toContain(opt);
     }
     expect(line).not.toMatch(/--share-net|--bind \/ /);
-    expect(args.slice(-3)).toEqual(['/usr/bin/python3', '-S', '/opt/code-agent/runner.py']);
+    expect(args.slice(-5)).toEqual(['/usr/bin/python3', '-S', '/opt/code-agent/runner.py', '--status-fd', '6']);
   });
 
   it('skips setpriv when not root, and bwrap in unisolated mode', () => {
@@ -26,6 +26,13 @@ describe('sandbox command line', () => {
     expect(args).not.toContain('/usr/bin/setpriv');
     expect(args).not.toContain('/usr/bin/bwrap');
     expect(args).toContain('--nproc=69');
+  });
+
+  it('leaves memory to the run cgroup (no RLIMIT_AS) and keeps RLIMIT_NPROC above pids.max', () => {
+    const [, args] = buildCommand({ ...spec, hostId: 200123, isolated: true, cgroup: true, pool: true });
+    expect(args.join(' ')).not.toContain('--as=');
+    expect(args).toContain('--nproc=72');
+    expect(args.slice(-7)).toEqual(['--checks-fd', '4', '--report-fd', '5', '--status-fd', '6', '--pool']);
   });
 
   it('builds the environment from nothing', () => {

@@ -14,14 +14,36 @@ afterAll(() => {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * A warm-pool executor that waits for a ready pooled sandbox before each run, so every run of the
+ * suite really is warm (a run with limits above the pool's still starts cold, as in production).
+ */
+class WarmFirstExecutor extends BubblewrapExecutor {
+  override async execute(code: string, options?: Parameters<BubblewrapExecutor['execute']>[1]) {
+    const pool = await this.warmPool();
+    if (!(await pool?.whenReady(1, 60_000))) throw new Error('the warm pool did not get ready');
+    return super.execute(code, options);
+  }
+}
+
+/** The ways a run starts: cold (a fresh sandbox) and warm (a pre-started one from the pool). */
+export const START_MODES = [
+  { start: 'cold', options: { warmPool: 0 } },
+  { start: 'warm', options: { warmPool: 1 } },
+] as const;
+
 /** An executor with its own work root under the OS temp dir (removed after the test file). */
 export function makeExecutor(options: BubblewrapExecutorOptions = {}): BubblewrapExecutor {
-  return new BubblewrapExecutor({
-    workRoot: tempDir('sandbox-test-'),
-    ...options,
-    limits: { ...FAST_LIMITS, ...options.limits },
-  });
+  const all = { workRoot: tempDir('sandbox-test-'), ...options, limits: { ...FAST_LIMITS, ...options.limits } };
+  const ex = (options.warmPool ?? 0) > 0 ? new WarmFirstExecutor(all) : new BubblewrapExecutor(all);
+  executors.push(ex);
+  return ex;
 }
+
+const executors: BubblewrapExecutor[] = [];
+afterAll(async () => {
+  for (const ex of executors.splice(0)) await ex.close();
+});
 
 /** A fresh host dir (for artifacts), removed after the test file. */
 export function tempDir(prefix = 'sandbox-art-'): string {

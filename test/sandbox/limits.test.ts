@@ -2,11 +2,11 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MIB } from '../../src/sandbox/limits.js';
-import { makeExecutor, processesWith, sleep, tempDir } from './helpers.js';
+import { makeExecutor, processesWith, sleep, tempDir, START_MODES } from './helpers.js';
 
-const ex = makeExecutor();
+describe.each(START_MODES)('sandbox limits ($start)', ({ options }) => {
+  const ex = makeExecutor(options);
 
-describe('sandbox limits', () => {
   it('kills an infinite loop at the wall time', async () => {
     const r = await ex.execute('import time\nwhile True:\n    time.sleep(0.1)\n', { limits: { wallTimeS: 1.5 } });
     expect(r).toMatchObject({ success: false, timedOut: true, limitHit: 'wall_time', signal: 'SIGKILL', exitCode: null });
@@ -24,10 +24,13 @@ describe('sandbox limits', () => {
     const r = await ex.execute('chunks = []\nwhile True:\n    chunks.append(bytearray(50 * 1024 * 1024))\n', {
       limits: { memoryBytes: 256 * MIB },
     });
+    // the run's cgroup stops it (its OOM counter names the limit), not an exception it could print
     expect(r).toMatchObject({ success: false, timedOut: false, limitHit: 'memory' });
-    expect(r.stderr).toContain('MemoryError');
+    expect(r.stderr).toContain('[stopped: the run used all of its');
+    // 80 GB at once is refused by the kernel to the program itself: its own MemoryError, no limit was reached
     const big = await ex.execute('import numpy as np\na = np.ones(10**10)\n', { limits: { wallTimeS: 10 } });
-    expect(big.limitHit).toBe('memory');
+    expect(big).toMatchObject({ success: false, exitCode: 1 });
+    expect(big.stderr).toContain('MemoryError');
   });
 
   it('stops a fork bomb, and the host can still fork afterwards', async () => {
@@ -52,7 +55,7 @@ describe('sandbox limits', () => {
       { limits: { maxProcesses: 10, wallTimeS: 5 } },
     );
     expect(r).toMatchObject({ success: false, limitHit: 'processes', timedOut: false });
-    expect(r.stderr).toMatch(/BlockingIOError|Resource temporarily unavailable/);
+    expect(r.stderr).toMatch(/BlockingIOError|Resource temporarily unavailable|reached its limit of 10 processes/);
   });
 
   it('stops a file larger than the file size limit', async () => {

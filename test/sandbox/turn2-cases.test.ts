@@ -4,10 +4,10 @@
  * what it is with no half-written files returned (C9), and no temp folder left behind (C10, the
  * executor's part; the CLI's is in test/cli/temp-cleanup.test.ts).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import { makeExecutor, tempDir } from './helpers.js';
 
@@ -65,12 +65,20 @@ describe('C9, a quick program: over the file count when it ends between two poll
       { artifactDir: tempDir() },
     );
     expect(r).toMatchObject({ success: false, limitHit: 'work_dir_files', artifacts: [] });
-    expect(r.stderr).toMatch(/\[(over the limit|killed): more than 5000 files in the work dir\]/);
+    expect(r.stderr).toMatch(/\[(over the limit|killed|stopped): more than 5000 files in the work dir\]/);
   });
 });
 
 describe('C10: the executor leaves no temp folder', () => {
   it('removes its own code-agent-sandbox-* folder on close', async () => {
+    // a private OS temp dir: other suites (and other processes) create such folders at the same time
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tempDir('sandbox-tmpdir-');
+    chmodSync(process.env.TMPDIR, 0o755);
+    onTestFinished(() => {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+    });
     const ex = new BubblewrapExecutor({ limits: { wallTimeS: 5 } });
     const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('code-agent-sandbox-')));
     const r = await ex.execute('print(1)');

@@ -1,0 +1,43 @@
+/**
+ * `code-agent doctor`: prints what isolation the sandbox has on this machine and why (namespaces,
+ * a cgroup per run or rlimits only, the disk budget, the warm pool). Exit 0 when code is isolated,
+ * 2 when the sandbox is unavailable (the message says why and how to fix it).
+ */
+import type { Config } from '../../src/config/schema.js';
+import { executorFromConfig } from '../../src/sandbox/from-config.js';
+import type { IsolationReport } from '../../src/sandbox/isolation.js';
+import { SandboxUnavailableError } from '../../src/sandbox/types.js';
+import { EXIT } from './errors.js';
+
+/** The report as aligned lines, one per part. */
+export function formatIsolation(r: IsolationReport): string {
+  const onOff = (active: boolean) => (active ? 'on ' : 'off');
+  return [
+    'sandbox isolation:',
+    `  namespaces  ${onOff(r.namespaces.active)}  ${r.namespaces.detail}`,
+    `  cgroups     ${onOff(r.cgroups.active)}  ${r.cgroups.active ? `(${r.cgroups.mode}) ` : ''}${r.cgroups.detail}`,
+    `  disk        ${onOff(r.disk.active)}  ${r.disk.detail}`,
+    `  warm pool   ${onOff(r.warmPool.size > 0)}  ${r.warmPool.detail}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Sets the sandbox up as `config` says, prints the report (text, or one JSON object), and tears it down.
+ * @returns the exit code
+ */
+export async function runDoctor(config: Config, opts: { json?: boolean }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  // everything a warning would say is in the report
+  const executor = executorFromConfig(config.sandbox, { warn: () => {} });
+  try {
+    const report = await executor.isolation();
+    out.write(opts.json ? `${JSON.stringify(report)}\n` : formatIsolation(report));
+    return report.namespaces.active ? EXIT.success : EXIT.failed;
+  } catch (err) {
+    if (!(err instanceof SandboxUnavailableError)) throw err;
+    out.write(opts.json ? `${JSON.stringify({ error: err.message })}\n` : `sandbox isolation: unavailable: ${err.message}\n`);
+    return EXIT.usage;
+  } finally {
+    await executor.close();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The host side of one run: a random sandbox uid (as root), a private work dir (a size-limited
+ * tmpfs where mounting is allowed), and a cgroup (where cgroups are writable). Opened before the
+ * sandbox starts, closed after its artifacts were copied out; closing leaves nothing on the host.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomInt, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { chown, mkdtemp, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OWN_PROCESSES } from './bwrap-args.js';
+import { RunCgroup, type CgroupSupport } from './cgroup.js';
+import { removeTree } from './cleanup.js';
+import { mountWorkDir, resizeWorkDir, unmountWorkDir } from './work-fs.js';
+import type { ExecutionLimits } from './types.js';
+
+/** Host uids handed to sandboxed programs when running as root: one at random per execution. */
+export const SANDBOX_UID_MIN = 200_000;
+/** Exclusive upper bound of {@link SANDBOX_UID_MIN}'s range. */
+export const SANDBOX_UID_MAX = 265_000;
+
+/** What isolation this executor has (decided once, at setup). */
+export interface Isolation {
+  workRoot: string;
+  /** Run cgroups: where, or why none. */
+  cgroups: CgroupSupport;
+  /** The work dir is a size-limited tmpfs (else: a host folder watched by the polling guard). */
+  tmpfs: boolean;
+  /** Drop to a random uid per run (root only). */
+  randomUid: boolean;
+}
+
+/** One run's host resources. */
+export interface Slot {
+  hostId: number | null;
+  workDir: string;
+  cgroup: RunCgroup | null;
+  tmpfs: boolean;
+  /** The work dir budget it was mounted with, in bytes. */
+  diskBytes: number;
+}
+
+/** The cgroup limits of a run: the process limit plus our own few processes. */
+export const cgroupLimits = (limits: ExecutionLimits, extraBytes = 0) => ({
+  memoryBytes: limits.memoryBytes + extraBytes,
+  maxProcesses: limits.maxProcesses + OWN_PROCESSES,
+});
+
+/**
+ * Opens a slot: work dir (tmpfs of `diskBytes` when allowed), cgroup.
+ * @throws {Error} when the kernel refuses the cgroup or the mount (everything made so far is undone)
+ */
+export async function openSlot(iso: Isolation, limits: ExecutionLimits, diskBytes: number): Promise<Slot> {
+  const hostId = iso.randomUid ? randomInt(SANDBOX_UID_MIN, SANDBOX_UID_MAX) : null;
+  const workDir = await mkdtemp(join(iso.workRoot, 'run-'));
+  const slot: Slot = { hostId, workDir, cgroup: null, tmpfs: false, diskBytes };
+  try {
+    if (iso.tmpfs) {
+      await mountWorkDir(workDir, diskBytes, hostId);
+      slot.tmpfs = true;
+    } else if (hostId !== null) {
+      await chown(workDir, hostId, hostId);
+    }
+    if (iso.cgroups.mode !== 'none') {
+      slot.cgroup = RunCgroup.create(iso.cgroups, `code-agent-${process.pid}-${randomUUID().slice(0, 8)}`, cgroupLimits(limits));
+    }
+    return slot;
+  } catch (err) {
+    await closeSlot(slot, { warn: () => {} });
+    throw err;
+  }
+}
+
+/**
+ * Room a pooled slot's work dir keeps for the job's inputs (its budget is set before they are
+ * known), in bytes; a job with more input bytes has its tmpfs resized (a remount).
+ */
+export const POOL_INPUT_ALLOWANCE = 4 * 1024 * 1024;
+
+/** Grows the work dir budget of an open slot to `diskBytes` (a remount) when it was mounted smaller. */
+export async function resizeSlot(slot: Slot, diskBytes: number): Promise<void> {
+  if (slot.tmpfs && diskBytes > slot.diskBytes) {
+    await resizeWorkDir(slot.workDir, diskBytes);
+    slot.diskBytes = diskBytes;
+  }
+}
+
+/** Kills what is left in the cgroup, removes it, unmounts and removes the work dir. Never throws. */
+export async function closeSlot(slot: Slot, logger: { warn(msg: string): void }): Promise<void> {
+  await slot.cgroup?.removeAsync();
+  if (slot.tmpfs) {
+    await unmountWorkDir(slot.workDir);
+    if (await rmdir(slot.workDir).then(() => true, () => false)) return; // the tmpfs held everything
+  }
+  await removeTree(slot.workDir, logger);
+}
+
+/** {@link closeSlot} for a process that is exiting (no event loop left). Never throws. */
+export function closeSlotSync(slot: Slot): void {
+  slot.cgroup?.remove();
+  try {
+    if (slot.tmpfs) execFileSync('umount', ['-l', slot.workDir], { stdio: 'ignore' });
+    rmSync(slot.workDir, { recursive: true, force: true });
+  } catch {
+    /* best effort at exit */
+  }
+}
