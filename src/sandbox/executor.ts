@@ -11,7 +11,7 @@ import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildCommand, SANDBOX_ENV, type SandboxTools } from './bwrap-args.js';
-import { detectCgroups, joinCgroupCommand } from './cgroup.js';
+import { detectCgroups, joinCgroupCommand, type CgroupSupport } from './cgroup.js';
 import { describeIsolation, probeTmpfs, type IsolationReport } from './isolation.js';
 import { mergeLimits } from './limits.js';
 import { WarmPool, type Pooled } from './pool.js';
@@ -22,6 +22,7 @@ import { runnerPath } from './runner.js';
 import { seccompFilter } from './seccomp.js';
 import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation, type Slot } from './slot.js';
 import { workDirBudget } from './disk-guard.js';
+import { sweepLeftovers } from './sweep.js';
 import { userProcessCount } from './uids.js';
 import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
 import { SandboxUnavailableError, type ExecuteOptions, type ExecutionLimits, type ExecutionResult, type Executor } from './types.js';
@@ -72,7 +73,10 @@ export interface Ready {
 
 const isRoot = () => process.getuid?.() === 0;
 
-/** Runs Python in a bubblewrap sandbox. See DESIGN.md for what "safe" means. */
+/** Set once this process has swept dead executors' leftovers. */
+let swept = false;
+
+/** Runs Python in a bubblewrap sandbox (docs/sandbox.md says what "safe" means). */
 export class BubblewrapExecutor implements Executor {
   private readonly python: string;
   private readonly limits: Partial<ExecutionLimits>;
@@ -162,6 +166,7 @@ export class BubblewrapExecutor implements Executor {
     const seccomp = filter ? join(workRoot, 'seccomp.bpf') : undefined;
     if (seccomp && filter) await writeFile(seccomp, filter, { mode: 0o600 });
     const cgroups = detectCgroups(this.options.cgroups === 'off');
+    await this.sweepOnce(cgroups);
     const tmpfs = this.options.tmpfs !== 'off' && (await probeTmpfs(workRoot));
     const iso: Isolation = { workRoot, cgroups, tmpfs, randomUid: isRoot() };
     let failure: SandboxUnavailableError;
@@ -186,6 +191,19 @@ export class BubblewrapExecutor implements Executor {
     if (prlimit === null) throw new SandboxUnavailableError(`${failure.message} (and prlimit is missing too)`);
     const tools = { prlimit, setpriv: setpriv ?? '', bwrap: '' };
     return { tools, isolated: false, iso: { ...iso, randomUid: iso.randomUid && setpriv !== null }, runner, reason: failure.message };
+  }
+
+  /** Removes, once per process, what executors of dead processes left on the host (sweep.ts). */
+  private async sweepOnce(cgroups: CgroupSupport): Promise<void> {
+    if (swept) return;
+    swept = true;
+    const parents = Object.values(cgroups.parents ?? {}).filter((p): p is string => typeof p === 'string');
+    const left = await sweepLeftovers(parents);
+    if (left.cgroups + left.workRoots + left.mounts > 0) {
+      this.logger.warn(
+        `sandbox: removed what stopped processes left behind: ${left.cgroups} cgroup(s), ${left.mounts} mounted work dir(s), ${left.workRoots} temp folder(s)`,
+      );
+    }
   }
 
   private makePool(ready: Ready, size: number): WarmPool {

@@ -1,5 +1,5 @@
 /**
- * The executor's own temp folder (`<tmpdir>/code-agent-sandbox-*`: the runner copy, the seccomp
+ * The executor's own temp folder (`<tmpdir>/code-agent-sandbox-<pid>-*`: the runner copy, the seccomp
  * filter, the private work dirs). Nothing of a finished process stays: it is removed by
  * {@link OwnedWorkRoot.remove} (the app's `close()`), and, at the latest, when the process exits
  * (normally, through `process.exit`, or on SIGTERM/SIGHUP when nothing else handles them).
@@ -50,9 +50,12 @@ export interface OwnedWorkRoot {
   remove(): void;
 }
 
-/** Creates a fresh `code-agent-sandbox-*` folder in the OS temp dir, removed at exit at the latest. */
+/**
+ * Creates a fresh `code-agent-sandbox-<pid>-*` folder in the OS temp dir, removed at exit at the
+ * latest (the pid lets a later process sweep it when this one dies without cleaning up: sweep.ts).
+ */
 export async function createWorkRoot(): Promise<OwnedWorkRoot> {
-  const path = await mkdtemp(join(tmpdir(), WORK_ROOT_PREFIX));
+  const path = await mkdtemp(join(tmpdir(), `${WORK_ROOT_PREFIX}${process.pid}-`));
   owned.add(path);
   hookExit();
   return {
