@@ -86,7 +86,9 @@ export function commonConfig(llmUrl: string, redisUrl: string, dir: string, sand
   return {
     llm: { provider: 'openai', base_url: llmUrl, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
     agent: { max_retries: 0, verify: 'off' },
-    sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, ...sandbox },
+    // no warm pool: every worker refilling one per job would load the 2-core CI machine for nothing
+    // these tests look at (the pool has its own tests)
+    sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, warm_pool: 0, ...sandbox },
     store: { url: redisUrl, data_dir: join(dir, 'data') },
     log: { level: logLevel },
   };
