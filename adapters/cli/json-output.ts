@@ -65,7 +65,8 @@ export function runToJson(run: Run): RunJson {
   if (result?.fullOutput?.stdout) json.stdoutFile = result.fullOutput.stdout;
   if (result?.fullOutput?.stderr) json.stderrFile = result.fullOutput.stderr;
   json.runDurationMs = Math.max(0, Date.parse(run.updatedAt) - Date.parse(run.createdAt)) || 0;
-  json.outcome = runOutcome(run);
+  const outcome = runOutcome(run);
+  json.outcome = outcome === 'running' ? 'failed' : outcome; // a finished run (never running here)
   if (run.checks?.code) {
     json.checks = { asserts: run.checks.asserts, results: result?.checks?.results ?? [] };
     if (result?.checks?.error) json.checks.error = result.checks.error;

@@ -9,11 +9,14 @@ import type { ExecutionResult } from '../../src/sandbox/types.js';
 export const CANCELLED = 'cancelled';
 
 /** The outcomes shown in the terminal and in `--json`. */
-export type Outcome = 'success' | 'unverified' | 'failed' | 'cancelled' | 'generated';
+export type Outcome = 'success' | 'unverified' | 'failed' | 'cancelled' | 'generated' | 'running';
 
-/** The outcome of a run (a run still `running` when read is shown as failed). */
+/**
+ * The outcome of a run. `running` only for a run still going in a live process (e.g. another
+ * terminal): the store ends runs of stopped processes as failed ("interrupted") when they are read.
+ * A run returned by `code-agent run` is always finished, so `--json` never says `running`.
+ */
 export function runOutcome(run: Run): Outcome {
-  if (run.status === 'running') return 'failed';
   if (run.status === 'failed' && run.error === CANCELLED) return 'cancelled';
   return run.status;
 }
@@ -25,6 +28,7 @@ export const OUTCOME_ICON: Readonly<Record<Outcome, string>> = {
   failed: '❌',
   cancelled: '⏹️',
   generated: '📝',
+  running: '⏳',
 };
 
 /**
