@@ -39,6 +39,8 @@ export function progressLine(event: AgentEvent): string | undefined {
       return event.result.success
         ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}${checksNote(event.result)}`
         : `[Agent] Execution failed: ${summarizeFailure(event.result)}`;
+    case 'deriving_checks':
+      return '[Agent] Deriving checks from the request…';
     case 'checks':
       return event.asserts.length === 0
         ? '[Agent] No checks could be derived from the request (judged by the exit code)'

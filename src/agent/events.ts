@@ -56,6 +56,11 @@ export interface ImprovingEvent {
   /** One line naming the failure (e.g. `NameError: name 'x' is not defined`). */
   reason: string;
 }
+/** Emitted when the LLM is asked for checks (a call that takes as long as writing code on a local model). */
+export interface CheckingEvent {
+  type: 'deriving_checks';
+  runId: string;
+}
 /** Emitted when checks were derived from the requirement (before the execution they apply to). */
 export interface ChecksEvent {
   type: 'checks';
@@ -103,6 +108,7 @@ export type AgentEvent =
   | ExecutingEvent
   | ExecutedEvent
   | ImprovingEvent
+  | CheckingEvent
   | ChecksEvent
   | ReviewedEvent
   | RepeatedEvent

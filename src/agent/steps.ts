@@ -138,6 +138,7 @@ export class RunSteps {
       emit(options, { type: 'checks', runId: run.id, asserts: [], dropped: [] });
       return;
     }
+    emit(options, { type: 'deriving_checks', runId: run.id });
     run.checks = await deriveChecks(this.options.llm, requestSoFar(run), { signal: options.signal, previous: run.checks, broken });
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [] });
     await this.executeLatest(run, options);
@@ -150,6 +151,7 @@ export class RunSteps {
    */
   async deriveChecks(run: Run, options: CallOptions): Promise<void> {
     if (!this.usesChecks) return;
+    emit(options, { type: 'deriving_checks', runId: run.id });
     run.checks = await deriveChecks(this.options.llm, requestSoFar(run), { signal: options.signal, previous: run.checks });
     await this.save(run);
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [] });

@@ -47,7 +47,7 @@ export const llmSchema = z
     models_dir: z.string().default('data/models'),
     /** Local model: context window in tokens. */
     context_size: int(4096, 256),
-    /** Local model: CPU threads (0 = all cores). */
+    /** Local model: CPU threads (0 = all cores but one, at least 1). */
     threads: int(0, 0),
     /** Local model: chats kept evaluated (context sequences), so a later call that shares a chat's start skips reading it. */
     cached_chats: int(3),

@@ -19,7 +19,7 @@ import {
   type TokenPredictor,
 } from 'node-llama-cpp';
 import { LlmError } from './types.js';
-import { sharedModel } from './local-runtime.js';
+import { defaultThreads, sharedModel } from './local-runtime.js';
 
 /** Which predictor the local provider uses (config `llm.prediction`). */
 export type PredictionMode = 'off' | 'input' | 'draft';
@@ -78,7 +78,7 @@ export async function createPredictors(options: PredictorOptions): Promise<Predi
     context = await draftModel.createContext({
       contextSize: options.contextSize,
       sequences: options.count,
-      ...(options.threads ? { threads: options.threads } : {}),
+      threads: options.threads || defaultThreads(),
     });
   } catch (err) {
     throw new LlmError(`the draft model ${options.draftModelPath} could not get a context: ${(err as Error).message}`, undefined, { cause: err });

@@ -5,6 +5,7 @@
 import { getLlama, LlamaLogLevel, type Llama, type LlamaModel } from 'node-llama-cpp';
 import { resolve } from 'node:path';
 import { LlmError } from './types.js';
+import { availableParallelism } from 'node:os';
 
 let llamaPromise: Promise<Llama> | undefined;
 const models = new Map<string, Promise<LlamaModel>>();
@@ -47,4 +48,14 @@ export async function disposeSharedModels(): Promise<void> {
   const loaded = [...models.values()];
   models.clear();
   await Promise.all(loaded.map((m) => m.then((x) => x.dispose()).catch(() => undefined)));
+}
+
+/**
+ * CPU threads when none are configured: all cores but one, at least 1. llama.cpp's threads wait
+ * for each other at every step, so when the sandbox, the bot or anything else takes a core, a
+ * thread per core stalls them all (seen here: a 2-core machine under load went from 44 s with one
+ * thread to more than 12 minutes with two).
+ */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
 }

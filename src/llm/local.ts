@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import { LlamaChat, resolveChatWrapper, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
 import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider } from './types.js';
 import { toChatHistory } from './local-messages.js';
-import { sharedModel } from './local-runtime.js';
+import { defaultThreads, sharedModel } from './local-runtime.js';
 import { commonPrefix, SlotPool } from './local-slots.js';
 import { createPredictors, PromptLookupTokenPredictor, type PredictionMode, type Predictors } from './local-prediction.js';
 
@@ -44,7 +44,7 @@ export interface LocalProviderOptions {
   modelPath: string;
   /** Context window per slot, in tokens. Default 4096. */
   contextSize?: number;
-  /** CPU threads; 0 or unset = node-llama-cpp's default (all cores). */
+  /** CPU threads; 0 or unset = {@link defaultThreads}. */
   threads?: number;
   /** Sampling temperature. Default 0 (greedy: the most likely code). */
   temperature?: number;
@@ -119,7 +119,7 @@ export class LocalLlamaProvider implements LlmProvider {
       context = await model.createContext({
         contextSize,
         sequences: slots,
-        ...(options.threads ? { threads: options.threads } : {}),
+        threads: options.threads || defaultThreads(),
       });
     } catch (err) {
       throw new LlmError(
