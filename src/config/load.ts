@@ -86,16 +86,36 @@ function withEnvDefaults(raw: unknown): unknown {
  * @throws {ConfigError} listing every bad key as `path.to.key: problem`.
  */
 export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, source = 'config'): Config {
-  const expanded = expandEnv(withEnvDefaults(raw ?? {}), env);
+  const withDefaults = withEnvDefaults(raw ?? {});
+  const expanded = expandEnv(withDefaults, env);
   const result = configSchema.safeParse(expanded);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const path = issue.path.join('.') || '(root)';
-      return `  ${path}: ${describeIssue(issue)}`;
+      return `  ${path}: ${describeIssue(issue)}${fromEnvironment(valueAt(withDefaults, issue.path), env)}`;
     });
     throw new ConfigError(`${source} is invalid:\n${lines.join('\n')}`);
   }
   return result.data;
+}
+
+function valueAt(tree: unknown, path: readonly PropertyKey[]): unknown {
+  let node = tree;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
+/**
+ * ` (set by the environment variable VAR)` when a set variable made the value, else ''. The value
+ * itself is not repeated (it may be a secret).
+ */
+function fromEnvironment(rawValue: unknown, env: NodeJS.ProcessEnv): string {
+  if (typeof rawValue !== 'string') return '';
+  const set = [...rawValue.matchAll(VAR_PATTERN)].map((m) => m[1]!).filter((name) => env[name] !== undefined && env[name] !== '');
+  return set.length ? ` (set by the environment variable ${set.join(', ')})` : '';
 }
 
 function describeIssue(issue: {

@@ -39,6 +39,15 @@ describe('config', () => {
     expect(() => parseConfig({ sandbox: { timeout: 3 } }, {})).toThrow(/sandbox: unknown key timeout/);
   });
 
+  it('names the environment variable that made a bad value, never repeating the value', () => {
+    const fromShippedDefault = () => parseConfig({ agent: {} }, { CODE_AGENT_VERIFY: 'maybe-secret' });
+    expect(fromShippedDefault).toThrow(/agent\.verify: .* \(set by the environment variable CODE_AGENT_VERIFY\)/);
+    expect(fromShippedDefault).not.toThrow(/maybe-secret/);
+    expect(() => parseConfig({ sandbox: { timeout_s: '${T}' } }, { T: 'soon' })).toThrow(/sandbox\.timeout_s: expected a number \(set by the environment variable T\)/);
+    // a value written in the file itself is not blamed on the environment
+    expect(() => parseConfig({ sandbox: { timeout_s: 'soon' } }, { T: 'x' })).not.toThrow(/environment/);
+  });
+
   it('takes numbers from the environment', () => {
     const config = parseConfig({ sandbox: { timeout_s: '${T}' } }, { T: '2.5' });
     expect(config.sandbox.timeout_s).toBe(2.5);
