@@ -1,5 +1,5 @@
 /**
- * Exit codes of the CLI (DESIGN.md) and how errors map to them.
+ * Exit codes of the CLI (README) and how errors map to them.
  */
 import { ConfigError } from '../../src/config/load.js';
 import { InputError } from '../../src/agent/agent.js';

@@ -1,5 +1,5 @@
 /**
- * The `--json` contract of `code-agent run` (DESIGN.md): one object built from the last attempt.
+ * The `--json` contract of `code-agent run` (README): one object built from the last attempt.
  */
 import type { Run } from '../../src/history/types.js';
 import type { CheckResult } from '../../src/sandbox/types.js';
@@ -37,7 +37,7 @@ export interface RunJson {
   stdoutFile?: string;
   stderrFile?: string;
   /**
-   * The run's outcome (DESIGN.md): `success`, `unverified` (ran with exit 0, but a check or the review
+   * The run's outcome (README): `success`, `unverified` (ran with exit 0, but a check or the review
    * disagreed or could not be made; `success` stays true and the exit code 0, as before), `failed`
    * or `cancelled`. Added field.
    */

@@ -1,5 +1,5 @@
 /**
- * `code-agent` command line (contract in DESIGN.md):
+ * `code-agent` command line (a contract documented in the README):
  * `code-agent run "<requirement>" [--config F] [--max-retries N] [--json]`, the interactive session
  * with no arguments, and the chat adapters. Exit 0 success, 1 failed after retries, 2 usage or config
  * error, 130 cancelled (Ctrl-C).

@@ -1,5 +1,5 @@
 /**
- * A run's outcome as the terminal shows it (DESIGN.md "A run's outcome"): the history keeps a
+ * A run's outcome as the terminal shows it (docs/architecture.md): the history keeps a
  * cancelled run as `failed` with the error `cancelled`; here it is `cancelled`.
  */
 import type { Run } from '../../src/history/types.js';

@@ -1,6 +1,6 @@
 /**
  * Renders agent events as the terminal's progress lines, e.g. `[Agent] Generating code…`,
- * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (DESIGN.md).
+ * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (README).
  */
 import type { AgentEvent } from '../../src/agent/events.js';
 import { summarizeFailure } from '../../src/agent/failure.js';

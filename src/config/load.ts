@@ -39,7 +39,7 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
 }
 
 /**
- * Values used when a key is absent (before `${VAR}` expansion), as DESIGN.md promises: the same
+ * Values used when a key is absent (before `${VAR}` expansion), as the README documents: the same
  * environment variables as the shipped config.yaml reads, so that they mean the same with or
  * without a config file (e.g. `CODE_AGENT_MODEL_PATH` for `code-agent run` in any directory).
  */

@@ -1,5 +1,5 @@
 /**
- * The shape of `config.yaml` (contract in DESIGN.md). Every key is validated; an error names
+ * The shape of `config.yaml` (a contract documented in the README). Every key is validated; an error names
  * the key by its path, e.g. `sandbox.timeout_s: expected a number`.
  */
 import { z } from 'zod';
@@ -37,9 +37,9 @@ export const llmSchema = z
   .object({
     provider: z.enum(['auto', 'openai', 'local']).default('auto'),
     model: optionalString,
-    /** Default `${OPENAI_API_KEY}` (DESIGN.md). */
+    /** Default `${OPENAI_API_KEY}` (README). */
     api_key: optionalString,
-    /** Default `${OPENAI_BASE_URL}` (DESIGN.md). */
+    /** Default `${OPENAI_BASE_URL}` (README). */
     base_url: optionalUrl,
     /** Path of a GGUF file for the local provider. */
     model_path: optionalString,

@@ -1,6 +1,6 @@
 /**
  * What the history keeps: per conversation (a channel or a CLI session), runs, each with every
- * attempt and its execution result. Words follow DESIGN.md.
+ * attempt and its execution result. Words follow docs/architecture.md ("Words").
  */
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { TokenUsage } from '../llm/types.js';
@@ -45,7 +45,7 @@ export interface Attempt {
 }
 
 /**
- * Status of a run (DESIGN.md "A run's outcome"): `success` ran and every check made agreed;
+ * Status of a run (docs/architecture.md): `success` ran and every check made agreed;
  * `unverified` ran with exit 0 but a check or the review disagreed or could not be made
  * (`error` says why); `failed` still failing, or a failure no code can fix.
  */

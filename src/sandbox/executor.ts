@@ -1,5 +1,5 @@
 /**
- * `BubblewrapExecutor`: runs untrusted Python under bubblewrap (DESIGN.md "The sandbox"), with a
+ * `BubblewrapExecutor`: runs untrusted Python under bubblewrap (docs/sandbox.md), with a
  * cgroup per run (memory, processes, CPU of the whole tree) where cgroups are writable, a
  * size-limited tmpfs work dir where mounting is allowed, and rlimits. One execution = a fresh
  * slot (work dir, cgroup, uid), the runner as `__main__` under its supervisor, then artifacts

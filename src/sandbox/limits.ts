@@ -30,7 +30,7 @@ export const TMPFS_BYTES = 64 * MIB;
 /** Size of the private `/dev/shm` tmpfs (multiprocessing semaphores), in bytes: 16 MiB. */
 export const SHM_BYTES = 16 * MIB;
 
-/** The executor's defaults (DESIGN.md "limits"). */
+/** The executor's defaults (docs/sandbox.md). */
 export const DEFAULT_LIMITS: Readonly<ExecutionLimits> = Object.freeze({
   wallTimeS: WALL_TIME_S,
   cpuTimeS: CPU_TIME_S,

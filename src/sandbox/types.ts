@@ -1,6 +1,6 @@
 /**
  * The sandbox boundary: one interface, many possible backends (bubblewrap today).
- * Words follow DESIGN.md: an execution result carries the artifacts the program wrote.
+ * Words follow docs/architecture.md ("Words"): an execution result carries the artifacts the program wrote.
  */
 
 /** Resource limits for one execution. All sizes in bytes, times in seconds. */
