@@ -46,10 +46,19 @@ async function timed(ex: BubblewrapExecutor, code: string): Promise<number> {
   return performance.now() - t0;
 }
 
-/** Waits until the pool has a ready sandbox (outside the timed part: a steady bot between requests). */
+/** Waits until the pool is full again (outside the timed part: a steady bot between requests). */
 async function warmReady(ex: BubblewrapExecutor): Promise<void> {
   const pool = await ex.warmPool();
-  if (!(await pool?.whenReady(1, 60_000))) throw new Error('warm pool not ready');
+  if (!(await pool?.whenReady(undefined, 60_000))) throw new Error('warm pool not ready');
+}
+
+/**
+ * Outside the timed part: the pool refilled and every finished run torn down, so that no variant
+ * is timed while another one's background work still runs (requests come seconds apart).
+ */
+async function quiet(all: BubblewrapExecutor[], warm: BubblewrapExecutor): Promise<void> {
+  await warmReady(warm);
+  await Promise.all(all.map((ex) => ex.settled()));
 }
 
 /** Busy CPU seconds of the whole machine, from /proc/stat (user + nice + system + irq + softirq + steal). */
@@ -84,18 +93,24 @@ async function main(): Promise<void> {
   await bare('pass');
 
   const t = { bare: [] as number[], cold: [] as number[], warm: [] as number[], noCg: [] as number[] };
+  const all = [cold, noCg, warm];
   for (let i = 0; i < RUNS; i++) {
+    await quiet(all, warm);
     t.bare.push(await bare('pass'));
+    await quiet(all, warm);
     t.cold.push(await timed(cold, 'pass'));
+    await quiet(all, warm);
     t.noCg.push(await timed(noCg, 'pass'));
-    await warmReady(warm);
+    await quiet(all, warm);
     t.warm.push(await timed(warm, 'pass'));
   }
   const plot = { bare: [] as number[], cold: [] as number[], warm: [] as number[] };
   for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
+    await quiet(all, warm);
     plot.bare.push(await bare(PLOT));
+    await quiet(all, warm);
     plot.cold.push(await timed(cold, PLOT));
-    await warmReady(warm);
+    await quiet(all, warm);
     plot.warm.push(await timed(warm, PLOT));
   }
   const cg = detectCgroups();

@@ -23,6 +23,7 @@ import { seccompFilter } from './seccomp.js';
 import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation, type Slot } from './slot.js';
 import { workDirBudget } from './disk-guard.js';
 import { sweepLeftovers } from './sweep.js';
+import { Teardowns } from './teardown.js';
 import { userProcessCount } from './uids.js';
 import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
 import { SandboxUnavailableError, type ExecuteOptions, type ExecutionLimits, type ExecutionResult, type Executor } from './types.js';
@@ -84,11 +85,13 @@ export class BubblewrapExecutor implements Executor {
   private ready: Promise<Ready> | undefined;
   private ownRoot: OwnedWorkRoot | undefined;
   private pool: WarmPool | undefined;
+  private readonly teardowns: Teardowns;
 
   constructor(private readonly options: BubblewrapExecutorOptions = {}) {
     this.python = options.python ?? '/usr/bin/python3';
     this.limits = options.limits ?? {};
     this.logger = options.logger ?? { warn: (m) => process.stderr.write(`warning: ${m}\n`) };
+    this.teardowns = new Teardowns(this.logger);
     mergeLimits(this.limits); // fail fast on a bad limit
     const size = options.warmPool ?? 0;
     if (!Number.isInteger(size) || size < 0) throw new RangeError(`sandbox warm pool size: expected a whole number ≥ 0, got ${size}`);
@@ -127,8 +130,16 @@ export class BubblewrapExecutor implements Executor {
   }
 
   /**
-   * Throws the warm pool away and removes the temp folder this executor created (none when
-   * `workRoot` was given). Executions after this set up a fresh one.
+   * Resolves once every finished run's sandbox is gone from the host (its cgroup removed, its work
+   * dir unmounted and removed): {@link execute} returns before that teardown ends.
+   */
+  settled(): Promise<void> {
+    return this.teardowns.settled();
+  }
+
+  /**
+   * Throws the warm pool away, waits for the teardown of finished runs, and removes the temp folder
+   * this executor created (none when `workRoot` was given). Executions after this set up a fresh one.
    */
   async close(): Promise<void> {
     const ready = this.ready;
@@ -137,6 +148,7 @@ export class BubblewrapExecutor implements Executor {
     const pool = this.pool;
     this.pool = undefined;
     await pool?.close();
+    await this.teardowns.settled();
     this.ownRoot?.remove();
     this.ownRoot = undefined;
   }
@@ -267,7 +279,7 @@ export class BubblewrapExecutor implements Executor {
       return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
     } finally {
       if (checksFd !== undefined) closeSync(checksFd);
-      await closeSlot(slot, this.logger);
+      this.teardowns.add(slot); // the sandbox was killed when the run ended; the rest needs no waiting
     }
   }
 
@@ -293,7 +305,7 @@ export class BubblewrapExecutor implements Executor {
       return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess, warm: true });
     } finally {
       started.kill();
-      await closeSlot(slot, this.logger);
+      this.teardowns.add(slot);
     }
   }
 }

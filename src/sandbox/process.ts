@@ -11,8 +11,6 @@ import { CappedOutput } from './output.js';
 
 /** After the program exits, how long stray holders of its pipes may keep them open, in ms. */
 export const PIPE_GRACE_MS = 250;
-/** After the supervisor's status arrived, how long to keep reading the pipes, in ms. */
-export const STATUS_GRACE_MS = 5;
 /** Longest checks report kept from the child's report pipe, in bytes. */
 export const MAX_REPORT_BYTES = 256 * 1024;
 /** After a kill, how long to wait for the process to be reaped before giving up on it, in ms. */
@@ -237,9 +235,10 @@ export function watchProcess(started: StartedProcess, run: WatchedRun): Promise<
     if (exit === null) child.on('exit', onExit);
     else later(PIPE_GRACE_MS, finish);
     // The program's real end: its supervisor says so before the sandbox's own teardown (which the
-    // kill in finish cuts short). Everything the program wrote is already in the pipes: one more
-    // turn of the event loop reads it (a pipe holds at most 64 KiB a writer waits on).
-    started.onStatus(() => later(STATUS_GRACE_MS, finish));
+    // kill in finish cuts short). Everything the program wrote is already in the pipes (it exited
+    // before the status was written): one more poll of the event loop reads it (libuv polls
+    // level-triggered and drains up to 32 reads per ready pipe; a pipe holds 64 KiB).
+    started.onStatus(() => afterNextPoll(finish));
     child.on('close', finish);
 
     later(run.wallTimeS * 1000, () => {
@@ -251,6 +250,14 @@ export function watchProcess(started: StartedProcess, run: WatchedRun): Promise<
     if (run.signal?.aborted) onAbort();
     else run.signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * Calls `fn` after the event loop's next poll phase: an immediate runs after this loop's poll, so
+ * an immediate queued from there runs after the following one.
+ */
+function afterNextPoll(fn: () => void): void {
+  setImmediate(() => setImmediate(fn));
 }
 
 function stdioOf(run: Pick<WatchedRun, 'extraFd' | 'checksFd'> & { controlPipe?: boolean }): ('ignore' | 'pipe' | number)[] {

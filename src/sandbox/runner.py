@@ -297,50 +297,66 @@ def _apply_limits(limits):
         resource.setrlimit(res, (min(soft, hard), hard))
 
 
+_PRCTL = []  # prctl(2) through _ctypes, made once
+
+
 def _set_dumpable(on):
     """Not dumpable: no ptrace, no /proc/PID/fd or mem of the supervisor for the program (same uid
-    otherwise). The child turns it back on for itself (its own /proc entries stay readable)."""
-    import ctypes
+    otherwise). The child turns it back on for itself (its own /proc entries stay readable).
+    Calls prctl(2) through the builtin _ctypes: the ctypes package would cost ~3 ms of imports."""
+    if not _PRCTL:
+        import _ctypes
+
+        class _Int(_ctypes._SimpleCData):
+            _type_ = "i"
+
+        class _Function(_ctypes.CFuncPtr):
+            _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+            _restype_ = _Int
+
+        class _Libc:
+            _handle = _ctypes.dlopen(None, 0)
+        _PRCTL.append(_Function(("prctl", _Libc())))
     PR_SET_DUMPABLE = 4
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0)
+    if _PRCTL[0](PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0) != 0:
+        raise OSError("prctl(PR_SET_DUMPABLE) failed")
 
 
 def _supervise(argv):
     """Forks: the child runs the program; this process (which the program cannot write to: it
     closes the status fd before any user line, and this process is not dumpable) reports the
-    child's real wait status on the status fd, as one JSON line. Pool mode first warms up, says
-    `ready`, and waits for the job (checks, limits) on the control fd."""
+    child's real wait status on the status fd, as one JSON line. Pool mode first warms up and forks,
+    then says `ready`; the child waits for the job (checks, limits) on the control fd."""
     status_fd = _arg(argv, "--status-fd")
     checks_fd = _arg(argv, "--checks-fd")
     report_fd = _arg(argv, "--report-fd")
     pool = "--pool" in argv
-    job = {}
+    checks = None
     if pool:
         _warm_up()
-        _set_dumpable(False)
-        import resource  # the child's _apply_limits, imported once here
-        posix.write(status_fd, b'{"ready": true}\n')
-        import json
-        job = json.loads(_read_all(checks_fd))
-        checks = job.get("checks")
-    else:
-        checks = _read_all(checks_fd) if checks_fd is not None else None
-    if not pool:
-        _set_dumpable(False)  # pool mode: done at warm-up
-    pid = posix.fork()
+        import resource, json, fcntl  # the child's _apply_limits, job and _move_high, imported once here
+    elif checks_fd is not None:
+        checks = _read_all(checks_fd)
+    _set_dumpable(False)
+    pid = posix.fork()  # pool mode: ahead of the job, so a run does not pay for the fork
     if pid == 0:
         posix.close(status_fd)
         _set_dumpable(True)
-        import signal
+        import _signal  # the builtin: `signal` would import enum (~5 ms)
         # a write past RLIMIT_FSIZE kills with SIGXFSZ (a wait status the supervisor reports),
         # rather than an exception whose text the program could forge
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-        if pool:
+        _signal.signal(_signal.SIGXFSZ, _signal.SIG_DFL)
+        if pool:  # the job: checks and rlimits, on the control fd once the host has one
+            job = json.loads(_read_all(checks_fd))
+            checks = job.get("checks")
             _apply_limits(job.get("limits", {}))
             posix.chdir(job.get("cwd", "/work"))
         return checks, (_move_high(report_fd) if report_fd is not None else None)
     if report_fd is not None:
         posix.close(report_fd)
+    if pool:
+        posix.close(checks_fd)  # only the child reads the job
+        posix.write(status_fd, b'{"ready": true}\n')
     while True:
         try:
             _, st = posix.waitpid(pid, 0)

@@ -140,12 +140,16 @@ describe('the rlimits-only fallback (sandbox.cgroups: off)', () => {
 
 describe('the run cgroup is removed', () => {
   it('leaves no cgroup and no mount after a run', async () => {
-    const ex = makeExecutor();
+    const workRoot = tempDir('sandbox-root-');
+    const ex = makeExecutor({ workRoot });
     await ex.check();
-    const before = leftoverCgroups(); // other suites' pooled sandboxes have theirs
-    const mountsBefore = readFileSync('/proc/self/mountinfo', 'utf8').split('code-agent-work').length;
-    expect((await ex.execute('print(1)')).stdout).toBe('1\n');
-    expect(leftoverCgroups()).toEqual(before);
-    expect(readFileSync('/proc/self/mountinfo', 'utf8').split('code-agent-work').length).toBe(mountsBefore);
+    const before = leftoverCgroups(); // other suites' pooled sandboxes (and teardowns in flight) have theirs
+    const mounts = () => readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.includes(workRoot));
+    const r = await ex.execute('import os\nprint(len(os.listdir(".")))');
+    expect(r.stdout).toBe('1\n');
+    await ex.settled(); // the teardown ends after the result
+    expect(leftoverCgroups().filter((c) => !before.includes(c))).toEqual([]);
+    expect(mounts()).toEqual([]);
+    expect(readdirSync(workRoot).filter((e) => e.startsWith('run-'))).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ describe('sandbox leftovers', () => {
       { artifactDir: tempDir() },
     );
     expect(r.stdout).toBe('ok\n');
+    await ex.settled(); // the teardown ends after the result
     const left = readdirSync(workRoot).filter((e) => e.startsWith('run-'));
     expect(left).toEqual([]);
   });

@@ -42,7 +42,7 @@ describe.each(START_MODES)('sandbox limits ($start)', ({ options }) => {
     );
     expect(r.success).toBe(false);
     expect(['processes', 'wall_time']).toContain(r.limitHit);
-    await sleep(200);
+    await ex.settled();
     expect(processesWith(marker)).toEqual([]);
     expect(execFileSync('/bin/echo', ['host ok']).toString()).toBe('host ok\n');
     const p = await ex.execute('import os\npid = os.fork()\nif pid == 0:\n    os._exit(0)\nos.waitpid(pid, 0)\nprint("forked")\n');
