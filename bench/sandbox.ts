@@ -3,7 +3,8 @@
  * cgroups and the tmpfs work dir; `doctor` says what is active). Prints, with ratios measured in
  * the same run (interleaved, so every variant sees the same machine load):
  * - a trivial program: p50 of warm (pool) and cold runs against bare `/usr/bin/python3 -c pass`
- *   spawned from Node (targets: warm ≤ 0.5 ×, cold ≤ 1.5 ×);
+ *   spawned from Node (targets: warm ≤ 0.5 ×, cold ≤ 1.5 ×); cold is a start in a prepared slot
+ *   (the default), and also shown with nothing prepared (no spare slot left, as in a burst);
  * - a matplotlib plot saved as PNG: warm against cold and against bare python doing the same (target ≥ 3 ×);
  * - runs per second at concurrency 2, cold and warm, and CPU seconds per run of the whole machine
  *   (so the pool's own warm-ups are counted);
@@ -58,6 +59,10 @@ async function warmReady(ex: BubblewrapExecutor): Promise<void> {
  */
 async function quiet(all: BubblewrapExecutor[], warm: BubblewrapExecutor): Promise<void> {
   await warmReady(warm);
+  for (const ex of all) {
+    const spares = await ex.spareSlots();
+    if (spares && !(await spares.whenReady(undefined, 60_000))) throw new Error('prepared slots not ready');
+  }
   await Promise.all(all.map((ex) => ex.settled()));
 }
 
@@ -83,22 +88,26 @@ async function throughput(ex: BubblewrapExecutor, code: string, warm: boolean): 
 }
 
 async function main(): Promise<void> {
-  const cold = new BubblewrapExecutor({ warmPool: 0 });
-  const noCg = new BubblewrapExecutor({ warmPool: 0, cgroups: 'off' });
+  const cold = new BubblewrapExecutor({ warmPool: 0 }); // a cold start in a prepared slot (the default)
+  const scratch = new BubblewrapExecutor({ warmPool: 0, spareSlots: 0 }); // nothing prepared
+  const noCg = new BubblewrapExecutor({ warmPool: 0, spareSlots: 0, cgroups: 'off' });
   const warm = new BubblewrapExecutor({ warmPool: 2 });
   const iso = await cold.isolation();
   console.log(`isolation: cgroups ${iso.cgroups.active ? iso.cgroups.mode : 'off'}, tmpfs work dir ${iso.disk.active ? 'on' : 'off'}`);
   await noCg.check();
+  await scratch.check();
   await timed(cold, 'pass');
   await bare('pass');
 
-  const t = { bare: [] as number[], cold: [] as number[], warm: [] as number[], noCg: [] as number[] };
-  const all = [cold, noCg, warm];
+  const t = { bare: [] as number[], cold: [] as number[], scratch: [] as number[], warm: [] as number[], noCg: [] as number[] };
+  const all = [cold, scratch, noCg, warm];
   for (let i = 0; i < RUNS; i++) {
     await quiet(all, warm);
     t.bare.push(await bare('pass'));
     await quiet(all, warm);
     t.cold.push(await timed(cold, 'pass'));
+    await quiet(all, warm);
+    t.scratch.push(await timed(scratch, 'pass'));
     await quiet(all, warm);
     t.noCg.push(await timed(noCg, 'pass'));
     await quiet(all, warm);
@@ -129,13 +138,18 @@ async function main(): Promise<void> {
 
   const f = (x: number) => x.toFixed(1);
   const b = p50(t.bare);
-  console.log(`trivial program, p50 of ${RUNS}: bare ${f(b)} ms | cold ${f(p50(t.cold))} ms (${(p50(t.cold) / b).toFixed(2)} × bare, target ≤ 1.5) | warm ${f(p50(t.warm))} ms (${(p50(t.warm) / b).toFixed(2)} × bare, target ≤ 0.5)`);
+  const x = (ms: number) => `${f(ms)} ms (${(ms / b).toFixed(2)} × bare)`;
+  console.log(`trivial program, p50 of ${RUNS}: bare ${f(b)} ms | cold ${x(p50(t.cold))} (target ≤ 1.5) | warm ${x(p50(t.warm))} (target ≤ 0.5)`);
+  console.log(`  cold with nothing prepared (no spare slot, e.g. a burst): ${x(p50(t.scratch))}`);
   console.log(`matplotlib plot to PNG, p50 of ${plot.bare.length}: bare ${f(p50(plot.bare))} ms | cold ${f(p50(plot.cold))} ms | warm ${f(p50(plot.warm))} ms — warm ${(p50(plot.cold) / p50(plot.warm)).toFixed(1)} × faster than cold, ${(p50(plot.bare) / p50(plot.warm)).toFixed(1)} × faster than bare (target ≥ 3)`);
   console.log(`throughput at concurrency 2 (${THROUGHPUT_RUNS} runs, machine CPU incl. pool refills):`);
   console.log(`  trivial: cold ${thrCold.perS.toFixed(1)} runs/s, ${thrCold.cpuPerRun.toFixed(3)} CPU s/run | warm ${thrWarm.perS.toFixed(1)} runs/s, ${thrWarm.cpuPerRun.toFixed(3)} CPU s/run`);
   console.log(`  plot:    cold ${thrColdPlot.perS.toFixed(1)} runs/s, ${thrColdPlot.cpuPerRun.toFixed(3)} CPU s/run | warm ${thrWarmPlot.perS.toFixed(1)} runs/s, ${thrWarmPlot.cpuPerRun.toFixed(3)} CPU s/run`);
-  console.log(`cgroup per run: cold p50 with ${f(p50(t.cold))} ms vs without ${f(p50(t.noCg))} ms (Δ ${f(p50(t.cold) - p50(t.noCg))} ms); create + limits + remove alone p50 ${cgMs.length ? p50(cgMs).toFixed(2) : 'n/a'} ms`);
-  await Promise.all([cold.close(), noCg.close(), warm.close()]);
+  console.log(
+    `cgroup per run: cold from nothing p50 with ${f(p50(t.scratch))} ms vs without ${f(p50(t.noCg))} ms (Δ ${f(p50(t.scratch) - p50(t.noCg))} ms, mostly joining it); ` +
+      `create + limits + remove alone p50 ${cgMs.length ? p50(cgMs).toFixed(2) : 'n/a'} ms; a prepared slot has both done before the run`,
+  );
+  await Promise.all(all.map((ex) => ex.close()));
 }
 
 main().catch((err: unknown) => {

@@ -10,6 +10,11 @@ import { SHM_BYTES, TMPFS_BYTES } from './limits.js';
 export const SANDBOX_WORK_DIR = '/work';
 /** Where the runner script appears inside the sandbox (read-only). */
 export const SANDBOX_RUNNER_PATH = '/opt/code-agent/runner.py';
+/** Where the runner's bytecode appears inside the sandbox, when the host compiled it (runner.ts). */
+export const SANDBOX_RUNNER_BYTECODE_PATH = '/opt/code-agent/runner.pyc';
+
+/** The runner's path inside the sandbox for its host path (source or bytecode). */
+const sandboxRunner = (hostPath: string) => (hostPath.endsWith('.pyc') ? SANDBOX_RUNNER_BYTECODE_PATH : SANDBOX_RUNNER_PATH);
 /** The user code file inside the work dir; tracebacks name it. */
 export const USER_CODE_FILE = 'main.py';
 /** The uid/gid the program sees inside its user namespace. */
@@ -59,7 +64,7 @@ export interface CommandSpec {
   tools: SandboxTools;
   /** Python interpreter (absolute path, inside /usr). */
   python: string;
-  /** Host path of the runner script, bound read-only. */
+  /** Host path of the runner script (`.py`) or its bytecode (`.pyc`), bound read-only. */
   runnerPath: string;
   /** Host path of the private work dir, bound read-write at {@link SANDBOX_WORK_DIR}. */
   workDir: string;
@@ -79,8 +84,12 @@ export interface CommandSpec {
    * and the process limit is the cgroup's (RLIMIT_NPROC is left above it, so pids.events names it).
    */
   cgroup?: boolean;
-  /** Pool mode: the runner warms up, then reads its job (JSON) from {@link CHECKS_FD}. */
-  pool?: boolean;
+  /**
+   * How the runner gets its job: `pool` warms up (imports), then reads the job (JSON) from
+   * {@link CHECKS_FD}; `job` reads it the same way without warming up (a prepared slot's cold
+   * start). Undefined: the checks, if any, are a file on {@link CHECKS_FD}.
+   */
+  jobMode?: 'pool' | 'job';
 }
 
 /** rlimits as `prlimit` options. Memory and file sizes in bytes, CPU in s. */
@@ -124,7 +133,7 @@ export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath' | 'se
     '--size', String(SHM_BYTES), '--tmpfs', '/dev/shm',
     '--remount-ro', '/dev',
     '--size', String(TMPFS_BYTES), '--tmpfs', '/tmp',
-    '--ro-bind', spec.runnerPath, SANDBOX_RUNNER_PATH,
+    '--ro-bind', spec.runnerPath, sandboxRunner(spec.runnerPath),
     '--bind', spec.workDir, SANDBOX_WORK_DIR,
     '--remount-ro', '/', // bwrap's root is an unbounded tmpfs: nothing may be written there
     '--chdir', SANDBOX_WORK_DIR,
@@ -142,20 +151,21 @@ export function setprivArgs(id: number): string[] {
 }
 
 /**
- * The full command line.
+ * The full command line. In a job mode the runner's child sets the run's rlimits itself (from the
+ * job, job.ts), so `prlimit` is left out: one exec less per start.
  * @returns `[file, args]` for `spawn`; in unisolated mode python runs the host copy of the runner
  * with the work dir as its current directory (the caller sets `cwd`).
  */
 export function buildCommand(spec: CommandSpec): [string, string[]] {
-  const args = [...prlimitArgs(spec.limits, spec.nprocOffset, spec.cgroup), '--'];
-  if (spec.hostId !== null) args.push(spec.tools.setpriv, ...setprivArgs(spec.hostId), '--');
+  const chain = spec.jobMode ? [] : [spec.tools.prlimit, ...prlimitArgs(spec.limits, spec.nprocOffset, spec.cgroup), '--'];
+  if (spec.hostId !== null) chain.push(spec.tools.setpriv, ...setprivArgs(spec.hostId), '--');
   if (spec.isolated) {
-    args.push(spec.tools.bwrap, ...bwrapArgs(spec), spec.python, ...PYTHON_FLAGS, SANDBOX_RUNNER_PATH);
+    chain.push(spec.tools.bwrap, ...bwrapArgs(spec), spec.python, ...PYTHON_FLAGS, sandboxRunner(spec.runnerPath));
   } else {
-    args.push(spec.python, ...PYTHON_FLAGS, spec.runnerPath);
+    chain.push(spec.python, ...PYTHON_FLAGS, spec.runnerPath);
   }
-  if (spec.checks || spec.pool) args.push('--checks-fd', String(CHECKS_FD), '--report-fd', String(REPORT_FD));
-  args.push('--status-fd', String(STATUS_FD));
-  if (spec.pool) args.push('--pool');
-  return [spec.tools.prlimit, args];
+  if (spec.checks || spec.jobMode) chain.push('--checks-fd', String(CHECKS_FD), '--report-fd', String(REPORT_FD));
+  chain.push('--status-fd', String(STATUS_FD));
+  if (spec.jobMode) chain.push(`--${spec.jobMode}`);
+  return [chain[0]!, chain.slice(1)];
 }

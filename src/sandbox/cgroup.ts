@@ -281,8 +281,15 @@ export class RunCgroup {
 /** rmdir rounds before a run cgroup is given up on (about 0.5 s). */
 const REMOVE_ATTEMPTS = 250;
 
-/** The shell prologue that makes the spawned process join a run cgroup before it execs the sandbox. */
-export function joinCgroupCommand(procsFiles: string[], file: string, args: string[]): [string, string[]] {
-  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
-  return ['/bin/sh', ['-c', script, 'sh', String(procsFiles.length), ...procsFiles, file, ...args]];
+/**
+ * The shell prologue of a sandbox command: joins the run cgroup (its pid into each `cgroup.procs`)
+ * before it execs the sandbox, so every process of the run is inside from the first instruction.
+ * With `gate`, it then says `{"ready": true}` on fd `gate.readyFd` and waits for one line on fd
+ * `gate.fd` before the exec: a prepared slot, whose cgroup join (an RCU grace period, ~10 ms on
+ * cgroup v1) and mount are paid before the run asks for it.
+ */
+export function launchCommand(procsFiles: string[], file: string, args: string[], gate?: { fd: number; readyFd: number }): [string, string[]] {
+  const join = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; ';
+  const wait = gate ? `echo '{"ready": true}' >&${gate.readyFd}; read -r _ <&${gate.fd} || exit 125; ` : '';
+  return ['/bin/sh', ['-c', `${join}${wait}exec "$@"`, 'sh', String(procsFiles.length), ...procsFiles, file, ...args]];
 }

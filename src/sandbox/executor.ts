@@ -10,15 +10,16 @@ import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { buildCommand, SANDBOX_ENV, type SandboxTools } from './bwrap-args.js';
-import { detectCgroups, joinCgroupCommand, type CgroupSupport } from './cgroup.js';
+import { buildCommand, CHECKS_FD, SANDBOX_ENV, STATUS_FD, type SandboxTools } from './bwrap-args.js';
+import { detectCgroups, launchCommand, type CgroupSupport } from './cgroup.js';
 import { describeIsolation, probeTmpfs, type IsolationReport } from './isolation.js';
 import { mergeLimits } from './limits.js';
 import { WarmPool, type Pooled } from './pool.js';
 import { explainProbeFailure, findTool, findTools } from './probe.js';
 import { startProcess, watchProcess } from './process.js';
+import { encodeJob } from './job.js';
 import { finishRun, prepareInputs } from './run-result.js';
-import { runnerPath } from './runner.js';
+import { compileRunner, runnerPath } from './runner.js';
 import { seccompFilter } from './seccomp.js';
 import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation, type Slot } from './slot.js';
 import { workDirBudget } from './disk-guard.js';
@@ -58,7 +59,16 @@ export interface BubblewrapExecutorOptions {
   warmPool?: number;
   /** Age after which an unused pooled sandbox is recycled, in s. Default {@link WARM_POOL_MAX_AGE_S}. */
   warmPoolMaxAgeS?: number;
+  /**
+   * Prepared slots kept for cold starts (0: none): work dir mounted, cgroup made and joined by a
+   * waiting launcher, nothing of Python started. Only where there is such a host part (a cgroup
+   * or a tmpfs work dir). Default {@link SPARE_SLOTS}.
+   */
+  spareSlots?: number;
 }
+
+/** Default number of prepared slots for cold starts. */
+export const SPARE_SLOTS = 1;
 
 /** What setup found, once per executor. */
 export interface Ready {
@@ -85,6 +95,7 @@ export class BubblewrapExecutor implements Executor {
   private ready: Promise<Ready> | undefined;
   private ownRoot: OwnedWorkRoot | undefined;
   private pool: WarmPool | undefined;
+  private spares: WarmPool | undefined;
   private readonly teardowns: Teardowns;
 
   constructor(private readonly options: BubblewrapExecutorOptions = {}) {
@@ -107,8 +118,10 @@ export class BubblewrapExecutor implements Executor {
       this.logger.warn(`sandbox: running code WITHOUT isolation (rlimits only): ${ready.reason ?? 'isolation unavailable'}`);
     }
     const limits = mergeLimits(this.limits, options.limits);
-    const pooled = this.pool?.take(limits);
-    if (pooled) return this.runWarm(ready, pooled, code, limits, options);
+    const warm = this.pool?.take(limits);
+    if (warm) return this.runPooled(ready, warm, code, limits, options, 'warm');
+    const spare = this.spares?.take(limits);
+    if (spare) return this.runPooled(ready, spare, code, limits, options, 'spare');
     return this.runCold(ready, code, limits, options);
   }
 
@@ -129,6 +142,12 @@ export class BubblewrapExecutor implements Executor {
     return this.pool;
   }
 
+  /** The prepared slots for cold starts, when on (tests and benchmarks wait for them). */
+  async spareSlots(): Promise<WarmPool | undefined> {
+    await this.prepare();
+    return this.spares;
+  }
+
   /**
    * Resolves once every finished run's sandbox is gone from the host (its cgroup removed, its work
    * dir unmounted and removed): {@link execute} returns before that teardown ends.
@@ -145,9 +164,9 @@ export class BubblewrapExecutor implements Executor {
     const ready = this.ready;
     this.ready = undefined;
     await ready?.catch(() => undefined);
-    const pool = this.pool;
-    this.pool = undefined;
-    await pool?.close();
+    const pools = [this.pool, this.spares];
+    [this.pool, this.spares] = [undefined, undefined];
+    await Promise.all(pools.map((p) => p?.close()));
     await this.teardowns.settled();
     this.ownRoot?.remove();
     this.ownRoot = undefined;
@@ -171,8 +190,10 @@ export class BubblewrapExecutor implements Executor {
     await mkdir(workRoot, { recursive: true });
     await chmod(workRoot, 0o711); // sandbox uids may traverse, not list
     // A copy inside the work root: the sandbox uid can reach it even when the install dir is private.
-    const runner = join(workRoot, 'runner.py');
-    await copyFile(runnerPath(), runner);
+    const source = join(workRoot, 'runner.py');
+    await copyFile(runnerPath(), source);
+    await chmod(source, 0o644);
+    const runner = (await compileRunner(this.python, source, join(workRoot, 'runner.pyc'))) ?? source;
     await chmod(runner, 0o644);
     const filter = seccompFilter();
     const seccomp = filter ? join(workRoot, 'seccomp.bpf') : undefined;
@@ -189,7 +210,9 @@ export class BubblewrapExecutor implements Executor {
       if (probe.exitCode === 0) {
         if (cgroups.mode === 'none') this.logger.warn(`sandbox: no cgroup per run: ${cgroups.reason}`);
         const size = this.poolSize(ready);
-        if (size > 0) this.pool = this.makePool(ready, size);
+        if (size > 0) this.pool = this.makePool(ready, size, 'warm');
+        const spares = this.options.spareSlots ?? SPARE_SLOTS;
+        if (spares > 0 && (cgroups.mode !== 'none' || tmpfs)) this.spares = this.makePool(ready, spares, 'spare');
         return ready;
       }
       failure = explainProbeFailure(probe.stderr + probe.stdout, this.python);
@@ -218,13 +241,15 @@ export class BubblewrapExecutor implements Executor {
     }
   }
 
-  private makePool(ready: Ready, size: number): WarmPool {
+  /** A pool of warm sandboxes, or of prepared slots (`spare`: launcher waiting, no Python yet). */
+  private makePool(ready: Ready, size: number, kind: 'warm' | 'spare'): WarmPool {
     const limits = mergeLimits(this.limits);
     return new WarmPool(size, (this.options.warmPoolMaxAgeS ?? WARM_POOL_MAX_AGE_S) * 1000, {
+      name: kind === 'warm' ? 'warm pool' : 'prepared slots',
       spawn: async () => {
         const slot = await openSlot(ready.iso, limits, workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, POOL_INPUT_ALLOWANCE));
         try {
-          const started = this.start(ready, slot, limits, { pool: true });
+          const started = this.start(ready, slot, limits, { jobMode: kind === 'warm' ? 'pool' : 'job' });
           return { slot, started, limits, bornAt: performance.now(), isReady: false };
         } catch (err) {
           await closeSlot(slot, this.logger);
@@ -239,8 +264,11 @@ export class BubblewrapExecutor implements Executor {
     });
   }
 
-  /** Spawns the sandbox command for a slot (joining its cgroup first). */
-  private start(ready: Ready, slot: Slot, limits: ExecutionLimits, how: { pool?: boolean; checksFd?: number; nprocOffset?: number }) {
+  /**
+   * Spawns the sandbox command for a slot (joining its cgroup first). Job mode `job` (a prepared
+   * slot) stops the launcher before the sandbox starts, until its job arrives.
+   */
+  private start(ready: Ready, slot: Slot, limits: ExecutionLimits, how: { jobMode?: 'pool' | 'job'; checksFd?: number; nprocOffset?: number }) {
     const filterFd = ready.isolated && ready.seccomp ? openSync(ready.seccomp, 'r') : undefined;
     try {
       let [file, args] = buildCommand({
@@ -255,13 +283,14 @@ export class BubblewrapExecutor implements Executor {
         seccompFd: filterFd === undefined ? undefined : 3,
         checks: how.checksFd !== undefined,
         cgroup: slot.cgroup !== null,
-        pool: how.pool,
+        jobMode: how.jobMode,
       });
-      if (slot.cgroup) [file, args] = joinCgroupCommand(slot.cgroup.procsFiles, file, args);
+      const gate = how.jobMode === 'job' ? { fd: CHECKS_FD, readyFd: STATUS_FD } : undefined;
+      if (slot.cgroup || gate) [file, args] = launchCommand(slot.cgroup?.procsFiles ?? [], file, args, gate);
       const env: Record<string, string> = ready.isolated
         ? { PATH: '/usr/bin:/bin' }
         : { ...SANDBOX_ENV, HOME: slot.workDir, MPLCONFIGDIR: join(slot.workDir, '.matplotlib') };
-      return startProcess({ file, args, env, cwd: slot.workDir, extraFd: filterFd, checksFd: how.checksFd, controlPipe: how.pool });
+      return startProcess({ file, args, env, cwd: slot.workDir, extraFd: filterFd, checksFd: how.checksFd, controlPipe: how.jobMode !== undefined });
     } finally {
       if (filterFd !== undefined) closeSync(filterFd);
     }
@@ -283,26 +312,16 @@ export class BubblewrapExecutor implements Executor {
     }
   }
 
-  private async runWarm(ready: Ready, pooled: Pooled, code: string, limits: ExecutionLimits, options: ExecuteOptions): Promise<ExecutionResult> {
+  /** A run in a warm sandbox, or in a prepared slot (whose launcher the job's first line lets go on). */
+  private async runPooled(ready: Ready, pooled: Pooled, code: string, limits: ExecutionLimits, options: ExecuteOptions, kind: 'warm' | 'spare'): Promise<ExecutionResult> {
     const { slot, started } = pooled;
     try {
       const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
       const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
       const before = await prepareInputs(slot, code, options.inputFiles ?? [], budget);
       slot.cgroup?.setLimits(cgroupLimits(limits, slot.cgroup.usageBytes())); // the warm-up's memory is not the program's
-      const cpu = Math.max(1, Math.ceil(limits.cpuTimeS));
-      const job = {
-        checks: options.checks ?? null,
-        cwd: '/work',
-        limits: {
-          cpu: [cpu, cpu + 1],
-          fsize: Math.floor(limits.maxFileBytes),
-          nofile: Math.floor(limits.maxOpenFiles),
-          ...(slot.cgroup ? {} : { as: Math.floor(limits.memoryBytes), nproc: Math.floor(limits.maxProcesses) }),
-        },
-      };
-      started.control?.end(JSON.stringify(job));
-      return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess, warm: true });
+      started.control?.end(`${kind === 'spare' ? 'go\n' : ''}${encodeJob(limits, options.checks, slot.cgroup !== null)}`);
+      return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
     } finally {
       started.kill();
       this.teardowns.add(slot);

@@ -1,5 +1,6 @@
 /**
- * The warm pool: sandboxes started ahead of time whose runner has already imported numpy, pandas
+ * The warm pool (also used for prepared slots, whose launcher waits before the sandbox starts):
+ * sandboxes started ahead of time whose runner has already imported numpy, pandas
  * and matplotlib and waits for its job. Each serves exactly one run and is then thrown away (its
  * work dir, cgroup and processes go with it), so nothing is shared between runs. The pool refills
  * in the background, recycles sandboxes older than a max age, and never holds more than its size.
@@ -22,6 +23,8 @@ export interface Pooled {
 
 /** How the pool makes and throws away sandboxes (the executor's job). */
 export interface PoolBackend {
+  /** What the pool holds, in warnings (`warm pool`, `prepared slots`). */
+  name: string;
   spawn(): Promise<Pooled>;
   discard(p: Pooled): Promise<void>;
   warn(msg: string): void;
@@ -137,13 +140,13 @@ export class WarmPool {
             },
             () => {
               this.failures++;
-              if (this.failures === 3) this.backend.warn('sandbox: the warm pool failed 3 times in a row; runs start cold');
+              if (this.failures === 3) this.backend.warn(`sandbox: the ${this.backend.name} failed 3 times in a row; runs start cold`);
             },
           );
         })
         .catch((err: unknown) => {
           this.failures++;
-          this.backend.warn(`sandbox: could not start a warm sandbox: ${(err as Error).message}`);
+          this.backend.warn(`sandbox: could not fill the ${this.backend.name}: ${(err as Error).message}`);
         })
         .finally(() => {
           this.starting--;

@@ -55,7 +55,6 @@ export interface RunParts {
   budget: number;
   logger: { warn(msg: string): void };
   watch: (started: StartedProcess, run: WatchedRun) => Promise<RunOutcome>;
-  warm?: boolean;
 }
 
 /** How often the run cgroup's counters are read to end a run that reached a cgroup limit, in ms. */

@@ -281,16 +281,28 @@ def _warm_up():
     sys.stderr.flush()
 
 
+def _parse_job(text):
+    """Job mode: `cpu=S:H fsize=N nofile=N core=0 [as=N nproc=N] checks=0|1` on the first line, then the
+    checks' source (src/sandbox/job.ts writes it). Returns (limits, checks or None)."""
+    head, _, rest = text.partition("\n")
+    limits = {}
+    for field in head.split():
+        key, _, value = field.partition("=")
+        limits[key] = [int(v) for v in value.split(":")]
+    checks = rest if limits.pop("checks", [0])[0] == 1 else None
+    return limits, checks
+
+
 def _apply_limits(limits):
-    """Pool mode: the job's rlimits, lowered in the child before the program runs (never raised)."""
+    """Job mode: the job's rlimits, lowered in the child before the program runs (never raised)."""
     import resource
     for key, res in (("cpu", resource.RLIMIT_CPU), ("fsize", resource.RLIMIT_FSIZE),
                      ("nofile", resource.RLIMIT_NOFILE), ("nproc", resource.RLIMIT_NPROC),
-                     ("as", resource.RLIMIT_AS)):
+                     ("as", resource.RLIMIT_AS), ("core", resource.RLIMIT_CORE)):
         value = limits.get(key)
         if value is None:
             continue
-        soft, hard = value if isinstance(value, list) else (value, value)
+        soft, hard = value if len(value) == 2 else (value[0], value[0])
         old_soft, old_hard = resource.getrlimit(res)
         if old_hard != resource.RLIM_INFINITY:
             hard = min(hard, old_hard)
@@ -326,15 +338,18 @@ def _supervise(argv):
     """Forks: the child runs the program; this process (which the program cannot write to: it
     closes the status fd before any user line, and this process is not dumpable) reports the
     child's real wait status on the status fd, as one JSON line. Pool mode first warms up and forks,
-    then says `ready`; the child waits for the job (checks, limits) on the control fd."""
+    then says `ready`; the child waits for the job (checks, limits) on the control fd. Job mode
+    (`--job`, a prepared slot's cold start) takes its job the same way, without the warm-up."""
     status_fd = _arg(argv, "--status-fd")
     checks_fd = _arg(argv, "--checks-fd")
     report_fd = _arg(argv, "--report-fd")
     pool = "--pool" in argv
+    job_mode = pool or "--job" in argv  # the job (checks, rlimits) comes on the control fd
     checks = None
     if pool:
         _warm_up()
-        import resource, json, fcntl  # the child's _apply_limits, job and _move_high, imported once here
+    if job_mode:
+        import resource, fcntl  # the child's _apply_limits and _move_high, imported once here
     elif checks_fd is not None:
         checks = _read_all(checks_fd)
     _set_dumpable(False)
@@ -346,16 +361,15 @@ def _supervise(argv):
         # a write past RLIMIT_FSIZE kills with SIGXFSZ (a wait status the supervisor reports),
         # rather than an exception whose text the program could forge
         _signal.signal(_signal.SIGXFSZ, _signal.SIG_DFL)
-        if pool:  # the job: checks and rlimits, on the control fd once the host has one
-            job = json.loads(_read_all(checks_fd))
-            checks = job.get("checks")
-            _apply_limits(job.get("limits", {}))
-            posix.chdir(job.get("cwd", "/work"))
+        if job_mode:  # the job: checks and rlimits, on the control fd once the host has one
+            limits, checks = _parse_job(_read_all(checks_fd))
+            _apply_limits(limits)
         return checks, (_move_high(report_fd) if report_fd is not None else None)
     if report_fd is not None:
         posix.close(report_fd)
-    if pool:
+    if job_mode:
         posix.close(checks_fd)  # only the child reads the job
+    if pool:
         posix.write(status_fd, b'{"ready": true}\n')
     while True:
         try:

@@ -29,10 +29,19 @@ describe('sandbox command line', () => {
   });
 
   it('leaves memory to the run cgroup (no RLIMIT_AS) and keeps RLIMIT_NPROC above pids.max', () => {
-    const [, args] = buildCommand({ ...spec, hostId: 200123, isolated: true, cgroup: true, pool: true });
+    const [, args] = buildCommand({ ...spec, hostId: 200123, isolated: true, cgroup: true });
     expect(args.join(' ')).not.toContain('--as=');
     expect(args).toContain('--nproc=72');
-    expect(args.slice(-7)).toEqual(['--checks-fd', '4', '--report-fd', '5', '--status-fd', '6', '--pool']);
+  });
+
+  it('leaves the rlimits to the job in a job mode (no prlimit), and runs compiled bytecode when given', () => {
+    for (const jobMode of ['pool', 'job'] as const) {
+      const [file, args] = buildCommand({ ...spec, runnerPath: '/root/run/runner.pyc', hostId: 200123, isolated: true, cgroup: true, jobMode });
+      expect(file).toBe('/usr/bin/setpriv');
+      expect(args.join(' ')).not.toMatch(/prlimit|--nproc|--cpu=/);
+      expect(args.join(' ')).toContain('--ro-bind /root/run/runner.pyc /opt/code-agent/runner.pyc');
+      expect(args.slice(-9)).toEqual(['-S', '/opt/code-agent/runner.pyc', '--checks-fd', '4', '--report-fd', '5', '--status-fd', '6', `--${jobMode}`]);
+    }
   });
 
   it('builds the environment from nothing', () => {
