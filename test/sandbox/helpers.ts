@@ -15,27 +15,38 @@ afterAll(() => {
 });
 
 /**
- * A warm-pool executor that waits for a ready pooled sandbox before each run, so every run of the
- * suite really is warm (a run with limits above the pool's still starts cold, as in production).
+ * An executor that waits for a ready warm sandbox (or prepared slot) before each run, so every run
+ * of the suite really starts that way (a run with limits above the pool's still starts from
+ * nothing, as in production).
  */
-class WarmFirstExecutor extends BubblewrapExecutor {
+class PooledFirstExecutor extends BubblewrapExecutor {
   override async execute(code: string, options?: Parameters<BubblewrapExecutor['execute']>[1]) {
-    const pool = await this.warmPool();
-    if (!(await pool?.whenReady(1, 60_000))) throw new Error('the warm pool did not get ready');
+    for (const pool of [await this.warmPool(), await this.spareSlots()]) {
+      if (pool && !(await pool.whenReady(1, 60_000))) throw new Error('the pool did not get ready');
+    }
     return super.execute(code, options);
   }
 }
 
-/** The ways a run starts: cold (a fresh sandbox) and warm (a pre-started one from the pool). */
+/**
+ * The ways a run starts: cold from nothing (a fresh sandbox, nothing prepared), cold in a prepared
+ * slot (work dir and cgroup made ahead, Python started for the run), warm (a pre-started sandbox).
+ */
 export const START_MODES = [
-  { start: 'cold', options: { warmPool: 0 } },
-  { start: 'warm', options: { warmPool: 1 } },
+  { start: 'cold', options: { warmPool: 0, spareSlots: 0 } },
+  { start: 'prepared', options: { warmPool: 0, spareSlots: 1 } },
+  { start: 'warm', options: { warmPool: 1, spareSlots: 0 } },
 ] as const;
 
-/** An executor with its own work root under the OS temp dir (removed after the test file). */
+/**
+ * An executor with its own work root under the OS temp dir (removed after the test file). With
+ * no pool options given, every run starts cold from nothing (a start mode of its own is chosen
+ * by the test).
+ */
 export function makeExecutor(options: BubblewrapExecutorOptions = {}): BubblewrapExecutor {
-  const all = { workRoot: tempDir('sandbox-test-'), ...options, limits: { ...FAST_LIMITS, ...options.limits } };
-  const ex = (options.warmPool ?? 0) > 0 ? new WarmFirstExecutor(all) : new BubblewrapExecutor(all);
+  const all = { workRoot: tempDir('sandbox-test-'), spareSlots: 0, ...options, limits: { ...FAST_LIMITS, ...options.limits } };
+  const pooled = (all.warmPool ?? 0) > 0 || all.spareSlots > 0;
+  const ex = pooled ? new PooledFirstExecutor(all) : new BubblewrapExecutor(all);
   executors.push(ex);
   return ex;
 }

@@ -1,4 +1,5 @@
 /** The warm pool: one run per pre-started sandbox, nothing shared, recycled past its age, sized by config. */
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import { makeExecutor, sleep, tempDir } from './helpers.js';
@@ -64,5 +65,25 @@ describe('warm pool', () => {
     const ex = makeExecutor({ warmPool: 1 });
     const r = await ex.execute('import sys\nprint("numpy" in sys.modules)\n', { limits: { cpuTimeS: 30 } });
     expect(r.stdout).toBe('False\n');
+  });
+});
+
+describe('prepared slots (cold starts)', () => {
+  it('keep only a waiting launcher in the run cgroup; Python starts for the run, and the slot is replaced', async () => {
+    const ex = makeExecutor({ warmPool: 0, spareSlots: 1 });
+    await ex.check();
+    const spares = (await ex.spareSlots())!;
+    expect(await spares.whenReady(1, 30_000)).toBe(true);
+    const launcher = (await spares.peek())!;
+    const cmdline = readFileSync(`/proc/${launcher}/cmdline`, 'utf8').split('\0');
+    expect(cmdline[0]).toBe('/bin/sh');
+    expect(readFileSync(`/proc/${launcher}/task/${launcher}/children`, 'utf8').trim()).toBe(''); // nothing started yet
+    const r = await ex.execute('import sys\nprint("numpy" in sys.modules, sys.argv)\n');
+    expect(r).toMatchObject({ success: true, stdout: "False ['main.py']\n" });
+    await ex.settled();
+    for (let i = 0; i < 100 && existsSync(`/proc/${launcher}`); i++) await sleep(20); // reaped by Node
+    expect(existsSync(`/proc/${launcher}`)).toBe(false); // used once, then thrown away
+    expect(await spares.whenReady(1, 30_000)).toBe(true);
+    expect(await spares.peek()).not.toBe(launcher);
   });
 });
