@@ -1,6 +1,6 @@
 /**
  * `code-agent doctor`: prints what isolation the sandbox has on this machine and why (namespaces,
- * a cgroup per run or rlimits only, the disk budget, the warm pool). Exit 0 when code is isolated,
+ * a cgroup per run or rlimits only, the disk budget, the warm pool, prepared slots for cold starts). Exit 0 when code is isolated,
  * 2 when the sandbox is unavailable (the message says why and how to fix it).
  */
 import type { Config } from '../../src/config/schema.js';
@@ -18,6 +18,7 @@ export function formatIsolation(r: IsolationReport): string {
     `  cgroups     ${onOff(r.cgroups.active)}  ${r.cgroups.active ? `(${r.cgroups.mode}) ` : ''}${r.cgroups.detail}`,
     `  disk        ${onOff(r.disk.active)}  ${r.disk.detail}`,
     `  warm pool   ${onOff(r.warmPool.size > 0)}  ${r.warmPool.detail}`,
+    `  cold start  ${onOff(r.preparedSlots.size > 0)}  ${r.preparedSlots.detail}`,
     '',
   ].join('\n');
 }

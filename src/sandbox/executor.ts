@@ -133,7 +133,7 @@ export class BubblewrapExecutor implements Executor {
   /** What isolation is active and why (for `code-agent doctor`); sets the sandbox up if needed. */
   async isolation(): Promise<IsolationReport> {
     const ready = await this.prepare();
-    return describeIsolation(ready, this.pool ? this.poolSize(ready) : 0);
+    return describeIsolation(ready, this.pool ? this.poolSize(ready) : 0, this.spares ? (this.options.spareSlots ?? SPARE_SLOTS) : 0);
   }
 
   /** The warm pool, when on (tests and benchmarks wait for it). */

@@ -1,6 +1,6 @@
 /**
  * What isolation is active and why: the tmpfs probe at setup, and the report `code-agent doctor`
- * prints (namespaces, cgroups, disk budget, warm pool).
+ * prints (namespaces, cgroups, disk budget, warm pool, prepared slots).
  */
 import { mkdtemp, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ export interface IsolationReport {
   disk: { active: boolean; detail: string };
   /** Warm sandboxes kept ready. */
   warmPool: { size: number; detail: string };
+  /** Prepared slots kept for cold starts (work dir mounted, cgroup made and joined ahead). */
+  preparedSlots: { size: number; detail: string };
 }
 
 /** @returns true when a tmpfs can be mounted (and unmounted) under `workRoot` here (root with CAP_SYS_ADMIN). */
@@ -35,7 +37,7 @@ export async function probeTmpfs(workRoot: string): Promise<boolean> {
 }
 
 /** Builds the report from what setup found. */
-export function describeIsolation(ready: Ready, poolSize: number): IsolationReport {
+export function describeIsolation(ready: Ready, poolSize: number, spareSlots: number): IsolationReport {
   const cg = ready.iso.cgroups;
   return {
     namespaces: ready.isolated
@@ -55,5 +57,9 @@ export function describeIsolation(ready: Ready, poolSize: number): IsolationRepo
       poolSize > 0
         ? { size: poolSize, detail: `${poolSize} warm sandbox(es) with numpy, pandas and matplotlib imported` }
         : { size: 0, detail: 'off (sandbox.warm_pool is 0, or isolation is off): every run starts cold' },
+    preparedSlots:
+      spareSlots > 0
+        ? { size: spareSlots, detail: `${spareSlots} slot(s) for cold starts, work dir and cgroup made ahead (Python starts for the run)` }
+        : { size: 0, detail: 'off (no cgroup and no tmpfs work dir to make ahead, or isolation is off)' },
   };
 }

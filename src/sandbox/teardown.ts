@@ -16,7 +16,8 @@ export class Teardowns {
   /** Starts tearing `slot` down (its processes must already be killed, or be in its cgroup). Never throws. */
   add(slot: Slot): void {
     if (this.pending.size === 0) process.on('exit', this.onExit);
-    const done = closeSlot(slot, this.logger).finally(() => {
+    // on the next turn of the event loop: the caller gets its result first
+    const done = new Promise((resolve) => setImmediate(resolve)).then(() => closeSlot(slot, this.logger)).finally(() => {
       this.pending.delete(slot);
       if (this.pending.size === 0) process.off('exit', this.onExit);
     });

@@ -25,15 +25,17 @@ describe('code-agent doctor', () => {
     expect(text).toMatch(/cgroups\s+on\s+\((v1|v2)\) a cgroup per run/); // CI runs as root with writable cgroups
     expect(text).toMatch(/disk\s+on\s+the work dir is a size-limited tmpfs/);
     expect(text).toMatch(/warm pool\s+off/);
+    expect(text).toMatch(/cold start\s+on\s+1 slot\(s\) for cold starts, work dir and cgroup made ahead/);
   });
 
   it('says when the fallback is active, and why (config forcing it)', async () => {
     const { code, text } = await doctor({ cgroups: 'off', warm_pool: 1 }, true);
     expect(code).toBe(0);
-    const report = JSON.parse(text) as { cgroups: { active: boolean; detail: string }; warmPool: { size: number } };
+    const report = JSON.parse(text) as { cgroups: { active: boolean; detail: string }; warmPool: { size: number }; preparedSlots: { size: number } };
     expect(report.cgroups.active).toBe(false);
     expect(report.cgroups.detail).toContain('sandbox.cgroups: off');
     expect(report.warmPool.size).toBe(1);
+    expect(report.preparedSlots.size).toBe(1); // the tmpfs work dir is still made ahead
   });
 
   it('refuses a python the sandbox cannot see, saying why (exit 2)', async () => {
