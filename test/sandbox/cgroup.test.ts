@@ -76,6 +76,14 @@ describe.each(START_MODES)('limits per run, as a whole ($start)', ({ options }) 
     expect(fsize).toMatchObject({ exitCode: 153, signal: null, limitHit: null });
   });
 
+  it('does not end a run on a forged exit hint: the status is the kernel\'s', async () => {
+    // a byte on every fd the program holds, the supervisor's exit hint pipe among them
+    const code = 'import os, time\nfor fd in range(3, 200):\n    try:\n        os.write(fd, b"x")\n    except OSError:\n        pass\nprint("forged")\ntime.sleep(0.3)\nraise SystemExit(5)\n';
+    const r = await ex.execute(code);
+    expect(r).toMatchObject({ success: false, exitCode: 5, signal: null, limitHit: null, stdout: 'forged\n' });
+    expect(r.durationMs).toBeGreaterThanOrEqual(300);
+  });
+
   it('reports a real signal death from the supervisor, not from the exit code', async () => {
     const r = await ex.execute('import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n');
     expect(r).toMatchObject({ success: false, exitCode: null, signal: 'SIGTERM', limitHit: null });
