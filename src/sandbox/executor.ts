@@ -3,8 +3,9 @@
  * cgroup per run (memory, processes, CPU of the whole tree) where cgroups are writable, a
  * size-limited tmpfs work dir where mounting is allowed, and rlimits. One execution = a fresh
  * slot (work dir, cgroup, uid), the runner as `__main__` under its supervisor, then artifacts
- * copied out and everything removed. A warm pool (pool.ts) pre-starts sandboxes with the usual
- * imports done; cold start stays the fallback.
+ * copied out and everything removed (after the result is returned: teardown.ts). A warm pool
+ * (pool.ts) pre-starts sandboxes with the usual imports done; cold start stays the fallback, in a
+ * prepared slot (work dir and cgroup made ahead) when one is ready.
  */
 import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
@@ -104,8 +105,9 @@ export class BubblewrapExecutor implements Executor {
     this.logger = options.logger ?? { warn: (m) => process.stderr.write(`warning: ${m}\n`) };
     this.teardowns = new Teardowns(this.logger);
     mergeLimits(this.limits); // fail fast on a bad limit
-    const size = options.warmPool ?? 0;
-    if (!Number.isInteger(size) || size < 0) throw new RangeError(`sandbox warm pool size: expected a whole number ≥ 0, got ${size}`);
+    for (const [what, n] of [['warm pool size', options.warmPool ?? 0], ['prepared slots', options.spareSlots ?? SPARE_SLOTS]] as const) {
+      if (!Number.isInteger(n) || n < 0) throw new RangeError(`sandbox ${what}: expected a whole number ≥ 0, got ${n}`);
+    }
   }
 
   /**

@@ -59,6 +59,7 @@ describe('warm pool', () => {
     expect(await ex.warmPool()).toBeUndefined();
     expect((await ex.isolation()).warmPool.size).toBe(0);
     expect(() => new BubblewrapExecutor({ warmPool: -1 })).toThrow(/warm pool size/);
+    expect(() => new BubblewrapExecutor({ spareSlots: 1.5 })).toThrow(/prepared slots: expected a whole number ≥ 0, got 1.5/);
   });
 
   it('starts cold when a run asks for more than a pooled sandbox was started with', async () => {
