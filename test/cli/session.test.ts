@@ -206,3 +206,13 @@ describe('with a local model', () => {
     expect(r.stderr).toMatch(/the local model .*broken\.gguf could not be loaded/);
   });
 });
+
+describe('first steps', () => {
+  it('help, ? and exit typed alone are the commands, not requirements sent to the LLM', async () => {
+    const r = await session([py('print(1)')], ['help', '?', 'exit', '/run never reached']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/\/improve \[feedback\]/g)).toHaveLength(2);
+    expect(r.stdout).not.toContain('[Agent]');
+    expect(fake!.requests).toHaveLength(0);
+  });
+});
