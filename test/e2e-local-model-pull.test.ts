@@ -1,6 +1,7 @@
 /**
  * `code-agent model pull <uri>` as a user runs it (the built CLI): a cached model is found without
- * the network; an unreachable one fails fast with the file to get and where to put it.
+ * the network; one on a (fake, loopback) host is downloaded with a progress bar in MiB; an
+ * unreachable one fails fast with the file to get and where to put it.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli } from './helpers/cli.js';
+import { startModelHosts } from './fakes/model-hosts.js';
 
 
 beforeAll(requireBuiltCli);
@@ -28,6 +30,23 @@ describe('code-agent model pull', () => {
     const r = await cli(['model', 'pull', 'hf:Owner/Repo-GGUF/tiny.gguf'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(join(dir, 'models', 'hf_Owner_tiny.gguf'));
+  });
+
+  it('downloads a model with a progress bar on stderr that counts MiB and says so', async () => {
+    const hosts = await startModelHosts();
+    try {
+      const bytes = Buffer.alloc(3_000_000, 1); // 2.9 MiB (3.0 MB): the unit shows in the figure
+      bytes.write('GGUF');
+      hosts.state.hfFiles.set('/m/tiny-coder.gguf', bytes);
+      const dir = project();
+      const r = await cli(['model', 'pull', `${hosts.url}/m/tiny-coder.gguf`, '--dir', 'models'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe(join(dir, 'models', 'tiny-coder.gguf'));
+      expect(r.stderr).toContain('100%  2.9/2.9 MiB');
+      expect(r.stderr).not.toMatch(/\bMB\b/);
+    } finally {
+      await hosts.close();
+    }
   });
 
   it('exits 1 quickly when the host is unreachable, naming the file and where to put it', async () => {

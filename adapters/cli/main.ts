@@ -20,6 +20,7 @@ import { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } from '../../src/llm/
 import { fetchKnownModel } from '../../src/llm/model-fetch.js';
 import { InputError } from '../../src/agent/agent.js';
 import { MAX_AGENT_RETRIES, slackSchema } from '../../src/config/schema.js';
+import { configOption, PROGRAM_HELP_AFTER, RETRIES_HELP, RUN_HELP_AFTER, unknownCommand } from './help-text.js';
 
 function parseRetries(value: string): number {
   const n = Number(value);
@@ -37,23 +38,26 @@ async function configFrom(opts: { config?: string; maxRetries?: number }): Promi
 }
 
 /** Commander's way to take an option more than once. */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** Builds the command tree. Exported for tests. */
 export function buildProgram(): Command {
   const program = new Command('code-agent')
     .description('Ask for code in plain language: an LLM writes Python, a sandbox runs it, errors go back until it works.')
-    .option('-c, --config <file>', 'config file (default ./config.yaml or $CODE_AGENT_CONFIG)')
-    .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
-    .option('-o, --out <dir>', 'copy the files each run writes (plots, CSVs) into this folder')
-    .version(packageVersion(), '-V, --version')
+    .addOption(configOption())
+    .addOption(new Option('--max-retries <n>', RETRIES_HELP).argParser(parseRetries))
+    .option('-o, --out <dir>', 'interactive session: copy the files each run writes (plots, CSVs) into this folder')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print this help')
+    .addHelpText('after', PROGRAM_HELP_AFTER)
     // options before a command are the session's (or shared, like --config); after it, the command's
     .enablePositionalOptions()
     .showHelpAfterError()
     .exitOverride()
-    .action(async (opts: { config?: string; maxRetries?: number; out?: string }) => {
+    .action(async (opts: { config?: string; maxRetries?: number; out?: string }, command: Command) => {
+      if (command.args.length) unknownCommand(program, command.args.join(' '));
       process.exitCode = await startSession(await configFrom(opts), { outDir: opts.out });
     });
 
@@ -61,26 +65,28 @@ export function buildProgram(): Command {
     .command('run')
     .description('generate, execute and improve code for one requirement')
     .argument('<requirement...>', 'what the program should do')
-    .option('-c, --config <file>', 'config file')
-    .addOption(new Option('--max-retries <n>', 'improvement attempts after a failure').argParser(parseRetries))
-    .option('--json', 'print one JSON object with the result instead of progress lines')
-    .option('-f, --file <path>', 'give the program an input file (repeatable); it finds it by name in its folder', collect, [])
+    .addOption(configOption())
+    .addOption(new Option('--max-retries <n>', RETRIES_HELP).argParser(parseRetries))
+    .option('--json', 'print one JSON object with the result on stdout (progress lines go to stderr)')
+    .option('-f, --file <path>', 'give the program an input file (repeat for several); it finds it by name in its folder', collect)
     .option('-o, --out <dir>', 'also copy the files the program writes (plots, CSVs) into this folder (created when missing; never overwrites)')
+    .addHelpText('after', RUN_HELP_AFTER)
     .showHelpAfterError()
     .exitOverride()
-    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file: string[]; out?: string }) => {
+    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file?: string[]; out?: string }) => {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number; out?: string }>(), ...stripUndefined(opts) };
       const config = await configFrom(merged);
-      const inputFiles = await readInputFiles(opts.file, config.sandbox.max_file_mb * 1024 * 1024);
+      const inputFiles = await readInputFiles(opts.file ?? [], config.sandbox.max_file_mb * 1024 * 1024);
       process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles, outDir: merged.out });
     });
 
   const discord = program
     .command('discord')
     .description('run the Discord bot (gateway connection; see docs/discord.md)')
-    .option('-c, --config <file>', 'config file')
+    .addOption(configOption())
     .exitOverride()
-    .action(async (opts: { config?: string }) => {
+    .action(async (opts: { config?: string }, command: Command) => {
+      if (command.args.length) unknownCommand(command, command.args[0]!);
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
       const { runDiscordBot } = await import('../discord/main.js');
       process.exitCode = await runDiscordBot(await configFrom(merged));
@@ -88,7 +94,7 @@ export function buildProgram(): Command {
   discord
     .command('register-commands')
     .description('register the slash commands for one guild (--guild ID, default discord.guild_id) or --global')
-    .option('-c, --config <file>', 'config file')
+    .addOption(configOption())
     .option('--guild <id>', 'guild id (development: commands appear at once)')
     .option('--global', 'register for every guild (may take up to an hour to appear)')
     .exitOverride()
@@ -101,9 +107,10 @@ export function buildProgram(): Command {
   const slack = program
     .command('slack')
     .description('serve the Slack app: HTTP on slack.port, or Socket Mode when slack.app_token is set (docs/slack.md)')
-    .option('-c, --config <file>', 'config file')
+    .addOption(configOption())
     .exitOverride()
-    .action(async (opts: { config?: string }) => {
+    .action(async (opts: { config?: string }, command: Command) => {
+      if (command.args.length) unknownCommand(command, command.args[0]!);
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
       const { runSlack } = await import('../slack/main.js');
       process.exitCode = await runSlack(await configFrom(merged));
@@ -111,7 +118,7 @@ export function buildProgram(): Command {
   slack
     .command('manifest')
     .description('print the Slack app manifest with the command names of slack.commands (paste it at api.slack.com/apps)')
-    .option('-c, --config <file>', 'config file')
+    .addOption(configOption())
     .option('--url <https-url>', "the app's public https URL (HTTP mode), written into every request URL")
     .exitOverride()
     .action(async (opts: { config?: string; url?: string }) => {
@@ -126,8 +133,8 @@ export function buildProgram(): Command {
   program
     .command('doctor')
     .description('print what sandbox isolation is active here (namespaces, cgroups, disk budget, warm pool) and why')
-    .option('-c, --config <file>', 'config file')
-    .option('--json', 'print one JSON object')
+    .addOption(configOption())
+    .option('--json', 'print one JSON object instead of text')
     .exitOverride()
     .action(async (opts: { config?: string; json?: boolean }) => {
       const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
@@ -138,7 +145,7 @@ export function buildProgram(): Command {
   program
     .command('worker')
     .description('queue mode: run chat jobs from the queue at queue.url (docs/deploy.md)')
-    .option('-c, --config <file>', 'config file')
+    .addOption(configOption())
     .exitOverride()
     .action(async (opts: { config?: string }) => {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
@@ -146,7 +153,10 @@ export function buildProgram(): Command {
       process.exitCode = await runWorker(await configFrom(merged));
     });
 
-  const model = program.command('model').description('manage local GGUF models');
+  const model = program
+    .command('model')
+    .description('manage local GGUF models (fetch a known one, pull one by URI)')
+    .helpCommand('help [command]', 'print the help of a command');
   model
     .command('fetch')
     .description(`fetch a known model once into the user cache, checked by sha256 (default ${DEFAULT_LOCAL_MODEL}; npm run setup does this)`)
@@ -168,8 +178,8 @@ export function buildProgram(): Command {
     .command('pull')
     .description('download a model once into llm.models_dir, e.g. hf:<owner>/<repo>/<file>.gguf')
     .argument('<uri>', 'hf:<owner>/<repo>/<file>.gguf or an https URL of a .gguf file')
-    .option('-c, --config <file>', 'config file')
-    .option('--dir <dir>', 'models dir (default llm.models_dir)')
+    .addOption(configOption())
+    .option('--dir <dir>', 'models dir (default llm.models_dir, data/models)')
     .exitOverride()
     .action(async (uri: string, opts: { config?: string; dir?: string }) => {
       const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
@@ -183,6 +193,21 @@ export function buildProgram(): Command {
       process.exitCode = EXIT.success;
     });
 
+  program
+    .command('help')
+    .description('print this help, or the help of a command (e.g. help run, help model fetch)')
+    .argument('[command...]', 'a command')
+    .exitOverride()
+    .action((words: string[]) => {
+      let target = program;
+      for (const word of words) target = target.commands.find((c) => c.name() === word) ?? unknownCommand(target, word);
+      target.outputHelp();
+      process.exitCode = EXIT.success;
+    });
+
+  // a word that is no command reaches the action of the program (or of slack, discord), which says
+  // it is unknown; set last: subcommands copy these settings when they are made
+  for (const command of [program, slack, discord]) command.allowExcessArguments(true);
   return program;
 }
 

@@ -22,6 +22,17 @@ import { runOutcome } from './outcome.js';
 /** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
 export const HISTORY_ROWS = 20;
 
+/**
+ * Words that alone on a line are the command, not a requirement: what people type first in a
+ * prompt they do not know yet (no program is ever wanted for them).
+ */
+const BARE_COMMANDS: ReadonlyMap<string, string> = new Map([
+  ['help', 'help'],
+  ['?', 'help'],
+  ['exit', 'exit'],
+  ['quit', 'exit'],
+]);
+
 /** Where the session writes and what it was started with. */
 export interface SessionIo {
   print(text: string): void;
@@ -67,7 +78,8 @@ export class Session {
     }
     this.awaitingFeedback = false;
     if (text === '') return true;
-    const [, command = '', rest = ''] = /^\/(\S+)\s*([\s\S]*)$/.exec(text) ?? [, 'run', text];
+    const bare = BARE_COMMANDS.get(text.toLowerCase());
+    const [, command = '', rest = ''] = /^\/(\S+)\s*([\s\S]*)$/.exec(text) ?? (bare ? [, bare, ''] : [, 'run', text]);
     if (command === 'exit' || command === 'quit') return false;
     await this.guarded(() => this.command(command, rest));
     return true;

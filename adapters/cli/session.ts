@@ -17,13 +17,13 @@ export const SESSION_HELP = `Commands:
   /execute                 execute the current code again
   /improve [feedback]      improve the current code (from your feedback, or from its last error)
   /show                    show the current code
-  /history                 list this terminal's past runs, numbered (a run keeps its number)
+  /history                 list the terminal's past runs (code-agent run's too), numbered; a run keeps its number
   /open <n>                make run n of /history the current one (then /show, /execute, /improve)
   /attach <file>           give the next runs an input file (repeat for more; /attach alone lists them)
   /detach                  forget the attached files
   /save [-f] <file>        write the current code to a file (-f: replace an existing file)
-  /help                    this help
-  /exit                    leave (Ctrl-D too); Ctrl-C cancels the current step`;
+  /help                    this help (help alone too)
+  /exit                    leave (exit alone, or Ctrl-D, too); Ctrl-C cancels the current step`;
 
 /** Options of {@link startSession}. */
 export interface SessionOptions {
@@ -40,7 +40,9 @@ export interface SessionOptions {
  */
 export async function startSession(config: Config, options: SessionOptions = {}): Promise<number> {
   const output = options.output ?? process.stdout;
-  const app = await createApp(config, options.overrides);
+  // a local model loads in the background: /help, /history and /exit answer at once, and the first
+  // request finds it loaded (or waits for the rest of the load, never longer than before)
+  const app = await createApp(config, { deferLlmLoad: true, ...options.overrides });
   const isTty = Boolean((output as NodeJS.WriteStream).isTTY);
   const rl = createInterface({ input: options.input ?? process.stdin, output, terminal: isTty });
   const print = (text: string) => output.write(`${text}\n`);

@@ -22,7 +22,7 @@ export interface App {
   agent: Agent;
   /** Host folder for artifacts, absolute. */
   artifactRoot: string;
-  /** Closes the store and releases the executor's temp folder. */
+  /** Closes the store, releases the executor's temp folder and frees the LLM provider the app built. */
   close(): Promise<void>;
 }
 
@@ -33,6 +33,11 @@ export interface AppOverrides {
   store?: HistoryStore;
   /** Receives the executor's warnings (unisolated mode). Default: stderr. */
   warn?: (message: string) => void;
+  /**
+   * Load a local model in the background instead of before this returns (the interactive terminal:
+   * commands that need no model answer at once). Default false.
+   */
+  deferLlmLoad?: boolean;
 }
 
 /**
@@ -40,7 +45,7 @@ export interface AppOverrides {
  * @throws {ConfigError} when no LLM is configured; {@link HistoryError} when the store cannot be opened.
  */
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
-  const llm = overrides.llm ?? (await createLlmProvider(config.llm));
+  const llm = overrides.llm ?? (await createLlmProvider(config.llm, { deferLoad: overrides.deferLlmLoad }));
   const warn = overrides.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
   const executor = overrides.executor ?? executorFromConfig(config.sandbox, { warn });
   const store = new StaleRunRecovery(overrides.store ?? (await KeyvHistoryStore.open(config.store.url)));
@@ -58,6 +63,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const close = async () => {
     await executor.close?.();
     await store.close();
+    if (!overrides.llm) await llm.dispose?.(); // a provider passed in belongs to the caller
   };
   return { config, llm, executor, store, agent, artifactRoot, close };
 }

@@ -8,7 +8,8 @@ import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import type { LlmProvider } from './types.js';
 import { OpenAiProvider } from './openai.js';
-import { LocalLlamaProvider } from './local.js';
+import { LocalLlamaProvider, localModelName } from './local.js';
+import { DeferredLlmProvider } from './deferred.js';
 import { resolveLocalModel } from './model-resolve.js';
 import type { DownloadProgress } from './model-files.js';
 import { progressBar } from './model-progress.js';
@@ -36,13 +37,20 @@ export interface CreateProviderOptions {
   onDownloadProgress?: (progress: DownloadProgress) => void;
   /** Where the user cache (the default model) is looked up. Default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * A local model is found (and downloaded when it must be) now, but loaded in the background: the
+   * provider is a {@link DeferredLlmProvider}, and load errors come with the first request. Default
+   * false (loaded before this returns).
+   */
+  deferLoad?: boolean;
 }
 
 /**
  * Builds the provider named by the config.
  * @throws {ConfigError} when nothing usable is configured (message: {@link NO_LLM_MESSAGE}) or
  *   `llm.model_path` names a missing file.
- * @throws {LlmError} when a local model cannot be downloaded or loaded (the message says what to do).
+ * @throws {LlmError} when a local model cannot be downloaded or loaded (the message says what to do;
+ *   with `deferLoad`, load errors are thrown by the first request instead).
  */
 export async function createLlmProvider(
   llm: Config['llm'],
@@ -69,7 +77,7 @@ export async function createLlmProvider(
   if (llm.prediction === 'draft' && !llm.draft_model_path) {
     throw new ConfigError('llm.draft_model_path: required when llm.prediction is "draft" (a smaller GGUF model with the same tokenizer)');
   }
-  return LocalLlamaProvider.load({
+  const load = () => LocalLlamaProvider.load({
     modelPath,
     contextSize: llm.context_size,
     threads: llm.threads,
@@ -80,4 +88,5 @@ export async function createLlmProvider(
     prediction: llm.prediction,
     draftModelPath: llm.draft_model_path,
   });
+  return options.deferLoad ? new DeferredLlmProvider(localModelName(modelPath), load) : load();
 }

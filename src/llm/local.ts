@@ -65,6 +65,14 @@ export interface LocalProviderOptions {
 /** Context sequences kept when the config does not say. */
 export const DEFAULT_SLOTS = 3;
 
+/** Tokens {@link LocalLlamaProvider.prepare} evaluates at a time, so that a shutdown stops it within about a second. */
+const PREPARE_CHUNK_TOKENS = 32;
+
+/** The name of a local provider: `local:` and the GGUF file's name without `.gguf`, in lower case. */
+export function localModelName(modelPath: string): string {
+  return `local:${basename(modelPath).replace(/\.gguf$/i, '').toLowerCase()}`;
+}
+
 interface Slot {
   index: number;
   sequence: LlamaContextSequence;
@@ -87,7 +95,7 @@ export class LocalLlamaProvider implements LlmProvider {
     private readonly predictors: Predictors,
     private readonly options: LocalProviderOptions,
   ) {
-    this.name = `local:${basename(options.modelPath).replace(/\.gguf$/i, '').toLowerCase()}`;
+    this.name = localModelName(options.modelPath);
     const chatWrapper = resolveChatWrapper(model);
     this.slots = predictors.forSequence.map((tokenPredictor, index) => {
       const sequence = context.getSequence(tokenPredictor ? { tokenPredictor } : {});
@@ -164,10 +172,12 @@ export class LocalLlamaProvider implements LlmProvider {
   /**
    * Evaluates, each into its own slot, the start of a chat with each system prompt (up to where the
    * user's text begins), so that the first request of the process does not read it either.
-   * Waits for free slots like a request; errors (e.g. shutdown) are ignored.
+   * Waits for free slots like a request; errors are ignored. After {@link dispose} it stops within
+   * {@link PREPARE_CHUNK_TOKENS} tokens (a process that is leaving does not wait for the rest).
    */
   async prepare(systemPrompts: readonly string[]): Promise<void> {
     for (const system of systemPrompts.slice(0, this.slots.length)) {
+      if (this.disposed) return;
       try {
         const [a, b] = ['a', 'b'].map((text) => this.render([{ role: 'system', content: system }, { role: 'user', content: text }]));
         const start = a!.slice(0, commonPrefix(a!, b!));
@@ -177,8 +187,11 @@ export class LocalLlamaProvider implements LlmProvider {
           continue;
         }
         const work = (async () => {
-          await lease.slot.sequence.adaptStateToTokens(start, false);
-          await lease.slot.sequence.evaluateWithoutGeneratingNewTokens(start.slice(lease.slot.sequence.nextTokenIndex));
+          const sequence = lease.slot.sequence;
+          await sequence.adaptStateToTokens(start, false);
+          for (let at = sequence.nextTokenIndex; at < start.length && !this.disposed; at += PREPARE_CHUNK_TOKENS) {
+            await sequence.evaluateWithoutGeneratingNewTokens(start.slice(at, at + PREPARE_CHUNK_TOKENS));
+          }
         })();
         this.inFlight.add(work);
         await work.finally(() => {

@@ -4,14 +4,15 @@
 import type { DownloadProgress } from './model-files.js';
 
 const WIDTH = 30;
-const MB = 1024 * 1024;
+/** Bytes in a mebibyte: the bar counts MiB (and says so). */
+const MIB = 1024 * 1024;
 
-/** Renders one progress line, e.g. `[#########.....................]  30%  147.2/491.4 MB`. */
+/** Renders one progress line, e.g. `[#########.....................]  30%  140.6/468.6 MiB`. */
 export function formatProgress({ totalSize, downloadedSize }: DownloadProgress): string {
   const ratio = totalSize > 0 ? Math.min(1, downloadedSize / totalSize) : 0;
   const filled = Math.round(ratio * WIDTH);
   const pct = `${Math.floor(ratio * 100)}%`.padStart(4);
-  return `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${pct}  ${(downloadedSize / MB).toFixed(1)}/${(totalSize / MB).toFixed(1)} MB`;
+  return `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${pct}  ${(downloadedSize / MIB).toFixed(1)}/${(totalSize / MIB).toFixed(1)} MiB`;
 }
 
 /**

@@ -45,6 +45,11 @@ export interface LlmProvider {
    * prompts, so that requests starting that way skip it. Resolves when done; never rejects.
    */
   prepare?(systemPrompts: readonly string[]): Promise<void>;
+  /**
+   * Optional (local models): frees what the provider holds (a model's context), after the requests
+   * in progress; work read ahead by {@link prepare} stops early. Later requests fail.
+   */
+  dispose?(): Promise<void>;
 }
 
 /**

@@ -40,6 +40,50 @@ describe('the installed command', () => {
   });
 });
 
+describe('help', () => {
+  it('`help` and `help <command>` print the usage on stdout and exit 0', async () => {
+    const top = await cli(['help']);
+    expect(top.code).toBe(0);
+    expect(top.stderr).toBe('');
+    expect(top.stdout).toMatch(/^Usage: code-agent \[options\] \[command\]/);
+    expect(top.stdout).toMatch(/run \[options\] <requirement\.\.\.>[\s\S]*doctor[\s\S]*model/);
+    expect(top.stdout).toContain('Without a command, code-agent starts an interactive session');
+    const run = await cli(['help', 'run']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^Usage: code-agent run \[options\] <requirement\.\.\.>/);
+    expect(run.stdout).toContain('-f, --file <path>');
+    expect(run.stdout).toMatch(/Exit codes: 0 success, 1 .*\n?.*2 usage, config or sandbox error, 130 cancelled/);
+    const fetch = await cli(['help', 'model', 'fetch']);
+    expect(fetch.code).toBe(0);
+    expect(fetch.stdout).toMatch(/^Usage: code-agent model fetch \[options\] \[name\]/);
+  });
+
+  it('an unknown command is named, with the commands listed, exit 2 (a requirement typed without run gets a hint)', async () => {
+    for (const args of [['bogus'], ['help', 'bogus']]) {
+      const r = await cli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("error: unknown command 'bogus'");
+      expect(r.stderr).not.toContain('too many arguments');
+      expect(r.stderr).toMatch(/Commands:[\s\S]*run \[options\][\s\S]*doctor[\s\S]*model/);
+    }
+    const typed = await cli(['print', 'hello']);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toContain(`unknown command 'print hello'; to run a requirement: code-agent run "print hello"`);
+    const sub = await cli(['slack', 'manfest']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toContain("error: unknown command 'manfest'");
+    expect(sub.stderr).toContain('Usage: code-agent slack [options] [command]');
+  });
+
+  it('--help says what the option values are, without noise', async () => {
+    const run = await cli(['run', '--help']);
+    expect(run.stdout).toContain('0 to 20 (default');
+    expect(run.stdout).not.toContain('(default: [])');
+    expect(run.stdout).toContain('config file (default ./config.yaml, or');
+  });
+});
+
 describe('code-agent run', () => {
   it('prints progress lines and exits 0 after an auto-fix', async () => {
     const r = await cli(['run', 'print the mean of 1..10'], {

@@ -188,3 +188,31 @@ describe('on a terminal', () => {
 });
 
 
+
+describe('with a local model', () => {
+  it('answers /help, /history and /exit without waiting for the model; a model that cannot load is reported by the run that needs it', async () => {
+    // a file that is not a model: loading it before the session (as before) ended the session
+    // before /help; loaded in the background, only the request that needs it fails
+    const dir = mkdtempSync(join(tmpdir(), 'cli-session-'));
+    writeFileSync(join(dir, 'broken.gguf'), 'not a gguf');
+    writeFileSync(join(dir, 'config.yaml'), 'llm:\n  provider: local\n  model_path: broken.gguf\nagent:\n  verify: off\n');
+    const r = await runCli([], dir, '/help\n/history\n/run print 1\n/history\n/exit\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('code-agent — local:broken. Type a requirement, or /help.');
+    expect(r.stdout).toContain('/improve [feedback]');
+    expect(r.stdout).toContain('No runs yet.');
+    expect(r.stdout).toContain('the LLM is unavailable');
+    expect(r.stdout).toMatch(/failed\s+\d+ attempts?\s+print 1/);
+    expect(r.stderr).toMatch(/the local model .*broken\.gguf could not be loaded/);
+  });
+});
+
+describe('first steps', () => {
+  it('help, ? and exit typed alone are the commands, not requirements sent to the LLM', async () => {
+    const r = await session([py('print(1)')], ['help', '?', 'exit', '/run never reached']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/\/improve \[feedback\]/g)).toHaveLength(2);
+    expect(r.stdout).not.toContain('[Agent]');
+    expect(fake!.requests).toHaveLength(0);
+  });
+});

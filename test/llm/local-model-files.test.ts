@@ -114,10 +114,10 @@ describe('model URIs', () => {
 });
 
 describe('progress line', () => {
-  it('shows a bar, a percentage and megabytes', () => {
+  it('shows a bar, a percentage and mebibytes (MiB)', () => {
     const mb = 1024 * 1024;
     expect(formatProgress({ totalSize: 100 * mb, downloadedSize: 50 * mb })).toBe(
-      `[${'#'.repeat(15)}${'.'.repeat(15)}]  50%  50.0/100.0 MB`,
+      `[${'#'.repeat(15)}${'.'.repeat(15)}]  50%  50.0/100.0 MiB`,
     );
     expect(formatProgress({ totalSize: 0, downloadedSize: 0 })).toContain('  0%');
   });
