@@ -5,8 +5,9 @@
  * work dir, cgroup and processes go with it), so nothing is shared between runs. The pool refills
  * in the background, recycles sandboxes older than a max age, and never holds more than its size.
  */
+import { atExit } from './exit-cleanup.js';
 import type { StartedProcess } from './process.js';
-import { closeSlotSync, type Slot } from './slot.js';
+import type { Slot } from './slot.js';
 import type { ExecutionLimits } from './types.js';
 
 /** One pre-started sandbox. */
@@ -40,6 +41,7 @@ export class WarmPool {
   private closed = false;
   private failures = 0;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly unhookExit: () => void;
 
   /**
    * @param size sandboxes kept ready (≥ 1)
@@ -52,16 +54,16 @@ export class WarmPool {
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.min(maxAgeMs / 2, 5000)));
     this.sweeper.unref();
-    process.on('exit', this.onExit);
+    this.unhookExit = atExit('sandbox', this.onExit);
     this.refill();
   }
 
-  /** A process that exits without close(): the pooled sandboxes, their cgroups and mounts go with it. */
+  /**
+   * A process that exits without close(): the pooled sandboxes' processes are killed (their slots,
+   * cgroups and mounts go with every open slot: slot.ts).
+   */
   private readonly onExit = () => {
-    for (const e of this.entries) {
-      e.started.kill();
-      closeSlotSync(e.slot);
-    }
+    for (const e of this.entries) e.started.kill();
     this.entries.clear();
   };
 
@@ -105,7 +107,7 @@ export class WarmPool {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
-    process.off('exit', this.onExit);
+    this.unhookExit();
     const all = [...this.entries];
     this.entries.clear();
     await Promise.all(all.map((e) => this.backend.discard(e)));

@@ -3,15 +3,16 @@
  * tmpfs where mounting is allowed), and a cgroup (where cgroups are writable). Opened before the
  * sandbox starts, closed after its artifacts were copied out; closing leaves nothing on the host.
  */
-import { execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { chown, mkdtemp, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OWN_PROCESSES } from './bwrap-args.js';
 import { RunCgroup, type CgroupSupport } from './cgroup.js';
+import { atExit } from './exit-cleanup.js';
 import { removeTree } from './cleanup.js';
-import { mountWorkDir, resizeWorkDir, unmountWorkDir } from './work-fs.js';
+import { mountWorkDir, resizeWorkDir, unmountWorkDir, unmountWorkDirSync } from './work-fs.js';
 import type { ExecutionLimits } from './types.js';
 
 /** Host uids handed to sandboxed programs when running as root: one at random per execution. */
@@ -38,6 +39,8 @@ export interface Slot {
   tmpfs: boolean;
   /** The work dir budget it was mounted with, in bytes. */
   diskBytes: number;
+  /** The `mount` process while the work dir is being mounted. */
+  mounting?: ChildProcess;
 }
 
 /** The cgroup limits of a run: the process limit plus our own few processes. */
@@ -54,9 +57,11 @@ export async function openSlot(iso: Isolation, limits: ExecutionLimits, diskByte
   const hostId = iso.randomUid ? randomInt(SANDBOX_UID_MIN, SANDBOX_UID_MAX) : null;
   const workDir = await mkdtemp(join(iso.workRoot, 'run-'));
   const slot: Slot = { hostId, workDir, cgroup: null, tmpfs: false, diskBytes };
+  track(slot);
   try {
     if (iso.tmpfs) {
-      await mountWorkDir(workDir, diskBytes, hostId);
+      await mountWorkDir(workDir, diskBytes, hostId, (child) => (slot.mounting = child));
+      slot.mounting = undefined;
       slot.tmpfs = true;
     } else if (hostId !== null) {
       await chown(workDir, hostId, hostId);
@@ -87,21 +92,46 @@ export async function resizeSlot(slot: Slot, diskBytes: number): Promise<void> {
 
 /** Kills what is left in the cgroup, removes it, unmounts and removes the work dir. Never throws. */
 export async function closeSlot(slot: Slot, logger: { warn(msg: string): void }): Promise<void> {
-  await slot.cgroup?.removeAsync();
-  if (slot.tmpfs) {
-    await unmountWorkDir(slot.workDir);
-    if (await rmdir(slot.workDir).then(() => true, () => false)) return; // the tmpfs held everything
+  try {
+    await slot.cgroup?.removeAsync();
+    if (slot.tmpfs) {
+      await unmountWorkDir(slot.workDir);
+      if (await rmdir(slot.workDir).then(() => true, () => false)) return; // the tmpfs held everything
+    }
+    await removeTree(slot.workDir, logger);
+  } finally {
+    untrack(slot);
   }
-  await removeTree(slot.workDir, logger);
 }
 
 /** {@link closeSlot} for a process that is exiting (no event loop left). Never throws. */
 export function closeSlotSync(slot: Slot): void {
+  untrack(slot);
   slot.cgroup?.remove();
   try {
-    if (slot.tmpfs) execFileSync('umount', ['-l', slot.workDir], { stdio: 'ignore' });
+    if (slot.tmpfs || slot.mounting) unmountWorkDirSync(slot.workDir, slot.mounting);
     rmSync(slot.workDir, { recursive: true, force: true });
   } catch {
     /* best effort at exit */
   }
 }
+
+/**
+ * Slots open in this process: every one is closed when the process exits at the latest, even one
+ * a pool was still opening or a teardown had not finished (exit-cleanup.ts, before the temp folder
+ * that holds them is removed).
+ */
+const openSlots = new Set<Slot>();
+let unhookExit: (() => void) | null = null;
+
+function track(slot: Slot): void {
+  if (openSlots.size === 0) unhookExit = atExit('sandbox', () => [...openSlots].forEach(closeSlotSync));
+  openSlots.add(slot);
+}
+
+function untrack(slot: Slot): void {
+  if (!openSlots.delete(slot) || openSlots.size > 0) return;
+  unhookExit?.();
+  unhookExit = null;
+}
+

@@ -3,9 +3,9 @@
  * artifacts were copied out; the sandbox's processes are SIGKILLed at once, and the kernel's
  * reaping, the cgroup's removal and the work dir's unmount finish in the background. Nothing is
  * left: {@link Teardowns.settled} waits for them, and a process that exits first removes them
- * synchronously.
+ * synchronously (slot.ts tracks every open slot).
  */
-import { closeSlot, closeSlotSync, type Slot } from './slot.js';
+import { closeSlot, type Slot } from './slot.js';
 
 /** The slots of finished runs still being torn down. */
 export class Teardowns {
@@ -15,11 +15,9 @@ export class Teardowns {
 
   /** Starts tearing `slot` down (its processes must already be killed, or be in its cgroup). Never throws. */
   add(slot: Slot): void {
-    if (this.pending.size === 0) process.on('exit', this.onExit);
     // on the next turn of the event loop: the caller gets its result first
     const done = new Promise((resolve) => setImmediate(resolve)).then(() => closeSlot(slot, this.logger)).finally(() => {
       this.pending.delete(slot);
-      if (this.pending.size === 0) process.off('exit', this.onExit);
     });
     this.pending.set(slot, done);
   }
@@ -28,13 +26,4 @@ export class Teardowns {
   async settled(): Promise<void> {
     await Promise.all([...this.pending.values()]);
   }
-
-  /** Slots being torn down now. */
-  get size(): number {
-    return this.pending.size;
-  }
-
-  private readonly onExit = () => {
-    for (const slot of this.pending.keys()) closeSlotSync(slot);
-  };
 }

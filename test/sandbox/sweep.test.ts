@@ -76,3 +76,35 @@ describe('leftovers of a killed service', () => {
     }
   }, 60_000);
 });
+
+describe('a service that exits without closing its executor', () => {
+  for (const how of ['exit', 'SIGTERM'] as const) {
+    it(`leaves nothing behind (${how}): warm sandbox, prepared slot, runs still being torn down, temp folder`, async () => {
+      expect(existsSync(built), 'run npm run build first').toBe(true);
+      const ending = how === 'exit' ? 'process.exit(0);' : "process.kill(process.pid, 'SIGTERM'); await new Promise((r) => setTimeout(r, 5000));";
+      const child = spawn(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { BubblewrapExecutor } = await import(${JSON.stringify(built)});
+           const ex = new BubblewrapExecutor({ warmPool: 1, spareSlots: 1 });
+           await (await ex.warmPool()).whenReady(1, 30000);
+           await (await ex.spareSlots()).whenReady(1, 30000);
+           const r = await ex.execute('print("ran")');
+           process.stdout.write(r.stdout);
+           ${ending}`,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const pid = child.pid!;
+      await new Promise((r) => child.once('exit', r));
+      expect(out).toBe('ran\n');
+      await sleep(300); // --die-with-parent ends the sandboxes
+      expect(leftoversOf(pid)).toEqual({ roots: [], mounts: [], cgroups: [] });
+    });
+  }
+});
+
