@@ -61,6 +61,13 @@ function parse() {
     { name: 'reuse+input', options: { slots: 3, prediction: 'input' as const } },
     ...(values['draft-model-path'] ? [{ name: 'reuse+draft', options: { slots: 3, prediction: 'draft' as const, draftModelPath: values['draft-model-path'] } }] : []),
   ].filter((s) => !values.settings || s.name === 'baseline' || values.settings.split(',').includes(s.name));
+  // opt-in: longer predictions, e.g. --settings reuse,reuse+input,reuse+input4,reuse+draft8
+  for (const name of values.settings?.split(',') ?? []) {
+    const m = /^reuse\+(input|draft)(\d+)$/.exec(name);
+    if (!m) continue;
+    if (m[1] === 'draft' && !values['draft-model-path']) throw new Error(`${name} needs --draft-model-path`);
+    settings.push({ name, options: { slots: 3, prediction: m[1] as 'input' | 'draft', predictionTokens: Number(m[2]), draftModelPath: values['draft-model-path'] } });
+  }
   return {
     modelPath,
     settings,

@@ -41,6 +41,8 @@ export interface PredictorOptions {
   count: number;
   /** The draft model's GGUF file (`draft` only). */
   draftModelPath?: string;
+  /** Most tokens predicted per step. Default {@link PREDICTION_MAX_TOKENS}. */
+  maxTokens?: number;
   /** Context size per sequence of the target (the draft sequences get the same). */
   contextSize: number;
   threads?: number;
@@ -59,12 +61,14 @@ export interface Predictors {
  * @throws {LlmError} when `draft` has no draft model or the draft model cannot be loaded.
  */
 export async function createPredictors(options: PredictorOptions): Promise<Predictors> {
+  const maxTokens = options.maxTokens ?? PREDICTION_MAX_TOKENS;
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new LlmError(`prediction length must be a whole number ≥ 1, not ${maxTokens}`);
   if (options.mode === 'off') return { forSequence: Array.from({ length: options.count }, () => undefined), dispose: async () => {} };
   if (options.mode === 'input') {
     return {
       forSequence: Array.from(
         { length: options.count },
-        () => new PromptLookupTokenPredictor({ predictionLength: { max: PREDICTION_MAX_TOKENS } }),
+        () => new PromptLookupTokenPredictor({ predictionLength: { max: maxTokens } }),
       ),
       dispose: async () => {},
     };
@@ -85,7 +89,7 @@ export async function createPredictors(options: PredictorOptions): Promise<Predi
   }
   const sequences: LlamaContextSequence[] = Array.from({ length: options.count }, () => context.getSequence());
   return {
-    forSequence: sequences.map((s) => new DraftSequenceTokenPredictor(s, { minTokens: PREDICTION_MAX_TOKENS, maxTokens: PREDICTION_MAX_TOKENS })),
+    forSequence: sequences.map((s) => new DraftSequenceTokenPredictor(s, { minTokens: maxTokens, maxTokens })),
     dispose: () => context.dispose(),
   };
 }
