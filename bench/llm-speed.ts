@@ -13,7 +13,10 @@
  *
  * Settings: `baseline` (1 slot, no prediction, no read-ahead: the provider before this bench),
  * `reuse` (3 slots, system prompts read ahead as the agent does at startup), `reuse+input` (the
- * same with input lookup), `reuse+draft` (with the draft model; only with --draft-model-path). Then two first
+ * same with input lookup), `reuse+draft` (with the draft model; only with --draft-model-path);
+ * opt-in by name in --settings: `reuse+inputN` / `reuse+draftN`, N tokens predicted per step (they
+ * need node-llama-cpp mended with `llm-speed/node-llama-cpp-3.21.1-validated-tokens.patch`, see
+ * docs/local-model.md; unmended, all but the first prediction of a step are refuted). Then two first
  * attempts sent at once: `parallel 1` against `parallel 2` (skip with --no-concurrency), and what one
  * evaluation step of 1, 2, 4, 8 tokens costs (`--batch-cost-only` prints just that).
  */
@@ -61,6 +64,13 @@ function parse() {
     { name: 'reuse+input', options: { slots: 3, prediction: 'input' as const } },
     ...(values['draft-model-path'] ? [{ name: 'reuse+draft', options: { slots: 3, prediction: 'draft' as const, draftModelPath: values['draft-model-path'] } }] : []),
   ].filter((s) => !values.settings || s.name === 'baseline' || values.settings.split(',').includes(s.name));
+  // opt-in: longer predictions, e.g. --settings reuse,reuse+input,reuse+input4,reuse+draft8
+  for (const name of values.settings?.split(',') ?? []) {
+    const m = /^reuse\+(input|draft)(\d+)$/.exec(name);
+    if (!m) continue;
+    if (m[1] === 'draft' && !values['draft-model-path']) throw new Error(`${name} needs --draft-model-path`);
+    settings.push({ name, options: { slots: 3, prediction: m[1] as 'input' | 'draft', predictionTokens: Number(m[2]), draftModelPath: values['draft-model-path'] } });
+  }
   return {
     modelPath,
     settings,

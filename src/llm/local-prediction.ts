@@ -25,12 +25,15 @@ import { defaultThreads, sharedModel } from './local-runtime.js';
 export type PredictionMode = 'off' | 'input' | 'draft';
 
 /**
- * Most tokens a predictor proposes per step. One, because node-llama-cpp 3.21.1 (and 3.22.1)
- * accepts at most one predicted token per evaluation: in `LlamaContextSequence._speculativeEvaluate`
+ * Most tokens a predictor proposes per step. One, because node-llama-cpp 3.21.1, 3.22.0 and 3.22.1
+ * accept at most one predicted token per evaluation: in `LlamaContextSequence._speculativeEvaluate`
  * the list `validatedTokens` that should carry the previous validated output is never filled, so
  * the second and later predicted tokens of a batch are always refuted and erased (evaluated for
- * nothing). Measured on the 0.5B fix attempt of `bench/llm-speed.ts`: 8 proposed tokens made
- * generation 2.3× slower, 1 token makes it faster. Raise it once the library accepts more.
+ * nothing). With that filled (a two-line change, measured in `bench/llm-speed.ts` as `reuse+input4`)
+ * four tokens are accepted 90–96 % of the time in fix attempts, but on a CPU a step that checks k
+ * tokens costs 0.6–0.9 × k single steps, so fix attempts gained 0.9–1.8× (noise-bound), improve
+ * attempts lost (0.8–1.1×) and first attempts and checks lost a lot (0.5–0.8×): see
+ * docs/local-model.md. Raise it once the library accepts more and a batch costs about one step.
  */
 export const PREDICTION_MAX_TOKENS = 1;
 
@@ -41,6 +44,8 @@ export interface PredictorOptions {
   count: number;
   /** The draft model's GGUF file (`draft` only). */
   draftModelPath?: string;
+  /** Most tokens predicted per step. Default {@link PREDICTION_MAX_TOKENS}. */
+  maxTokens?: number;
   /** Context size per sequence of the target (the draft sequences get the same). */
   contextSize: number;
   threads?: number;
@@ -59,12 +64,14 @@ export interface Predictors {
  * @throws {LlmError} when `draft` has no draft model or the draft model cannot be loaded.
  */
 export async function createPredictors(options: PredictorOptions): Promise<Predictors> {
+  const maxTokens = options.maxTokens ?? PREDICTION_MAX_TOKENS;
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new LlmError(`prediction length must be a whole number ≥ 1, not ${maxTokens}`);
   if (options.mode === 'off') return { forSequence: Array.from({ length: options.count }, () => undefined), dispose: async () => {} };
   if (options.mode === 'input') {
     return {
       forSequence: Array.from(
         { length: options.count },
-        () => new PromptLookupTokenPredictor({ predictionLength: { max: PREDICTION_MAX_TOKENS } }),
+        () => new PromptLookupTokenPredictor({ predictionLength: { max: maxTokens } }),
       ),
       dispose: async () => {},
     };
@@ -85,7 +92,7 @@ export async function createPredictors(options: PredictorOptions): Promise<Predi
   }
   const sequences: LlamaContextSequence[] = Array.from({ length: options.count }, () => context.getSequence());
   return {
-    forSequence: sequences.map((s) => new DraftSequenceTokenPredictor(s, { minTokens: PREDICTION_MAX_TOKENS, maxTokens: PREDICTION_MAX_TOKENS })),
+    forSequence: sequences.map((s) => new DraftSequenceTokenPredictor(s, { minTokens: maxTokens, maxTokens })),
     dispose: () => context.dispose(),
   };
 }

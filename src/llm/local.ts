@@ -58,6 +58,8 @@ export interface LocalProviderOptions {
   prediction?: PredictionMode;
   /** GGUF file of the draft model for `prediction: draft` (same tokenizer, smaller). */
   draftModelPath?: string;
+  /** Most tokens predicted per evaluation step. Default `PREDICTION_MAX_TOKENS` of `local-prediction.ts` (benchmarks vary it). */
+  predictionTokens?: number;
   /** Receives the timing of each completion (benchmarks). */
   onTiming?: (timing: CompletionTiming) => void;
 }
@@ -141,6 +143,7 @@ export class LocalLlamaProvider implements LlmProvider {
         mode: options.prediction ?? 'off',
         count: slots,
         draftModelPath: options.draftModelPath,
+        maxTokens: options.predictionTokens,
         contextSize,
         threads: options.threads,
       });
