@@ -160,7 +160,8 @@ export function createRenderer(target: RenderTarget, options: RenderOptions = {}
     if (line) target.progress(line);
     if (!showDetails) return;
     if (event.type === 'generated' && event.code && !streamedDone) target.detail(formatCode(event.code));
-    if (event.type === 'checks' && event.asserts.length) target.detail(event.asserts.map((a) => `  ${a}`).join('\n'));
+    // the whole checks' source: an assert may read a name that a line before it sets from OUTPUT
+    if (event.type === 'checks' && event.asserts.length) target.detail((event.code || event.asserts.join('\n')).split('\n').map((a) => `  ${a}`).join('\n'));
     if (event.type === 'executed') {
       const out = formatOutput(event.result);
       if (out) target.detail(out);

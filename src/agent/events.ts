@@ -69,6 +69,8 @@ export interface ChecksEvent {
   asserts: string[];
   /** Asserts of the previous checks that are gone (after user feedback); reported, never silent. */
   dropped: string[];
+  /** The whole checks' source: the asserts and the lines they need (e.g. `values = …` read from OUTPUT). */
+  code?: string;
 }
 /** Emitted when the LLM reviewed a successful execution. */
 export interface ReviewedEvent {

@@ -140,7 +140,7 @@ export class RunSteps {
     }
     emit(options, { type: 'deriving_checks', runId: run.id });
     run.checks = await deriveChecks(this.options.llm, requestSoFar(run), { signal: options.signal, previous: run.checks, broken });
-    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [] });
+    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [], code: run.checks.code });
     await this.executeLatest(run, options);
     await this.repairChecks(run, attempt, options);
   }
@@ -154,7 +154,7 @@ export class RunSteps {
     emit(options, { type: 'deriving_checks', runId: run.id });
     run.checks = await deriveChecks(this.options.llm, requestSoFar(run), { signal: options.signal, previous: run.checks });
     await this.save(run);
-    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [] });
+    emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [], code: run.checks.code });
   }
 
   /** Asks the LLM for the next attempt and extracts its code. */

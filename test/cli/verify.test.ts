@@ -40,6 +40,13 @@ describe('code-agent run with verification (the default)', () => {
     const lines = r.stdout.split('\n');
     expect(lines.indexOf('[Agent] Deriving checks from the request…')).toBeGreaterThan(-1);
     expect(lines.indexOf('[Agent] Deriving checks from the request…')).toBeLessThan(lines.indexOf('[Agent] Checks derived from the request: 2'));
+    // the whole checks' source is shown: the asserts read `values`, which the line before them sets from OUTPUT
+    const shown = lines.indexOf('[Agent] Checks derived from the request: 2');
+    expect(lines.slice(shown + 1, shown + 4)).toEqual([
+      '  values = [int(v) for v in OUTPUT.strip().split(",")]',
+      '  assert len(values) == 20, "20 numbers"',
+      '  assert values[-1] == 71, "the 20th prime is 71"',
+    ]);
     expect(r.stdout).toContain('not confirmed: 2 of 2 checks failed: assert len(values) == 20, "20 numbers" (got 8, expected == 20)');
     expect(r.stdout).toContain('✗ assert values[-1] == 71, "the 20th prime is 71": got 19, expected == 71');
     expect(r.stdout).toContain('checks 2/2 passed');
