@@ -27,6 +27,8 @@ export const CHECKS_FD = 4;
 export const REPORT_FD = 5;
 /** Child fd on which the runner's supervisor reports the program's real wait status (see runner.py). */
 export const STATUS_FD = 6;
+/** Child fd on which the runner's child sends one byte right before it exits (see exit-status.ts). */
+export const EXIT_HINT_FD = 7;
 /** Processes of our own in a run cgroup (sh/bwrap, bwrap's init, the supervisor), added to pids.max. */
 export const OWN_PROCESSES = 4;
 /** Extra CPU seconds between SIGXCPU (soft limit) and SIGKILL (hard limit). */
@@ -165,6 +167,7 @@ export function buildCommand(spec: CommandSpec): [string, string[]] {
     chain.push(spec.python, ...PYTHON_FLAGS, spec.runnerPath);
   }
   if (spec.checks || spec.jobMode) chain.push('--checks-fd', String(CHECKS_FD), '--report-fd', String(REPORT_FD));
+  if (spec.isolated) chain.push('--exit-hint-fd', String(EXIT_HINT_FD));
   chain.push('--status-fd', String(STATUS_FD));
   if (spec.jobMode) chain.push(`--${spec.jobMode}`);
   return [chain[0]!, chain.slice(1)];

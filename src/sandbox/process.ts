@@ -7,12 +7,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { exitingStatus, programPid } from './exit-status.js';
 import { CappedOutput } from './output.js';
 
 /** After the program exits, how long stray holders of its pipes may keep them open, in ms. */
 export const PIPE_GRACE_MS = 250;
 /** Longest checks report kept from the child's report pipe, in bytes. */
 export const MAX_REPORT_BYTES = 256 * 1024;
+/** Looks at the program's /proc/PID/stat after its exit hint, one per turn of the event loop. */
+const HINT_LOOKS = 20;
 /** After a kill, how long to wait for the process to be reaped before giving up on it, in ms. */
 export const KILL_GRACE_MS = 2000;
 
@@ -107,6 +110,7 @@ export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cw
   child.stderr?.on('data', discard);
   const pipes = child.stdio as unknown[];
   const statusPipe = (pipes[6] as Readable | null | undefined) ?? null;
+  const hintPipe = (pipes[7] as Readable | null | undefined) ?? null;
   let status: SupervisorStatus | undefined;
   let statusListener: (() => void) | undefined;
   let text = '';
@@ -133,6 +137,18 @@ export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cw
       }
     }
   });
+  // the program's exit hint: its status from the kernel's record, before the supervisor's report
+  let program: number | undefined;
+  hintPipe?.on('data', () => {
+    if (status || child.pid === undefined) return;
+    program ??= programPid(child.pid);
+    const fromKernel = program === undefined ? undefined : whenExiting(program);
+    void fromKernel?.then((st) => {
+      if (!st || status) return;
+      status = st;
+      statusListener?.();
+    });
+  });
   child.on('exit', () => onGone(new Error('the sandbox exited before it was ready')));
   child.on('error', (err) => onGone(err));
   return {
@@ -147,6 +163,19 @@ export function startProcess(run: Pick<WatchedRun, 'file' | 'args' | 'env' | 'cw
     control: run.controlPipe ? ((pipes[4] as Writable | null) ?? null) : null,
     unref: () => setRef(child, false),
   };
+}
+
+/**
+ * The exit status of `pid` once the kernel says it is exiting, looked at for a few turns of the
+ * event loop (the hint comes right before `_exit`); undefined when it does not exit meanwhile.
+ */
+async function whenExiting(pid: number): Promise<SupervisorStatus | undefined> {
+  for (let i = 0; i < HINT_LOOKS; i++) {
+    const st = exitingStatus(pid);
+    if (st) return st;
+    await new Promise((r) => setImmediate(r));
+  }
+  return undefined;
 }
 
 /** Refs or unrefs a child and its pipes (an unref'd one does not keep the event loop alive). */
@@ -261,8 +290,9 @@ function afterNextPoll(fn: () => void): void {
 }
 
 function stdioOf(run: Pick<WatchedRun, 'extraFd' | 'checksFd'> & { controlPipe?: boolean }): ('ignore' | 'pipe' | number)[] {
-  // 3: seccomp filter; 4: checks (a file) or the job (a pipe, pool mode); 5: checks report; 6: supervisor status
-  return ['ignore', 'pipe', 'pipe', run.extraFd ?? 'ignore', run.controlPipe ? 'pipe' : (run.checksFd ?? 'ignore'), 'pipe', 'pipe'];
+  // 3: seccomp filter; 4: checks (a file) or the job (a pipe, pool mode); 5: checks report; 6: supervisor status;
+  // 7: the program's exit hint
+  return ['ignore', 'pipe', 'pipe', run.extraFd ?? 'ignore', run.controlPipe ? 'pipe' : (run.checksFd ?? 'ignore'), 'pipe', 'pipe', 'pipe'];
 }
 /** Maps a bwrap exit code of 128 + n back to the name of signal n, else null. */
 export function signalFromExitCode(code: number | null): string | null {

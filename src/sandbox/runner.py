@@ -334,56 +334,7 @@ def _set_dumpable(on):
         raise OSError("prctl(PR_SET_DUMPABLE) failed")
 
 
-_EXIT_HINT = []  # the child's end of the exit hint pipe
-PF_EXITING = 0x4  # linux/sched.h: the task is in do_exit()
-
-
-def _exiting_status(pid):
-    """The child's wait status from the kernel's own record, once the kernel says it is exiting:
-    /proc/PID/stat field 9 (flags) has PF_EXITING, and field 52 (exit_code) holds the status
-    do_exit() was called with (proc(5)); both are set before the kernel tears down the process's
-    memory, which for a fork of a warm interpreter takes ~3.5 ms. None when it is not exiting."""
-    import time
-    for _ in range(50):  # the child sends its hint right before _exit: a few µs apart
-        try:
-            with open("/proc/%d/stat" % pid, "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            return None
-        if int(fields[6]) & PF_EXITING:
-            return int(fields[49])
-        time.sleep(0.0001)
-    return None
-
-
-def _wait_status(pid, hint_fd):
-    """Waits for the child's end. The child writes one byte on the hint pipe right before it calls
-    _exit; the program could write it too, so the byte only says "look now": the status comes from
-    the kernel (_exiting_status), else from waitpid once the child's pidfd says it is gone. A hint
-    that finds the child not exiting is not listened to again."""
-    import select
-    poller = select.poll()
-    pidfd = posix.pidfd_open(pid)
-    poller.register(pidfd, select.POLLIN)
-    poller.register(hint_fd, select.POLLIN)
-    while True:
-        try:
-            ready = [fd for fd, _ in poller.poll()]
-        except InterruptedError:
-            continue
-        if pidfd in ready:
-            break
-        if hint_fd in ready:
-            poller.unregister(hint_fd)
-            if posix.read(hint_fd, 1):
-                st = _exiting_status(pid)
-                if st is not None:
-                    return st
-    while True:
-        try:
-            return posix.waitpid(pid, 0)[1]
-        except InterruptedError:
-            continue
+_EXIT_HINT = []  # the child's exit hint fd (--exit-hint-fd), a pipe to the host
 
 
 def _supervise(argv):
@@ -405,12 +356,12 @@ def _supervise(argv):
     elif checks_fd is not None:
         checks = _read_all(checks_fd)
     _set_dumpable(False)
-    hint_r, hint_w = posix.pipe()  # close-on-exec; see _wait_status
+    hint_fd = _arg(argv, "--exit-hint-fd")
     pid = posix.fork()  # pool mode: ahead of the job, so a run does not pay for the fork
     if pid == 0:
         posix.close(status_fd)
-        posix.close(hint_r)
-        _EXIT_HINT.append(hint_w)
+        if hint_fd is not None:
+            _EXIT_HINT.append(hint_fd)
         _set_dumpable(True)
         import _signal  # the builtin: `signal` would import enum (~5 ms)
         # a write past RLIMIT_FSIZE kills with SIGXFSZ (a wait status the supervisor reports),
@@ -424,10 +375,16 @@ def _supervise(argv):
         posix.close(report_fd)
     if job_mode:
         posix.close(checks_fd)  # only the child reads the job
-    posix.close(hint_w)
+    if hint_fd is not None:
+        posix.close(hint_fd)  # only the child sends it
     if pool:
         posix.write(status_fd, b'{"ready": true}\n')
-    st = _wait_status(pid, hint_r)
+    while True:
+        try:
+            _, st = posix.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
     if posix.WIFSIGNALED(st):
         posix.write(status_fd, b'{"signal": %d}\n' % posix.WTERMSIG(st))
         posix._exit(128 + posix.WTERMSIG(st))
@@ -506,7 +463,9 @@ if __name__ == "__main__":
                 pass
         for _fd in _EXIT_HINT:
             try:
-                posix.write(_fd, b"x")  # the supervisor may report before the kernel tears this process down
+                # "look now": the host reads this process's exit status from the kernel (exit-status.ts)
+                # before the kernel has torn it down; the byte itself proves nothing
+                posix.write(_fd, b"x")
             except OSError:
                 pass
         posix._exit(_status & 0xFF if isinstance(_status, int) else 1)

@@ -18,13 +18,14 @@ describe('sandbox command line', () => {
       expect(line).toContain(opt);
     }
     expect(line).not.toMatch(/--share-net|--bind \/ /);
-    expect(args.slice(-5)).toEqual(['/usr/bin/python3', '-S', '/opt/code-agent/runner.py', '--status-fd', '6']);
+    expect(args.slice(-7)).toEqual(['/usr/bin/python3', '-S', '/opt/code-agent/runner.py', '--exit-hint-fd', '7', '--status-fd', '6']);
   });
 
   it('skips setpriv when not root, and bwrap in unisolated mode', () => {
     const [, args] = buildCommand({ ...spec, hostId: null, isolated: false, nprocOffset: 5 });
     expect(args).not.toContain('/usr/bin/setpriv');
     expect(args).not.toContain('/usr/bin/bwrap');
+    expect(args).not.toContain('--exit-hint-fd'); // no pid namespace to find the program in: the supervisor's status only
     expect(args).toContain('--nproc=69');
   });
 
@@ -40,7 +41,7 @@ describe('sandbox command line', () => {
       expect(file).toBe('/usr/bin/setpriv');
       expect(args.join(' ')).not.toMatch(/prlimit|--nproc|--cpu=/);
       expect(args.join(' ')).toContain('--ro-bind /root/run/runner.pyc /opt/code-agent/runner.pyc');
-      expect(args.slice(-9)).toEqual(['-S', '/opt/code-agent/runner.pyc', '--checks-fd', '4', '--report-fd', '5', '--status-fd', '6', `--${jobMode}`]);
+      expect(args.slice(-11)).toEqual(['-S', '/opt/code-agent/runner.pyc', '--checks-fd', '4', '--report-fd', '5', '--exit-hint-fd', '7', '--status-fd', '6', `--${jobMode}`]);
     }
   });
 
