@@ -37,10 +37,10 @@ describe('sandbox command line', () => {
 
   it('leaves the rlimits to the job in a job mode (no prlimit), and runs compiled bytecode when given', () => {
     for (const jobMode of ['pool', 'job'] as const) {
-      const [file, args] = buildCommand({ ...spec, runnerPath: '/root/run/runner.pyc', hostId: 200123, isolated: true, cgroup: true, jobMode });
+      const [file, args] = buildCommand({ ...spec, runnerPath: '/srv/run/runner.pyc', hostId: 200123, isolated: true, cgroup: true, jobMode });
       expect(file).toBe('/usr/bin/setpriv');
       expect(args.join(' ')).not.toMatch(/prlimit|--nproc|--cpu=/);
-      expect(args.join(' ')).toContain('--ro-bind /root/run/runner.pyc /opt/code-agent/runner.pyc');
+      expect(args.join(' ')).toContain('--ro-bind /srv/run/runner.pyc /opt/code-agent/runner.pyc');
       expect(args.slice(-11)).toEqual(['-S', '/opt/code-agent/runner.pyc', '--checks-fd', '4', '--report-fd', '5', '--exit-hint-fd', '7', '--status-fd', '6', `--${jobMode}`]);
     }
   });
