@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalLlamaProvider, type CompletionTiming, type LocalProviderOptions } from '../../src/llm/local.js';
-import { disposeSharedModels } from '../../src/llm/local-runtime.js';
+import { freeSharedModels } from '../helpers/models.js';
 import type { ChatMessage } from '../../src/llm/types.js';
 
 /** Two system prompts of about 60 tokens (the agent's are longer; shorter keeps the test quick). */
@@ -33,8 +33,8 @@ async function load(options: Partial<LocalProviderOptions>, timings: CompletionT
 
 afterAll(async () => {
   for (const p of providers) await p.dispose();
-  await disposeSharedModels();
-});
+  await freeSharedModels();
+}, 120_000);
 
 const code = (requirement: string): ChatMessage[] => [
   { role: 'system', content: SYSTEM_PROMPT },

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGgufFileInfo } from 'node-llama-cpp';
 import { LocalLlamaProvider, type CompletionTiming } from '../../src/llm/local.js';
-import { disposeSharedModels } from '../../src/llm/local-runtime.js';
+import { freeSharedModels } from '../helpers/models.js';
 import type { ChatMessage } from '../../src/llm/types.js';
 import { testModelPath, testThreads } from '../../scripts/test-model.js';
 
@@ -25,8 +25,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await provider?.dispose();
-  await disposeSharedModels();
-});
+  await freeSharedModels();
+}, 120_000);
 
 const ask = (text: string): ChatMessage[] => [
   { role: 'system', content: 'You are a terse assistant. Answer with one word.' },
