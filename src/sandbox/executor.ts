@@ -7,22 +7,23 @@
  * (pool.ts) pre-starts sandboxes with the usual imports done; cold start stays the fallback, in a
  * prepared slot (work dir and cgroup made ahead) when one is ready.
  */
-import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { buildCommand, CHECKS_FD, SANDBOX_ENV, STATUS_FD, type SandboxTools } from './bwrap-args.js';
-import { detectCgroups, launchCommand, type CgroupSupport } from './cgroup.js';
+import type { SandboxTools } from './bwrap-args.js';
+import { detectCgroups, type CgroupSupport } from './cgroup.js';
 import { describeIsolation, probeTmpfs, type IsolationReport } from './isolation.js';
+import { launchSandbox, openChecks } from './launch.js';
 import { mergeLimits } from './limits.js';
 import { WarmPool, type Pooled } from './pool.js';
 import { explainProbeFailure, findTool, findTools } from './probe.js';
-import { startProcess, watchProcess } from './process.js';
+import { watchProcess } from './process.js';
 import { encodeJob } from './job.js';
 import { finishRun, prepareInputs } from './run-result.js';
 import { compileRunner, runnerPath } from './runner.js';
 import { seccompFilter } from './seccomp.js';
-import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation, type Slot } from './slot.js';
+import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation } from './slot.js';
 import { workDirBudget } from './disk-guard.js';
 import { sweepLeftovers } from './sweep.js';
 import { Teardowns } from './teardown.js';
@@ -251,7 +252,7 @@ export class BubblewrapExecutor implements Executor {
       spawn: async () => {
         const slot = await openSlot(ready.iso, limits, workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, POOL_INPUT_ALLOWANCE));
         try {
-          const started = this.start(ready, slot, limits, { jobMode: kind === 'warm' ? 'pool' : 'job' });
+          const started = launchSandbox(ready, this.python, slot, limits, { jobMode: kind === 'warm' ? 'pool' : 'job' });
           return { slot, started, limits, bornAt: performance.now(), isReady: false };
         } catch (err) {
           await closeSlot(slot, this.logger);
@@ -266,38 +267,6 @@ export class BubblewrapExecutor implements Executor {
     });
   }
 
-  /**
-   * Spawns the sandbox command for a slot (joining its cgroup first). Job mode `job` (a prepared
-   * slot) stops the launcher before the sandbox starts, until its job arrives.
-   */
-  private start(ready: Ready, slot: Slot, limits: ExecutionLimits, how: { jobMode?: 'pool' | 'job'; checksFd?: number; nprocOffset?: number }) {
-    const filterFd = ready.isolated && ready.seccomp ? openSync(ready.seccomp, 'r') : undefined;
-    try {
-      let [file, args] = buildCommand({
-        tools: ready.tools!,
-        python: this.python,
-        runnerPath: ready.runner,
-        workDir: slot.workDir,
-        limits,
-        hostId: slot.hostId,
-        nprocOffset: how.nprocOffset ?? 0,
-        isolated: ready.isolated,
-        seccompFd: filterFd === undefined ? undefined : 3,
-        checks: how.checksFd !== undefined,
-        cgroup: slot.cgroup !== null,
-        jobMode: how.jobMode,
-      });
-      const gate = how.jobMode === 'job' ? { fd: CHECKS_FD, readyFd: STATUS_FD } : undefined;
-      if (slot.cgroup || gate) [file, args] = launchCommand(slot.cgroup?.procsFiles ?? [], file, args, gate);
-      const env: Record<string, string> = ready.isolated
-        ? { PATH: '/usr/bin:/bin' }
-        : { ...SANDBOX_ENV, HOME: slot.workDir, MPLCONFIGDIR: join(slot.workDir, '.matplotlib') };
-      return startProcess({ file, args, env, cwd: slot.workDir, extraFd: filterFd, checksFd: how.checksFd, controlPipe: how.jobMode !== undefined });
-    } finally {
-      if (filterFd !== undefined) closeSync(filterFd);
-    }
-  }
-
   private async runCold(ready: Ready, code: string, limits: ExecutionLimits, options: ExecuteOptions): Promise<ExecutionResult> {
     const nprocOffset = slot0NprocOffset(ready) ? await userProcessCount() : 0;
     const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
@@ -306,7 +275,7 @@ export class BubblewrapExecutor implements Executor {
     const checksFd = options.checks === undefined ? undefined : openChecks(ready.iso.workRoot, options.checks);
     try {
       const before = await prepareInputs(slot, code, options.inputFiles ?? []);
-      const started = this.start(ready, slot, limits, { checksFd, nprocOffset });
+      const started = launchSandbox(ready, this.python, slot, limits, { checksFd, nprocOffset });
       return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
     } finally {
       if (checksFd !== undefined) closeSync(checksFd);
@@ -333,18 +302,3 @@ export class BubblewrapExecutor implements Executor {
 
 /** Without a uid of its own, RLIMIT_NPROC counts every process of the user: they are added to the limit. */
 const slot0NprocOffset = (ready: Ready) => !ready.iso.randomUid;
-
-/**
- * Writes the checks to a file beside (not inside) the work dir and opens it for the runner's fd 4;
- * the name is unlinked at once, so nothing stays behind and the program cannot find it.
- */
-function openChecks(workRoot: string, checks: string): number {
-  const path = join(workRoot, `checks-${process.pid}-${Math.random().toString(36).slice(2)}.py`);
-  writeFileSync(path, checks, { mode: 0o600 });
-  try {
-    return openSync(path, 'r');
-  } finally {
-    unlinkSync(path);
-  }
-}
-
