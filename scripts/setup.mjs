@@ -5,12 +5,17 @@
 // model into the user cache. As root it installs missing Debian packages with apt-get; otherwise it
 // prints the exact command and exits 1.
 //
+// The sandbox's Python environment (README "The sandbox's Python"): Debian's python3 with the data
+// packages and fonts (apt-get), then, after the build, the pinned wheels Debian lacks and the
+// operator's `sandbox.python_packages`, installed with Debian's pip into read-only site dirs
+// (src/sandbox/python-packages.ts says where; `CODE_AGENT_PYTHON_DIR` chooses another place).
+//
 // Flags (after `npm run setup --`), or the environment:
 //   --gpu[=cuda|vulkan|all]  / CODE_AGENT_GPU   keep node-llama-cpp's GPU builds (default: CUDA only
 //                                               when an NVIDIA driver is loaded; none otherwise)
 //   --no-model               / CODE_AGENT_SETUP_MODEL=none   do not fetch the default local model
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unusableBinaries, wantedGpu } from './llama-binaries.mjs';
@@ -24,14 +29,39 @@ const SYSTEM_PARTS = [
   { pkg: 'python3', ok: () => existsSync(PYTHON) },
   // systemd-analyze: the tests verify deploy/code-agent-slack.service with it
   { pkg: 'systemd', ok: () => existsSync('/usr/bin/systemd-analyze') },
-  ...['numpy', 'pandas', 'matplotlib', 'scipy', 'sympy'].map((mod) => ({
-    pkg: `python3-${mod}`,
-    ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-c', `import ${mod}`], { stdio: 'ignore' }).status === 0,
+  // the sandbox's data packages (the Debian part of DEFAULT_MODULES), Debian's pip for the wheels, fonts
+  ...debianModules().map(({ module, debian }) => ({
+    pkg: debian,
+    ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0,
   })),
+  { pkg: 'python3-pip', ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-m', 'pip', '--version'], { stdio: 'ignore' }).status === 0 },
+  ...debianFonts().map((pkg) => ({ pkg, ok: () => dpkgInstalled(pkg) })),
   // queue mode and the shared history stores: the tests start their own servers on free ports
   { pkg: 'redis-server', ok: () => existsSync('/usr/bin/redis-server') },
   { pkg: 'postgresql', ok: () => postgresInstalled() },
 ];
+
+/**
+ * The Debian part of the default module set, read from the TypeScript source (setup runs before the
+ * build): `{ module: 'x', dist: '…', debian: 'python3-x' }` entries of DEFAULT_MODULES.
+ */
+function debianModules() {
+  const source = readFileSync(join(root, 'src', 'sandbox', 'python-packages.ts'), 'utf8');
+  return [...source.matchAll(/\{ module: '([\w.]+)', dist: '[^']+', debian: '([\w.-]+)' \}/g)].map((m) => ({ module: m[1], debian: m[2] }));
+}
+
+/** FONT_PACKAGES of src/sandbox/python-packages.ts. */
+function debianFonts() {
+  const source = readFileSync(join(root, 'src', 'sandbox', 'python-packages.ts'), 'utf8');
+  const list = /FONT_PACKAGES: readonly string\[\] = \[([^\]]*)\]/.exec(source)?.[1] ?? '';
+  return [...list.matchAll(/'([\w.-]+)'/g)].map((m) => m[1]);
+}
+
+/** True when dpkg has `pkg` installed. */
+function dpkgInstalled(pkg) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.includes('install ok installed');
+}
 
 /** True when some /usr/lib/postgresql/<version>/bin/postgres exists (Debian's layout). */
 function postgresInstalled() {
@@ -51,7 +81,7 @@ function run(cmd, args, env = process.env) {
 function ensureSystemParts() {
   const missing = SYSTEM_PARTS.filter((p) => !p.ok()).map((p) => p.pkg);
   if (missing.length === 0) {
-    step('system parts present: bubblewrap, python3 and its sandbox libraries, redis-server, postgresql, systemd-analyze');
+    step('system parts present: bubblewrap, python3 with its sandbox packages and fonts, redis-server, postgresql, systemd-analyze');
     return;
   }
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
@@ -97,6 +127,36 @@ function pruneLlamaBinaries(gpu) {
   }
 }
 
+/**
+ * The wheels Debian lacks (pyarrow) and the operator's `sandbox.python_packages` (config.yaml, or
+ * `--config F`/`CODE_AGENT_CONFIG`), each into its site dir, from the build (dist/).
+ */
+async function installPythonWheels() {
+  const dist = (p) => import(join(root, 'dist', 'src', ...p.split('/')));
+  const { loadConfig } = await dist('config/load.js');
+  const { DEFAULT_WHEELS, pythonSiteDirs } = await dist('sandbox/python-packages.js');
+  const { installWheels } = await dist('sandbox/python-install.js');
+  const configArg = process.argv.find((a) => a.startsWith('--config='))?.slice('--config='.length);
+  const config = await loadConfig(configArg);
+  const pins = config.sandbox.python_packages;
+  const dirs = pythonSiteDirs(pins);
+  const parent = dirname(dirs.wheels);
+  const writable = spawnSync('sh', ['-c', `mkdir -p "$1" 2>/dev/null && test -w "$1"`, 'sh', parent]).status === 0;
+  if (!writable) {
+    process.stderr.write(`[setup] cannot write ${parent} (the sandbox's Python packages): run setup as root, or set CODE_AGENT_PYTHON_DIR to a folder every user can read\n`);
+    process.exit(1);
+  }
+  const t0 = Date.now();
+  const log = (line) => step(line);
+  const done = [await installWheels({ lines: DEFAULT_WHEELS, target: dirs.wheels, log })];
+  if (dirs.extra) done.push(await installWheels({ lines: pins, target: dirs.extra, log }));
+  step(
+    done.some(Boolean)
+      ? `sandbox Python packages installed in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${Object.values(dirs).join(', ')}`
+      : `sandbox Python packages present: ${Object.values(dirs).join(', ')}`,
+  );
+}
+
 function fetchDefaultModel() {
   const skip = process.argv.includes('--no-model') || ['none', '0', 'no'].includes(process.env.CODE_AGENT_SETUP_MODEL ?? '');
   if (skip) {
@@ -112,5 +172,6 @@ ensureSystemParts();
 ensureNodeModules(gpu);
 pruneLlamaBinaries(gpu);
 run('npm', ['run', '--silent', 'build']);
+await installPythonWheels();
 fetchDefaultModel();
 step('done. Try: npx code-agent run "generate 100 random numbers and print their mean and standard deviation"');

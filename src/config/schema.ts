@@ -3,6 +3,7 @@
  * the key by its path, e.g. `sandbox.timeout_s: expected a number`.
  */
 import { z } from 'zod';
+import { PIN_PATTERN } from '../sandbox/python-packages.js';
 
 /** Empty strings (from `${VAR}` with VAR unset) count as "not set". */
 const optionalString = z
@@ -86,6 +87,17 @@ export const sandboxSchema = z
     warm_pool_max_age_s: num(300),
     /** `off`: no cgroup per run (limits per process only, as where cgroups are not writable). */
     cgroups: z.enum(['auto', 'off']).default('auto'),
+    /**
+     * The operator's own Python packages, `name==version` pins (each may end with
+     * ` --hash=sha256:<hex>`), installed by `npm run setup` without their dependencies (pin those too).
+     */
+    python_packages: z
+      .array(
+        z.string().trim().regex(PIN_PATTERN, {
+          message: 'expected a pin like "name==1.2.3" (optionally followed by " --hash=sha256:<64 hex digits>")',
+        }),
+      )
+      .default([]),
   })
   .strict();
 

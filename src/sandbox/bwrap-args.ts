@@ -5,6 +5,7 @@
  */
 import type { ExecutionLimits } from './types.js';
 import { SHM_BYTES, TMPFS_BYTES } from './limits.js';
+import { SANDBOX_SITE_DIRS } from './python-packages.js';
 
 /** Where the work dir appears inside the sandbox. */
 export const SANDBOX_WORK_DIR = '/work';
@@ -12,6 +13,9 @@ export const SANDBOX_WORK_DIR = '/work';
 export const SANDBOX_RUNNER_PATH = '/opt/code-agent/runner.py';
 /** Where the runner's bytecode appears inside the sandbox, when the host compiled it (runner.ts). */
 export const SANDBOX_RUNNER_BYTECODE_PATH = '/opt/code-agent/runner.pyc';
+
+/** Where the matplotlib font list made at executor setup appears inside the sandbox (environment.ts). */
+export const SANDBOX_FONT_CACHE_DIR = '/opt/code-agent/mpl';
 
 /** The runner's path inside the sandbox for its host path (source or bytecode). */
 const sandboxRunner = (hostPath: string) => (hostPath.endsWith('.pyc') ? SANDBOX_RUNNER_BYTECODE_PATH : SANDBOX_RUNNER_PATH);
@@ -70,6 +74,8 @@ export interface CommandSpec {
   runnerPath: string;
   /** Host path of the private work dir, bound read-write at {@link SANDBOX_WORK_DIR}. */
   workDir: string;
+  /** Read-only host folders of the Python environment: site dirs and the font list (none: no such bind). */
+  pythonDirs?: PythonDirs;
   limits: ExecutionLimits;
   /** Host uid/gid to drop to before bwrap (root only; makes RLIMIT_NPROC count). Null: stay as is. */
   hostId: number | null;
@@ -94,6 +100,38 @@ export interface CommandSpec {
   jobMode?: 'pool' | 'job';
 }
 
+/** Host folders the sandbox's Python uses beyond /usr (python-packages.ts, environment.ts). */
+export interface PythonDirs {
+  /** The default wheels' site dir, bound at {@link SANDBOX_SITE_DIRS}.wheels. */
+  wheels?: string;
+  /** The operator's packages' site dir, bound at {@link SANDBOX_SITE_DIRS}.extra (first on sys.path). */
+  extra?: string;
+  /** The folder holding matplotlib's font list, bound at {@link SANDBOX_FONT_CACHE_DIR}. */
+  fontCache?: string;
+}
+
+/** Each Python folder as `[host, path inside the sandbox]`, in sys.path order (operator's first). */
+export function pythonBinds(dirs: PythonDirs | undefined): Array<[string, string]> {
+  const binds: Array<[string, string]> = [];
+  if (dirs?.extra) binds.push([dirs.extra, SANDBOX_SITE_DIRS.extra]);
+  if (dirs?.wheels) binds.push([dirs.wheels, SANDBOX_SITE_DIRS.wheels]);
+  if (dirs?.fontCache) binds.push([dirs.fontCache, SANDBOX_FONT_CACHE_DIR]);
+  return binds;
+}
+
+/**
+ * The runner's options for the Python folders: `--path DIR` per site dir (sys.path order) and
+ * `--font-cache DIR`, as the program sees them (sandbox paths; host paths when unisolated).
+ */
+export function pythonDirArgs(dirs: PythonDirs | undefined, isolated: boolean): string[] {
+  const inSandbox = (host: string, inside: string) => (isolated ? inside : host);
+  const args: string[] = [];
+  if (dirs?.extra) args.push('--path', inSandbox(dirs.extra, SANDBOX_SITE_DIRS.extra));
+  if (dirs?.wheels) args.push('--path', inSandbox(dirs.wheels, SANDBOX_SITE_DIRS.wheels));
+  if (dirs?.fontCache) args.push('--font-cache', inSandbox(dirs.fontCache, SANDBOX_FONT_CACHE_DIR));
+  return args;
+}
+
 /** rlimits as `prlimit` options. Memory and file sizes in bytes, CPU in s. */
 export function prlimitArgs(limits: ExecutionLimits, nprocOffset = 0, cgroup = false): string[] {
   const cpu = Math.max(1, Math.ceil(limits.cpuTimeS));
@@ -111,7 +149,7 @@ export function prlimitArgs(limits: ExecutionLimits, nprocOffset = 0, cgroup = f
  * bwrap options: every namespace new, system paths read-only, the root and /dev read-only;
  * writable are the work dir (host disk) and two size-capped tmpfs (/tmp, /dev/shm: host RAM).
  */
-export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath' | 'seccompFd'>): string[] {
+export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath' | 'seccompFd' | 'pythonDirs'>): string[] {
   const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ['--setenv', k, v]);
   return [
     '--unshare-all',
@@ -136,6 +174,7 @@ export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath' | 'se
     '--remount-ro', '/dev',
     '--size', String(TMPFS_BYTES), '--tmpfs', '/tmp',
     '--ro-bind', spec.runnerPath, sandboxRunner(spec.runnerPath),
+    ...pythonBinds(spec.pythonDirs).flatMap(([host, inside]) => ['--ro-bind', host, inside]),
     '--bind', spec.workDir, SANDBOX_WORK_DIR,
     '--remount-ro', '/', // bwrap's root is an unbounded tmpfs: nothing may be written there
     '--chdir', SANDBOX_WORK_DIR,
@@ -168,6 +207,7 @@ export function buildCommand(spec: CommandSpec): [string, string[]] {
   }
   if (spec.checks || spec.jobMode) chain.push('--checks-fd', String(CHECKS_FD), '--report-fd', String(REPORT_FD));
   if (spec.isolated) chain.push('--exit-hint-fd', String(EXIT_HINT_FD));
+  chain.push(...pythonDirArgs(spec.pythonDirs, spec.isolated));
   chain.push('--status-fd', String(STATUS_FD));
   if (spec.jobMode) chain.push(`--${spec.jobMode}`);
   return [chain[0]!, chain.slice(1)];

@@ -11,7 +11,10 @@ import { closeSync } from 'node:fs';
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import type { SandboxTools } from './bwrap-args.js';
+import type { PythonDirs, SandboxTools } from './bwrap-args.js';
+import { brokenPins, type PythonEnvironment } from './environment.js';
+import { cachedEnvironment, probeEnvironment } from './environment-probe.js';
+import { pythonSiteDirs, siteDirReady, type SiteDirs } from './python-packages.js';
 import { detectCgroups, type CgroupSupport } from './cgroup.js';
 import { describeIsolation, probeTmpfs, type IsolationReport } from './isolation.js';
 import { launchSandbox, openChecks } from './launch.js';
@@ -67,6 +70,11 @@ export interface BubblewrapExecutorOptions {
    * or a tmpfs work dir). Default {@link SPARE_SLOTS}.
    */
   spareSlots?: number;
+  /**
+   * The operator's Python packages (`sandbox.python_packages` pins): their site dir is mounted, and
+   * {@link BubblewrapExecutor.check} fails when one is missing or does not import. Default none.
+   */
+  pythonPackages?: readonly string[];
 }
 
 /** Default number of prepared slots for cold starts. */
@@ -82,6 +90,10 @@ export interface Ready {
   seccomp?: string;
   /** Why isolation is off, for the warning. */
   reason?: string;
+  /** The site dirs for the configured pins (they may not exist: setup not run). */
+  siteDirs: SiteDirs;
+  /** What every sandbox mounts of the Python environment (the font list joins after the probe). */
+  pythonDirs: PythonDirs;
 }
 
 const isRoot = () => process.getuid?.() === 0;
@@ -98,6 +110,8 @@ export class BubblewrapExecutor implements Executor {
   private ownRoot: OwnedWorkRoot | undefined;
   private pool: WarmPool | undefined;
   private spares: WarmPool | undefined;
+  private env: Promise<PythonEnvironment> | undefined;
+  private readonly pins: readonly string[];
   private readonly teardowns: Teardowns;
 
   constructor(private readonly options: BubblewrapExecutorOptions = {}) {
@@ -105,6 +119,7 @@ export class BubblewrapExecutor implements Executor {
     this.limits = options.limits ?? {};
     this.logger = options.logger ?? { warn: (m) => process.stderr.write(`warning: ${m}\n`) };
     this.teardowns = new Teardowns(this.logger);
+    this.pins = options.pythonPackages ?? [];
     mergeLimits(this.limits); // fail fast on a bad limit
     for (const [what, n] of [['warm pool size', options.warmPool ?? 0], ['prepared slots', options.spareSlots ?? SPARE_SLOTS]] as const) {
       if (!Number.isInteger(n) || n < 0) throw new RangeError(`sandbox ${what}: expected a whole number ≥ 0, got ${n}`);
@@ -128,9 +143,45 @@ export class BubblewrapExecutor implements Executor {
     return this.runCold(ready, code, limits, options);
   }
 
-  /** @throws {SandboxUnavailableError} when isolation is unavailable and unisolated mode is not allowed */
+  /**
+   * Sets the sandbox up and probes its Python (cached: environment.ts).
+   * @throws {SandboxUnavailableError} when isolation is unavailable and unisolated mode is not
+   *   allowed, or when a package of `pythonPackages` is missing or does not import
+   */
   async check(): Promise<void> {
     await this.prepare();
+    const env = await this.environment().catch((err: unknown) => {
+      if (this.pins.length > 0) throw err;
+      this.logger.warn(`sandbox: ${(err as Error).message}`);
+      return undefined;
+    });
+    const broken = env ? brokenPins(env) : [];
+    if (broken.length > 0) {
+      throw new SandboxUnavailableError(
+        `sandbox.python_packages: ${broken.join('; ')}. Run \`npm run setup\` to install them (pin their dependencies too), or remove them from config.yaml`,
+      );
+    }
+  }
+
+  /**
+   * What the sandbox's Python offers: modules of the default set, the operator's pins, fonts. Probed
+   * in the sandbox once per executor (or read from the user cache); also hands matplotlib's font list
+   * to every later run.
+   * @throws {SandboxUnavailableError} when the sandbox is unavailable or the probe fails
+   */
+  environment(): Promise<PythonEnvironment> {
+    if (!this.env) {
+      this.env = this.prepare().then((ready) =>
+        probeEnvironment({ ready, python: this.python, pins: this.pins, limits: this.limits, run: (code, limits) => this.runCold(ready, code, limits, {}) }),
+      );
+      this.env.catch(() => (this.env = undefined)); // retried next time
+    }
+    return this.env;
+  }
+
+  /** The environment from the user cache, without starting anything (undefined: not probed yet). */
+  cachedEnvironment(): PythonEnvironment | undefined {
+    return cachedEnvironment(this.python, this.pins);
   }
 
   /** What isolation is active and why (for `code-agent doctor`); sets the sandbox up if needed. */
@@ -167,6 +218,8 @@ export class BubblewrapExecutor implements Executor {
     const ready = this.ready;
     this.ready = undefined;
     await ready?.catch(() => undefined);
+    await this.env?.catch(() => undefined);
+    this.env = undefined;
     const pools = [this.pool, this.spares];
     [this.pool, this.spares] = [undefined, undefined];
     await Promise.all(pools.map((p) => p?.close()));
@@ -205,10 +258,15 @@ export class BubblewrapExecutor implements Executor {
     await this.sweepOnce(cgroups);
     const tmpfs = this.options.tmpfs !== 'off' && (await probeTmpfs(workRoot));
     const iso: Isolation = { workRoot, cgroups, tmpfs, randomUid: isRoot() };
+    const siteDirs = pythonSiteDirs(this.pins);
+    const pythonDirs: PythonDirs = {
+      wheels: siteDirReady(siteDirs.wheels) ? siteDirs.wheels : undefined,
+      extra: siteDirReady(siteDirs.extra) ? siteDirs.extra : undefined,
+    };
     let failure: SandboxUnavailableError;
     try {
       const tools = await findTools();
-      const ready: Ready = { tools, isolated: true, iso, runner, seccomp };
+      const ready: Ready = { tools, isolated: true, iso, runner, seccomp, siteDirs, pythonDirs };
       const probe = await this.runCold(ready, 'pass', mergeLimits(this.limits, { wallTimeS: 15 }), {});
       if (probe.exitCode === 0) {
         if (cgroups.mode === 'none') this.logger.warn(`sandbox: no cgroup per run: ${cgroups.reason}`);
@@ -228,7 +286,7 @@ export class BubblewrapExecutor implements Executor {
     const setpriv = await findTool('setpriv');
     if (prlimit === null) throw new SandboxUnavailableError(`${failure.message} (and prlimit is missing too)`);
     const tools = { prlimit, setpriv: setpriv ?? '', bwrap: '' };
-    return { tools, isolated: false, iso: { ...iso, randomUid: iso.randomUid && setpriv !== null }, runner, reason: failure.message };
+    return { tools, isolated: false, iso: { ...iso, randomUid: iso.randomUid && setpriv !== null }, runner, reason: failure.message, siteDirs, pythonDirs };
   }
 
   /** Removes, once per process, what executors of dead processes left on the host (sweep.ts). */

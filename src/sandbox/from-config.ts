@@ -9,6 +9,7 @@ export interface SandboxConfig extends SandboxLimitConfig {
   warm_pool: number;
   warm_pool_max_age_s: number;
   cgroups: 'auto' | 'off';
+  python_packages: string[];
 }
 
 /** The executor the `sandbox` config section describes (the app and `code-agent doctor` share it). */
@@ -20,6 +21,7 @@ export function executorFromConfig(sandbox: SandboxConfig, logger?: { warn(msg: 
     warmPool: sandbox.warm_pool,
     warmPoolMaxAgeS: sandbox.warm_pool_max_age_s,
     cgroups: sandbox.cgroups,
+    pythonPackages: sandbox.python_packages,
     logger,
   });
 }

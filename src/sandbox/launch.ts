@@ -34,6 +34,7 @@ export function launchSandbox(ready: Ready, python: string, slot: Slot, limits: 
       python,
       runnerPath: ready.runner,
       workDir: slot.workDir,
+      pythonDirs: ready.pythonDirs,
       limits,
       hostId: slot.hostId,
       nprocOffset: how.nprocOffset ?? 0,

@@ -20,6 +20,12 @@ OUTPUT_CAP = 1 << 20  # characters of stdout kept for the checks
 REPORT_FD_MIN = 100  # the report fd is moved this high (below RLIMIT_NOFILE), away from the fds a program opens
 VALUE_CHARS = 300  # longest repr of a value in a check's detail
 WARM_MODULES = ("numpy", "pandas", "matplotlib", "matplotlib.pyplot")  # pool mode
+# Appended to every font matplotlib picks, glyph by glyph: Latin, Greek, Cyrillic and symbols
+# (DejaVu), then Chinese, Japanese and Korean (WenQuanYi Micro Hei, or Noto CJK where installed).
+# A family that is not installed is skipped. Kept equal to FONT_FALLBACK (python-packages.ts).
+FONT_FALLBACK = ("DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP")
+_PATHS = []  # --path DIR: site dirs put on sys.path before the system's (operator's first)
+_FONT_CACHE = []  # --font-cache DIR: the font list made at executor setup, copied in before matplotlib loads
 
 
 def _save_figures(close):
@@ -63,11 +69,40 @@ def _patch_pyplot(module):
     _patch_savefig(module.Figure)
 
 
+def _patch_font_manager(module):
+    """Every font matplotlib resolves gets {FONT_FALLBACK} appended (per-glyph fallback, matplotlib
+    >= 3.6), whatever family the program set: Chinese titles render even after
+    `rcParams["font.sans-serif"] = ["SimHei"]` (a font that is not installed here)."""
+    cls = module.FontManager
+    original = getattr(cls, "_find_fonts_by_props", None)
+    if original is None:  # another matplotlib: its own fallback only
+        return
+    extra = []
+
+    def _find_fonts_by_props(self, prop, *args, **kwargs):
+        paths = original(self, prop, *args, **kwargs)
+        if not extra:
+            for family in FONT_FALLBACK:
+                try:
+                    path = self.findfont(module.FontProperties(family=family), fallback_to_default=False)
+                except Exception:  # not installed here
+                    continue
+                if path not in extra:
+                    extra.append(path)
+            extra.append(None)  # resolved (even to nothing)
+        return list(paths) + [p for p in extra if p is not None and p not in paths]
+    cls._find_fonts_by_props = _find_fonts_by_props
+
+
+_HOOKS = {"matplotlib.pyplot": lambda m: _patch_pyplot(m), "matplotlib.font_manager": lambda m: _patch_font_manager(m)}
+
+
 class _PyplotHook:
-    """Meta-path finder that patches matplotlib.pyplot.show right after pyplot is imported."""
+    """Meta-path finder that patches matplotlib right after it is imported: pyplot.show saves
+    figures, and fonts fall back to {FONT_FALLBACK}."""
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != "matplotlib.pyplot":
+        if fullname not in _HOOKS:
             return None
         from importlib.machinery import PathFinder
         spec = PathFinder.find_spec(fullname, path)
@@ -78,7 +113,7 @@ class _PyplotHook:
 
         def exec_module(module):
             original(module)
-            _patch_pyplot(module)
+            _HOOKS[fullname](module)
         loader.exec_module = exec_module
         return spec
 
@@ -86,6 +121,8 @@ class _PyplotHook:
 def _site():
     """What `site` would do for a system python: package dirs on sys.path, exit/quit/help."""
     ver = "python%d.%d" % sys.version_info[:2]
+    sys.path.extend(_PATHS)
+    _copy_font_list()
     for prefix in ("/usr/local", sys.prefix):
         sys.path.append("%s/lib/%s/dist-packages" % (prefix, ver))  # Debian/Ubuntu
         sys.path.append("%s/lib/%s/site-packages" % (prefix, ver))  # everywhere else
@@ -95,6 +132,29 @@ def _site():
     builtins.exit = _sitebuiltins.Quitter("exit", "Ctrl-D (i.e. EOF)")
     builtins.quit = _sitebuiltins.Quitter("quit", "Ctrl-D (i.e. EOF)")
     builtins.help = _sitebuiltins._Helper()
+
+
+def _copy_font_list():
+    """matplotlib's font list (fontlist-v*.json), made once at executor setup, copied into this run's
+    MPLCONFIGDIR, so that matplotlib does not scan every font again in each sandbox (~0.3 s)."""
+    if not _FONT_CACHE:
+        return
+    config = posix.environ.get(b"MPLCONFIGDIR")
+    if not config:
+        return
+    try:
+        names = [n for n in posix.listdir(_FONT_CACHE[0]) if n.startswith("fontlist-") and n.endswith(".json")]
+        if not names:
+            return
+        try:
+            posix.mkdir(config, 0o700)
+        except FileExistsError:
+            pass
+        for name in names:
+            with open("%s/%s" % (_FONT_CACHE[0], name), "rb") as src, open(config + b"/" + name.encode(), "wb") as dst:
+                dst.write(src.read())
+    except OSError:  # matplotlib makes its own list
+        pass
 
 
 class _Tee:
@@ -437,7 +497,17 @@ def _main(checks, report_fd):
     return status
 
 
+def _options(argv):
+    """`--path DIR` (repeatable) and `--font-cache DIR`."""
+    for i, arg in enumerate(argv[:-1]):
+        if arg == "--path":
+            _PATHS.append(argv[i + 1])
+        elif arg == "--font-cache":
+            _FONT_CACHE.append(argv[i + 1])
+
+
 if __name__ == "__main__":
+    _options(sys.argv)
     _supervised = "--status-fd" in sys.argv
     if _supervised:
         _checks, _report_fd = _supervise(sys.argv)  # returns in the child only

@@ -1,3 +1,5 @@
+import type { PythonEnvironment } from './environment.js';
+
 /**
  * The sandbox boundary: one interface, many possible backends (bubblewrap today).
  * Words follow docs/architecture.md ("Words"): an execution result carries the artifacts the program wrote.
@@ -141,6 +143,13 @@ export interface Executor {
   check(): Promise<void>;
   /** Releases what the executor keeps on the host (its temp folder). Optional for backends with nothing to release. */
   close?(): Promise<void>;
+  /**
+   * What the sandbox's Python offers (packages that import, fonts), probed once. Optional: without
+   * it the LLM is told a fixed default list.
+   */
+  environment?(): Promise<PythonEnvironment>;
+  /** The environment known without starting anything (a cache), or undefined. */
+  cachedEnvironment?(): PythonEnvironment | undefined;
 }
 
 /** Isolation is not available on this machine; the message says why and how to fix it. */
