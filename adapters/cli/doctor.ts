@@ -1,13 +1,16 @@
 /**
  * `code-agent doctor`: prints what isolation the sandbox has on this machine and why (namespaces,
- * a cgroup per run or rlimits only, the disk budget, the warm pool, prepared slots for cold starts). Exit 0 when code is isolated,
- * 2 when the sandbox is unavailable (the message says why and how to fix it).
+ * a cgroup per run or rlimits only, the disk budget, the warm pool, prepared slots for cold starts),
+ * and what its Python offers (packages, the operator's pins, site dirs, fonts). Exit 0 when code is
+ * isolated, 2 when the sandbox is unavailable or a pin of `sandbox.python_packages` is missing
+ * (the message says why and how to fix it).
  */
 import type { Config } from '../../src/config/schema.js';
 import { executorFromConfig } from '../../src/sandbox/from-config.js';
 import type { IsolationReport } from '../../src/sandbox/isolation.js';
 import { SandboxUnavailableError } from '../../src/sandbox/types.js';
 import { EXIT } from './errors.js';
+import { formatPython, pinsOk } from './doctor-python.js';
 
 /** The report as aligned lines, one per part. */
 export function formatIsolation(r: IsolationReport): string {
@@ -32,7 +35,10 @@ export async function runDoctor(config: Config, opts: { json?: boolean }, out: N
   const executor = executorFromConfig(config.sandbox, { warn: () => {} });
   try {
     const report = await executor.isolation();
-    out.write(opts.json ? `${JSON.stringify(report)}\n` : formatIsolation(report));
+    const python = await executor.environment().catch((err: unknown) => ({ error: (err as Error).message }));
+    if (opts.json) out.write(`${JSON.stringify({ ...report, python })}\n`);
+    else out.write(formatIsolation(report) + ('error' in python ? `sandbox python: unavailable: ${python.error}\n` : formatPython(python)));
+    if ('error' in python || !pinsOk(python)) return EXIT.usage;
     return report.namespaces.active ? EXIT.success : EXIT.failed;
   } catch (err) {
     if (!(err instanceof SandboxUnavailableError)) throw err;

@@ -13,14 +13,16 @@ import { publicReason } from './public-error.js';
 import { judgeAttempt } from './verdict.js';
 import { newAttempt, RunSteps } from './steps.js';
 import { newRunId } from './ids.js';
-import { SYSTEM_PROMPT } from './prompts.js';
+import { systemPrompt } from './prompts.js';
+import { librariesSentence } from './environment-text.js';
+import type { PythonEnvironment } from '../sandbox/environment.js';
 import { CHECKS_PROMPT } from './checks.js';
 import { REVIEW_PROMPT } from './review.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
-function systemPrompts(verify: VerifyMode): string[] {
+function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
   return [
-    SYSTEM_PROMPT,
+    systemPrompt(librariesSentence(env)),
     ...(verify === 'checks' || verify === 'both' ? [CHECKS_PROMPT] : []),
     ...(verify === 'review' || verify === 'both' ? [REVIEW_PROMPT] : []),
   ];
@@ -81,9 +83,11 @@ export class Agent {
     this.maxRetries = options.maxRetries ?? 3;
     this.maxRequirementChars = options.maxRequirementChars ?? 8000;
     this.verify = options.verify ?? 'checks';
-    this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify });
-    // a local model reads the system prompts now, not during the first request
-    void options.llm.prepare?.(systemPrompts(this.verify));
+    const environment = async () => options.executor.environment?.().catch(() => undefined);
+    this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify, environment });
+    // a local model reads the system prompts now, not during the first request (with the sandbox's
+    // packages as last probed: the probe itself starts with the first run)
+    void options.llm.prepare?.(systemPrompts(this.verify, options.executor.cachedEnvironment?.()));
   }
 
 

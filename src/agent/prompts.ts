@@ -6,15 +6,24 @@ import type { ChatMessage } from '../llm/types.js';
 import type { Attempt, Run } from '../history/types.js';
 import { describeResult } from './failure.js';
 import { checkLines } from './checks.js';
+import { librariesSentence } from './environment-text.js';
 
-/** Instructions given to the model before the requirement. */
-export const SYSTEM_PROMPT = `You are a Python programmer. Write one complete, self-contained Python 3.11 program that does what the user asks.
+/**
+ * Instructions given to the model before the requirement.
+ * @param libraries the sentence saying which packages are installed (environment-text.ts), probed in the sandbox
+ */
+export function systemPrompt(libraries: string = librariesSentence(undefined)): string {
+  return `You are a Python programmer. Write one complete, self-contained Python 3.11 program that does what the user asks.
 Rules:
 - Reply with the program in a single \`\`\`python code block. Keep any explanation short and outside the block.
-- The program runs non-interactively in a sandbox: no input(), no network, no package installs. The standard library, numpy, pandas, matplotlib, scipy and sympy are available.
+- The program runs non-interactively in a sandbox: no input(), no network, no package installs. ${libraries}
 - Print the results so the user can see them. When you plot, use matplotlib; figures are saved automatically as PNG (you may also savefig to a file in the current directory).
 - Files the program writes in the current directory are returned to the user.
 - When you are told about an error or given feedback, reply with the whole corrected program, not a diff.`;
+}
+
+/** The system prompt when the sandbox's packages are not known (the fixed default list). */
+export const SYSTEM_PROMPT = systemPrompt();
 
 /** What the LLM is told about how an attempt went. */
 function outcomeOf(previous: Attempt): string {
@@ -52,10 +61,11 @@ function asReply(attempt: Attempt): string {
  * Builds the chat for the next attempt of a run.
  * @param run the run so far (attempts already made, each with its result)
  * @param next the attempt being made (its trigger and feedback decide the last message)
+ * @param system the system prompt ({@link systemPrompt} of the sandbox's environment)
  */
-export function buildMessages(run: Run, next: Attempt): ChatMessage[] {
+export function buildMessages(run: Run, next: Attempt, system: string = SYSTEM_PROMPT): ChatMessage[] {
   const messages: ChatMessage[] = [
-    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: system },
     { role: 'user', content: run.requirement },
   ];
   const made = run.attempts.filter((a) => a.trigger !== 'rerun');

@@ -11,7 +11,9 @@ import type { AgentEvent } from './events.js';
 import type { CallOptions, VerifyMode } from './agent.js';
 import { safeSegment } from './ids.js';
 import { extractCode } from './extract.js';
-import { buildMessages } from './prompts.js';
+import { buildMessages, systemPrompt } from './prompts.js';
+import { availableLibraries, librariesSentence } from './environment-text.js';
+import type { PythonEnvironment } from '../sandbox/environment.js';
 import { cleanName } from '../sandbox/names.js';
 import { brokenCheck, deriveChecks } from './checks.js';
 import { reviewResult } from './review.js';
@@ -36,6 +38,8 @@ export interface StepsOptions {
   /** Improvement attempts of a call that does not say. */
   maxRetries: number;
   verify: VerifyMode;
+  /** What the sandbox offers (probed once by the executor), or undefined when it cannot say. */
+  environment(): Promise<PythonEnvironment | undefined>;
 }
 
 /** The steps of runs (see the module doc). */
@@ -76,7 +80,7 @@ export class RunSteps {
         return;
       }
       const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
-      const stop = stopReason(run, attempt, verdict, inputNames);
+      const stop = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment()));
       if (stop !== undefined || retry > maxRetries) {
         await this.finishUnconfirmed(run, verdict.reason, stop, options);
         return;
@@ -168,7 +172,8 @@ export class RunSteps {
     const attempt = newAttempt(run, trigger, '', feedback);
     emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
     const onToken = codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
-    const completion = await this.options.llm.complete(buildMessages(run, attempt), {
+    const system = systemPrompt(librariesSentence(await this.options.environment()));
+    const completion = await this.options.llm.complete(buildMessages(run, attempt, system), {
       signal: options.signal,
       onToken,
       ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),

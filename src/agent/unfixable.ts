@@ -5,14 +5,12 @@
  */
 import type { ExecutionResult } from '../sandbox/types.js';
 import { exceptionLine } from './failure.js';
-
-/** What the sandbox offers, as told to users and to the LLM. */
-export const AVAILABLE_LIBRARIES = "Python's standard library, numpy, pandas, matplotlib, scipy and sympy";
+import { ADD_PACKAGE_HINT, FALLBACK_LIBRARIES } from './environment-text.js';
 
 /** Modules whose only purpose is the network: a program that needs one cannot work here. */
 const NETWORK_MODULES = new Set([
   'requests', 'httpx', 'urllib3', 'aiohttp', 'websocket', 'websockets', 'boto3', 'botocore',
-  'yfinance', 'tweepy', 'openai', 'selenium', 'bs4', 'scrapy', 'pymongo', 'psycopg2', 'redis',
+  'yfinance', 'tweepy', 'openai', 'selenium', 'scrapy', 'pymongo', 'psycopg2', 'redis',
 ]);
 
 /** Error text that means the program tried to reach the network. */
@@ -42,6 +40,8 @@ export interface FailureContext {
   inputFiles: readonly string[];
   /** Modules reported missing by earlier attempts of the run. */
   missingBefore: readonly string[];
+  /** What the sandbox offers, in words (environment-text.ts). Default: the fixed list every install has. */
+  libraries?: string;
 }
 
 /** True when the request asks the program to make the file itself (then reading it first is a bug to fix). */
@@ -50,11 +50,32 @@ function asksToWrite(request: string, name: string): boolean {
   return new RegExp(`\\b(?:create|write|save|generate|make|produce|export|output|dump|store)s?\\b[^.\\n]{0,60}${escaped}`, 'i').test(request);
 }
 
-/** The module named by `ModuleNotFoundError: No module named 'x.y'` (top-level `x`), if any. */
+/**
+ * How libraries say a module they need is missing, besides Python's own `No module named 'x'`;
+ * the first group is the module.
+ */
+const MISSING_DEPENDENCY = [
+  /^(?:ModuleNotFoundError|ImportError): No module named '([^']+)'/,
+  // pandas' optional dependencies: `Missing optional dependency 'openpyxl'.  Use pip or conda to install openpyxl.`
+  /^ImportError: Missing optional dependency '([^']+)'/,
+  // pandas' parquet: `Unable to find a usable engine; tried using: 'pyarrow', 'fastparquet'.`
+  /^ImportError: Unable to find a usable engine; tried using: '([^']+)'/,
+  // plotly image export, seaborn, matplotlib and others: `… requires the kaleido package`
+  /^\w*(?:Error|Exception): .*\brequires the ([\w.-]+) package/,
+  /^\w*(?:Error|Exception): .*\b(?:pip|conda) install (?:-U )?([\w.-]+)/,
+];
+
+/**
+ * The module a failed program needs and does not have: `ModuleNotFoundError: No module named 'x.y'`
+ * (top-level `x`), or a library's own wording of a missing dependency (see {@link MISSING_DEPENDENCY}).
+ */
 export function missingModule(result: ExecutionResult): string | undefined {
   const line = exceptionLine(result.stderr) ?? '';
-  const match = /^(?:ModuleNotFoundError|ImportError): No module named '([^']+)'/.exec(line);
-  return match?.[1]?.split('.')[0];
+  for (const pattern of MISSING_DEPENDENCY) {
+    const match = pattern.exec(line);
+    if (match?.[1]) return match[1].split('.')[0];
+  }
+  return undefined;
 }
 
 /**
@@ -90,15 +111,15 @@ export function unfixableFailure(result: ExecutionResult, context: FailureContex
         kind: 'missing_module',
         message:
           `the program needs the module ${module}, which is not installed, and the sandbox has no network. ` +
-          `Available: ${AVAILABLE_LIBRARIES}. Attach the data as a file and ask for a program that reads it`,
+          `Available: ${context.libraries ?? FALLBACK_LIBRARIES}. Attach the data as a file and ask for a program that reads it`,
       };
     }
     if (context.missingBefore.includes(module)) {
       return {
         kind: 'missing_module',
         message:
-          `the program needs the module ${module}, which is not installed (packages cannot be installed). ` +
-          `Available: ${AVAILABLE_LIBRARIES}. Ask for a version that uses those`,
+          `the program needs the module ${module}, which is not installed here (a program cannot install packages). ` +
+          `Available: ${context.libraries ?? FALLBACK_LIBRARIES}. Ask for a version that uses those, or ${ADD_PACKAGE_HINT}`,
       };
     }
   }

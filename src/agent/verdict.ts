@@ -98,8 +98,9 @@ export function requestSoFar(run: Pick<Run, 'requirement' | 'attempts'>): string
  * Why no further attempt can help, if so: the model repeated an earlier program twice in a row,
  * or the failure is one no code can fix (see `unfixable.ts`).
  * @param inputNames cleaned names of the files the program was given
+ * @param libraries what the sandbox offers, in words (told with a missing module)
  */
-export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNames: readonly string[]): string | undefined {
+export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNames: readonly string[], libraries?: string): string | undefined {
   const before = run.attempts[run.attempts.length - 2];
   if (attempt.repeatOf !== undefined && before?.repeatOf !== undefined) {
     const last = verdict.kind === 'confirmed' ? '' : `: ${verdict.reason}`;
@@ -116,6 +117,7 @@ export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNa
     request: requestSoFar(run),
     inputFiles: inputNames,
     missingBefore,
+    libraries,
   })?.message;
 }
 

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ready } from './executor.js';
 import {
-  environmentCacheFile,
+  environmentCacheFiles,
   environmentFingerprint,
   parseProbe,
   probeProgram,
@@ -53,7 +53,7 @@ const environmentOf = (probe: ProbeOutput, dirs: SiteDirs, probeMs: number, cach
  * @throws {SandboxUnavailableError} when the probe program fails
  */
 export async function probeEnvironment(p: ProbeParts): Promise<PythonEnvironment> {
-  const file = environmentCacheFile(environmentFingerprint(p.python, p.ready.siteDirs, p.pins));
+  const file = environmentCacheFiles(environmentFingerprint(p.python, p.ready.siteDirs, p.pins));
   let probe = readCachedProbe(file);
   const cached = probe !== undefined;
   const t0 = performance.now();
@@ -84,6 +84,6 @@ function handOverFontList(ready: Ready, list: { name: string; text: string }): v
 /** The environment from the user cache alone, without a sandbox (undefined: not probed with this fingerprint). */
 export function cachedEnvironment(python: string, pins: readonly string[]): PythonEnvironment | undefined {
   const dirs = pythonSiteDirs(pins);
-  const probe = readCachedProbe(environmentCacheFile(environmentFingerprint(python, dirs, pins)));
+  const probe = readCachedProbe(environmentCacheFiles(environmentFingerprint(python, dirs, pins)));
   return probe ? environmentOf(probe, dirs, 0, true) : undefined;
 }

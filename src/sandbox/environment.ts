@@ -4,13 +4,14 @@
  * at its version and imports, which fallback fonts matplotlib finds, and matplotlib's font list
  * (handed to every later run, so none scans the fonts again). Probed once per executor and kept
  * in the user cache under a fingerprint of what could change it (Debian's package database, the
- * site dirs, the pins), so a `code-agent run` usually reads a file instead of importing everything.
+ * site dirs, the pins), machine-wide where it may write, so a `code-agent run` usually reads a file
+ * instead of importing everything.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { userCacheDir } from '../llm/model-catalog.js';
-import { DEFAULT_MODULES, FONT_FALLBACK, parsePin, type SiteDirs } from './python-packages.js';
+import { DEFAULT_MODULES, FONT_FALLBACK, parsePin, pythonDir, type SiteDirs } from './python-packages.js';
 
 /** One module of the default set as found in the sandbox. */
 export interface ModuleStatus {
@@ -150,30 +151,41 @@ export function environmentFingerprint(python: string, dirs: SiteDirs, pins: rea
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 }
 
-/** The cache file of a fingerprint: `<user cache>/sandbox/python-env-<fingerprint>.json`. */
-export function environmentCacheFile(fingerprint: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(userCacheDir(env), 'sandbox', `python-env-${fingerprint}.json`);
+/**
+ * Where the probe of a fingerprint is kept, in the order they are read: next to the site dirs
+ * (`<python dir>/probes/`, machine-wide like the packages it describes, when this process may
+ * write there), then the user cache (`<user cache>/sandbox/`).
+ */
+export function environmentCacheFiles(fingerprint: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const name = `python-env-${fingerprint}.json`;
+  return [join(pythonDir(env), 'probes', name), join(userCacheDir(env), 'sandbox', name)];
 }
 
-/** The cached probe output, or undefined (none, or unreadable). */
-export function readCachedProbe(file: string): ProbeOutput | undefined {
-  if (!existsSync(file)) return undefined;
-  try {
-    return parseProbe(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
+/** The first cached probe output of `files`, or undefined (none, or unreadable). */
+export function readCachedProbe(files: readonly string[]): ProbeOutput | undefined {
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    try {
+      return parseProbe(readFileSync(file, 'utf8'));
+    } catch {
+      /* the next one */
+    }
   }
+  return undefined;
 }
 
-/** Keeps a probe output in the cache (best effort: an unwritable cache only costs a probe next time). */
-export function writeCachedProbe(file: string, probe: ProbeOutput): void {
-  try {
-    mkdirSync(join(file, '..'), { recursive: true });
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, JSON.stringify(probe));
-    renameSync(partial, file);
-  } catch {
-    /* not cached */
+/** Keeps a probe output in the first of `files` that can be written (best effort: else it costs a probe next time). */
+export function writeCachedProbe(files: readonly string[], probe: ProbeOutput): void {
+  for (const file of files) {
+    try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o755 });
+      const partial = `${file}.${process.pid}.partial`;
+      writeFileSync(partial, JSON.stringify(probe), { mode: 0o644 });
+      renameSync(partial, file);
+      return;
+    } catch {
+      /* not writable here: the next one */
+    }
   }
 }
 

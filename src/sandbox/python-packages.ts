@@ -95,6 +95,11 @@ export interface SiteDirs {
   extra?: string;
 }
 
+/** The folder of the site dirs: `$CODE_AGENT_PYTHON_DIR`, else {@link DEFAULT_PYTHON_DIR}. */
+export function pythonDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CODE_AGENT_PYTHON_DIR?.trim() || DEFAULT_PYTHON_DIR;
+}
+
 const keyOf = (lines: readonly string[]) => createHash('sha256').update([...lines].sort().join('\n')).digest('hex').slice(0, 12);
 
 /**
@@ -103,7 +108,7 @@ const keyOf = (lines: readonly string[]) => createHash('sha256').update([...line
  * `<root>` is `$CODE_AGENT_PYTHON_DIR`, else {@link DEFAULT_PYTHON_DIR}.
  */
 export function pythonSiteDirs(pins: readonly string[], env: NodeJS.ProcessEnv = process.env): SiteDirs {
-  const root = env.CODE_AGENT_PYTHON_DIR?.trim() || DEFAULT_PYTHON_DIR;
+  const root = pythonDir(env);
   return {
     wheels: join(root, `wheels-${keyOf(DEFAULT_WHEELS)}`),
     ...(pins.length > 0 ? { extra: join(root, `extra-${keyOf(pins)}`) } : {}),
