@@ -6,6 +6,7 @@
  *   spawned from Node (targets: warm ≤ 0.5 ×, cold ≤ 1.5 ×); cold is a start in a prepared slot
  *   (the default), and also shown with nothing prepared (no spare slot left, as in a burst);
  * - a matplotlib plot saved as PNG: warm against cold and against bare python doing the same (target ≥ 3 ×);
+ * - a data program importing seaborn and scikit-learn (not preloaded by the pool): cold against warm;
  * - runs per second at concurrency 2, cold and warm, and CPU seconds per run of the whole machine
  *   (so the pool's own warm-ups are counted);
  * - the cost of the cgroup per run: cold p50 with cgroups against without, and create + remove alone.
@@ -22,6 +23,15 @@ const PYTHON = '/usr/bin/python3';
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const THROUGHPUT_RUNS = 16;
 const PLOT = 'import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.plot([1, 3, 2, 4])\nplt.title("bench")\nplt.savefig("plot.png")\n';
+
+const DATA = [
+  'import seaborn as sns',
+  'from sklearn.linear_model import LinearRegression',
+  'import numpy as np',
+  'x = np.arange(20).reshape(-1, 1); y = 3 * x.ravel() + 1',
+  'print(LinearRegression().fit(x, y).coef_)',
+  'sns.lineplot(x=x.ravel(), y=y).figure.savefig("fit.png")',
+].join('\n');
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -94,8 +104,8 @@ async function main(): Promise<void> {
   const warm = new BubblewrapExecutor({ warmPool: 2 });
   const iso = await cold.isolation();
   console.log(`isolation: cgroups ${iso.cgroups.active ? iso.cgroups.mode : 'off'}, tmpfs work dir ${iso.disk.active ? 'on' : 'off'}`);
-  await noCg.check();
-  await scratch.check();
+  // as the agent does before a run: isolation checked, the Python environment probed (font list shared)
+  for (const ex of [cold, scratch, noCg, warm]) await ex.check();
   await timed(cold, 'pass');
   await bare('pass');
 
@@ -122,6 +132,15 @@ async function main(): Promise<void> {
     await quiet(all, warm);
     plot.warm.push(await timed(warm, PLOT));
   }
+  const data = { bare: [] as number[], cold: [] as number[], warm: [] as number[] };
+  for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
+    await quiet(all, warm);
+    data.bare.push(await bare(DATA));
+    await quiet(all, warm);
+    data.cold.push(await timed(cold, DATA));
+    await quiet(all, warm);
+    data.warm.push(await timed(warm, DATA));
+  }
   const cg = detectCgroups();
   const cgMs: number[] = [];
   if (cg.mode !== 'none') {
@@ -142,6 +161,7 @@ async function main(): Promise<void> {
   console.log(`trivial program, p50 of ${RUNS}: bare ${f(b)} ms | cold ${x(p50(t.cold))} (target ≤ 1.5) | warm ${x(p50(t.warm))} (target ≤ 0.5)`);
   console.log(`  cold with nothing prepared (no spare slot, e.g. a burst): ${x(p50(t.scratch))}`);
   console.log(`matplotlib plot to PNG, p50 of ${plot.bare.length}: bare ${f(p50(plot.bare))} ms | cold ${f(p50(plot.cold))} ms | warm ${f(p50(plot.warm))} ms — warm ${(p50(plot.cold) / p50(plot.warm)).toFixed(1)} × faster than cold, ${(p50(plot.bare) / p50(plot.warm)).toFixed(1)} × faster than bare (target ≥ 3)`);
+  console.log(`seaborn + scikit-learn program, p50 of ${data.bare.length}: bare ${f(p50(data.bare))} ms | cold ${f(p50(data.cold))} ms | warm ${f(p50(data.warm))} ms — warm ${(p50(data.cold) / p50(data.warm)).toFixed(1)} × faster than cold`);
   console.log(`throughput at concurrency 2 (${THROUGHPUT_RUNS} runs, machine CPU incl. pool refills):`);
   console.log(`  trivial: cold ${thrCold.perS.toFixed(1)} runs/s, ${thrCold.cpuPerRun.toFixed(3)} CPU s/run | warm ${thrWarm.perS.toFixed(1)} runs/s, ${thrWarm.cpuPerRun.toFixed(3)} CPU s/run`);
   console.log(`  plot:    cold ${thrColdPlot.perS.toFixed(1)} runs/s, ${thrColdPlot.cpuPerRun.toFixed(3)} CPU s/run | warm ${thrWarmPlot.perS.toFixed(1)} runs/s, ${thrWarmPlot.cpuPerRun.toFixed(3)} CPU s/run`);

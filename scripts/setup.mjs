@@ -15,10 +15,11 @@
 //                                               when an NVIDIA driver is loaded; none otherwise)
 //   --no-model               / CODE_AGENT_SETUP_MODEL=none   do not fetch the default local model
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unusableBinaries, wantedGpu } from './llama-binaries.mjs';
+import { debianFonts, debianModules } from './python-parts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
@@ -30,32 +31,16 @@ const SYSTEM_PARTS = [
   // systemd-analyze: the tests verify deploy/code-agent-slack.service with it
   { pkg: 'systemd', ok: () => existsSync('/usr/bin/systemd-analyze') },
   // the sandbox's data packages (the Debian part of DEFAULT_MODULES), Debian's pip for the wheels, fonts
-  ...debianModules().map(({ module, debian }) => ({
+  ...debianModules(root).map(({ module, debian }) => ({
     pkg: debian,
     ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0,
   })),
   { pkg: 'python3-pip', ok: () => existsSync(PYTHON) && spawnSync(PYTHON, ['-m', 'pip', '--version'], { stdio: 'ignore' }).status === 0 },
-  ...debianFonts().map((pkg) => ({ pkg, ok: () => dpkgInstalled(pkg) })),
+  ...debianFonts(root).map((pkg) => ({ pkg, ok: () => dpkgInstalled(pkg) })),
   // queue mode and the shared history stores: the tests start their own servers on free ports
   { pkg: 'redis-server', ok: () => existsSync('/usr/bin/redis-server') },
   { pkg: 'postgresql', ok: () => postgresInstalled() },
 ];
-
-/**
- * The Debian part of the default module set, read from the TypeScript source (setup runs before the
- * build): `{ module: 'x', dist: '…', debian: 'python3-x' }` entries of DEFAULT_MODULES.
- */
-function debianModules() {
-  const source = readFileSync(join(root, 'src', 'sandbox', 'python-packages.ts'), 'utf8');
-  return [...source.matchAll(/\{ module: '([\w.]+)', dist: '[^']+', debian: '([\w.-]+)' \}/g)].map((m) => ({ module: m[1], debian: m[2] }));
-}
-
-/** FONT_PACKAGES of src/sandbox/python-packages.ts. */
-function debianFonts() {
-  const source = readFileSync(join(root, 'src', 'sandbox', 'python-packages.ts'), 'utf8');
-  const list = /FONT_PACKAGES: readonly string\[\] = \[([^\]]*)\]/.exec(source)?.[1] ?? '';
-  return [...list.matchAll(/'([\w.-]+)'/g)].map((m) => m[1]);
-}
 
 /** True when dpkg has `pkg` installed. */
 function dpkgInstalled(pkg) {
