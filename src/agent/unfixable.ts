@@ -23,6 +23,8 @@ const NETWORK_ERRORS = [
   /urllib\.error\.URLError/,
   /ConnectionRefusedError/,
   /requests\.exceptions\.ConnectionError/,
+  // requests is installed (a dependency of Debian's plotly), but the sandbox has no CA bundle: https fails first
+  /Could not find a suitable TLS CA certificate bundle/,
 ];
 
 /** Why a failure cannot be fixed by code, and what the user can do. */

@@ -226,21 +226,30 @@ describe('retries that can help', () => {
     expect(run.attempts[1]!.result?.stdout).toBe('10\n');
   });
 
-  it('stops at once when the program needs the network (import requests)', async () => {
+  it('stops at once when the program needs a network module that is not installed', async () => {
+    const { agent } = await setup({ code: [py('import yfinance\nprint(yfinance.Ticker("AAPL").info)')] }, { verify: 'off' });
+    const run = await agent.run('cli:t', 'print the price of AAPL');
+    expect(run.status).toBe('failed');
+    expect(run.attempts).toHaveLength(1);
+    expect(run.error).toMatch(/module yfinance, which is not installed, and the sandbox has no network/);
+    expect(run.error).toMatch(/Available: Python's standard library and these packages: .*openpyxl, .*pandas/); // probed in the sandbox
+  });
+
+  it('stops at once when the program reaches for the network (requests is installed, the network is not)', async () => {
     const { agent } = await setup({ code: [py('import requests\nprint(requests.get("https://example.com").status_code)')] }, { verify: 'off' });
     const run = await agent.run('cli:t', 'print the status code of example.com');
     expect(run.status).toBe('failed');
     expect(run.attempts).toHaveLength(1);
-    expect(run.error).toMatch(/module requests, which is not installed, and the sandbox has no network/);
-    expect(run.error).toContain('numpy, pandas, matplotlib');
+    expect(run.error).toMatch(/tried to reach the network/);
   });
 
   it('gives a missing non-network module one rewrite, then stops when it is needed again', async () => {
-    const { agent } = await setup({ code: [py('import seaborn\nprint(1)'), py('import seaborn as sns\nprint(2)')] }, { verify: 'off' });
-    const run = await agent.run('cli:t', 'plot with seaborn');
+    const { agent } = await setup({ code: [py('import polars\nprint(1)'), py('import polars as pl\nprint(2)')] }, { verify: 'off' });
+    const run = await agent.run('cli:t', 'sum with polars');
     expect(run.attempts).toHaveLength(2);
     expect(run.status).toBe('failed');
-    expect(run.error).toContain('the module seaborn, which is not installed');
+    expect(run.error).toContain('the module polars, which is not installed');
+    expect(run.error).toContain('sandbox.python_packages');
   });
 });
 
