@@ -14,6 +14,7 @@
 //   --gpu[=cuda|vulkan|all]  / CODE_AGENT_GPU   keep node-llama-cpp's GPU builds (default: CUDA only
 //                                               when an NVIDIA driver is loaded; none otherwise)
 //   --no-model               / CODE_AGENT_SETUP_MODEL=none   do not fetch the default local model
+//   --config=F               / CODE_AGENT_CONFIG   the config whose sandbox.python_packages to install (default config.yaml)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -119,12 +120,16 @@ function pruneLlamaBinaries(gpu) {
 async function installPythonWheels() {
   const dist = (p) => import(join(root, 'dist', 'src', ...p.split('/')));
   const { loadConfig } = await dist('config/load.js');
-  const { DEFAULT_WHEELS, pythonSiteDirs } = await dist('sandbox/python-packages.js');
+  const { DEFAULT_WHEELS, pythonSiteDirs, siteDirReady } = await dist('sandbox/python-packages.js');
   const { installWheels } = await dist('sandbox/python-install.js');
   const configArg = process.argv.find((a) => a.startsWith('--config='))?.slice('--config='.length);
   const config = await loadConfig(configArg);
   const pins = config.sandbox.python_packages;
   const dirs = pythonSiteDirs(pins);
+  if (Object.values(dirs).every((d) => siteDirReady(d))) {
+    step(`sandbox Python packages present: ${Object.values(dirs).join(', ')}`);
+    return;
+  }
   const parent = dirname(dirs.wheels);
   const writable = spawnSync('sh', ['-c', `mkdir -p "$1" 2>/dev/null && test -w "$1"`, 'sh', parent]).status === 0;
   if (!writable) {
@@ -133,13 +138,15 @@ async function installPythonWheels() {
   }
   const t0 = Date.now();
   const log = (line) => step(line);
-  const done = [await installWheels({ lines: DEFAULT_WHEELS, target: dirs.wheels, log })];
-  if (dirs.extra) done.push(await installWheels({ lines: pins, target: dirs.extra, log }));
-  step(
-    done.some(Boolean)
-      ? `sandbox Python packages installed in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${Object.values(dirs).join(', ')}`
-      : `sandbox Python packages present: ${Object.values(dirs).join(', ')}`,
-  );
+  const done = [];
+  try {
+    done.push(await installWheels({ lines: DEFAULT_WHEELS, target: dirs.wheels, log }));
+    if (dirs.extra) done.push(await installWheels({ lines: pins, target: dirs.extra, log }));
+  } catch (err) {
+    process.stderr.write(`[setup] ${err.message}\n`);
+    process.exit(1);
+  }
+  step(`sandbox Python packages installed in ${((Date.now() - t0) / 1000).toFixed(1)} s (${done.filter(Boolean).length} site dir(s)): ${Object.values(dirs).join(', ')}`);
 }
 
 function fetchDefaultModel() {
