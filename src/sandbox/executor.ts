@@ -165,7 +165,7 @@ export class BubblewrapExecutor implements Executor {
 
   /**
    * What the sandbox's Python offers: modules of the default set, the operator's pins, fonts. Probed
-   * in the sandbox once per executor (or read from the user cache); also hands matplotlib's font list
+   * in the sandbox once per executor (or read from its cache, environment.ts); also hands matplotlib's font list
    * to every later run.
    * @throws {SandboxUnavailableError} when the sandbox is unavailable or the probe fails
    */
@@ -179,7 +179,7 @@ export class BubblewrapExecutor implements Executor {
     return this.env;
   }
 
-  /** The environment from the user cache, without starting anything (undefined: not probed yet). */
+  /** The environment from the probe cache, without starting anything (undefined: not probed yet). */
   cachedEnvironment(): PythonEnvironment | undefined {
     return cachedEnvironment(this.python, this.pins);
   }
