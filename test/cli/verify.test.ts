@@ -90,10 +90,10 @@ describe('code-agent run with verification (the default)', () => {
     expect(fake!.requests).toHaveLength(0);
   });
 
-  it('import requests: stops at once, says the sandbox has no network and what is available', async () => {
+  it('requests.get: stops at once, says the sandbox has no network (requests is installed, as a dependency of Debian packages)', async () => {
     const r = await cli(['run', 'print the status code of https://example.com'], { code: [py('import requests\nprint(requests.get("https://example.com").status_code)')] });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/Failed after 1 attempt: the program needs the module requests, which is not installed, and the sandbox has no network/);
+    expect(r.stdout).toMatch(/Failed after 1 attempt: the program tried to reach the network, and the sandbox has no network/);
     expect(fake!.requests.filter(isCodeRequest)).toHaveLength(1);
   });
 
