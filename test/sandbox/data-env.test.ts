@@ -108,6 +108,31 @@ describe('D2: figures with Chinese, Japanese, Korean, Cyrillic and Greek text', 
   });
 });
 
+describe('the environment probe', () => {
+  it('probes once, then a new executor reads the cache; a changed pin set probes again', async () => {
+    const saved = { dir: process.env.CODE_AGENT_PYTHON_DIR, cache: process.env.CODE_AGENT_CACHE };
+    process.env.CODE_AGENT_PYTHON_DIR = tempDir('python-dir-');
+    process.env.CODE_AGENT_CACHE = tempDir('user-cache-');
+    try {
+      const first = await makeExecutor({ limits: DATA_LIMITS }).environment();
+      expect(first.cached).toBe(false);
+      expect(first.probeMs).toBeGreaterThan(0);
+      const again = makeExecutor({ limits: DATA_LIMITS });
+      expect(again.cachedEnvironment()?.modules).toEqual(first.modules); // before any sandbox starts
+      const second = await again.environment();
+      expect(second).toMatchObject({ cached: true, probeMs: 0, modules: first.modules, fonts: first.fonts });
+      const pinned = await makeExecutor({ limits: DATA_LIMITS, pythonPackages: ['absent==1.0'] }).environment();
+      expect(pinned.cached).toBe(false);
+      expect(pinned.pins).toEqual([{ pin: 'absent==1.0', name: 'absent', modules: [], error: 'not installed' }]);
+    } finally {
+      for (const [key, value] of [['CODE_AGENT_PYTHON_DIR', saved.dir], ['CODE_AGENT_CACHE', saved.cache]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+});
+
 describe('the Python folders', () => {
   it('a cold run gets the font list made by the probe (no scan of every font per run)', async () => {
     const ex = makeExecutor({ limits: DATA_LIMITS });
