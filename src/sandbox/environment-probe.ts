@@ -1,5 +1,5 @@
 /**
- * Running the environment probe (environment.ts) for an executor: from the user cache when the
+ * Running the environment probe (environment.ts) for an executor: from its cache when the
  * fingerprint matches, else in a cold sandbox; then matplotlib's font list goes into the executor's
  * work root, bound read-only into every later sandbox.
  */
@@ -81,7 +81,7 @@ function handOverFontList(ready: Ready, list: { name: string; text: string }): v
   ready.pythonDirs.fontCache = dir;
 }
 
-/** The environment from the user cache alone, without a sandbox (undefined: not probed with this fingerprint). */
+/** The environment from the probe cache alone, without a sandbox (undefined: not probed with this fingerprint). */
 export function cachedEnvironment(python: string, pins: readonly string[]): PythonEnvironment | undefined {
   const dirs = pythonSiteDirs(pins);
   const probe = readCachedProbe(environmentCacheFiles(environmentFingerprint(python, dirs, pins)));

@@ -3,7 +3,7 @@
  * modules of the default set import (and their versions), whether each operator pin is installed
  * at its version and imports, which fallback fonts matplotlib finds, and matplotlib's font list
  * (handed to every later run, so none scans the fonts again). Probed once per executor and kept
- * in the user cache under a fingerprint of what could change it (Debian's package database, the
+ * in a cache under a fingerprint of what could change it (Debian's package database, the
  * site dirs, the pins), machine-wide where it may write, so a `code-agent run` usually reads a file
  * instead of importing everything.
  */
@@ -50,7 +50,7 @@ export interface PythonEnvironment {
   siteDirs: { wheels: string; wheelsReady: boolean; extra?: string; extraReady?: boolean };
   /** How long the probe took, in ms (0 when read from the cache). */
   probeMs: number;
-  /** True when read from the user cache. */
+  /** True when read from the probe cache. */
   cached: boolean;
 }
 
