@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS } from '../../src/sandbox/executor.js';
 
 const tools = { prlimit: '/usr/bin/prlimit', setpriv: '/usr/bin/setpriv', bwrap: '/usr/bin/bwrap' };
 const spec = { tools, python: '/usr/bin/python3', runnerPath: '/src/runner.py', workDir: '/tmp/w', limits: DEFAULT_LIMITS, hostId: 200123 };
-const pythonDirs = { wheels: '/py/wheels-abc', extra: '/py/extra-def', fontCache: '/tmp/root/mpl' };
+const pythonDirs = { wheels: '/py/wheels-abc', extra: '/py/extra-def', fontCache: '/tmp/ca-1/mpl' };
 
 describe('Python folders in the sandbox command', () => {
   it('binds each read-only (never read-write) and passes the sandbox paths to the runner, operator’s first', () => {
@@ -13,7 +13,7 @@ describe('Python folders in the sandbox command', () => {
     const line = args.join(' ');
     expect(line).toContain('--ro-bind /py/extra-def /opt/code-agent/extra');
     expect(line).toContain('--ro-bind /py/wheels-abc /opt/code-agent/site');
-    expect(line).toContain('--ro-bind /tmp/root/mpl /opt/code-agent/mpl');
+    expect(line).toContain('--ro-bind /tmp/ca-1/mpl /opt/code-agent/mpl');
     for (const host of Object.values(pythonDirs)) {
       expect(args.filter((a, i) => a === host && args[i - 1] === '--bind')).toEqual([]);
     }
@@ -27,6 +27,6 @@ describe('Python folders in the sandbox command', () => {
     const [, plain] = buildCommand({ ...spec, isolated: true });
     expect(plain.join(' ')).not.toMatch(/code-agent\/(site|extra|mpl)|--path|--font-cache/);
     const [, unisolated] = buildCommand({ ...spec, isolated: false, pythonDirs });
-    expect(unisolated.join(' ')).toMatch(/--path \/py\/extra-def --path \/py\/wheels-abc --font-cache \/tmp\/root\/mpl/);
+    expect(unisolated.join(' ')).toMatch(/--path \/py\/extra-def --path \/py\/wheels-abc --font-cache \/tmp\/ca-1\/mpl/);
   });
 });
