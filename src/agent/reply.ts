@@ -21,6 +21,8 @@ export interface AskOptions {
   signal?: AbortSignal;
   /** Receives the reply's text as it streams in (also the text of a second request). */
   onToken?: (text: string) => void;
+  /** Called before a second request for the same program: the text that follows replaces what came before. */
+  onRestart?: () => void;
   temperature?: number;
   avoidRepetition?: boolean;
 }
@@ -49,6 +51,7 @@ export async function askForProgram(llm: LlmProvider, messages: ChatMessage[], o
   if (completion.stopReason !== 'stop') {
     const more = completion.stopReason === 'length' ? 2 * (llm.maxTokens ?? Math.max(completion.usage.completionTokens, Math.ceil(completion.content.length / 3))) : undefined;
     let second;
+    options.onRestart?.();
     try {
       second = await completeWatched(llm, messages, { ...options, ...(more !== undefined ? { maxTokens: more } : {}) });
     } catch (err) {

@@ -167,10 +167,12 @@ export class RunSteps {
   ): Promise<Attempt> {
     const attempt = newAttempt(run, trigger, '', feedback);
     emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
-    const onToken = codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
+    const streamer = () => codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
+    let onToken = streamer();
     const reply = await askForProgram(this.options.llm, buildMessages(run, attempt), {
       signal: options.signal,
-      onToken,
+      onToken: (text) => onToken(text),
+      onRestart: () => (onToken = streamer()),
       ...samplingAfter(run.attempts.at(-1)),
       ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
     });

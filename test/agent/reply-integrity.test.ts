@@ -53,11 +53,14 @@ describe('a reply cut off is never run as the answer', () => {
       { content: CUT, finishReason: 'length' },
       py("rows = [i * i for i in range(5)]\nprint('computed', len(rows))"),
     ], { maxTokens: 200 });
-    const run = await agent.run('cli:t', 'compute squares');
+    const shown: string[] = [];
+    const run = await agent.run('cli:t', 'compute squares', { onEvent: (e) => e.type === 'code_delta' && shown.push(e.code) });
     expect(run.status).toBe('success');
     expect(run.attempts).toHaveLength(1);
     expect(run.attempts[0]!.result?.stdout).toBe('computed 5\n');
     expect(fake.requests[1]!.body?.max_tokens).toBe(400);
+    // what was shown while streaming ends with the whole program, not the cut one joined to it
+    expect(shown.at(-1)?.trimEnd()).toBe(run.attempts[0]!.code);
   }, 30_000);
 
   it('a server that refuses the larger max_tokens: the reply is reported cut off', async () => {
