@@ -6,10 +6,18 @@
  * would be a folder of another) get distinct names (`data-2.csv`) and say so (`renamedFrom`).
  */
 import { constants as fsc, lstatSync, readdirSync } from 'node:fs';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { cleanRelativePath, distinctName } from './names.js';
 import type { Artifact } from './types.js';
+
+/**
+ * The host has no room left for a program's files (ENOSPC, EDQUOT): not the program's fault and not
+ * something another attempt can fix, so the execution fails with it (the run ends failed).
+ */
+export class HostDiskFullError extends Error {
+  override name = 'HostDiskFullError';
+}
 
 /** How deep sub-folders of the work dir are searched. */
 export const MAX_SCAN_DEPTH = 4;
@@ -147,7 +155,12 @@ export async function collectArtifacts(
     try {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, content, { mode: 0o644, flag: 'wx' });
-    } catch {
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') await rm(path, { force: true }).catch(() => undefined); // never a truncated copy
+      if (code === 'ENOSPC' || code === 'EDQUOT') {
+        throw new HostDiskFullError(`the host's disk is full: the program's file ${name} could not be kept (free some space on the host and run it again)`, { cause: err });
+      }
       continue; // a name the host cannot take: the file is not returned
     }
     used.add(name);
