@@ -91,12 +91,7 @@ export class KeyvHistoryStore implements HistoryStore {
     await this.call('save a run', () => this.keyv.set(runKey(run.conversationId, run.id), run));
     const key = `${run.conversationId}\n${run.id}`;
     if (this.indexed.has(key)) return;
-    try {
-      await this.moveLegacyIndex(run.conversationId);
-    } catch (err) {
-      if (!(err instanceof CorruptRecordError)) throw err;
-      this.reportBadIndex(run.conversationId, err, 'runs saved before it are not listed');
-    }
+    await this.moveLegacyIndex(run.conversationId);
     try {
       await this.call('index a run', () => this.atomics.append(run.conversationId, run.id, MAX_INDEXED_RUNS));
     } catch (err) {
@@ -126,12 +121,7 @@ export class KeyvHistoryStore implements HistoryStore {
 
   /** The newest runs; a corrupt record is skipped and reported in the log, a corrupt legacy index too. */
   async listRuns(conversationId: string, limit = 20): Promise<Run[]> {
-    try {
-      await this.moveLegacyIndex(conversationId);
-    } catch (err) {
-      if (!(err instanceof CorruptRecordError)) throw err;
-      this.reportBadIndex(conversationId, err, 'runs saved before it are not listed');
-    }
+    await this.moveLegacyIndex(conversationId);
     const ids = (await this.call('read the run index', () => this.atomics.recent(conversationId, limit))).reverse();
     const runs = await Promise.all(
       ids.map((id) =>
@@ -171,7 +161,10 @@ export class KeyvHistoryStore implements HistoryStore {
     clearTimeout(timer);
   }
 
-  /** Moves an index kept by an earlier version (Keyv key `runs:<conversationId>`, oldest first) to the atomic index. */
+  /**
+   * Moves an index kept by an earlier version (Keyv key `runs:<conversationId>`, oldest first) to
+   * the atomic index. A corrupt one is reported once and left in place; it fails nothing.
+   */
   private async moveLegacyIndex(conversationId: string): Promise<void> {
     if (this.legacyChecked.has(conversationId)) return;
     const key = `runs:${conversationId}`;
@@ -181,8 +174,10 @@ export class KeyvHistoryStore implements HistoryStore {
       return;
     }
     if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
-      this.legacyChecked.add(conversationId); // reported once, never fails the runs that follow
-      throw new CorruptRecordError(`${this.label}: the run index of ${conversationId} is corrupt; it was left untouched`);
+      this.legacyChecked.add(conversationId);
+      const err = new CorruptRecordError(`${this.label}: the run index of ${conversationId} is corrupt; it was left untouched`);
+      this.reportBadIndex(conversationId, err, 'runs saved before it are not listed');
+      return;
     }
     for (const id of ids) await this.call('index a run', () => this.atomics.append(conversationId, id, MAX_INDEXED_RUNS));
     await this.call('move the run index', () => this.keyv.delete(key));
