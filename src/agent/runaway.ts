@@ -5,7 +5,9 @@
  *
  * A reply has run away when, in its complete lines:
  * - a block is nested {@link MAX_NESTING} levels deep or more (CPython refuses more than 20
- *   statically nested blocks: such a program cannot even compile);
+ *   statically nested blocks: such a program cannot even compile). Levels are counted as Python's
+ *   tokenizer does: a line indented more than the one before opens a level, a line indented less
+ *   closes the levels deeper than it, whatever the width of one step; a fence line starts afresh;
  * - the same one to {@link MAX_CYCLE_LINES} lines repeat back to back to make
  *   {@link MAX_REPEATED_LINES} lines or more (with a letter in them: a table of numbers may repeat);
  * - or it is longer than {@link MAX_REPLY_CHARS} characters, far more than any answer needs.
@@ -28,8 +30,8 @@ export class RunawayWatch {
   private chars = 0;
   private partial = '';
   private readonly lines: string[] = [];
-  /** Smallest indentation seen, in columns (the indentation unit). */
-  private unit = Infinity;
+  /** Indentations (in columns) of the levels open at the last line, outermost first. */
+  private indents: number[] = [0];
   /** Why the reply ran away, once it has; undefined while it is fine. */
   reason: string | undefined;
 
@@ -53,10 +55,12 @@ export class RunawayWatch {
   private addLine(line: string): string | undefined {
     this.lines.push(line);
     if (this.lines.length > KEPT_LINES) this.lines.shift();
-    const indent = /^[ \t]*/.exec(line)![0].replace(/\t/g, '    ').length;
-    if (line.trim() !== '' && indent > 0) {
-      this.unit = Math.min(this.unit, indent);
-      const depth = Math.floor(indent / this.unit);
+    if (/^\s*(?:`{3,}|~{3,})/.test(line)) this.indents = [0];
+    else if (line.trim() !== '') {
+      const indent = /^[ \t]*/.exec(line)![0].replace(/\t/g, '    ').length;
+      while (indent < this.indents.at(-1)!) this.indents.pop();
+      if (indent > this.indents.at(-1)!) this.indents.push(indent);
+      const depth = this.indents.length - 1;
       if (depth >= MAX_NESTING) return `its code was nested ${depth} blocks deep (Python allows at most 20)`;
     }
     return this.repetition();
