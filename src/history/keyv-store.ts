@@ -204,7 +204,7 @@ export class KeyvHistoryStore implements HistoryStore {
       return await Promise.race([fn(), deadline]);
     } catch (err) {
       if (err instanceof HistoryError) throw err;
-      throw new HistoryError(`${this.label}: cannot ${what}: ${describe(err)}`, { cause: err });
+      throw new HistoryError(`${this.label}: cannot ${what}: ${inWords(err)}`, { cause: err });
     } finally {
       clearTimeout(timer);
     }
@@ -212,9 +212,9 @@ export class KeyvHistoryStore implements HistoryStore {
 }
 
 /** A driver's error in words: node-redis's connection errors carry their reason in `code` or `errors`. */
-function describe(err: unknown): string {
+function inWords(err: unknown): string {
   const e = err as { message?: string; code?: string; errors?: unknown[] };
-  const inner = Array.isArray(e.errors) && e.errors.length > 0 ? describe(e.errors[0]) : undefined;
+  const inner = Array.isArray(e.errors) && e.errors.length > 0 ? inWords(e.errors[0]) : undefined;
   const message = e.message || inner || e.code || String(err);
   return e.code && !message.includes(e.code) ? `${message} (${e.code})` : message;
 }
