@@ -24,7 +24,7 @@ export interface RunJson {
    */
   runDurationMs?: number;
   /** `outPath`: where `--out DIR` copied the file (added field, only with `--out`). */
-  artifacts: { name: string; path: string; bytes: number; outPath?: string }[];
+  artifacts: { name: string; path: string; bytes: number; renamedFrom?: string; outPath?: string }[];
   /**
    * Why the run failed, or why an `unverified` run could not be confirmed (one line); absent on
    * success; at most 1000 characters. Added field, not in the original contract.
@@ -59,7 +59,7 @@ export function runToJson(run: Run): RunJson {
     exitCode: result?.exitCode ?? null,
     timedOut: result?.timedOut ?? false,
     durationMs: result?.durationMs ?? 0,
-    artifacts: (result?.artifacts ?? []).map(({ name, path, bytes }) => ({ name, path, bytes })),
+    artifacts: (result?.artifacts ?? []).map(({ name, path, bytes, renamedFrom }) => ({ name, path, bytes, ...(renamedFrom !== undefined ? { renamedFrom } : {}) })),
   };
   if (run.error) json.error = run.error;
   if (result?.fullOutput?.stdout) json.stdoutFile = result.fullOutput.stdout;

@@ -5,7 +5,7 @@
  */
 import { constants } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import type { Run } from '../../src/history/types.js';
 import { answerResult } from './outcome.js';
 import { InputError } from '../../src/agent/agent.js';
@@ -41,6 +41,8 @@ export async function copyArtifacts(run: Run, dir: string): Promise<CopiedArtifa
 }
 
 async function copyWithoutOverwrite(from: string, dir: string, name: string, shown: string): Promise<string> {
+  // an artifact in a subfolder (`plots/a.png`) is copied into the same subfolder
+  await mkdir(dirname(join(dir, name)), { recursive: true }).catch(() => undefined);
   const ext = extname(name);
   const stem = name.slice(0, name.length - ext.length);
   for (let n = 1; n < 1000; n++) {

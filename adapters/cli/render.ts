@@ -81,7 +81,8 @@ function checksNote(result: ExecutionResult): string {
 
 function artifactsNote(result: ExecutionResult): string {
   const n = result.artifacts.length;
-  return n === 0 ? '' : ` (${n} file${n === 1 ? '' : 's'}: ${result.artifacts.map((a) => a.path).join(', ')})`;
+  const shown = result.artifacts.map((a) => (a.renamedFrom !== undefined ? `${a.path} (written as ${a.renamedFrom})` : a.path));
+  return n === 0 ? '' : ` (${n} file${n === 1 ? '' : 's'}: ${shown.join(', ')})`;
 }
 
 /** Formats code with line numbers, as a terminal block. */

@@ -18,6 +18,7 @@ import { librariesSentence } from './environment-text.js';
 import type { PythonEnvironment } from '../sandbox/environment.js';
 import { CHECKS_PROMPT } from './checks.js';
 import { REVIEW_PROMPT } from './review.js';
+import { startDeadline } from './deadline.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -54,7 +55,12 @@ export interface AgentOptions {
   log?: (message: string) => void;
   /** How results are verified beyond the exit code. Default `checks`. */
   verify?: VerifyMode;
+  /** The longest a call (run, improve, execute) may take, in ms; 0: no deadline. Default {@link DEFAULT_RUN_TIMEOUT_MS}. */
+  runTimeoutMs?: number;
 }
+
+/** A call's deadline when the config does not say (`agent.run_timeout_s`: 900 s). */
+export const DEFAULT_RUN_TIMEOUT_MS = 900_000;
 
 /** Options of one agent call. */
 export interface CallOptions {
@@ -77,19 +83,20 @@ export class Agent {
   readonly maxRetries: number;
   readonly maxRequirementChars: number;
   readonly verify: VerifyMode;
+  readonly runTimeoutMs: number;
   private readonly steps: RunSteps;
 
   constructor(private readonly options: AgentOptions) {
     this.maxRetries = options.maxRetries ?? 3;
     this.maxRequirementChars = options.maxRequirementChars ?? 8000;
     this.verify = options.verify ?? 'checks';
+    this.runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
     const environment = async () => options.executor.environment?.().catch(() => undefined);
     this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify, environment });
     // a local model reads the system prompts now, not during the first request (with the sandbox's
     // packages as last probed: the probe itself starts with the first run)
     void options.llm.prepare?.(systemPrompts(this.verify, options.executor.cachedEnvironment?.()));
   }
-
 
   /**
    * Generates code for a requirement, derives checks from it (verify `checks`/`both`), executes
@@ -104,9 +111,9 @@ export class Agent {
     this.checkText(requirement.trim(), 'requirement');
     await this.options.executor.check();
     const run = await this.startRun(conversationId, requirement, options);
-    return this.guard(run, options, async () => {
-      await this.steps.makeAttempt(run, 'requirement', undefined, options);
-      await this.steps.executeAndFix(run, options);
+    return this.guard(run, options, async (o) => {
+      await this.steps.makeAttempt(run, 'requirement', undefined, o);
+      await this.steps.executeAndFix(run, o);
     });
   }
 
@@ -116,10 +123,10 @@ export class Agent {
    */
   async generate(conversationId: string, requirement: string, options: CallOptions = {}): Promise<Run> {
     const run = await this.startRun(conversationId, requirement, options);
-    return this.guard(run, options, async () => {
-      const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, options);
-      if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, options);
-      return this.steps.finish(run, 'generated', undefined, options);
+    return this.guard(run, options, async (o) => {
+      const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, o);
+      if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, o);
+      return this.steps.finish(run, 'generated', undefined, o);
     });
   }
 
@@ -130,12 +137,12 @@ export class Agent {
   async execute(run: Run, options: CallOptions = {}): Promise<Run> {
     const source = [...run.attempts].reverse().find((a) => a.code);
     if (!source) throw new InputError('this run has no code to execute yet');
-    return this.guard(run, options, async () => {
+    return this.guard(run, options, async (o) => {
       run.attempts.push(newAttempt(run, 'rerun', source.code));
-      await this.steps.executeLatest(run, options);
+      await this.steps.executeLatest(run, o);
       const verdict = judgeAttempt(run.attempts.at(-1)!, run);
-      if (verdict.kind === 'confirmed') return this.steps.finish(run, 'success', undefined, options);
-      return this.steps.finish(run, verdict.kind === 'ran' ? 'unverified' : 'failed', 'reason' in verdict ? verdict.reason : undefined, options);
+      if (verdict.kind === 'confirmed') return this.steps.finish(run, 'success', undefined, o);
+      return this.steps.finish(run, verdict.kind === 'ran' ? 'unverified' : 'failed', 'reason' in verdict ? verdict.reason : undefined, o);
     });
   }
 
@@ -150,10 +157,10 @@ export class Agent {
     const text = feedback?.trim() || undefined;
     if (text) this.checkText(text, 'feedback');
     await this.options.executor.check();
-    return this.guard(run, options, async () => {
-      await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, options);
-      if (text) await this.steps.deriveChecks(run, options);
-      await this.steps.executeAndFix(run, options);
+    return this.guard(run, options, async (o) => {
+      await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, o);
+      if (text) await this.steps.deriveChecks(run, o);
+      await this.steps.executeAndFix(run, o);
     });
   }
 
@@ -187,16 +194,28 @@ export class Agent {
     }
   }
 
-  /** Runs `body`; any error ends the run as failed (stored, `failed` emitted) instead of escaping. */
-  private async guard(run: Run, options: CallOptions, body: () => Promise<unknown>): Promise<Run> {
+  /**
+   * Runs `body` under the run's deadline (`runTimeoutMs`); any error ends the run as failed (stored,
+   * `failed` emitted) instead of escaping, and the deadline ends it as `unverified` or `failed`.
+   */
+  private async guard(run: Run, options: CallOptions, body: (options: CallOptions) => Promise<unknown>): Promise<Run> {
     run.status = 'running';
     run.runningIn = thisProcess();
     run.error = undefined;
+    const deadline = startDeadline(this.runTimeoutMs, options.signal);
     try {
-      await body();
+      await body({ ...options, signal: deadline.signal });
+      // a deadline that passed while a step swallowed the abort still ends the run
+      if (deadline.expired && run.status === 'running') throw new Error(deadline.message);
     } catch (err) {
-      const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, this.options.log);
-      await this.steps.finish(run, 'failed', reason, options);
+      if (deadline.expired && !options.signal?.aborted) {
+        await this.steps.finishUnconfirmed(run, deadline.message, deadline.message, options);
+      } else {
+        const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, this.options.log);
+        await this.steps.finish(run, 'failed', reason, options);
+      }
+    } finally {
+      deadline.dispose();
     }
     return run;
   }

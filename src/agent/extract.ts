@@ -2,7 +2,11 @@
  * Code extraction: finds the Python program in an LLM's reply.
  *
  * The rules, in order:
- * 1. Line ends are normalised (CRLF, CR → LF).
+ * 1. Line ends are normalised (CRLF, CR → LF). The reply ends at the first chat-template token
+ *    that ends a turn or starts another (`<|im_end|>`, `<|im_start|>`, `<|endoftext|>`,
+ *    `<|eot_id|>`, `<|end|>`, `<|user|>`, `<end_of_turn>`, `[INST]`, `</s>` at a line's end…):
+ *    what follows is another turn of a server with the wrong template, never part of the program.
+ *    A template header before the reply (`<|im_start|>assistant`) is dropped.
  * 2. Reasoning is removed first: every `<think>…</think>` (also `<thinking>`, `<reasoning>`);
  *    an unclosed opening tag at the start (a reply cut off while thinking) removes everything
  *    after it; a closing tag with no opening one (templates that open the section themselves)
@@ -14,12 +18,17 @@
  * 4. Which blocks: the non-empty Python-tagged blocks; if there are none, the untagged blocks that
  *    look like Python (see below). Blocks in other languages (`bash`, `json`, `text`, …) are never
  *    taken, so ```` ```bash pip install … ``` ```` is not run as Python.
- * 5. Several blocks are joined in order with a blank line. This suits the common shape
- *    "solution block, then a usage block". Two other shapes would break a plain join, so before
- *    joining a block is dropped when a later block supersedes it:
- *    - it is contained in a later block (a repeat, or a snippet that the full program includes);
- *    - it defines top-level functions/classes and a later block redefines all of them
- *      ("here is the fixed version").
+ * 5. Several blocks: the program is chosen, not every block pasted in order.
+ *    a. A block is dropped when a later block supersedes it: it is contained in a later block (a
+ *       repeat, or a snippet that the full program includes), or it defines top-level
+ *       functions/classes and a later block redefines all of them ("here is the fixed version").
+ *    b. A block that defines no function or class of its own and calls one that another block
+ *       defines is an example of use. It is dropped when a block it needs also does something at
+ *       top level (prints, plots, calls): that block is the implementation, already complete.
+ *       Otherwise ("definitions, then a usage block") it is kept, to run after them.
+ *    c. The blocks left run in dependency order (a block after the blocks whose functions it
+ *       calls), else in the reply's order, joined with a blank line.
+ *    Blocks in another language (`bash`, `text`, `output`, `checks`…) are never part of the program.
  * 6. Interactive sessions (`>>> ` / `... ` prompts) keep only the prompted lines.
  * 7. No fence at all: the whole reply is taken as code only if it plausibly is Python
  *    (leading sentences such as "Here is the code:" and trailing prose lines are trimmed first):
@@ -27,6 +36,8 @@
  *      `for … :`/`if … :`/`while`/`with`/`try`/`return`/…, an assignment, or a call such as `main()`;
  *    - no line (outside triple-quoted strings) is English prose: starts at column 0 with a letter,
  *      has four or more words, and holds only letters, digits, spaces and sentence punctuation;
+ *      or puts two words side by side where Python cannot (`print the total per region first`,
+ *      `for each row we sum…`: two names with only a space between them, neither a keyword);
  *    - no line is obviously another language (`$ cmd`, `pip install`, `const x`, `#include`, a lone brace…).
  *    The same test decides whether an untagged fenced block is Python.
  *
@@ -47,7 +58,7 @@ export const NO_CODE = 'the reply contained no Python code';
 
 /** Finds the Python program in an LLM reply (rules in the module doc). */
 export function extractCode(reply: string): ExtractResult {
-  const normalised = reply.replace(/\r\n?/g, '\n');
+  const normalised = endOfTurn(reply.replace(/\r\n?/g, '\n'));
   const text = stripReasoning(normalised);
   if (text.trim() === '') {
     return { error: normalised.trim() === '' ? 'the reply was empty' : `${NO_CODE} (only a reasoning section)` };
@@ -116,6 +127,22 @@ function codeBeforeLoneFence(text: string): string | undefined {
   if (first <= 0 || !/^[ \t]*(?:`{3,}|~{3,})[ \t]*$/.test(lines[first]!)) return undefined;
   const lead = trimProse(lines.slice(0, first).join('\n'));
   return hasCode(lead) && looksLikePython(lead) ? lead : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chat-template tokens
+
+/** Tokens that end the assistant's turn or start another one, in the chat templates in use. */
+const TURN_TOKEN =
+  /<\|(?:im_end|im_start|endoftext|end_of_text|eot_id|eom_id|end|user|system|assistant|start_header_id)\|>|<(?:end_of_turn|start_of_turn)>|\[\/?INST\]|<\/s>[ \t]*(?=\n|$)/;
+/** A template header the server left before the reply. */
+const LEADING_HEADER = /^\s*(?:<\|im_start\|>assistant|<\|start_header_id\|>assistant<\|end_header_id\|>|<\|assistant\|>|<start_of_turn>model)[ \t]*\n?/;
+
+/** The reply up to the first token that ends the turn (see rule 1). */
+function endOfTurn(text: string): string {
+  const body = text.replace(LEADING_HEADER, '');
+  const end = TURN_TOKEN.exec(body);
+  return end ? body.slice(0, end.index) : body;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,9 +227,9 @@ function describe(blocks: Block[]): string {
   return names.join(', ') + (langs.includes('untagged') && langs.length === 1 ? '' : ' blocks');
 }
 
-/** Joins blocks in order with a blank line, leaving out blocks a later block supersedes. */
+/** Chooses the blocks that make the program and joins them (rule 5). */
 function combine(codes: string[]): string {
-  const kept = codes.filter((code, i) => {
+  const current = codes.filter((code, i) => {
     const later = codes.slice(i + 1);
     if (later.some((l) => l.includes(code))) return false;
     const names = topLevelNames(code);
@@ -212,13 +239,43 @@ function combine(codes: string[]): string {
       return [...names].every((n) => redefined.has(n));
     });
   });
-  return kept.join('\n\n');
+  const blocks = current.map((code) => ({ code, defines: topLevelNames(code), acts: actsAtTopLevel(code) }));
+  /** The other blocks defining a function or class this block calls without defining it. */
+  const needs = (b: (typeof blocks)[number]) =>
+    blocks.filter((o) => o !== b && [...o.defines].some((n) => !b.defines.has(n) && callsName(b.code, n)));
+  const kept = blocks.filter((b) => !(b.defines.size === 0 && needs(b).some((o) => o.acts)));
+  // dependency order: repeatedly take the first block whose needed blocks are already placed
+  const ordered: typeof kept = [];
+  const pending = [...kept];
+  while (pending.length > 0) {
+    const i = pending.findIndex((b) => needs(b).every((o) => ordered.includes(o) || !pending.includes(o)));
+    ordered.push(...pending.splice(i === -1 ? 0 : i, 1));
+  }
+  return ordered.map((b) => b.code).join('\n\n');
 }
 
 function topLevelNames(code: string): Set<string> {
   const names = new Set<string>();
   for (const m of code.matchAll(/^(?:async[ \t]+def|def|class)[ \t]+(\w+)/gm)) names.add(m[1]!);
   return names;
+}
+
+/** `name(` used as a call or `name.` as an object, outside a definition of it. */
+function callsName(code: string, name: string): boolean {
+  return new RegExp(`(?<![\\w.])${name}\\s*[(.]`).test(code.replace(new RegExp(`^(?:async[ \\t]+def|def|class)[ \\t]+${name}\\b`, 'gm'), ''));
+}
+
+/**
+ * True when a line at column 0 does something: a call or a statement that runs code (not a
+ * definition, import, decorator, constant, comment or docstring).
+ */
+function actsAtTopLevel(code: string): boolean {
+  const lines = code.split('\n');
+  const inString = stringMask(lines);
+  return lines.some((line, i) => {
+    if (inString[i] || !/^[A-Za-z_]/.test(line) || /^(?:(?:async[ \t]+)?def|class|import|from)\b/.test(line)) return false;
+    return line.includes('(') || /^(?:if|for|while|with|try|assert|raise)\b/.test(line);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,11 +298,34 @@ const OTHER_LANGUAGE =
 const PROSE = /^[A-Za-z][A-Za-z0-9'’",;:.!?()-]*(?:[ \t]+[A-Za-z0-9'’",;:.!?()-]+){3,}\s*$/;
 
 function isStatement(line: string): boolean {
-  return STATEMENT.test(line) || ASSIGNMENT.test(line) || CALL.test(line);
+  return (STATEMENT.test(line) || ASSIGNMENT.test(line) || CALL.test(line)) && !hasAdjacentNames(line);
 }
 
 function isProse(line: string): boolean {
-  return PROSE.test(line) && !isStatement(line);
+  return (PROSE.test(line) && !isStatement(line)) || hasAdjacentNames(line);
+}
+
+/** Python keywords (and soft keywords) that may stand next to a name with only a space between. */
+const KEYWORDS = new Set(
+  ('and as assert async await break case class continue def del elif else except finally for from global if import in is ' +
+    'lambda match nonlocal not or pass raise return try type while with yield print None True False').split(' '),
+);
+
+/**
+ * True when, outside strings and comments, two names stand side by side with only spaces between
+ * them and neither is a keyword: `print the total`, `for each row` — a sentence, never Python.
+ * (`print` counts as a keyword here so that `print x` is not taken for a sentence on its own.)
+ */
+function hasAdjacentNames(line: string): boolean {
+  const code = line
+    .replace(/("""|''')[\s\S]*?(?:\1|$)/g, '""')
+    .replace(/("|')(?:\\.|(?!\1).)*(?:\1|$)/g, '""')
+    .replace(/#.*$/, '');
+  for (const m of code.matchAll(/(?<![\w.])([A-Za-z_]\w*)[ \t]+(?=([A-Za-z_]\w*))/g)) {
+    const [a, b] = [m[1]!, m[2]!];
+    if (!KEYWORDS.has(a) && !KEYWORDS.has(b)) return true;
+  }
+  return false;
 }
 
 /** Per line: is it inside a triple-quoted string (its text is data, not code)? */

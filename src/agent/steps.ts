@@ -10,7 +10,7 @@ import type { Attempt, AttemptTrigger, HistoryStore, Run } from '../history/type
 import type { AgentEvent } from './events.js';
 import type { CallOptions, VerifyMode } from './agent.js';
 import { safeSegment } from './ids.js';
-import { extractCode } from './extract.js';
+import { askForProgram, samplingAfter } from './reply.js';
 import { buildMessages, systemPrompt } from './prompts.js';
 import { availableLibraries, librariesSentence } from './environment-text.js';
 import type { PythonEnvironment } from '../sandbox/environment.js';
@@ -100,7 +100,7 @@ export class RunSteps {
    * @param reason why the last attempt was not confirmed
    * @param stop why the run stops before its retries are spent, if it does (then it is the run's error)
    */
-  private async finishUnconfirmed(run: Run, reason: string, stop: string | undefined, options: CallOptions): Promise<void> {
+  async finishUnconfirmed(run: Run, reason: string, stop: string | undefined, options: CallOptions): Promise<void> {
     const kept = keptAttempt(run);
     if (!kept) {
       await this.finish(run, 'failed', stop ?? reason, options);
@@ -171,17 +171,20 @@ export class RunSteps {
   ): Promise<Attempt> {
     const attempt = newAttempt(run, trigger, '', feedback);
     emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
-    const onToken = codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
+    const streamer = () => codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
+    let onToken = streamer();
     const system = systemPrompt(librariesSentence(await this.options.environment()));
-    const completion = await this.options.llm.complete(buildMessages(run, attempt, system), {
+    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, system), {
       signal: options.signal,
-      onToken,
+      onToken: (text) => onToken(text),
+      onRestart: () => (onToken = streamer()),
+      ...samplingAfter(run.attempts.at(-1)),
       ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
     });
-    attempt.usage = completion.usage;
-    const extracted = extractCode(completion.content);
-    if ('code' in extracted) attempt.code = extracted.code;
-    else attempt.error = extracted.error;
+    attempt.usage = reply.usage;
+    if (reply.code !== undefined) attempt.code = reply.code;
+    else attempt.error = reply.error;
+    if (reply.fault) attempt.replyFault = reply.fault;
     run.attempts.push(attempt);
     await this.save(run);
     emit(options, { type: 'generated', runId: run.id, attempt: attempt.index, code: attempt.code, error: attempt.error });

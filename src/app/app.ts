@@ -59,6 +59,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     maxRequirementChars: config.agent.max_requirement_chars,
     log: warn,
     verify: config.agent.verify,
+    runTimeoutMs: config.agent.run_timeout_s * 1000,
   });
   const close = async () => {
     await executor.close?.();

@@ -192,9 +192,14 @@ export const configSchema = z
         max_requirement_chars: int(8000),
         /** How results are verified beyond the exit code (README "Answers you can trust"). */
         verify: z.enum(['off', 'checks', 'review', 'both']).default('checks'),
+        /** The longest one run may take, every attempt included, in s (0: no limit). */
+        run_timeout_s: z.preprocess(
+          (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v),
+          z.number().min(0),
+        ).default(900),
       })
       .strict()
-      .default({ max_retries: 3, max_requirement_chars: 8000, verify: 'checks' }),
+      .default({ max_retries: 3, max_requirement_chars: 8000, verify: 'checks', run_timeout_s: 900 }),
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     store: z
       .object({

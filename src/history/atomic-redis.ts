@@ -21,8 +21,14 @@ return 1`;
 
 /** Keys: `code-agent:claim:<key>`, `code-agent:index:<conversationId>`. */
 export class RedisAtomics implements AtomicOps {
-  /** @param connected resolves with the Keyv adapter's connected client (closed with the adapter). */
-  constructor(private readonly connected: () => Promise<RedisLike>) {}
+  /**
+   * @param connected resolves with the Keyv adapter's connected client
+   * @param destroy closes that client at once (a server that is gone would never answer a QUIT)
+   */
+  constructor(
+    private readonly connected: () => Promise<RedisLike>,
+    private readonly destroy: () => Promise<void> = async () => {},
+  ) {}
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const reply = await (await this.connected()).set(`code-agent:claim:${key}`, '1', {
@@ -41,6 +47,6 @@ export class RedisAtomics implements AtomicOps {
   }
 
   async close(): Promise<void> {
-    /* the client belongs to the Keyv adapter, which closes it */
+    await this.destroy();
   }
 }

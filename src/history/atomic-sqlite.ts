@@ -3,12 +3,20 @@
  * the run index is a row per entry (`INSERT OR IGNORE`, ordered by an autoincrement key); a claim
  * is an upsert that only overwrites an expired claim (https://sqlite.org/lang_upsert.html).
  * Every statement is atomic; other processes on the file wait on its lock (busy timeout).
+ *
+ * The file is switched to write-ahead logging once (`journal_mode=WAL`, kept in the file): readers
+ * never block the writer and a writer waits for another with the busy timeout, instead of the
+ * `SQLITE_BUSY` that the rollback journal gives at once when a reader would become a writer
+ * (https://sqlite.org/wal.html). Many processes (CLI runs, a chat app) can share one file.
  */
 import sqlite3 from 'sqlite3';
 import type { AtomicOps } from './atomic.js';
 
-/** How long a statement waits for another process's lock on the file, in ms. */
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/**
+ * How long a statement waits for another process's lock on the file, in ms (SQLite's busy
+ * timeout: it retries until then). Below the store's operation deadline (`STORE_TIMEOUT_MS`).
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 8000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS code_agent_run_index (
@@ -34,6 +42,9 @@ export class SqliteAtomics implements AtomicOps {
     db.configure('busyTimeout', SQLITE_BUSY_TIMEOUT_MS);
     const atomics = new SqliteAtomics(db);
     try {
+      await new Promise<void>((resolve, reject) =>
+        db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;', (err) => (err ? reject(err) : resolve())),
+      );
       await new Promise<void>((resolve, reject) => db.exec(SCHEMA, (err) => (err ? reject(err) : resolve())));
     } catch (err) {
       await atomics.close();

@@ -10,6 +10,15 @@ import type { AtomicOps } from './atomic.js';
 import { RedisAtomics, type RedisLike } from './atomic-redis.js';
 import { HistoryError } from './types.js';
 
+/**
+ * The longest one store operation may take, in ms (a store that does not answer fails the
+ * operation with an error naming the store; SQLite waits for another process's lock less than this).
+ */
+export const STORE_TIMEOUT_MS = 10_000;
+
+/** Connection attempts to Redis per operation before it fails (about 2 s of backoff in all). */
+const REDIS_CONNECT_TRIES = 5;
+
 /** A store URL's scheme, normalised. */
 export type StoreKind = 'sqlite' | 'redis' | 'postgres';
 
@@ -47,13 +56,34 @@ export async function openBackend(url: string): Promise<Backend> {
       const { SqliteAtomics } = await import('./atomic-sqlite.js');
       const atomics = await SqliteAtomics.open(file);
       const { default: KeyvSqlite } = await import('@keyv/sqlite');
-      const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5000 }) as unknown as KeyvStoreAdapter;
+      const { SQLITE_BUSY_TIMEOUT_MS } = await import('./atomic-sqlite.js');
+      const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS }) as unknown as KeyvStoreAdapter;
       return { adapter, atomics };
     }
     case 'redis': {
-      const { default: KeyvRedis } = await import('@keyv/redis');
-      const redis = new KeyvRedis(url);
-      const atomics = new RedisAtomics(async () => (await redis.getClient()) as unknown as RedisLike);
+      const { default: KeyvRedis, createClient } = await import('@keyv/redis');
+      // A server that is down fails an operation within seconds instead of queueing it while the
+      // client reconnects forever: a few tries with backoff, then the error; no offline queue.
+      const client = createClient({
+        url,
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout: STORE_TIMEOUT_MS,
+          reconnectStrategy: (tries: number, cause: Error) => (tries >= REDIS_CONNECT_TRIES ? cause : Math.min(100 * 2 ** tries, 1000)),
+        },
+      });
+      client.on('error', () => {
+        /* each failed operation reports its own error */
+      });
+      // connected here, so that a server that is not there is reported with its reason (ECONNREFUSED…)
+      await connectWithin(client, STORE_TIMEOUT_MS);
+      const redis = new KeyvRedis(client, { throwOnConnectError: true, throwOnErrors: true, connectionTimeout: STORE_TIMEOUT_MS });
+      const atomics = new RedisAtomics(
+        async () => (await redis.getClient()) as unknown as RedisLike,
+        async () => {
+          if (client.isOpen) client.destroy();
+        },
+      );
       return { adapter: redis as unknown as KeyvStoreAdapter, atomics };
     }
     case 'postgres': {
@@ -62,5 +92,23 @@ export async function openBackend(url: string): Promise<Backend> {
       const atomics = await PostgresAtomics.open(url);
       return { adapter: new ListenedKeyvPostgres({ uri: url }) as unknown as KeyvStoreAdapter, atomics };
     }
+  }
+}
+
+/** Connects a node-redis client, or destroys it and throws when it fails or takes longer than `ms`. */
+async function connectWithin(client: { connect(): Promise<unknown>; destroy(): void; isOpen: boolean }, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+      }),
+    ]);
+  } catch (err) {
+    if (client.isOpen) client.destroy();
+    throw err;
+  } finally {
+    clearTimeout(timer);
   }
 }

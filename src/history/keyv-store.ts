@@ -10,11 +10,27 @@
  * and the atomic operations keep the run index of each conversation and the event ids (with a TTL)
  * in the backend's own keys or tables (see `atomic-*.ts`). An index from before (the Keyv key
  * `runs:<conversationId>`) is moved there the first time the conversation is listed.
+ *
+ * Faults: every operation has a deadline ({@link STORE_TIMEOUT_MS}) and fails with a
+ * {@link HistoryError} naming the store and the operation. A corrupt run record is skipped when a
+ * conversation is listed (the other runs are still shown) and reported in the log; a corrupt or
+ * unusable run index is reported in the log and never fails a run: the run is saved and can be read
+ * by its id and thread.
  */
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { HistoryError, type HistoryStore, type Run } from './types.js';
 import { MemoryAtomics, type AtomicOps } from './atomic.js';
-import { openBackend } from './backends.js';
+import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
+
+/** The store could not be opened or read when the process started (a config or service problem). */
+export class HistoryStartupError extends HistoryError {
+  override name = 'HistoryStartupError';
+}
+
+/** A run record that cannot be read as a run (bad JSON, another shape). */
+export class CorruptRecordError extends HistoryError {
+  override name = 'CorruptRecordError';
+}
 
 /** Most run ids kept in a conversation's index; older runs stay readable by id. */
 export const MAX_INDEXED_RUNS = 1000;
@@ -30,15 +46,20 @@ export class KeyvHistoryStore implements HistoryStore {
   /** Conversations whose index from an earlier version was looked for in this process. */
   private readonly legacyChecked = new Set<string>();
 
+  /** Conversations whose unusable index was already reported. */
+  private readonly badIndexReported = new Set<string>();
+
   /**
    * @param store a Keyv storage adapter (see {@link openBackend}); a Map works for tests.
    * @param label how the store is named in error messages (e.g. its URL without credentials).
    * @param atomics the backend's atomic operations; default in-process ones (right for a Map only).
+   * @param log receives one line per corrupt record or unusable index found. Default: stderr.
    */
   constructor(
     store: KeyvStoreAdapter | Map<string, unknown>,
     private readonly label = 'history store',
     private readonly atomics: AtomicOps = new MemoryAtomics(),
+    private readonly log: (message: string) => void = (m) => process.stderr.write(`warning: ${m}\n`),
   ) {
     this.keyv = new Keyv({ store, namespace: 'code-agent', throwOnErrors: true });
     this.keyv.on('error', () => {
@@ -47,21 +68,23 @@ export class KeyvHistoryStore implements HistoryStore {
   }
 
   /**
-   * Opens the store named by a URL and checks that it can be read.
-   * @throws {HistoryError} when the store cannot be opened or read.
+   * Opens the store named by a URL and checks that it can be read, within {@link STORE_TIMEOUT_MS}.
+   * @param log see the constructor
+   * @throws {HistoryStartupError} naming the store when it cannot be opened or read in time.
    */
-  static async open(url: string): Promise<KeyvHistoryStore> {
-    const label = url.replace(/\/\/[^@/]*@/, '//***@');
+  static async open(url: string, log?: (message: string) => void): Promise<KeyvHistoryStore> {
+    const label = `the history store ${url.replace(/\/\/[^@/]*@/, '//***@')}`;
     const opening = new KeyvHistoryStore(new Map(), label);
-    const { adapter, atomics } = await opening.call('open', () => openBackend(url));
-    const store = new KeyvHistoryStore(adapter, label, atomics);
+    let store: KeyvHistoryStore | undefined;
     try {
-      await store.call('open', () => store.keyv.get('health'));
+      const { adapter, atomics } = await opening.call('open', () => openBackend(url));
+      store = new KeyvHistoryStore(adapter, label, atomics, log);
+      await store.call('open', () => store!.keyv.get('health'));
+      return store;
     } catch (err) {
-      await store.close();
-      throw err;
+      await store?.close();
+      throw new HistoryStartupError((err as Error).message, { cause: err });
     }
-    return store;
   }
 
   async saveRun(run: Run): Promise<void> {
@@ -69,26 +92,46 @@ export class KeyvHistoryStore implements HistoryStore {
     const key = `${run.conversationId}\n${run.id}`;
     if (this.indexed.has(key)) return;
     await this.moveLegacyIndex(run.conversationId);
-    await this.call('index a run', () => this.atomics.append(run.conversationId, run.id, MAX_INDEXED_RUNS));
+    try {
+      await this.call('index a run', () => this.atomics.append(run.conversationId, run.id, MAX_INDEXED_RUNS));
+    } catch (err) {
+      // the run itself is saved: an index that cannot take it must not fail every run
+      this.reportBadIndex(run.conversationId, err, `run ${run.id} was saved but is not listed`);
+      return;
+    }
     if (this.indexed.size >= MAX_REMEMBERED_INDEXED) this.indexed.clear();
     this.indexed.add(key);
   }
 
+  /** @throws {CorruptRecordError} when the record is not a run; {@link HistoryError} when the store fails. */
   async getRun(conversationId: string, runId: string): Promise<Run | undefined> {
-    const value = await this.call('read a run', () => this.keyv.get<Run>(runKey(conversationId, runId)));
-    if (value === undefined) return undefined;
-    if (!isRun(value)) {
-      throw new HistoryError(
-        `${this.label}: the record of run ${runId} in ${conversationId} is corrupt; it was left untouched`,
-      );
+    const corrupt = () =>
+      new CorruptRecordError(`${this.label}: the record of run ${runId} in ${conversationId} is corrupt; it was left untouched`);
+    let value: unknown;
+    try {
+      value = await this.call('read a run', () => this.keyv.get<Run>(runKey(conversationId, runId)));
+    } catch (err) {
+      if (err instanceof HistoryError && err.cause instanceof SyntaxError) throw corrupt(); // not JSON
+      throw err;
     }
+    if (value === undefined) return undefined;
+    if (!isRun(value)) throw corrupt();
     return value;
   }
 
+  /** The newest runs; a corrupt record is skipped and reported in the log, a corrupt legacy index too. */
   async listRuns(conversationId: string, limit = 20): Promise<Run[]> {
     await this.moveLegacyIndex(conversationId);
     const ids = (await this.call('read the run index', () => this.atomics.recent(conversationId, limit))).reverse();
-    const runs = await Promise.all(ids.map((id) => this.getRun(conversationId, id)));
+    const runs = await Promise.all(
+      ids.map((id) =>
+        this.getRun(conversationId, id).catch((err: unknown) => {
+          if (!(err instanceof CorruptRecordError)) throw err;
+          this.log(`${err.message} (skipped in the list of ${conversationId})`);
+          return undefined;
+        }),
+      ),
+    );
     return runs.filter((r): r is Run => r !== undefined);
   }
 
@@ -107,12 +150,21 @@ export class KeyvHistoryStore implements HistoryStore {
     return this.call('record an event', () => this.atomics.claim(`event:${eventId}`, ttlMs));
   }
 
+  /** Closes the connections, waiting at most {@link STORE_TIMEOUT_MS} (a store that is gone never answers). */
   async close(): Promise<void> {
-    await this.atomics.close().catch(() => undefined);
-    await this.keyv.disconnect().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const closing = (async () => {
+      await this.atomics.close().catch(() => undefined);
+      await this.keyv.disconnect().catch(() => undefined);
+    })();
+    await Promise.race([closing, new Promise<void>((r) => (timer = setTimeout(r, STORE_TIMEOUT_MS).unref()))]);
+    clearTimeout(timer);
   }
 
-  /** Moves an index kept by an earlier version (Keyv key `runs:<conversationId>`, oldest first) to the atomic index. */
+  /**
+   * Moves an index kept by an earlier version (Keyv key `runs:<conversationId>`, oldest first) to
+   * the atomic index. A corrupt one is reported once and left in place; it fails nothing.
+   */
   private async moveLegacyIndex(conversationId: string): Promise<void> {
     if (this.legacyChecked.has(conversationId)) return;
     const key = `runs:${conversationId}`;
@@ -122,21 +174,49 @@ export class KeyvHistoryStore implements HistoryStore {
       return;
     }
     if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
-      throw new HistoryError(`${this.label}: the run index of ${conversationId} is corrupt; it was left untouched`);
+      this.legacyChecked.add(conversationId);
+      const err = new CorruptRecordError(`${this.label}: the run index of ${conversationId} is corrupt; it was left untouched`);
+      this.reportBadIndex(conversationId, err, 'runs saved before it are not listed');
+      return;
     }
     for (const id of ids) await this.call('index a run', () => this.atomics.append(conversationId, id, MAX_INDEXED_RUNS));
     await this.call('move the run index', () => this.keyv.delete(key));
     this.legacyChecked.add(conversationId);
   }
 
+  /** Reports once per conversation that its index is unusable. */
+  private reportBadIndex(conversationId: string, err: unknown, consequence: string): void {
+    if (this.badIndexReported.has(conversationId)) return;
+    this.badIndexReported.add(conversationId);
+    this.log(`${(err as Error).message}; ${consequence}`);
+  }
+
+  /** Runs one store operation within {@link STORE_TIMEOUT_MS}; every failure becomes a {@link HistoryError} naming the store. */
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new HistoryError(`${this.label}: cannot ${what}: no answer within ${STORE_TIMEOUT_MS / 1000} s`)),
+        STORE_TIMEOUT_MS,
+      );
+    });
     try {
-      return await fn();
+      return await Promise.race([fn(), deadline]);
     } catch (err) {
       if (err instanceof HistoryError) throw err;
-      throw new HistoryError(`${this.label}: cannot ${what}: ${(err as Error).message}`, { cause: err });
+      throw new HistoryError(`${this.label}: cannot ${what}: ${inWords(err)}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
     }
   }
+}
+
+/** A driver's error in words: node-redis's connection errors carry their reason in `code` or `errors`. */
+function inWords(err: unknown): string {
+  const e = err as { message?: string; code?: string; errors?: unknown[] };
+  const inner = Array.isArray(e.errors) && e.errors.length > 0 ? inWords(e.errors[0]) : undefined;
+  const message = e.message || inner || e.code || String(err);
+  return e.code && !message.includes(e.code) ? `${message} (${e.code})` : message;
 }
 
 function runKey(conversationId: string, runId: string): string {

@@ -30,6 +30,12 @@ export interface Attempt {
   code: string;
   /** Why no code could be used (e.g. "the reply contained no Python code"), else absent. */
   error?: string;
+  /**
+   * When the reply itself was at fault: `cut` cut off before it was complete (the token limit, or
+   * a stream that ended early), `runaway` stopped while it degenerated (repeating lines, runaway
+   * nesting). Such an attempt has no code and `error` says what happened.
+   */
+  replyFault?: 'cut' | 'runaway';
   /** The execution result; absent when the code was generated but not executed. */
   result?: ExecutionResult;
   /** Tokens used by the LLM call that produced this attempt (zero for a rerun). */

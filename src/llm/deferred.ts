@@ -14,7 +14,13 @@ export type ProviderLoader = () => Promise<LlmProvider>;
 /** An {@link LlmProvider} that loads the real one in the background, once. */
 export class DeferredLlmProvider implements LlmProvider {
   private loading: Promise<LlmProvider> | undefined;
+  private loaded: LlmProvider | undefined;
   private disposed = false;
+
+  /** The loaded provider's longest reply, once it is loaded. */
+  get maxTokens(): number | undefined {
+    return this.loaded?.maxTokens;
+  }
 
   /**
    * @param name the real provider's name (e.g. `local:qwen2.5-coder-1.5b-instruct-q4_k_m`), shown
@@ -33,7 +39,7 @@ export class DeferredLlmProvider implements LlmProvider {
    */
   load(): Promise<LlmProvider> {
     if (this.disposed) return Promise.reject(new LlmError('the local model was shut down'));
-    this.loading ??= this.loader().catch((err: unknown) => {
+    this.loading ??= this.loader().then((p) => (this.loaded = p)).catch((err: unknown) => {
       this.loading = undefined; // a later request tries again (e.g. after the file was fixed)
       throw err;
     });

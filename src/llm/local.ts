@@ -64,6 +64,12 @@ export interface LocalProviderOptions {
   onTiming?: (timing: CompletionTiming) => void;
 }
 
+/** Longest reply when the config does not say, in tokens. */
+export const DEFAULT_MAX_TOKENS = 2048;
+
+/** node-llama-cpp's repeat penalty for a call that asks to avoid repetition (`avoidRepetition`). */
+const AVOID_REPETITION = { penalty: 1.3, frequencyPenalty: 0.3, presencePenalty: 0.3, lastTokens: 256 };
+
 /** Context sequences kept when the config does not say. */
 export const DEFAULT_SLOTS = 3;
 
@@ -85,6 +91,7 @@ interface Slot {
 /** A chat model running in this process. Build it with {@link LocalLlamaProvider.load}. */
 export class LocalLlamaProvider implements LlmProvider {
   readonly name: string;
+  readonly maxTokens: number;
   private readonly pool: SlotPool<Slot>;
   private readonly slots: Slot[];
   private disposed = false;
@@ -98,6 +105,7 @@ export class LocalLlamaProvider implements LlmProvider {
     private readonly options: LocalProviderOptions,
   ) {
     this.name = localModelName(options.modelPath);
+    this.maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
     const chatWrapper = resolveChatWrapper(model);
     this.slots = predictors.forSequence.map((tokenPredictor, index) => {
       const sequence = context.getSequence(tokenPredictor ? { tokenPredictor } : {});
@@ -241,9 +249,12 @@ export class LocalLlamaProvider implements LlmProvider {
     let first: number | undefined;
     let result;
     try {
+      // never more than the context leaves after the prompt (more would shift the chat out of it)
+      const room = (this.options.contextSize ?? 4096) - tokens.length - 1;
       result = await slot.chat.generateResponse(history, {
-        maxTokens: this.options.maxTokens ?? 2048,
+        maxTokens: Math.max(1, Math.min(options.maxTokens ?? this.maxTokens, room)),
         temperature: options.temperature ?? this.options.temperature ?? 0,
+        ...(options.avoidRepetition ? { repeatPenalty: AVOID_REPETITION } : {}),
         signal: options.signal,
         onTextChunk: (text) => {
           first ??= performance.now();
@@ -281,6 +292,10 @@ export class LocalLlamaProvider implements LlmProvider {
       },
       slot: slot.index,
     });
-    return { content: result.response, usage: { promptTokens, completionTokens } };
+    return {
+      content: result.response,
+      usage: { promptTokens, completionTokens },
+      stopReason: result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop',
+    };
   }
 }

@@ -14,7 +14,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
-import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider, type TokenUsage } from './types.js';
+import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider, type StopReason, type TokenUsage } from './types.js';
 
 /** Where requests go when no base URL is configured. */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -50,7 +50,12 @@ interface Compat {
   noTemperature: boolean;
   /** Do not send `stream_options` (older OpenAI-compatible servers). */
   noStreamOptions: boolean;
+  /** Do not send `frequency_penalty`/`presence_penalty` (servers that refuse them). */
+  noPenalties: boolean;
 }
+
+/** The penalties sent when a call asks to avoid repetition (OpenAI's range is -2 to 2). */
+const AVOID_REPETITION = { frequency_penalty: 0.6, presence_penalty: 0.3 };
 
 export class OpenAiProvider implements LlmProvider {
   readonly name: string;
@@ -60,9 +65,9 @@ export class OpenAiProvider implements LlmProvider {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly temperature: number | undefined;
-  private readonly maxTokens: number | undefined;
+  readonly maxTokens: number | undefined;
   private readonly stream: boolean;
-  private readonly compat: Compat = { maxCompletionTokens: false, noTemperature: false, noStreamOptions: false };
+  private readonly compat: Compat = { maxCompletionTokens: false, noTemperature: false, noStreamOptions: false, noPenalties: false };
 
   /** @throws {LlmError} when neither an API key nor a base URL is given. */
   constructor(options: OpenAiProviderOptions) {
@@ -109,26 +114,29 @@ export class OpenAiProvider implements LlmProvider {
     }
   }
 
-  private params(messages: ChatMessage[], temperatureOverride: number | undefined) {
-    const temperature = temperatureOverride ?? this.temperature;
+  private params(messages: ChatMessage[], options: CompleteOptions) {
+    const temperature = options.temperature ?? this.temperature;
+    const maxTokens = options.maxTokens ?? this.maxTokens;
     return {
       model: this.model,
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       ...(temperature !== undefined && !this.compat.noTemperature ? { temperature } : {}),
-      ...(this.maxTokens !== undefined
+      ...(maxTokens !== undefined
         ? this.compat.maxCompletionTokens
-          ? { max_completion_tokens: this.maxTokens }
-          : { max_tokens: this.maxTokens }
+          ? { max_completion_tokens: maxTokens }
+          : { max_tokens: maxTokens }
         : {}),
+      ...(options.avoidRepetition && !this.compat.noPenalties ? AVOID_REPETITION : {}),
     };
   }
 
   private async completeOnce(messages: ChatMessage[], options: CompleteOptions): Promise<Completion> {
-    const body: ChatCompletionCreateParamsNonStreaming = { ...this.params(messages, options.temperature), stream: false };
+    const body: ChatCompletionCreateParamsNonStreaming = { ...this.params(messages, options), stream: false };
     const res = await this.client.chat.completions.create(body, { signal: options.signal });
     return {
       content: res.choices[0]?.message?.content ?? '',
       usage: toUsage(res.usage),
+      stopReason: toStopReason(res.choices[0]?.finish_reason),
     };
   }
 
@@ -147,13 +155,15 @@ export class OpenAiProvider implements LlmProvider {
     };
     try {
       const body: ChatCompletionCreateParamsStreaming = {
-        ...this.params(messages, options.temperature),
+        ...this.params(messages, options),
         stream: true,
         ...(this.compat.noStreamOptions ? {} : { stream_options: { include_usage: true } }),
       };
       const stream = await this.client.chat.completions.create(body, { signal: controller.signal });
       let content = '';
       let usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
+      // a stream that ends without a finish_reason was cut (connection lost, proxy timeout)
+      let finish: string | null | undefined;
       armIdle();
       // The client ends the iteration quietly when aborted; the checks after the loop tell why.
       for await (const chunk of stream) {
@@ -163,11 +173,12 @@ export class OpenAiProvider implements LlmProvider {
           content += piece;
           options.onToken?.(piece);
         }
+        finish = chunk.choices[0]?.finish_reason ?? finish;
         if (chunk.usage) usage = toUsage(chunk.usage);
       }
       if (options.signal?.aborted) throw abortError(options.signal);
       if (idleTimedOut) throw new LlmError(`the LLM at ${this.baseUrl} stopped sending for ${seconds(this.timeoutMs)} s (llm.timeout_s)`);
-      return { content, usage };
+      return { content, usage, stopReason: finish ? toStopReason(finish) : 'unfinished' };
     } finally {
       clearTimeout(idle);
       unlink();
@@ -184,6 +195,10 @@ export class OpenAiProvider implements LlmProvider {
     }
     if (!this.compat.noTemperature && this.temperature !== undefined && text.includes('temperature') && /unsupported|not support/.test(text)) {
       this.compat.noTemperature = true;
+      return true;
+    }
+    if (!this.compat.noPenalties && /frequency_penalty|presence_penalty/.test(text)) {
+      this.compat.noPenalties = true;
       return true;
     }
     if (this.stream && !this.compat.noStreamOptions && text.includes('stream_options')) {
@@ -250,6 +265,13 @@ function nonEmpty(s: string | undefined): string | undefined {
 
 function seconds(ms: number): string {
   return String(Math.round(ms / 100) / 10);
+}
+
+/** `length` (and `content_filter`, a reply cut by the server) are not whole replies. */
+function toStopReason(finish: string | null | undefined): StopReason {
+  if (finish === 'length') return 'length';
+  if (finish === 'content_filter') return 'unfinished';
+  return 'stop';
 }
 
 function toUsage(u: { prompt_tokens?: number; completion_tokens?: number } | null | undefined): TokenUsage {

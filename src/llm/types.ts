@@ -15,10 +15,19 @@ export interface TokenUsage {
   completionTokens: number;
 }
 
+/**
+ * How a completion ended: `stop` the model ended its reply; `length` it reached the longest reply
+ * allowed (OpenAI's `finish_reason: "length"`, node-llama-cpp's `maxTokens`); `unfinished` the
+ * stream ended without its final event (a connection lost mid-reply). Only `stop` is a whole reply.
+ */
+export type StopReason = 'stop' | 'length' | 'unfinished';
+
 /** The reply of one completion. */
 export interface Completion {
   content: string;
   usage: TokenUsage;
+  /** How it ended; a provider that cannot tell says `stop`. */
+  stopReason: StopReason;
 }
 
 /** Options of one completion. */
@@ -29,12 +38,24 @@ export interface CompleteOptions {
   onToken?: (text: string) => void;
   /** Sampling temperature for this call only (0–2), instead of the provider's configured one. */
   temperature?: number;
+  /**
+   * Longest reply of this call only, in tokens, instead of the provider's configured one (a local
+   * model caps it at what its context leaves after the prompt).
+   */
+  maxTokens?: number;
+  /**
+   * Discourages the model from repeating itself in this call (a reply that degenerated into
+   * repeating lines): OpenAI's `frequency_penalty`/`presence_penalty`, node-llama-cpp's repeat penalty.
+   */
+  avoidRepetition?: boolean;
 }
 
 /** A chat model. */
 export interface LlmProvider {
   /** Short human name, e.g. `openai:gpt-4o-mini` or `local:qwen2.5-coder-0.5b`. */
   readonly name: string;
+  /** The longest reply of a call that does not say, in tokens, when the provider knows it. */
+  readonly maxTokens?: number;
   /**
    * Completes a chat.
    * @throws {LlmError} with a message naming what to fix (key, model, URL).

@@ -1,13 +1,23 @@
 /**
  * Artifacts: regular files the program created or changed in its work dir, copied to the host.
  * Symlinks are never followed (lstat, then open with O_NOFOLLOW and check the opened file),
- * so a link to a host file cannot leak its content; names are cleaned; count and size are capped.
+ * so a link to a host file cannot leak its content; names are cleaned (`names.ts`); count and
+ * size are capped. Every file is returned: two whose names are the same once cleaned (or where one
+ * would be a folder of another) get distinct names (`data-2.csv`) and say so (`renamedFrom`).
  */
 import { constants as fsc, lstatSync, readdirSync } from 'node:fs';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { cleanRelativePath } from './names.js';
+import { cleanRelativePath, distinctName } from './names.js';
 import type { Artifact } from './types.js';
+
+/**
+ * The host has no room left for a program's files (ENOSPC, EDQUOT): not the program's fault and not
+ * something another attempt can fix, so the execution fails with it (the run ends failed).
+ */
+export class HostDiskFullError extends Error {
+  override name = 'HostDiskFullError';
+}
 
 /** How deep sub-folders of the work dir are searched. */
 export const MAX_SCAN_DEPTH = 4;
@@ -130,9 +140,11 @@ export async function collectArtifacts(
       limitHit = true;
       break;
     }
-    const name = cleanRelativePath(c.rel);
-    // two names may clean to the same path, or one to a folder of another: skip, never fail
-    if (name === null || used.has(name) || collides(name, used)) continue;
+    const cleaned = cleanRelativePath(c.rel);
+    if (cleaned === null) continue;
+    // two names may clean to the same path, or one to a folder of another: a distinct name, never a lost file
+    const flat = collides(cleaned, used) ? cleaned.replaceAll('/', '_') : cleaned;
+    const name = distinctName(flat, (n) => used.has(n) || collides(n, used));
     const content = await readRegular(c.abs, Math.min(maxArtifactBytes, 2 ** 31 - 2));
     if (content === null) continue;
     if (content === 'too_large') {
@@ -143,11 +155,17 @@ export async function collectArtifacts(
     try {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, content, { mode: 0o644, flag: 'wx' });
-    } catch {
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') await rm(path, { force: true }).catch(() => undefined); // never a truncated copy
+      if (code === 'ENOSPC' || code === 'EDQUOT') {
+        throw new HostDiskFullError(`the host's disk is full: the program's file ${name} could not be kept (free some space on the host and run it again)`, { cause: err });
+      }
       continue; // a name the host cannot take: the file is not returned
     }
     used.add(name);
-    artifacts.push({ name, path, bytes: content.length });
+    const written = c.rel.join('/');
+    artifacts.push({ name, path, bytes: content.length, ...(name !== cleaned ? { renamedFrom: written } : {}) });
   }
   return { artifacts, limitHit };
 }

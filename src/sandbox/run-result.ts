@@ -10,7 +10,7 @@ import { USER_CODE_FILE } from './bwrap-args.js';
 import { classifyLimit } from './classify.js';
 import { checkWorkDir, guardWorkDir } from './disk-guard.js';
 import type { Ready } from './executor.js';
-import { cleanName } from './names.js';
+import { cleanName, distinctName } from './names.js';
 import type { RunOutcome, StartedProcess, WatchedRun } from './process.js';
 import { resizeSlot, type Slot } from './slot.js';
 import { watchFull } from './work-fs.js';
@@ -33,6 +33,7 @@ export async function prepareInputs(slot: Slot, code: string, inputs: InputFile[
     let name = cleanName(input.name);
     if (name === null) continue;
     if (name === USER_CODE_FILE) name = `input_${name}`;
+    name = distinctName(name, (n) => names.has(n)); // two inputs of one name: both are there (as sandboxInputNames names them)
     writeFileSync(join(workDir, name), input.content, { mode: 0o644 });
     names.add(name);
   }
@@ -139,6 +140,9 @@ export async function finishRun(p: RunParts): Promise<ExecutionResult> {
   const destDir = options.artifactDir ?? join(p.ready.iso.workRoot, `artifacts-${basename(slot.workDir)}`);
   const stopped = signal !== null || ourKill || limitHit !== null;
   const collected = await collectUnlessKilled(stopped, slot.workDir, p.before, destDir, limits.maxArtifacts, limits.maxArtifactBytes);
+  for (const a of collected.artifacts) {
+    if (a.renamedFrom !== undefined) stderr += `[${a.renamedFrom} was returned as ${a.name}: another file had the same name once made safe]\n`;
+  }
   if (collected.withheld > 0) stderr += `[${collected.withheld} file(s) not returned: the program was stopped by a limit, so they may be half-written]\n`;
   if (collected.limitHit) {
     limitHit ??= 'artifacts';

@@ -51,6 +51,12 @@ export interface Artifact {
   path: string;
   /** Size in bytes. */
   bytes: number;
+  /**
+   * The name the program wrote the file under, when it is returned under another one: two files
+   * whose names were the same once made safe (`a b.csv` and `a_b.csv`) both come back, the second
+   * as `a_b-2.csv`.
+   */
+  renamedFrom?: string;
 }
 
 /** A file placed into the work dir before the program starts (e.g. a chat attachment). */

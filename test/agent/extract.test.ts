@@ -60,6 +60,58 @@ const found: Array<[string, string, string]> = [
     '"""\nThis script prints the first ten squares of the numbers.\n"""\nfor i in range(10):\n    print(i * i)',
   ],
   ['no fence: assignments only', 'total = 0\ntotal += 5\nresult = total', 'total = 0\ntotal += 5\nresult = total'],
+  // chat-template tokens end the reply (a server with the wrong template keeps writing other turns)
+  ['R2: im_end and another turn after the code', `${F}python\nprint(2 + 2)\n<|im_end|>\n<|im_start|>user\nthanks<|im_end|>`, 'print(2 + 2)'],
+  ['im_end after a closed block', `${F}python\nprint(1)\n${F}<|im_end|><|im_start|>user\n${F}python\nprint("other turn")\n${F}`, 'print(1)'],
+  ['endoftext', `${F}python\nx = 3\nprint(x)\n${F}\n<|endoftext|>Human: ${F}python\nprint(0)\n${F}`, 'x = 3\nprint(x)'],
+  ['llama 3 eot_id and header', `${F}python\nprint("a")\n<|eot_id|><|start_header_id|>user<|end_header_id|>\nmore`, 'print("a")'],
+  ['</s> at a line end', `${F}python\nprint("s")\n</s>\n[INST] next [/INST]`, 'print("s")'],
+  ['[INST] starts another turn', `print(5)\n[INST] and now plot it [/INST]`, 'print(5)'],
+  ['gemma end_of_turn', `${F}python\nprint(7)\n${F}<end_of_turn>\n<start_of_turn>user\nok`, 'print(7)'],
+  ['a leading assistant header is dropped', `<|im_start|>assistant\n${F}python\nprint(8)\n${F}`, 'print(8)'],
+  ['</s> inside a string is code', `${F}python\nhtml = "<s>old</s> new"\nprint(html)\n${F}`, 'html = "<s>old</s> new"\nprint(html)'],
+  // several blocks: the implementation is chosen
+  [
+    'R3: a usage block before the implementation that prints',
+    `Usage:\n${F}python\nprint(area(3))\n${F}\nImplementation:\n${F}python\nimport math\n\ndef area(r):\n    return math.pi * r ** 2\n\nprint(area(2))\n${F}`,
+    'import math\n\ndef area(r):\n    return math.pi * r ** 2\n\nprint(area(2))',
+  ],
+  [
+    'a usage block before definitions that do not print: placed after them',
+    `Call it like this:\n${F}python\nprint(add(2, 3))\n${F}\nwith\n${F}python\ndef add(a, b):\n    return a + b\n${F}`,
+    'def add(a, b):\n    return a + b\n\nprint(add(2, 3))',
+  ],
+  [
+    'a usage block after an implementation that prints is left out',
+    `${F}python\ndef square(n):\n    return n * n\n\nprint(square(4))\n${F}\nFor example:\n${F}python\nsquare(10)\n${F}`,
+    'def square(n):\n    return n * n\n\nprint(square(4))',
+  ],
+  [
+    'constants with the definitions do not make it an implementation that acts',
+    `${F}python\nRATE = 0.2\n\ndef tax(x):\n    return x * RATE\n${F}\n${F}python\nprint(tax(100))\n${F}`,
+    'RATE = 0.2\n\ndef tax(x):\n    return x * RATE\n\nprint(tax(100))',
+  ],
+  [
+    'a class used by a later block, the later block defines its own helper',
+    `${F}python\nclass Stack:\n    def __init__(self):\n        self.items = []\n${F}\n${F}python\ndef fill(s):\n    s.items.append(1)\n\ns = Stack()\nfill(s)\nprint(s.items)\n${F}`,
+    'class Stack:\n    def __init__(self):\n        self.items = []\n\ndef fill(s):\n    s.items.append(1)\n\ns = Stack()\nfill(s)\nprint(s.items)',
+  ],
+  [
+    'a checks block and an output block are never the program',
+    `${F}python\nprint(sum(range(5)))\n${F}\n${F}checks\nassert OUTPUT.strip() == "10"\n${F}\n${F}output\n10\n${F}`,
+    'print(sum(range(5)))',
+  ],
+  // sentences that begin like Python are not code
+  [
+    'no fence: a sentence starting with "print the" after the code is trimmed',
+    'import math\nprint(math.sqrt(2))\nprint the total per region first, then the mean',
+    'import math\nprint(math.sqrt(2))',
+  ],
+  [
+    'a fence, and sentences beginning like Python around it',
+    `for each row we sum the values:\n${F}python\nrows = [[1, 2], [3, 4]]\nfor row in rows:\n    print(sum(row))\n${F}\nprint the total per region first, then the mean.`,
+    'rows = [[1, 2], [3, 4]]\nfor row in rows:\n    print(sum(row))',
+  ],
 ];
 
 /** [name, reply, expected error (exact, or a RegExp)] */
@@ -76,6 +128,16 @@ const refused: Array<[string, string, string | RegExp]> = [
   ['unclosed think at the start', `<think>\nLet me think about ${F}python\nprint(1)\n${F}`, `${NO_CODE} (only a reasoning section)`],
   ['no fence: code mixed with sentences', 'import os\nThis prints the current working directory for you.\nprint(os.getcwd())', NO_CODE],
   ['no fence: shell commands', '$ python main.py\nHello', NO_CODE],
+  ['no fence: a sentence that begins with print', 'print the total per region first, then the mean per month', NO_CODE],
+  ['no fence: a sentence that begins like a for loop', 'for each row in the table: we sum the amounts…', NO_CODE],
+  ['no fence: a sentence that begins like an if', 'if the file is missing: upload it again…', NO_CODE],
+  ['no fence: a sentence that begins with import', 'import the data first, then plot it…', NO_CODE],
+  [
+    'no fence: a sentence between code lines',
+    'total = 0\nfor each row we sum the amount…\nprint(total)',
+    NO_CODE,
+  ],
+  ['only template tokens after an empty turn', '<|im_end|>\n<|im_start|>user\nprint(1)', 'the reply was empty'],
 ];
 
 describe('extractCode', () => {

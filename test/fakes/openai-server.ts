@@ -78,6 +78,8 @@ export interface FakeRequest {
   stream: boolean;
   /** `Date.now()` when the request arrived. */
   at: number;
+  /** When streaming: content chunks written before the stream ended or the client went away. */
+  sentChunks: number;
 }
 
 /** OpenAI-style usage numbers. */
@@ -101,6 +103,8 @@ export type FakeResponse =
       chunks?: string[];
       /** When streaming: wait this long between chunks. */
       chunkDelayMs?: number;
+      /** When streaming: end the stream after the content, without the final chunk (no `finish_reason`) and `[DONE]`. */
+      endWithoutFinish?: boolean;
       /** Extra response headers. */
       headers?: Record<string, string>;
     }
@@ -209,6 +213,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       model: typeof body?.model === 'string' ? body.model : undefined,
       stream: body?.stream === true,
       at: Date.now(),
+      sentChunks: 0,
     };
     requests.push(request);
 
@@ -274,7 +279,13 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     };
     await write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }], includeUsage ? { usage: null } : {}));
     for (const piece of response.chunks ?? splitWords(response.content)) {
+      if (res.destroyed) break;
+      request.sentChunks++;
       await write(chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }], includeUsage ? { usage: null } : {}));
+    }
+    if (response.endWithoutFinish) {
+      res.end();
+      return;
     }
     await write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }], includeUsage ? { usage: null } : {}));
     if (includeUsage && usage) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { describe, expect, it } from 'vitest';
-import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
+import { CorruptRecordError, KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { HistoryError, type Run } from '../../src/history/types.js';
 
 function makeRun(id: string, conversationId = 'cli:test'): Run {
@@ -54,16 +54,26 @@ describe('KeyvHistoryStore on sqlite', () => {
     expect(await store.markEventSeen('Ev1', 200)).toBe(true);
   });
 
-  it('reports a corrupt record clearly and leaves it in place', async () => {
+  it('reports a corrupt record clearly, skips it in the list (the others are shown) and leaves it in place', async () => {
     const { url, file } = sqliteUrl();
     const store = await KeyvHistoryStore.open(url);
-    await store.saveRun(makeRun('a'));
+    for (const id of ['a', 'b', 'c']) await store.saveRun(makeRun(id));
     await store.close();
     await exec(file, `UPDATE keyv SET value = '{not json' WHERE key LIKE '%run:cli:test:a'`);
+    await exec(file, `UPDATE keyv SET value = '{"value":{"id":"c","attempts":"nope"},"expires":null}' WHERE key LIKE '%run:cli:test:c'`);
 
-    const reopened = await KeyvHistoryStore.open(url);
-    await expect(reopened.getRun('cli:test', 'a')).rejects.toBeInstanceOf(HistoryError);
-    await expect(reopened.listRuns('cli:test')).rejects.toThrow(/history\.sqlite/);
+    const logs: string[] = [];
+    const reopened = await KeyvHistoryStore.open(url, (m) => logs.push(m));
+    await expect(reopened.getRun('cli:test', 'a')).rejects.toBeInstanceOf(CorruptRecordError);
+    await expect(reopened.getRun('cli:test', 'a')).rejects.toThrow(/history\.sqlite: the record of run a in cli:test is corrupt/);
+    expect((await reopened.listRuns('cli:test')).map((r) => r.id)).toEqual(['b']);
+    expect(logs).toEqual([
+      expect.stringMatching(/history\.sqlite: the record of run c in cli:test is corrupt.*skipped/),
+      expect.stringMatching(/history\.sqlite: the record of run a in cli:test is corrupt.*skipped/),
+    ]);
+    // a new run in the same conversation is saved and listed as usual
+    await reopened.saveRun(makeRun('d'));
+    expect((await reopened.listRuns('cli:test')).map((r) => r.id)).toEqual(['d', 'b']);
     await reopened.close();
     // the bytes are still there for a human to repair
     const raw = await new Promise<string>((resolve, reject) => {

@@ -69,6 +69,17 @@ describe('LocalLlamaProvider (real model)', () => {
     expect(a.usage).toEqual(b.usage);
   }, 120_000);
 
+  it('reads the stop reason: a reply that reaches maxTokens is "length", a finished one "stop"', async () => {
+    const cut = await provider.complete(ask('Count from one to fifty in words, separated by commas.'), { maxTokens: 6 });
+    expect(cut.stopReason).toBe('length');
+    expect(cut.usage.completionTokens).toBe(6);
+    const whole = await provider.complete(ask('What is the capital of France?'));
+    expect(whole.stopReason).toBe('stop');
+    // more room for one call (more than the provider's 24 tokens), with the repeat penalty
+    const more = await provider.complete(ask('Count from one to fifty in words, separated by commas.'), { maxTokens: 40, avoidRepetition: true });
+    expect(more.usage.completionTokens).toBeGreaterThan(24);
+  }, 120_000);
+
   it('stops when the signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -46,7 +46,7 @@ describe('OpenAiProvider', () => {
     );
     const tokens: string[] = [];
     const r = await provider.complete(MESSAGES, { onToken: (t) => tokens.push(t) });
-    expect(r).toEqual({ content: CODE, usage: { promptTokens: 12, completionTokens: 7 } });
+    expect(r).toEqual({ content: CODE, usage: { promptTokens: 12, completionTokens: 7 }, stopReason: 'stop' });
     expect(tokens).toEqual([]);
     expect(fake.requests).toHaveLength(1);
     const body = fake.requests[0]!.body!;
@@ -74,7 +74,35 @@ describe('OpenAiProvider', () => {
   it('streams from a server that sends no usage: usage is 0', async () => {
     const { provider } = await setup({ replies: [{ content: CODE, usage: null }] });
     const r = await provider.complete(MESSAGES);
-    expect(r).toEqual({ content: CODE, usage: { promptTokens: 0, completionTokens: 0 } });
+    expect(r).toEqual({ content: CODE, usage: { promptTokens: 0, completionTokens: 0 }, stopReason: 'stop' });
+  });
+
+  it.each([true, false])('reads the stop reason (stream %s): "length" is a reply cut at the limit', async (stream) => {
+    const { provider } = await setup({ replies: [{ content: CODE, finishReason: 'length' }, CODE] }, { stream });
+    expect((await provider.complete(MESSAGES)).stopReason).toBe('length');
+    expect((await provider.complete(MESSAGES)).stopReason).toBe('stop');
+  });
+
+  it('a stream that ends without its final event is "unfinished", not a whole reply', async () => {
+    const { provider } = await setup({ replies: [{ content: CODE, endWithoutFinish: true }] });
+    const r = await provider.complete(MESSAGES);
+    expect(r.content).toBe(CODE);
+    expect(r.stopReason).toBe('unfinished');
+  });
+
+  it('a call may ask for more room and for less repetition', async () => {
+    const { fake, provider } = await setup({ replies: [CODE] }, { maxTokens: 100 });
+    await provider.complete(MESSAGES, { maxTokens: 200, avoidRepetition: true });
+    expect(fake.requests[0]!.body).toMatchObject({ max_tokens: 200, frequency_penalty: expect.any(Number), presence_penalty: expect.any(Number) });
+  });
+
+  it('a server that refuses the penalties: asked again without them', async () => {
+    const { fake, provider } = await setup({
+      replies: [{ status: 400, body: openAiError('Unrecognized request argument supplied: frequency_penalty', 'invalid_request_error', null, 'frequency_penalty') }, CODE],
+    });
+    const r = await provider.complete(MESSAGES, { avoidRepetition: true });
+    expect(r.content).toBe(CODE);
+    expect(fake.requests[1]!.body).not.toHaveProperty('frequency_penalty');
   });
 
   it('uses a placeholder key for a local server when no key is given', async () => {
