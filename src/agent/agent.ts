@@ -89,7 +89,8 @@ export class Agent {
 
   /**
    * Generates code for a requirement, derives checks from it (verify `checks`/`both`), executes
-   * both and improves the code until it is confirmed, `maxRetries` improvement attempts were made,
+   * both and improves the code until it is confirmed (input files are profiled in the sandbox first,
+   * and an answer on them that no check can pin is compared with independent programs'), `maxRetries` improvement attempts were made,
    * or a failure no code can fix stops the run early.
    * @returns the finished run (status `success`, `unverified` or `failed`); LLM and sandbox errors
    *   end the run as failed with `run.error` set, they are not thrown.
@@ -101,6 +102,7 @@ export class Agent {
     await this.options.executor.check();
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
+      await this.steps.profileInputs(run, options);
       await this.steps.makeAttempt(run, 'requirement', undefined, options);
       await this.steps.executeAndFix(run, options);
     });
@@ -113,6 +115,8 @@ export class Agent {
   async generate(conversationId: string, requirement: string, options: CallOptions = {}): Promise<Run> {
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async () => {
+      // code without execution needs no sandbox: without one, the files go unprofiled
+      await this.steps.profileInputs(run, options).catch(() => undefined);
       const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, options);
       if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, options);
       return this.steps.finish(run, 'generated', undefined, options);
@@ -147,6 +151,7 @@ export class Agent {
     if (text) this.checkText(text, 'feedback');
     await this.options.executor.check();
     return this.guard(run, options, async () => {
+      await this.steps.profileInputs(run, options);
       await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, options);
       if (text) await this.steps.deriveChecks(run, options);
       await this.steps.executeAndFix(run, options);

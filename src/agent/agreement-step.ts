@@ -1,0 +1,100 @@
+/**
+ * The agreement step of a run (see `agreement.ts` for what agreeing means): when an attempt on input
+ * files ran and its checks cannot pin its answer, independent programs compute it again and the
+ * printed answers are compared.
+ */
+import { join } from 'node:path';
+import type { ChatMessage, LlmProvider } from '../llm/types.js';
+import type { Executor } from '../sandbox/types.js';
+import type { Attempt, Run } from '../history/types.js';
+import type { CallOptions } from './agent.js';
+import { extractCode } from './extract.js';
+import { SYSTEM_PROMPT, firstMessage } from './prompts.js';
+import { requestSoFar } from './verdict.js';
+import { summarizeFailure } from './failure.js';
+import { safeSegment } from './ids.js';
+import { boundLine } from '../text/cut.js';
+import { AGREEMENT_TEMPERATURE, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, agreeEitherWay, type RunAgreement } from './agreement.js';
+
+/** Longest output kept per program in the agreement record and shown in its event, in characters. */
+export const AGREEMENT_OUTPUT_CHARS = 300;
+
+/** What an independent program is asked: the system prompt, the request and the input profile, and nothing of the first program. */
+export function independentMessages(run: Run): ChatMessage[] {
+  const request = firstMessage({ requirement: requestSoFar(run), inputProfile: run.inputProfile });
+  return [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'user', content: `${request}\n\n${INDEPENDENT_INSTRUCTION}` },
+  ];
+}
+
+/**
+ * Whether a verdict on an attempt needs agreement: the run has input files (a check cannot know
+ * values that depend on data it never read), the attempt printed something, and either it was
+ * confirmed, or it ran and only checks that read the data themselves disagreed (a value the model
+ * computed inside a check is another opinion, not proof).
+ */
+export function needsAgreement(run: Run, attempt: Attempt, verdictKind: 'confirmed' | 'ran' | 'failed', fromReview: boolean): boolean {
+  if (!run.inputProfile?.files.length || !attempt.result?.success || attempt.result.stdout.trim() === '') return false;
+  if (verdictKind === 'confirmed') return true;
+  if (verdictKind !== 'ran' || fromReview) return false;
+  const report = attempt.result.checks;
+  if (!report || report.error) return false;
+  const failed = report.results.filter((r) => !r.passed);
+  return failed.length > 0 && failed.every((r) => readsData(r.check, run) || readsData(run.checks?.code ?? '', run));
+}
+
+/** True when check source reads an input file itself (names one, or opens/loads a file). */
+function readsData(source: string, run: Run): boolean {
+  return (run.inputProfile?.files ?? []).some((f) => source.includes(f.name)) || /\b(?:open|read_csv|read_json|read_excel|json\.load)\s*\(/.test(source);
+}
+
+/**
+ * Makes up to {@link MAX_INDEPENDENT} independent programs and compares what they print with the
+ * attempt's output: the first that agrees confirms it (`agreed`, or `majority` after a
+ * disagreement); when none does, `disagreed` (some ran) or `inconclusive` (none ran).
+ * @throws {LlmError} when an LLM call fails (the caller's guard ends the run)
+ */
+export async function seekAgreement(
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string },
+  run: Run,
+  attempt: Attempt,
+  options: CallOptions,
+): Promise<RunAgreement> {
+  const request = requestSoFar(run);
+  const answer = attempt.result!.stdout;
+  const record: RunAgreement = { outcome: 'inconclusive', attempt: attempt.index, programs: [], usage: { promptTokens: 0, completionTokens: 0 } };
+  for (let i = 1; i <= MAX_INDEPENDENT; i++) {
+    const completion = await deps.llm.complete(independentMessages(run), { signal: options.signal, temperature: AGREEMENT_TEMPERATURE });
+    record.usage.promptTokens += completion.usage.promptTokens;
+    record.usage.completionTokens += completion.usage.completionTokens;
+    const extracted = extractCode(completion.content);
+    if (!('code' in extracted)) {
+      record.programs.push({ code: '', failure: extracted.error, agreed: false });
+      continue;
+    }
+    const result = await deps.executor.execute(extracted.code, {
+      inputFiles: options.inputFiles,
+      signal: options.signal,
+      artifactDir: join(deps.artifactRoot, safeSegment(run.conversationId), run.id, `independent-${attempt.index}-${i}`),
+    });
+    if (options.signal?.aborted) throw new Error('cancelled');
+    if (!result.success || result.stdout.trim() === '') {
+      record.programs.push({ code: extracted.code, failure: result.success ? 'printed nothing' : summarizeFailure(result), agreed: false });
+      continue;
+    }
+    const agreed = agreeEitherWay(answer, result.stdout, request);
+    record.programs.push({ code: extracted.code, output: boundLine(result.stdout, AGREEMENT_OUTPUT_CHARS), agreed });
+    if (agreed) {
+      record.outcome = record.programs.some((p) => p.output !== undefined && !p.agreed) ? 'majority' : 'agreed';
+      return record;
+    }
+    record.outcome = 'disagreed';
+  }
+  return record;
+}
+
+/** One line per independent program for the event and the run's error: its output, or why it has none. */
+export function programLines(record: RunAgreement): string[] {
+  return record.programs.map((p) => p.output ?? `(no answer: ${boundLine(p.failure ?? 'failed', 120)})`);
+}
