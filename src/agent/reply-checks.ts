@@ -18,9 +18,10 @@ export const CHECKS_IN_REPLY_INSTRUCTION =
 /** The body of the last ```checks block of a reply, if any (fences of three or more backticks or tildes). */
 export function checksBlock(reply: string): string | undefined {
   const text = reply.replace(/\r\n?/g, '\n');
-  const re = /^[ \t]*(`{3,}|~{3,})[ \t]*checks[ \t]*\n([\s\S]*?)(?:\n[ \t]*\1[ \t]*(?:\n|$)|$)/gm;
+  // the block ends at its closing fence, or (a reply cut off) at the end of the reply
+  const re = /^[ \t]*(`{3,}|~{3,})[ \t]*checks[ \t]*\n([\s\S]*?)(?:\n[ \t]*\1[ \t]*(?=\n|$)|(?![\s\S]))/gm;
   let body: string | undefined;
-  for (const m of text.matchAll(re)) body = m[2];
+  for (const m of text.matchAll(re)) body = m[2]!.replace(/\n+$/, '');
   return body;
 }
 
