@@ -6,7 +6,7 @@
 import type { Executor } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Attempt, Run } from '../history/types.js';
-import type { CallOptions } from './agent.js';
+import type { CallOptions, VerifyMode } from './agent.js';
 import type { Verdict } from './verdict.js';
 import { requestSoFar } from './verdict.js';
 import { profileInputs, profileSection } from '../data/profile.js';
@@ -35,20 +35,20 @@ export function checksRequest(run: Run): string {
 }
 
 /**
- * When an attempt on input files needs agreement (see `needsAgreement`), asks independent programs
+ * With verification on, when an attempt on input files needs agreement (see `needsAgreement`), asks independent programs
  * and turns the outcome into the verdict: confirmed when they agree (or the majority does); else
  * `final` (no further attempt: the model that wrote both cannot say which is right) with both
  * answers in the reason. Other verdicts pass through unchanged.
  */
 export async function settleByAgreement(
-  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string },
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode },
   run: Run,
   attempt: Attempt,
   verdict: Verdict,
   options: CallOptions,
 ): Promise<{ verdict: Verdict; final: boolean }> {
   const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
-  if (!needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
+  if (deps.verify === 'off' || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
   const record = await seekAgreement(deps, run, attempt, options);
   run.agreement = record;
   const answer = boundLine(attempt.result!.stdout, AGREEMENT_OUTPUT_CHARS);

@@ -193,3 +193,22 @@ describe('no plot unless asked (A4)', () => {
     expect(a!.messages[0]!.content).not.toMatch(/^- When you plot/m);
   });
 });
+
+describe('verify off', () => {
+  it('profiles the files but asks for no checks and no independent program: the exit code decides', async () => {
+    const { fake } = await setup({ code: [py(WRONG_COUNT)], independent: [py(RIGHT_COUNT)] });
+    const agent = new Agent({
+      llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
+      executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
+      store: new KeyvHistoryStore(new Map()),
+      artifactRoot: tempDir('data-artifacts-'),
+      verify: 'off',
+    });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.agreement).toBeUndefined();
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]!.messages[1]!.content).toContain('format: Apache/nginx combined log');
+    expect(fake.requests[0]!.messages[1]!.content).not.toContain('```checks');
+  });
+});
