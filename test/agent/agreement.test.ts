@@ -1,7 +1,7 @@
 /** What counts as the same answer between two programs, and which failures are about the data. */
 import { describe, expect, it } from 'vitest';
 import { agreeEitherWay, asksForOrder, sameAnswer } from '../../src/agent/agreement.js';
-import { failedOnData } from '../../src/data/feedback.js';
+import { dataFeedback, failedOnData } from '../../src/data/feedback.js';
 import { checksBlock } from '../../src/agent/reply-checks.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
@@ -60,5 +60,24 @@ describe('checksBlock', () => {
     expect(checksBlock('```python\nprint(1)\n```\n```checks\nassert OUTPUT == "1", "one"\n```\n')).toBe('assert OUTPUT == "1", "one"');
     expect(checksBlock('```python\nprint(1)\n```\n~~~checks\nassert True\n')).toBe('assert True');
     expect(checksBlock('```python\nassert x\n```')).toBeUndefined();
+  });
+});
+
+describe('dataFeedback', () => {
+  const profile = {
+    files: [
+      { name: 'sales.csv', summary: 'CSV', text: "CSV, delimiter ',', 3 data rows\ncolumns: 'Region' (str), 'Revenue' (int)" },
+      { name: 'other.json', summary: 'JSON', text: 'JSON, 10 bytes' },
+    ],
+  };
+  it('shows the profile of the file the program read, and says a missing key is not in it', () => {
+    const text = dataFeedback(profile, failed("Traceback (most recent call last):\n  File \"main.py\", line 2\nKeyError: 'region'\n"), 'pd.read_csv("sales.csv")["region"]')!;
+    expect(text).toContain("--- sales.csv: CSV, delimiter ','");
+    expect(text).not.toContain('other.json');
+    expect(text).toContain('The key "region" does not appear in this profile');
+  });
+  it('says nothing for a failure that is not about the data, or without a profile', () => {
+    expect(dataFeedback(profile, failed('Traceback (most recent call last):\nZeroDivisionError: division by zero\n'), 'x')).toBeUndefined();
+    expect(dataFeedback(undefined, failed("Traceback (most recent call last):\nKeyError: 'a'\n"), 'x')).toBeUndefined();
   });
 });
