@@ -28,14 +28,18 @@ export function independentMessages(run: Run): ChatMessage[] {
   ];
 }
 
+/** A request whose answer is random by design (independent programs could not agree on it). */
+const RANDOM_REQUEST = /\b(?:random(?:ly)?|shuffle[ds]?|simulat(?:e|ed|ion)|monte carlo|sample \d+|a sample of)\b/i;
+
 /**
- * Whether a verdict on an attempt needs agreement: the run has input files (a check cannot know
+ * Whether a verdict on an attempt needs agreement (not for a request whose answer is random): the run has input files (a check cannot know
  * values that depend on data it never read), the attempt printed something, and either it was
  * confirmed, or it ran and only checks that read the data themselves disagreed (a value the model
  * computed inside a check is another opinion, not proof).
  */
 export function needsAgreement(run: Run, attempt: Attempt, verdictKind: 'confirmed' | 'ran' | 'failed', fromReview: boolean): boolean {
   if (!run.inputProfile?.files.length || !attempt.result?.success || attempt.result.stdout.trim() === '') return false;
+  if (RANDOM_REQUEST.test(requestSoFar(run))) return false; // two samples of random output never agree
   if (verdictKind === 'confirmed') return true;
   if (verdictKind !== 'ran' || fromReview) return false;
   const report = attempt.result.checks;

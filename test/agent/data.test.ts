@@ -212,3 +212,13 @@ describe('verify off', () => {
     expect(fake.requests[0]!.messages[1]!.content).not.toContain('```checks');
   });
 });
+
+describe('random answers', () => {
+  it('asks for no independent program when the request wants random output (two samples never agree)', async () => {
+    const { agent, fake } = await setup({ code: [py('import random\nprint(random.choice(open("access.log").read().split()))')], independent: [py('print("x")')] });
+    const run = await agent.run('cli:t', 'print a random word of access.log', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.agreement).toBeUndefined();
+    expect(fake.requests.filter(isIndependent)).toHaveLength(0);
+  });
+});
