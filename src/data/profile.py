@@ -14,8 +14,9 @@ import zipfile
 
 HEAD_BYTES = 64 * 1024          # bytes read to sniff a file
 COUNT_BYTES = 256 * 1024 * 1024  # most bytes scanned to count lines
-JSON_PARSE_BYTES = 32 * 1024 * 1024  # larger JSON is not parsed whole
+JSON_PARSE_BYTES = 16 * 1024 * 1024  # larger JSON is not parsed whole
 FILE_SECONDS = 4                # time budget per file
+TOTAL_SECONDS = 12              # no new file is started after this (the execution's limit is 20 s)
 FILE_CHARS = 1500               # longest text per file
 LINE_CHARS = 160                # longest quoted line or value
 SAMPLE_ROWS = 3
@@ -62,15 +63,25 @@ def count_lines(path, size):
 
 
 def decode(head):
-    if b"\x00" in head[:8192]:
-        return None
-    for enc in ("utf-8", "utf-16"):
+    """(text, encoding) of a file's head, or (None, None) for binary data."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return head.decode(enc)
-        except UnicodeDecodeError as exc:
-            if enc == "utf-8" and exc.start >= len(head) - 4:  # a character cut at the end of the head
-                return head[:exc.start].decode(enc)
-    return None
+            return head[:len(head) - len(head) % 2].decode("utf-16"), "UTF-16"
+        except UnicodeDecodeError:
+            return None, None
+    if b"\x00" in head[:8192]:
+        return None, None
+    try:
+        return head.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(head) - 4:  # a character cut at the end of the head
+            try:
+                return head[:exc.start].decode("utf-8"), "UTF-8"
+            except UnicodeDecodeError:
+                pass
+    text = head.decode("cp1252", "replace")
+    printable = sum(1 for c in text if c.isprintable() or c in "\r\n\t")
+    return (text, "cp1252 (not UTF-8: pass encoding='cp1252')") if printable >= 0.97 * len(text) else (None, None)
 
 
 # ---------- JSON ----------
@@ -241,6 +252,8 @@ def has_header(rows):
             votes -= 1
     if votes != 0:
         return votes > 0
+    if all(cell_type(c) == "str" for c in first) and len(set(first)) == len(first):
+        return True  # all text, no clue either way: exports name their columns far more often than not
     try:
         return csv.Sniffer().has_header("\n".join(",".join(r) for r in rows[:20]))
     except csv.Error:
@@ -286,7 +299,7 @@ def sniff_delimiter(name, lines):
     if ext == "tsv" or ext == "tab":
         return "\t"
     sample = [l for l in lines[:50] if l.strip()]
-    if len(sample) < 1:
+    if len(sample) < (1 if ext == "csv" else 2):
         return None
     best = None
     for d in ("\t", ",", ";", "|"):
@@ -469,9 +482,16 @@ def profile_file(name):
         return "empty file", "empty file (0 bytes)"
     with open(path, "rb") as f:
         head = f.read(HEAD_BYTES)
-    text = decode(head)
+    text, encoding = decode(head)
     if text is None:
         return profile_binary(name, path, size, head)
+    if encoding != "UTF-8":
+        summary, detail = profile_text_file(name, path, size, head, text)
+        return summary, "encoding: %s\n%s" % (encoding, detail)
+    return profile_text_file(name, path, size, head, text)
+
+
+def profile_text_file(name, path, size, head, text):
     if text.startswith("\ufeff"):
         text = text[1:]
     stripped = text.lstrip()
@@ -497,9 +517,14 @@ def profile_file(name):
 
 
 def _main(names):
+    import time
     signal.signal(signal.SIGALRM, _alarm)
     out = []
+    started = time.monotonic()
     for name in names:
+        if time.monotonic() - started > TOTAL_SECONDS:
+            out.append({"name": name, "summary": "not profiled (time spent on other files)", "text": "not profiled: the time for profiling was spent on other files"})
+            continue
         signal.alarm(FILE_SECONDS)
         try:
             summary, text = profile_file(name)

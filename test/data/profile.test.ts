@@ -63,6 +63,13 @@ describe('profiles computed in the sandbox', () => {
     expect(byName['logo.png']!.summary).toBe('PNG image, 300×200 pixels');
   });
 
+  it('names an encoding that is not UTF-8, and a semicolon-separated export with text columns', async () => {
+    const latin = Buffer.from('name;city\nJos\xe9;M\xe1laga\nAnn;Oslo\n', 'latin1');
+    const [f] = (await profileInputs(executor, [file('people.csv', latin)])).files;
+    expect(f!.summary).toBe('CSV (semicolons): 2 data rows, columns: name, city');
+    expect(f!.text).toMatch(/^encoding: cp1252 \(not UTF-8: pass encoding='cp1252'\)\nCSV \(semicolons\), delimiter ';'/);
+  });
+
   it('caches a profile by content: the same file again costs no sandbox run', async () => {
     const ex = counting(executor);
     const data = file('cache-me.csv', `a,b\n${Date.now()},2\n`);
