@@ -76,7 +76,7 @@ function equal(a: Token, b: Token): boolean {
 
 /** True when the request asks for an order (then the order of values is compared). */
 export function asksForOrder(request: string): boolean {
-  return /\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed|ing)?|top|ascending|descending|largest first|smallest first|in sequence)\b/i.test(request);
+  return /\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed|ing)?|top|ascending|descending|(?:biggest|largest|highest|smallest|lowest|most|least|newest|oldest) first|in sequence)\b/i.test(request);
 }
 
 /**

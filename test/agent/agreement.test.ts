@@ -23,6 +23,8 @@ describe('sameAnswer', () => {
   it('ignores order unless the request asks for one', () => {
     expect(sameAnswer('a: 1\nb: 2', '2\n1', 'print the counts per group')).toBe(true);
     expect(asksForOrder('print the top 3 products')).toBe(true);
+    expect(asksForOrder('List the regions with their revenue, biggest first.')).toBe(true);
+    expect(asksForOrder('List the regions with their revenue')).toBe(false);
     expect(sameAnswer('1\n2', '2\n1', 'print the counts sorted descending')).toBe(false);
     expect(sameAnswer('2\n1', '2\n1', 'print the counts sorted descending')).toBe(true);
   });
