@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
 import { makeExecutor } from '../sandbox/helpers.js';
-import { PROFILE_FILE_CHARS, PROFILE_TOTAL_CHARS, profileInputs, profileSection } from '../../src/data/profile.js';
+import { PROFILE_FILE_CHARS, PROFILE_TOTAL_CHARS, profileInputs, profileSection, profilerProgram } from '../../src/data/profile.js';
 import type { Executor, InputFile } from '../../src/sandbox/types.js';
 
 const executor = makeExecutor({ limits: { wallTimeS: 20, cpuTimeS: 20 } });
@@ -87,6 +87,18 @@ describe('profiles computed in the sandbox', () => {
     expect(f.text.length).toBeLessThanOrEqual(PROFILE_FILE_CHARS);
     expect(f.summary).toMatch(/^CSV: [\d,]+ data rows/);
     expect(f.text).toContain('… 161 more');
+  });
+
+  it('a 1 GiB sparse file that starts like a log: counted up to its cap, quickly, and said to be larger', async () => {
+    const line = '10.0.0.1 - - [10/Oct/2024:13:55:36 +0000] "GET /a HTTP/1.1" 200 512 "-" "curl/8"\n';
+    // the program makes the file in its own work dir (an input file of 1 GiB would not fit in memory here)
+    const make = `with open('huge.log', 'w') as f:\n    f.write(${JSON.stringify(line)} * 200)\n    f.truncate(1 << 30)\n`;
+    const started = Date.now();
+    const result = await makeExecutor({ limits: { wallTimeS: 20, cpuTimeS: 20, maxFileBytes: 2 ** 31 } }).execute(make + profilerProgram(['huge.log']));
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const [f] = (JSON.parse(result.stdout) as { files: { summary: string; text: string }[] }).files;
+    expect(f!.summary).toMatch(/^Apache\/nginx combined log, ≥[\d,]+ lines/);
+    expect(f!.text).toContain('1,073,741,824 bytes');
   });
 
   it('keeps text that tries to pass for instructions as quoted data inside the labelled section', async () => {
