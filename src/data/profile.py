@@ -4,6 +4,7 @@
 # `summary` is one line ("object with key "orders": 1,204 records {id, …}"), `text` a few lines the
 # model reads. Every read is bounded (bytes read, lines sampled, time per file, characters out), so a
 # huge, sparse or hostile file cannot hang it; file text is always quoted (repr), never echoed bare.
+# One file on purpose: it is sent whole as the program of one sandbox execution.
 import csv
 import io
 import json
