@@ -183,6 +183,7 @@ def profile_json(name, path, size, text_head):
         lines.append("records: %s, a list of %s %s" % (where, n(len(records)), "objects" if isinstance(records[0], dict) else tname(records[0]) + "s"))
         lines.append("record shape: " + shape(records, -1))
         lines.append("sample record %s[0]: %s" % (where, q(json.dumps(records[0], ensure_ascii=False), 400)))
+        lines.append("read it with: data = json.load(open(%s)); records = %s" % (q(name), where))
         what = "list" if key == "" else "object with key %s" % json.dumps(key)
         summary = "%s: %s records %s" % (what, n(len(records)), shape(records, -1, brief=True))
     elif isinstance(data, dict):
@@ -202,6 +203,7 @@ def profile_jsonl(name, path, size, lines_head):
         "JSON lines (one JSON value per line), %s lines%s, %s bytes" % (n(total), "" if exact else " or more", n(size)),
         "record shape: " + shape(records, -1),
         "first record: " + q(json.dumps(records[0], ensure_ascii=False), 400),
+        "read it with: records = [json.loads(line) for line in open(%s) if line.strip()]" % q(name),
     ])
     return summary, text
 
@@ -277,18 +279,21 @@ def profile_table(name, path, size, text_head, delimiter):
         vals = [r[i] for r in body if i < len(r)]
         t = column_type(vals)
         empty = sum(1 for v in vals if not v.strip())
-        cols.append("%s (%s%s)" % (q(col_name, 40), t, ", %d empty in the first %d rows" % (empty, len(vals)) if empty else ""))
+        label = q(col_name, 40) if header else "[%d]" % i
+        cols.append("%s (%s%s)" % (label, t, ", %d empty in the first %d rows" % (empty, len(vals)) if empty else ""))
     more = " … %d more" % (len(names) - 40) if len(names) > 40 else ""
     rows_text = "%s%s data rows" % ("" if exact else "≥", n(data_rows))
     lines = [
         "%s, delimiter %s, %s, %d columns, %s bytes" % (kind, q(delimiter), rows_text, len(names), n(size)),
         ("header row: yes (the first line names the columns)" if header
          else "header row: NO (the first line is data; read it with header=None / csv.reader)"),
-        "columns: " + ", ".join(cols) + more,
+        ("columns: " if header else "columns by position (df[0], df[1]… after header=None): ") + ", ".join(cols) + more,
         "first rows:",
     ]
     for r in (rows[:SAMPLE_ROWS + 1] if header else rows[:SAMPLE_ROWS]):
         lines.append("  " + q(delimiter.join(r)))
+    args = [q(name)] + ([] if delimiter == "," else ["sep=%s" % q(delimiter)]) + ([] if header else ["header=None"])
+    lines.append("read it with: pandas.read_csv(%s)" % ", ".join(args))
     summary = "%s: %s, %s: %s" % (kind, rows_text, "columns" if header else "no header, columns",
                                    ", ".join(c for c in names[:12]) + (" …" if len(names) > 12 else "") if header
                                    else ", ".join(column_type([r[i] for r in body if i < len(r)]) for i in range(min(len(names), 12))))

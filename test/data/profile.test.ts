@@ -51,6 +51,9 @@ describe('profiles computed in the sandbox', () => {
     expect(byName['sales.csv']!.summary).toBe('CSV: 3 data rows, columns: region, month, units, price');
     expect(byName['sales.csv']!.text).toContain("columns: 'region' (str), 'month' (date), 'units' (int), 'price' (float, 1 empty in the first 3 rows)");
     expect(byName['raw.csv']!.text).toContain('header row: NO');
+    expect(byName['raw.csv']!.text).toContain("read it with: pandas.read_csv('raw.csv', header=None)");
+    expect(byName['t.tsv']!.text).toContain("read it with: pandas.read_csv('t.tsv', sep='\\t')");
+    expect(byName['orders.json']!.text).toContain("read it with: data = json.load(open('orders.json')); records = data['orders']");
     expect(byName['raw.csv']!.summary).toBe('CSV: 3 data rows, no header, columns: str, int, float');
     expect(byName['t.tsv']!.text).toContain("TSV, delimiter '\\t', 2 data rows, 2 columns");
     expect(byName['orders.json']!.summary).toBe('object with key "orders": 40 records {id, customer{country}, lines[{sku, qty}]}');
