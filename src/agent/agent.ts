@@ -89,9 +89,9 @@ export class Agent {
 
   /**
    * Generates code for a requirement, derives checks from it (verify `checks`/`both`), executes
-   * both and improves the code until it is confirmed (input files are profiled in the sandbox first,
-   * and an answer on them that no check can pin is compared with independent programs'), `maxRetries` improvement attempts were made,
-   * or a failure no code can fix stops the run early.
+   * both and improves the code until it is confirmed, `maxRetries` improvement attempts were made,
+   * or a failure no code can fix stops the run early. Input files are profiled in the sandbox first;
+   * an answer on them that no check can pin is compared with independent programs' answers.
    * @returns the finished run (status `success`, `unverified` or `failed`); LLM and sandbox errors
    *   end the run as failed with `run.error` set, they are not thrown.
    * @throws {InputError} for an empty or oversized requirement (nothing is stored).

@@ -149,8 +149,9 @@ export function droppedAsserts(before: readonly string[], after: readonly string
  * - it failed with a NameError for a name the request never mentions (the checks called a helper
  *   they did not write; a name the request mentions is the program's fault, e.g. the function it
  *   was asked to write is missing);
- * - a setup line raised before any assert ran (e.g. `values = [int(v) for v in OUTPUT.split()]` on
- *   `Mean: 5.0`): the checks misread the output, which proves nothing about the program.
+ * - a setup line that reads OUTPUT raised before any assert ran (e.g. `values = [int(v) for v in
+ *   OUTPUT.split()]` on `Mean: 5.0`): the checks misread the output, which proves nothing about the
+ *   program.
  * @returns what is broken, in words, or undefined
  */
 export function brokenCheck(report: CheckReport, request: string): string | undefined {
@@ -161,7 +162,9 @@ export function brokenCheck(report: CheckReport, request: string): string | unde
     }
   }
   const first = report.results[0];
-  if (first && !first.passed && !isAssert(first.check) && !/^NameError\b/.test(first.detail ?? '')) {
+  // a setup line that parses OUTPUT is the checks' reading of the output; one that calls the
+  // program's functions (and raised there) is the program's failure
+  if (first && !first.passed && !isAssert(first.check) && /\bOUTPUT\b/.test(first.check) && !/^NameError\b/.test(first.detail ?? '')) {
     return `\`${first.check.split('\n')[0]}\` raised ${boundLine(first.detail ?? 'an error', 200)} before any assert ran`;
   }
   return undefined;
