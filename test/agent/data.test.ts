@@ -146,6 +146,24 @@ describe('the agent looks at the data', () => {
   });
 });
 
+describe('feedback on a data run', () => {
+  it('the check writer, asked again after feedback, reads the same profile as the program', async () => {
+    const { agent, fake } = await setup({
+      code: [py(RIGHT_COUNT), py(RIGHT_COUNT.replace('print(n)', 'print(f"4xx: {n}")'))],
+      independent: [py(RIGHT_COUNT)],
+      checks: [py('assert OUTPUT.startswith("4xx: "), "labelled"')],
+    });
+    const inputFiles = [file('access.log', LOG)];
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles });
+    await agent.improve(run, 'label the number with "4xx: "', { inputFiles });
+    expect(run.status).toBe('success');
+    const checksRequest = fake.requests.find(isChecksRequest)!;
+    expect(checksRequest.messages.at(-1)!.content).toContain('Changes asked for since:');
+    expect(checksRequest.messages.at(-1)!.content).toContain('format: Apache/nginx combined log');
+    expect(run.checks?.asserts).toEqual(['assert OUTPUT.startswith("4xx: "), "labelled"']);
+  });
+});
+
 describe('false alarms (A3)', () => {
   it('a check that raised before any assert (it misread "Mean: 5.0") is written again, not blamed on the program', async () => {
     const broken = py('values = [int(v) for v in OUTPUT.split()]\nassert sum(values) / len(values) == 5, "the mean"');
