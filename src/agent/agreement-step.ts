@@ -32,20 +32,30 @@ export function independentMessages(run: Run): ChatMessage[] {
 const RANDOM_REQUEST = /\b(?:random(?:ly)?|shuffle[ds]?|simulat(?:e|ed|ion)|monte carlo|sample \d+|a sample of)\b/i;
 
 /**
- * Whether a verdict on an attempt needs agreement (not for a request whose answer is random): the run has input files (a check cannot know
- * values that depend on data it never read), the attempt printed something, and either it was
- * confirmed, or it ran and only checks that read the data themselves disagreed (a value the model
- * computed inside a check is another opinion, not proof).
+ * Whether a verdict on an attempt needs agreement. Never for an attempt that printed nothing or a
+ * request whose answer is random. Without input files: when it was confirmed with nothing checked
+ * (no checks could be derived, or every assert was ignored). With input files (a check cannot know
+ * values that depend on data it never read): when it was confirmed, or it ran and only checks that
+ * read the data themselves disagreed (a value the model computed inside a check is another
+ * opinion, not proof).
  */
 export function needsAgreement(run: Run, attempt: Attempt, verdictKind: 'confirmed' | 'ran' | 'failed', fromReview: boolean): boolean {
-  if (!run.inputProfile?.files.length || !attempt.result?.success || attempt.result.stdout.trim() === '') return false;
+  if (!attempt.result?.success || attempt.result.stdout.trim() === '') return false;
   if (RANDOM_REQUEST.test(requestSoFar(run))) return false; // two samples of random output never agree
+  if (!run.inputProfile?.files.length) return verdictKind === 'confirmed' && nothingChecked(run, attempt);
   if (verdictKind === 'confirmed') return true;
   if (verdictKind !== 'ran' || fromReview) return false;
   const report = attempt.result.checks;
   if (!report || report.error) return false;
   const failed = report.results.filter((r) => !r.passed);
   return failed.length > 0 && failed.every((r) => readsData(r.check, run) || readsData(run.checks?.code ?? '', run));
+}
+
+/** True when no check judged the attempt: none could be derived, or every assert was ignored (it read nothing of the program). */
+function nothingChecked(run: Run, attempt: Attempt): boolean {
+  if (!run.checks?.code) return true;
+  const report = attempt.result?.checks;
+  return report !== undefined && !report.error && report.results.length === 0;
 }
 
 /** True when check source reads an input file itself (names one, or opens/loads a file). */

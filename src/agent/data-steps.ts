@@ -35,7 +35,7 @@ export function checksRequest(run: Run): string {
 }
 
 /**
- * With verification on, when an attempt on input files needs agreement (see `needsAgreement`), asks independent programs
+ * With checks on (`checks`/`both`), when an attempt needs agreement (see `needsAgreement`), asks independent programs
  * and turns the outcome into the verdict: confirmed when they agree (or the majority does); else
  * `final` (no further attempt: the model that wrote both cannot say which is right) with both
  * answers in the reason. Other verdicts pass through unchanged.
@@ -48,7 +48,7 @@ export async function settleByAgreement(
   options: CallOptions,
 ): Promise<{ verdict: Verdict; final: boolean }> {
   const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
-  if (deps.verify === 'off' || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
+  if ((deps.verify !== 'checks' && deps.verify !== 'both') || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
   const record = await seekAgreement(deps, run, attempt, options);
   run.agreement = record;
   const answer = boundLine(attempt.result!.stdout, AGREEMENT_OUTPUT_CHARS);

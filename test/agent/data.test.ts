@@ -231,6 +231,31 @@ describe('verify off', () => {
   });
 });
 
+describe('no checks could be derived (no input files)', () => {
+  it('an independent program must print the same answer before ✅; a different one leaves ⚠️ with both values', async () => {
+    const palindrome = 'best = max(a * b for a in range(100, 1000) for b in range(a, 1000) if str(a * b) == str(a * b)[::-1])\nprint(best)';
+    const agreed = await setup({ code: [py(palindrome)], independent: [py('print(906609)')] });
+    const ok = await agreed.agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
+    expect(ok.status).toBe('success');
+    expect(ok.agreement?.outcome).toBe('agreed');
+    await agreed.fake.close();
+
+    const wrong = await setup({ code: [py('print(580085)')], independent: [py(palindrome), py('print(906609)')] });
+    fake = wrong.fake;
+    const bad = await wrong.agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
+    expect(bad.status).toBe('unverified');
+    expect(bad.error).toBe('two independent programs printed «906609» where this one printed «580085»');
+  });
+
+  it('costs nothing more when checks judged the attempt', async () => {
+    const { agent, fake } = await setup({ code: [py('print(906609)')], checks: [py('assert OUTPUT.strip() == str(906609), "the palindrome"')] });
+    const run = await agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
+    expect(run.status).toBe('success');
+    expect(run.agreement).toBeUndefined();
+    expect(fake.requests.filter(isIndependent)).toHaveLength(0);
+  });
+});
+
 describe('random answers', () => {
   it('asks for no independent program when the request wants random output (two samples never agree)', async () => {
     const { agent, fake } = await setup({ code: [py('import random\nprint(random.choice(open("access.log").read().split()))')], independent: [py('print("x")')] });
