@@ -28,12 +28,15 @@ export function independentMessages(run: Run): ChatMessage[] {
   ];
 }
 
+/** A request whose answer is a picture (a chart, plot, figure…), not what the program prints. */
+const PICTURE_REQUEST = /\b(?:plot(?:s|ted|ting)?|chart|graph|figure|histogram|diagram|draw|visuali[sz]e|image|picture)\b/i;
+
 /** A request whose answer is random by design (independent programs could not agree on it). */
 const RANDOM_REQUEST = /\b(?:random(?:ly)?|shuffle[ds]?|simulat(?:e|ed|ion)|monte carlo|sample \d+|a sample of)\b/i;
 
 /**
- * Whether a verdict on an attempt needs agreement. Never for an attempt that printed nothing or a
- * request whose answer is random. Without input files: when it was confirmed with nothing checked
+ * Whether a verdict on an attempt needs agreement. Never for an attempt that printed nothing, a
+ * request whose answer is random, or one whose answer is a picture. Without input files: when it was confirmed with nothing checked
  * (no checks could be derived, or every assert was ignored). With input files (a check cannot know
  * values that depend on data it never read): when it was confirmed, or it ran and only checks that
  * read the data themselves disagreed (a value the model computed inside a check is another
@@ -41,7 +44,9 @@ const RANDOM_REQUEST = /\b(?:random(?:ly)?|shuffle[ds]?|simulat(?:e|ed|ion)|mont
  */
 export function needsAgreement(run: Run, attempt: Attempt, verdictKind: 'confirmed' | 'ran' | 'failed', fromReview: boolean): boolean {
   if (!attempt.result?.success || attempt.result.stdout.trim() === '') return false;
-  if (RANDOM_REQUEST.test(requestSoFar(run))) return false; // two samples of random output never agree
+  const request = requestSoFar(run);
+  if (RANDOM_REQUEST.test(request)) return false; // two samples of random output never agree
+  if (PICTURE_REQUEST.test(request)) return false; // the answer is the picture; what it prints is incidental
   if (!run.inputProfile?.files.length) return verdictKind === 'confirmed' && nothingChecked(run, attempt);
   if (verdictKind === 'confirmed') return true;
   if (verdictKind !== 'ran' || fromReview) return false;

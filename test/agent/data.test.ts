@@ -257,6 +257,13 @@ describe('no checks could be derived (no input files)', () => {
 });
 
 describe('random answers', () => {
+  it('asks for no independent program when the answer is a picture (what the program prints is incidental)', async () => {
+    const { agent, fake } = await setup({ code: [py('import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\nprint("Saved the plot")')] });
+    const run = await agent.run('cli:t', 'plot the numbers 1 and 2 as a line chart');
+    expect(run.status).toBe('success');
+    expect(fake.requests.filter(isIndependent)).toHaveLength(0);
+  });
+
   it('asks for no independent program when the request wants random output (two samples never agree)', async () => {
     const { agent, fake } = await setup({ code: [py('import random\nprint(random.choice(open("access.log").read().split()))')], independent: [py('print("x")')] });
     const run = await agent.run('cli:t', 'print a random word of access.log', { inputFiles: [file('access.log', LOG)] });
