@@ -36,11 +36,11 @@ const RANDOM_REQUEST = /\b(?:random(?:ly)?|shuffle[ds]?|simulat(?:e|ed|ion)|mont
 
 /**
  * Whether a verdict on an attempt needs agreement. Never for an attempt that printed nothing, a
- * request whose answer is random, or one whose answer is a picture. Without input files: when it was confirmed with nothing checked
- * (no checks could be derived, or every assert was ignored). With input files (a check cannot know
- * values that depend on data it never read): when it was confirmed, or it ran and only checks that
- * read the data themselves disagreed (a value the model computed inside a check is another
- * opinion, not proof).
+ * request whose answer is random, or one whose answer is a picture. Without input files: when it
+ * was confirmed with nothing checked (no checks could be derived, or every assert was ignored).
+ * With input files (a check cannot know values that depend on data it never read): when it was
+ * confirmed, or it ran and a check failed where the checks read the data themselves (a value the
+ * model computed inside a check is another opinion, not proof).
  */
 export function needsAgreement(run: Run, attempt: Attempt, verdictKind: 'confirmed' | 'ran' | 'failed', fromReview: boolean): boolean {
   if (!attempt.result?.success || attempt.result.stdout.trim() === '') return false;
@@ -52,8 +52,7 @@ export function needsAgreement(run: Run, attempt: Attempt, verdictKind: 'confirm
   if (verdictKind !== 'ran' || fromReview) return false;
   const report = attempt.result.checks;
   if (!report || report.error) return false;
-  const failed = report.results.filter((r) => !r.passed);
-  return failed.length > 0 && failed.every((r) => readsData(r.check, run) || readsData(run.checks?.code ?? '', run));
+  return report.results.some((r) => !r.passed) && readsData(run.checks?.code ?? '', run);
 }
 
 /** True when no check judged the attempt: none could be derived, or every assert was ignored (it read nothing of the program). */
