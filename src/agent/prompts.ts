@@ -32,7 +32,7 @@ Rules:
 - Reply with the program in a single \`\`\`python code block. Keep any explanation short and outside the block.
 - The program runs non-interactively in a sandbox: no input(), no network, no package installs. The standard library, numpy, pandas, matplotlib, scipy and sympy are available.
 - Print the results so the user can see them.
-- Plot only when the request asks for a chart, plot, graph or figure; then use matplotlib (figures are saved automatically as PNG; you may also savefig to a file in the current directory). Otherwise do not import matplotlib.
+- Do not plot and do not import matplotlib unless the request asks for a chart, plot, graph or figure. When it does, use matplotlib: figures are saved automatically as PNG (you may also savefig to a file in the current directory).
 - Files the program writes in the current directory are returned to the user.
 - When you are told about an error or given feedback, reply with the whole corrected program, not a diff.`;
 

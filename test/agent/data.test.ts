@@ -207,7 +207,7 @@ describe('no plot unless asked (A4)', () => {
     await agent.run('cli:t', 'plot sin(x)');
     const [a, b] = fake.requests.filter(isAttempt);
     expect(a!.messages[0]!.content).toBe(b!.messages[0]!.content);
-    expect(a!.messages[0]!.content).toContain('Plot only when the request asks for a chart, plot, graph or figure');
+    expect(a!.messages[0]!.content).toContain('Do not plot and do not import matplotlib unless the request asks for a chart, plot, graph or figure.');
     expect(a!.messages[0]!.content).not.toMatch(/^- When you plot/m);
   });
 });
