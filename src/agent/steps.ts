@@ -19,7 +19,7 @@ import { requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type V
 import { keepFullOutput } from './kept-output.js';
 import { codeStreamer } from './code-stream.js';
 import { boundLine } from '../text/cut.js';
-import { checksFromReply } from './reply-checks.js';
+import { checksFromReply, trailingChecks } from './reply-checks.js';
 import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
 
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
@@ -185,10 +185,12 @@ export class RunSteps {
     });
     attempt.usage = completion.usage;
     const extracted = extractCode(completion.content);
-    if ('code' in extracted) attempt.code = extracted.code;
+    // checks the model put at the end of the program (not in a ```checks block) would crash it
+    const trailing = checksInReply && 'code' in extracted ? trailingChecks(extracted.code) : undefined;
+    if ('code' in extracted) attempt.code = trailing?.code || extracted.code;
     else attempt.error = extracted.error;
     run.attempts.push(attempt);
-    if (checksInReply && run.checks === undefined) run.checks = checksFromReply(completion.content);
+    if (checksInReply && run.checks === undefined) run.checks = checksFromReply(completion.content, trailing?.checks);
     await this.save(run);
     emit(options, { type: 'generated', runId: run.id, attempt: attempt.index, code: attempt.code, error: attempt.error });
     if (checksInReply && attempt.index === 1 && run.checks) {

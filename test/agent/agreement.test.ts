@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { agreeEitherWay, asksForOrder, sameAnswer } from '../../src/agent/agreement.js';
 import { dataFeedback, failedOnData } from '../../src/data/feedback.js';
-import { checksBlock } from '../../src/agent/reply-checks.js';
+import { checksBlock, trailingChecks } from '../../src/agent/reply-checks.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 describe('sameAnswer', () => {
@@ -81,5 +81,17 @@ describe('dataFeedback', () => {
   it('says nothing for a failure that is not about the data, or without a profile', () => {
     expect(dataFeedback(profile, failed('Traceback (most recent call last):\nZeroDivisionError: division by zero\n'), 'x')).toBeUndefined();
     expect(dataFeedback(undefined, failed("Traceback (most recent call last):\nKeyError: 'a'\n"), 'x')).toBeUndefined();
+  });
+});
+
+describe('trailingChecks', () => {
+  it('takes asserts on OUTPUT written at the end of the program out of it', () => {
+    const code = 'n = 3\nprint(n)\n\n# Checks\nimport re\nvalues = re.findall(r"\\d+", OUTPUT)\nassert len(values) == 1, "one number"';
+    expect(trailingChecks(code)).toEqual({ code: 'n = 3\nprint(n)', checks: 'import re\nvalues = re.findall(r"\\d+", OUTPUT)\nassert len(values) == 1, "one number"' });
+  });
+  it('leaves a program that uses a name OUTPUT of its own alone', () => {
+    const code = 'OUTPUT = "out.txt"\nwith open(OUTPUT, "w") as f:\n    f.write("x")';
+    expect(trailingChecks(code)).toEqual({ code });
+    expect(trailingChecks('print(1)')).toEqual({ code: 'print(1)' });
   });
 });

@@ -135,6 +135,16 @@ describe('the agent looks at the data', () => {
     expect(fake.requests[0]!.messages[1]!.content).toContain('```checks');
   });
 
+  it('asserts on OUTPUT written at the end of the python block become the checks instead of crashing the program', async () => {
+    const { agent } = await setup({ code: [py(`${RIGHT_COUNT}\n\n# checks\nassert OUTPUT.strip().isdigit(), "a number"`)], independent: [py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(1);
+    expect(run.attempts[0]!.code).not.toContain('OUTPUT');
+    expect(run.checks).toMatchObject({ fromReply: true, asserts: ['assert OUTPUT.strip().isdigit(), "a number"'] });
+    expect(run.attempts[0]!.result?.checks?.results).toEqual([{ check: 'assert OUTPUT.strip().isdigit(), "a number"', passed: true }]);
+  });
+
   it('costs at most 2.5× the tokens of a single attempt on a data request', async () => {
     const reply = withChecks(RIGHT_ORDERS, 'assert OUTPUT.strip() in ("NO", "SE"), "a country code"');
     const { agent } = await setup({ code: [reply], independent: [py(RIGHT_ORDERS)] });
