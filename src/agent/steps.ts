@@ -193,7 +193,8 @@ export class RunSteps {
     if (checksInReply && run.checks === undefined) run.checks = checksFromReply(completion.content, trailing?.checks);
     await this.save(run);
     emit(options, { type: 'generated', runId: run.id, attempt: attempt.index, code: attempt.code, error: attempt.error });
-    if (checksInReply && attempt.index === 1 && run.checks) {
+    // without asserts nothing is said here: "judged by the exit code" would be wrong (agreement follows)
+    if (checksInReply && attempt.index === 1 && run.checks && run.checks.asserts.length > 0) {
       emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [], code: run.checks.code });
     }
     return attempt;
