@@ -2,10 +2,12 @@
  * Renders agent events as the terminal's progress lines, e.g. `[Agent] Generating code…`,
  * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (README).
  */
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent, AgreementEvent } from '../../src/agent/events.js';
+import { agreementNotice } from '../../src/chat/verification.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
+import { boundLine } from '../../src/text/cut.js';
 import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/checks.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { CANCELLED } from './outcome.js';
@@ -48,6 +50,10 @@ export function progressLine(event: AgentEvent): string | undefined {
             (event.dropped.length ? ` (${event.dropped.length} dropped after the feedback: ${event.dropped.join(' | ')})` : '');
     case 'repeated':
       return `[Agent] Attempt ${event.attempt} is the same program as attempt ${event.repeatOf}: not executed again`;
+    case 'profiled':
+      return event.files.map((f) => `[Agent] 🔎 ${boundLine(`${f.name}: ${f.summary}`, 300)}`).join('\n');
+    case 'agreement':
+      return `[Agent] ${agreementLine(event)}`;
     case 'reviewed':
       return event.ok ? '[Agent] Review: meets the request' : `[Agent] Review found a defect: ${event.defect ?? ''}`;
     case 'improving':
@@ -65,6 +71,12 @@ export function progressLine(event: AgentEvent): string | undefined {
       return `[Agent] Failed after ${plural(n, 'attempt')}: ${event.reason}`;
     }
   }
+}
+
+/** `🤝 …: an independent program printed the same answer` and the answers compared, on one line. */
+function agreementLine(event: AgreementEvent): string {
+  const notice = agreementNotice(event);
+  return boundLine(`${notice.title} ${notice.lines.join(' | ')}`, 600);
 }
 
 function plural(n: number, word: string): string {

@@ -19,7 +19,7 @@ import {
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Surface } from './surface.js';
-import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
+import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
 import type { Message } from 'discord.js';
 
 /** Renders agent events into a surface. */
@@ -138,6 +138,12 @@ export class ProgressRenderer {
         return;
       case 'reviewed':
         await this.surface.post(noticeMessage(reviewNotice(event)));
+        return;
+      case 'profiled':
+        await this.surface.post(noticeMessage(profileNotice(event)));
+        return;
+      case 'agreement':
+        await this.surface.post(noticeMessage(agreementNotice(event)));
         return;
       case 'repeated':
         await this.surface.post(noticeMessage(repeatNotice(event)));

@@ -13,7 +13,7 @@ import type { SlackPoster } from './poster.js';
 import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, streamingCodeView } from './views.js';
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { checksNotices, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
+import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
 
 /** Where and how a call is rendered. */
 export interface ThreadTarget {
@@ -136,6 +136,10 @@ export class ThreadRenderer {
         return;
       case 'reviewed':
         return void (await this.poster.post(channel, noticeText(reviewNotice(event)), threadTs));
+      case 'profiled':
+        return void (await this.poster.post(channel, noticeText(profileNotice(event)), threadTs));
+      case 'agreement':
+        return void (await this.poster.post(channel, noticeText(agreementNotice(event)), threadTs));
       case 'repeated':
         return void (await this.poster.post(channel, noticeText(repeatNotice(event)), threadTs));
       case 'improving': {

@@ -101,7 +101,8 @@ export class Agent {
   /**
    * Generates code for a requirement, derives checks from it (verify `checks`/`both`), executes
    * both and improves the code until it is confirmed, `maxRetries` improvement attempts were made,
-   * or a failure no code can fix stops the run early.
+   * or a failure no code can fix stops the run early. Input files are profiled in the sandbox first;
+   * an answer on them that no check can pin is compared with independent programs' answers.
    * @returns the finished run (status `success`, `unverified` or `failed`); LLM and sandbox errors
    *   end the run as failed with `run.error` set, they are not thrown.
    * @throws {InputError} for an empty or oversized requirement (nothing is stored).
@@ -112,6 +113,7 @@ export class Agent {
     await this.options.executor.check();
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async (o) => {
+      await this.steps.profileInputs(run, o);
       await this.steps.makeAttempt(run, 'requirement', undefined, o);
       await this.steps.executeAndFix(run, o);
     });
@@ -124,6 +126,8 @@ export class Agent {
   async generate(conversationId: string, requirement: string, options: CallOptions = {}): Promise<Run> {
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, async (o) => {
+      // code without execution needs no sandbox: without one, the files go unprofiled
+      await this.steps.profileInputs(run, o).catch(() => undefined);
       const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, o);
       if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, o);
       return this.steps.finish(run, 'generated', undefined, o);
@@ -158,6 +162,7 @@ export class Agent {
     if (text) this.checkText(text, 'feedback');
     await this.options.executor.check();
     return this.guard(run, options, async (o) => {
+      await this.steps.profileInputs(run, o);
       await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, o);
       if (text) await this.steps.deriveChecks(run, o);
       await this.steps.executeAndFix(run, o);

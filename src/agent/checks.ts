@@ -25,6 +25,8 @@ export interface RunChecks {
   dropped?: string[];
   /** Set when these checks were written again because the first ones were broken: what was wrong. */
   repairOf?: string;
+  /** True when they came in the code's reply (a ```checks block, see `reply-checks.ts`), not from a call of their own. */
+  fromReply?: boolean;
 }
 
 /** Instructions for deriving checks. Few-shot, for small local models as much as large ones. */
@@ -32,6 +34,7 @@ export const CHECKS_PROMPT = `You write checks for a Python program that someone
 Write Python ending in \`assert\` lines that test only what the request states for certain: counts, the printed format, exact values, the request's own examples, files it asks for.
 Use only: OUTPUT (a str: everything the program printed), names the request itself gives, the standard library, and names your checks define. Never call a helper you did not write.
 Never check values that depend on random numbers, the time, or data you do not have. At most ${MAX_CHECKS} asserts, each with a short message.
+When the request asks for several values, write one assert per value, not only for the first. Parse only what you need from OUTPUT.
 If nothing can be checked for certain, reply \`# no checks\`. Reply with one \`\`\`python block only.
 
 Example request: print the squares of 1 to 5 separated by spaces
@@ -142,9 +145,13 @@ export function droppedAsserts(before: readonly string[], after: readonly string
 }
 
 /**
- * A check that cannot be right whatever the program does: it failed with a NameError for a name
- * the request never mentions (the checks called a helper they did not write). A name the request
- * mentions is the program's fault (e.g. the function it was asked to write is missing).
+ * A check that cannot be right whatever the program does:
+ * - it failed with a NameError for a name the request never mentions (the checks called a helper
+ *   they did not write; a name the request mentions is the program's fault, e.g. the function it
+ *   was asked to write is missing);
+ * - a setup line that reads OUTPUT raised before any assert ran (e.g. `values = [int(v) for v in
+ *   OUTPUT.split()]` on `Mean: 5.0`): the checks misread the output, which proves nothing about the
+ *   program.
  * @returns what is broken, in words, or undefined
  */
 export function brokenCheck(report: CheckReport, request: string): string | undefined {
@@ -153,6 +160,12 @@ export function brokenCheck(report: CheckReport, request: string): string | unde
     if (name && !new RegExp(`\\b${name}\\b`).test(request)) {
       return `\`${r.check.split('\n')[0]}\` uses ${name}, which neither the request nor the program defines`;
     }
+  }
+  const first = report.results[0];
+  // a setup line that parses OUTPUT is the checks' reading of the output; one that calls the
+  // program's functions (and raised there) is the program's failure
+  if (first && !first.passed && !isAssert(first.check) && /\bOUTPUT\b/.test(first.check) && !/^NameError\b/.test(first.detail ?? '')) {
+    return `\`${first.check.split('\n')[0]}\` raised ${boundLine(first.detail ?? 'an error', 200)} before any assert ran`;
   }
   return undefined;
 }

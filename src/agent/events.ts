@@ -72,6 +72,26 @@ export interface ChecksEvent {
   /** The whole checks' source: the asserts and the lines they need (e.g. `values = …` read from OUTPUT). */
   code?: string;
 }
+/** Emitted once per call with input files, before the first LLM call: what the agent saw in each file. */
+export interface ProfiledEvent {
+  type: 'profiled';
+  runId: string;
+  /** One entry per input file: its sandbox name and a one-line summary (e.g. `CSV: 1,000 data rows, columns: a, b`). */
+  files: { name: string; summary: string }[];
+}
+/**
+ * Emitted after independent programs computed the answer again (checks could not pin it):
+ * `agreed`/`majority` confirm the attempt; `disagreed` leaves it unverified with both values.
+ */
+export interface AgreementEvent {
+  type: 'agreement';
+  runId: string;
+  attempt: number;
+  outcome: 'agreed' | 'majority' | 'disagreed' | 'inconclusive';
+  /** The attempt's output and each independent program's (bounded one-line renderings). */
+  answer: string;
+  others: string[];
+}
 /** Emitted when the LLM reviewed a successful execution. */
 export interface ReviewedEvent {
   type: 'reviewed';
@@ -113,6 +133,8 @@ export type AgentEvent =
   | CheckingEvent
   | ChecksEvent
   | ReviewedEvent
+  | ProfiledEvent
+  | AgreementEvent
   | RepeatedEvent
   | DoneEvent
   | FailedEvent;

@@ -7,6 +7,27 @@ import type { Attempt, Run } from '../history/types.js';
 import { describeResult } from './failure.js';
 import { checkLines } from './checks.js';
 import { librariesSentence } from './environment-text.js';
+import { profileSection } from '../data/profile.js';
+import { dataFeedback } from '../data/feedback.js';
+import { CHECKS_IN_REPLY_INSTRUCTION } from './reply-checks.js';
+
+/** How the conversation of a run is built. */
+export interface PromptOptions {
+  /** Ask for a ```checks block after the program (runs on input files, see `reply-checks.ts`). */
+  checksInReply?: boolean;
+  /** The system prompt ({@link systemPrompt} of the sandbox's environment); default {@link SYSTEM_PROMPT}. */
+  system?: string;
+}
+
+/**
+ * The first user message of every attempt's conversation: the requirement, then (runs on input
+ * files) the profile of the files and, when checks come with the code, the instruction for them.
+ */
+export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
+  const section = run.inputProfile ? profileSection(run.inputProfile) : '';
+  if (section === '') return run.requirement;
+  return [run.requirement, section, ...(options.checksInReply ? [CHECKS_IN_REPLY_INSTRUCTION] : [])].join('\n\n');
+}
 
 /**
  * Instructions given to the model before the requirement.
@@ -17,7 +38,8 @@ export function systemPrompt(libraries: string = librariesSentence(undefined)): 
 Rules:
 - Reply with the program in a single \`\`\`python code block. Keep any explanation short and outside the block.
 - The program runs non-interactively in a sandbox: no input(), no network, no package installs. ${libraries}
-- Print the results so the user can see them. When you plot, use matplotlib; figures are saved automatically as PNG (you may also savefig to a file in the current directory).
+- Print the results so the user can see them.
+- Do not plot and do not import matplotlib unless the request asks for a chart, plot, graph or figure. When it does, use matplotlib: figures are saved automatically as PNG (you may also savefig to a file in the current directory).
 - Files the program writes in the current directory are returned to the user.
 - When you are told about an error or given feedback, reply with the whole corrected program, not a diff.`;
 }
@@ -25,8 +47,14 @@ Rules:
 /** The system prompt when the sandbox's packages are not known (the fixed default list). */
 export const SYSTEM_PROMPT = systemPrompt();
 
-/** What the LLM is told about how an attempt went. */
-function outcomeOf(previous: Attempt): string {
+/** What the LLM is told about how an attempt went (with the data's profile when it failed on the data). */
+function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile'>): string {
+  const outcome = resultOutcome(previous);
+  const data = previous.result && previous.repeatOf === undefined ? dataFeedback(run.inputProfile, previous.result, previous.code) : undefined;
+  return data === undefined ? outcome : `${outcome}\n\n${data}`;
+}
+
+function resultOutcome(previous: Attempt): string {
   if (previous.repeatOf !== undefined) {
     return `Your reply is the same program as before (attempt ${previous.repeatOf}), which did not work. ` +
       'Do not repeat it: find the cause and take a different approach.';
@@ -42,8 +70,8 @@ function outcomeOf(previous: Attempt): string {
 }
 
 /** What the LLM is told for each kind of attempt that follows another. */
-function followUp(previous: Attempt, next: Attempt): string {
-  const outcome = outcomeOf(previous);
+function followUp(previous: Attempt, next: Attempt, run: Run): string {
+  const outcome = outcomeOf(previous, run);
   if (next.trigger === 'feedback') {
     return `${outcome}\n\nThe user asks for this change:\n${next.feedback ?? ''}\n\nReply with the whole improved program.`;
   }
@@ -61,12 +89,12 @@ function asReply(attempt: Attempt): string {
  * Builds the chat for the next attempt of a run.
  * @param run the run so far (attempts already made, each with its result)
  * @param next the attempt being made (its trigger and feedback decide the last message)
- * @param system the system prompt ({@link systemPrompt} of the sandbox's environment)
+ * @param options how the first message is built (the same for every attempt of a run)
  */
-export function buildMessages(run: Run, next: Attempt, system: string = SYSTEM_PROMPT): ChatMessage[] {
+export function buildMessages(run: Run, next: Attempt, options: PromptOptions = {}): ChatMessage[] {
   const messages: ChatMessage[] = [
-    { role: 'system', content: system },
-    { role: 'user', content: run.requirement },
+    { role: 'system', content: options.system ?? SYSTEM_PROMPT },
+    { role: 'user', content: firstMessage(run, options) },
   ];
   const made = run.attempts.filter((a) => a.trigger !== 'rerun');
   const repeated = made.at(-1);
@@ -76,7 +104,7 @@ export function buildMessages(run: Run, next: Attempt, system: string = SYSTEM_P
     const following = made[i + 1] ?? next;
     // the outcome that matters is the latest execution of this code (a rerun may have changed it)
     const latest = latestExecutionOf(run, attempt);
-    messages.push({ role: 'user', content: followUp(latest, following) });
+    messages.push({ role: 'user', content: followUp(latest, following, run) });
   });
   return messages;
 }
@@ -87,11 +115,11 @@ export function buildMessages(run: Run, next: Attempt, system: string = SYSTEM_P
  */
 function freshStart(messages: ChatMessage[], run: Run, originalIndex: number): ChatMessage[] {
   const original = run.attempts[originalIndex - 1];
-  const failure = original ? outcomeOf(original) : 'It did not work.';
+  const failure = original ? outcomeOf(original, run) : 'It did not work.';
   messages[1] = {
     role: 'user',
     content:
-      `${run.requirement}\n\nA first program for this request did not work:\n${failure}\n\n` +
+      `${messages[1]!.content}\n\nA first program for this request did not work:\n${failure}\n\n` +
       'Write a new program with a different approach that does exactly what the request asks.',
   };
   return messages;

@@ -35,6 +35,8 @@ export interface ProgramReply {
   error?: string;
   /** Set when the reply itself was at fault: cut off, or degenerated while it streamed. */
   fault?: Attempt['replyFault'];
+  /** The whole reply's text, when it was whole (e.g. for a ```checks block beside the program). */
+  content?: string;
   /** Tokens of every request made (a second request's are added). */
   usage: TokenUsage;
 }
@@ -65,7 +67,7 @@ export async function askForProgram(llm: LlmProvider, messages: ChatMessage[], o
     if (completion.stopReason !== 'stop') return { error: cutOff(completion, more), fault: 'cut', usage };
   }
   const extracted = extractCode(completion.content);
-  return 'code' in extracted ? { code: extracted.code, usage } : { error: extracted.error, usage };
+  return 'code' in extracted ? { code: extracted.code, content: completion.content, usage } : { error: extracted.error, content: completion.content, usage };
 }
 
 /**

@@ -21,6 +21,8 @@ import { requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type V
 import { keepFullOutput } from './kept-output.js';
 import { codeStreamer } from './code-stream.js';
 import { boundLine } from '../text/cut.js';
+import { checksFromReply, trailingChecks } from './reply-checks.js';
+import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
 
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
 export const ERROR_MAX_CHARS = 1000;
@@ -50,6 +52,11 @@ export class RunSteps {
     return this.options.verify === 'checks' || this.options.verify === 'both';
   }
 
+  /** The system prompt of a program's LLM call, naming the packages the sandbox's probe found. */
+  private async systemPrompt(): Promise<string> {
+    return systemPrompt(librariesSentence(await this.options.environment()));
+  }
+
   private get usesReview(): boolean {
     return this.options.verify === 'review' || this.options.verify === 'both';
   }
@@ -74,9 +81,14 @@ export class RunSteps {
         await this.executeLatest(run, options);
         await this.repairChecks(run, attempt, options);
       }
-      const verdict = await this.review(run, attempt, judgeAttempt(attempt, run), options);
+      const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
+      const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt() }, run, attempt, reviewed, options);
       if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
+        return;
+      }
+      if (final) {
+        await this.finishUnconfirmed(run, verdict.reason, verdict.reason, options);
         return;
       }
       const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
@@ -135,15 +147,17 @@ export class RunSteps {
     if (!run.checks || !report) return;
     const broken = brokenCheck(report, requestSoFar(run));
     if (broken === undefined) return;
-    if (run.checks.repairOf !== undefined) {
-      run.checks = { code: '', asserts: [], usage: run.checks.usage, repairOf: `${run.checks.repairOf}; then ${broken}` };
+    if (run.checks.repairOf !== undefined || run.checks.fromReply) {
+      // checks that came with the code are not written again (that would cost the call they saved)
+      const why = run.checks.repairOf !== undefined ? `${run.checks.repairOf}; then ${broken}` : broken;
+      run.checks = { code: '', asserts: [], usage: run.checks.usage, repairOf: why, ...(run.checks.fromReply ? { fromReply: true } : {}) };
       delete attempt.result!.checks;
       await this.save(run);
       emit(options, { type: 'checks', runId: run.id, asserts: [], dropped: [] });
       return;
     }
     emit(options, { type: 'deriving_checks', runId: run.id });
-    run.checks = await deriveChecks(this.options.llm, requestSoFar(run), { signal: options.signal, previous: run.checks, broken });
+    run.checks = await deriveChecks(this.options.llm, checksRequest(run), { signal: options.signal, previous: run.checks, broken });
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [], code: run.checks.code });
     await this.executeLatest(run, options);
     await this.repairChecks(run, attempt, options);
@@ -156,7 +170,7 @@ export class RunSteps {
   async deriveChecks(run: Run, options: CallOptions): Promise<void> {
     if (!this.usesChecks) return;
     emit(options, { type: 'deriving_checks', runId: run.id });
-    run.checks = await deriveChecks(this.options.llm, requestSoFar(run), { signal: options.signal, previous: run.checks });
+    run.checks = await deriveChecks(this.options.llm, checksRequest(run), { signal: options.signal, previous: run.checks });
     await this.save(run);
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [], code: run.checks.code });
   }
@@ -173,8 +187,8 @@ export class RunSteps {
     emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
     const streamer = () => codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
     let onToken = streamer();
-    const system = systemPrompt(librariesSentence(await this.options.environment()));
-    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, system), {
+    const checksInReply = this.checksInReply(run);
+    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, { checksInReply, system: await this.systemPrompt() }), {
       signal: options.signal,
       onToken: (text) => onToken(text),
       onRestart: () => (onToken = streamer()),
@@ -182,13 +196,31 @@ export class RunSteps {
       ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
     });
     attempt.usage = reply.usage;
-    if (reply.code !== undefined) attempt.code = reply.code;
+    // checks the model put at the end of the program (not in a ```checks block) would crash it
+    const trailing = checksInReply && reply.code !== undefined ? trailingChecks(reply.code) : undefined;
+    if (reply.code !== undefined) attempt.code = trailing?.code || reply.code;
     else attempt.error = reply.error;
     if (reply.fault) attempt.replyFault = reply.fault;
     run.attempts.push(attempt);
+    if (checksInReply && run.checks === undefined) run.checks = checksFromReply(reply.content ?? '', trailing?.checks);
     await this.save(run);
     emit(options, { type: 'generated', runId: run.id, attempt: attempt.index, code: attempt.code, error: attempt.error });
+    // without asserts nothing is said here: "judged by the exit code" would be wrong (agreement follows)
+    if (checksInReply && attempt.index === 1 && run.checks && run.checks.asserts.length > 0) {
+      emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [], code: run.checks.code });
+    }
     return attempt;
+  }
+
+  /** Checks come in the code's reply on runs with input files (one call instead of two), with checks on. */
+  private checksInReply(run: Run): boolean {
+    return this.usesChecks && (run.inputProfile?.files.length ?? 0) > 0;
+  }
+
+  /** With input files: profiles them in the sandbox, keeps the profile with the run and says what was seen. */
+  async profileInputs(run: Run, options: CallOptions): Promise<void> {
+    await profileRunInputs(this.options.executor, run, options);
+    if (run.inputProfile) await this.save(run);
   }
 
   /** Executes the latest attempt (if it has code) and stores its result. */

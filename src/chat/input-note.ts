@@ -5,7 +5,6 @@
  */
 import { sandboxInputNames } from '../sandbox/names.js';
 import type { InputFile } from '../sandbox/types.js';
-import { boundLine } from '../text/cut.js';
 
 /** Attached files under the names the sandbox gives them, and a note per file that cannot be used. */
 export function prepareInputs(files: InputFile[]): { files: InputFile[]; skipped: string[] } {
@@ -13,30 +12,13 @@ export function prepareInputs(files: InputFile[]): { files: InputFile[]; skipped
   return { files: named, skipped: unusable.map(() => 'a file whose name has no usable characters was not used') };
 }
 
-/** Longest first line of a text file shown to the LLM, in characters. */
-export const FIRST_LINE_CHARS = 200;
-
-/** The first line of a file that reads as UTF-8 text (e.g. a CSV header), bounded; undefined for binary data. */
-function firstLine(content: Buffer): string | undefined {
-  const head = content.subarray(0, 4096);
-  if (head.includes(0)) return undefined;
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(head);
-  if (text.includes('\uFFFD')) return undefined;
-  const line = text.split(/\r?\n/)[0]!.trim();
-  return line === '' ? undefined : boundLine(line, FIRST_LINE_CHARS);
-}
-
 /**
- * A sentence naming the input files in the work dir, with the first line of each text file (so a
- * program reads a CSV by its real column names), or '' when none.
+ * A sentence naming the input files in the work dir, or '' when none. What each file holds is not
+ * said here: the agent profiles the files in the sandbox and shows the model their structure.
  */
 export function inputFilesNote(files: InputFile[]): string {
   if (files.length === 0) return '';
-  const described = files.map((f) => {
-    const line = firstLine(f.content);
-    return line === undefined ? f.name : `${f.name} (first line: ${line})`;
-  });
-  return `(Input files available in the current working directory: ${described.join('; ')})`;
+  return `(Input files available in the current working directory: ${files.map((f) => f.name).join('; ')})`;
 }
 
 /** Feedback text with the input files note appended (on its own paragraph). */

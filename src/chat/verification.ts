@@ -3,7 +3,7 @@
  * program), platform-neutral: a title in plain words and lines of untrusted text that each adapter
  * shows inside a code block with its own caps and escaping.
  */
-import type { ChecksEvent, RepeatedEvent, ReviewedEvent } from '../agent/events.js';
+import type { AgreementEvent, ChecksEvent, ProfiledEvent, RepeatedEvent, ReviewedEvent } from '../agent/events.js';
 import { checkLines, checksPassedText } from '../agent/checks.js';
 import type { CheckReport } from '../sandbox/types.js';
 
@@ -42,5 +42,27 @@ export function repeatNotice(event: RepeatedEvent): Notice {
   return {
     title: `🔁 Attempt ${event.attempt} is the same program as attempt ${event.repeatOf}: not run again; asking the model for a different approach.`,
     lines: [],
+  };
+}
+
+/** What the agent looked at in the input files: one line per file, e.g. `🔎 orders.json: object with key "orders": …`. */
+export function profileNotice(event: ProfiledEvent): Notice {
+  return { title: '🔎 What the agent looked at in the input files:', lines: event.files.map((f) => `🔎 ${f.name}: ${f.summary}`) };
+}
+
+/** Titles of the outcomes of an agreement step (our own words). */
+const AGREEMENT_TITLES: Record<AgreementEvent['outcome'], string> = {
+  agreed: 'an independent program printed the same answer (no check could pin it).',
+  majority: 'independent programs disagreed; a third sided with it (majority).',
+  disagreed: 'an independent program printed a different answer: not confirmed.',
+  inconclusive: 'no independent program ran to compare with: not confirmed.',
+};
+
+/** The comparison of an attempt's answer with independent programs': the outcome and each printed answer. */
+export function agreementNotice(event: AgreementEvent): Notice {
+  const icon = event.outcome === 'agreed' || event.outcome === 'majority' ? '🤝' : '⚖️';
+  return {
+    title: `${icon} Attempt ${event.attempt}: ${AGREEMENT_TITLES[event.outcome]}`,
+    lines: [`attempt ${event.attempt}: ${event.answer}`, ...event.others.map((o, i) => `independent ${i + 1}: ${o}`)],
   };
 }

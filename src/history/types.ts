@@ -5,6 +5,8 @@
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { TokenUsage } from '../llm/types.js';
 import type { RunChecks } from '../agent/checks.js';
+import type { RunAgreement } from '../agent/agreement.js';
+import type { InputProfile } from '../data/profile.js';
 
 /** Why an attempt was made. */
 export type AttemptTrigger =
@@ -78,6 +80,10 @@ export interface Run {
   error?: string;
   /** Checks derived from the requirement (and feedback), when verification with checks is on. */
   checks?: RunChecks;
+  /** The profile of the run's input files (latest call that had files), shown to the model with the requirement. */
+  inputProfile?: InputProfile;
+  /** The comparison with independent programs, when the checks could not pin the answer. */
+  agreement?: RunAgreement;
   /**
    * While `running`: the process running it, `<hostname>/<pid>/<start ticks>` (see
    * `process-identity.ts`), so that a run left behind by a killed process can be told apart.

@@ -1,6 +1,6 @@
 /** The pure parts of verification: reading checks and reviews, comparing checks, unfixable failures. */
 import { describe, expect, it } from 'vitest';
-import { droppedAsserts, MAX_CHECKS, parseChecks } from '../../src/agent/checks.js';
+import { brokenCheck, droppedAsserts, MAX_CHECKS, parseChecks } from '../../src/agent/checks.js';
 import { parseReview } from '../../src/agent/review.js';
 import { unfixableFailure } from '../../src/agent/unfixable.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
@@ -52,5 +52,18 @@ describe('unfixableFailure', () => {
     expect(unfixableFailure(failed("ModuleNotFoundError: No module named 'seaborn'"), context('x'))).toBeUndefined();
     expect(unfixableFailure(failed("ModuleNotFoundError: No module named 'seaborn.x'"), { ...context('x'), missingBefore: ['seaborn'] })?.kind).toBe('missing_module');
     expect(unfixableFailure(failed('socket.gaierror: [Errno -3] Temporary failure in name resolution'), context('x'))?.kind).toBe('network');
+  });
+});
+
+describe('brokenCheck: a setup line that raised before any assert', () => {
+  it('is broken when it parses OUTPUT, the program\'s failure when it calls the program', () => {
+    const parse = { check: 'values = [int(v) for v in OUTPUT.split()]', passed: false, detail: "ValueError: invalid literal for int() with base 10: 'Mean:'" };
+    expect(brokenCheck({ results: [parse] }, 'print the mean')).toBe(
+      "`values = [int(v) for v in OUTPUT.split()]` raised ValueError: invalid literal for int() with base 10: 'Mean:' before any assert ran",
+    );
+    const call = { check: 'total = add_numbers(2, 3)', passed: false, detail: 'TypeError: add_numbers() takes 1 positional argument but 2 were given' };
+    expect(brokenCheck({ results: [call] }, 'write add_numbers(a, b)')).toBeUndefined();
+    // after an assert ran, a failing setup line is not "before any assert"
+    expect(brokenCheck({ results: [{ check: 'assert OUTPUT, "output"', passed: true }, parse] }, 'print the mean')).toBeUndefined();
   });
 });

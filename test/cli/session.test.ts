@@ -105,7 +105,8 @@ describe('/improve, /save, /attach', () => {
     expect(r.stdout).toContain('/attach nope.csv: no such file');
     expect(r.stdout).toContain('Input files for the next runs: data.csv (8 bytes)');
     expect(r.stdout).toContain('1,2');
-    expect(fake!.requests[0]!.messages.at(-1)!.content).toContain('data.csv (first line: a,b)');
+    // the model is shown the file's profile, computed in the sandbox
+    expect(fake!.requests[0]!.messages[1]!.content).toContain('--- data.csv: CSV, delimiter \',\', 1 data rows, 2 columns');
   });
 });
 

@@ -77,10 +77,10 @@ describe('code-agent run with verification (the default)', () => {
     const given = await cli(['run', '--json', '--file', 'sales.csv', request], { code: [code] }, { 'sales.csv': 'region,month,revenue\nN,1,10\nS,1,5\nN,2,7\n' });
     expect(given.code).toBe(0);
     expect(JSON.parse(given.stdout).stdout).toContain("{'N': 17, 'S': 5}");
-    // the LLM is told the file by the name the program finds, with its header line
-    expect(fake!.requests.filter(isCodeRequest)[0]!.messages.at(-1)!.content).toContain(
-      '(Input files available in the current working directory: sales.csv (first line: region,month,revenue))',
-    );
+    // the LLM is told the file by the name the program finds, with its profile (columns and types)
+    const first = fake!.requests.filter(isCodeRequest)[0]!.messages[1]!.content;
+    expect(first).toContain('(Input files available in the current working directory: sales.csv)');
+    expect(first).toContain("columns: 'region' (str), 'month' (int), 'revenue' (int)");
   });
 
   it('--file names a missing path with exit 2, before any LLM call', async () => {

@@ -101,5 +101,7 @@ describe('attachments on Discord', () => {
     expect(told).toContain('x__IGNORE_RULES.csv');
     expect(told).not.toContain('IGNORE RULES');
     expect(discord.messagesIn(thread).some((m) => m.content.includes("'x__IGNORE_RULES.csv'"))).toBe(true);
+    // what the agent looked at in the file is shown in the thread
+    expect(discord.messagesIn(thread).some((m) => m.content.includes('🔎 x__IGNORE_RULES.csv: CSV: 0 data rows, columns: a'))).toBe(true);
   }, 60_000);
 });

@@ -1,0 +1,120 @@
+/**
+ * The agreement step of a run (see `agreement.ts` for what agreeing means): when an attempt on input
+ * files ran and its checks cannot pin its answer, independent programs compute it again and the
+ * printed answers are compared.
+ */
+import { join } from 'node:path';
+import type { ChatMessage, LlmProvider } from '../llm/types.js';
+import type { Executor } from '../sandbox/types.js';
+import type { Attempt, Run } from '../history/types.js';
+import type { CallOptions } from './agent.js';
+import { askForProgram } from './reply.js';
+import { SYSTEM_PROMPT, firstMessage } from './prompts.js';
+import { requestSoFar } from './verdict.js';
+import { summarizeFailure } from './failure.js';
+import { safeSegment } from './ids.js';
+import { boundLine } from '../text/cut.js';
+import { AGREEMENT_TEMPERATURE, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, agreeEitherWay, type RunAgreement } from './agreement.js';
+
+/** Longest output kept per program in the agreement record and shown in its event, in characters. */
+export const AGREEMENT_OUTPUT_CHARS = 300;
+
+/**
+ * What an independent program is asked: the system prompt, the request and the input profile, and nothing of the first program.
+ * @param system the system prompt of the run's attempts (naming the sandbox's packages)
+ */
+export function independentMessages(run: Run, system: string = SYSTEM_PROMPT): ChatMessage[] {
+  const request = firstMessage({ requirement: requestSoFar(run), inputProfile: run.inputProfile });
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: `${request}\n\n${INDEPENDENT_INSTRUCTION}` },
+  ];
+}
+
+/** A request whose answer is a picture (a chart, plot, figure…), not what the program prints. */
+const PICTURE_REQUEST = /\b(?:plot(?:s|ted|ting)?|chart|graph|figure|histogram|diagram|draw|visuali[sz]e|image|picture)\b/i;
+
+/** A request whose answer is random by design (independent programs could not agree on it). */
+const RANDOM_REQUEST = /\b(?:random(?:ly)?|shuffle[ds]?|simulat(?:e|ed|ion)|monte carlo|sample \d+|a sample of)\b/i;
+
+/**
+ * Whether a verdict on an attempt needs agreement. Never for an attempt that printed nothing, a
+ * request whose answer is random, or one whose answer is a picture. Without input files: when it
+ * was confirmed with nothing checked (no checks could be derived, or every assert was ignored).
+ * With input files (a check cannot know values that depend on data it never read): when it was
+ * confirmed, or it ran and a check failed where the checks read the data themselves (a value the
+ * model computed inside a check is another opinion, not proof).
+ */
+export function needsAgreement(run: Run, attempt: Attempt, verdictKind: 'confirmed' | 'ran' | 'failed', fromReview: boolean): boolean {
+  if (!attempt.result?.success || attempt.result.stdout.trim() === '') return false;
+  const request = requestSoFar(run);
+  if (RANDOM_REQUEST.test(request)) return false; // two samples of random output never agree
+  if (PICTURE_REQUEST.test(request)) return false; // the answer is the picture; what it prints is incidental
+  if (!run.inputProfile?.files.length) return verdictKind === 'confirmed' && nothingChecked(run, attempt);
+  if (verdictKind === 'confirmed') return true;
+  if (verdictKind !== 'ran' || fromReview) return false;
+  const report = attempt.result.checks;
+  if (!report || report.error) return false;
+  return report.results.some((r) => !r.passed) && readsData(run.checks?.code ?? '', run);
+}
+
+/** True when no check judged the attempt: none could be derived, or every assert was ignored (it read nothing of the program). */
+function nothingChecked(run: Run, attempt: Attempt): boolean {
+  if (!run.checks?.code) return true;
+  const report = attempt.result?.checks;
+  return report !== undefined && !report.error && report.results.length === 0;
+}
+
+/** True when check source reads an input file itself (names one, or opens/loads a file). */
+function readsData(source: string, run: Run): boolean {
+  return (run.inputProfile?.files ?? []).some((f) => source.includes(f.name)) || /\b(?:open|read_csv|read_json|read_excel|json\.load)\s*\(/.test(source);
+}
+
+/**
+ * Makes up to {@link MAX_INDEPENDENT} independent programs and compares what they print with the
+ * attempt's output: the first that agrees confirms it (`agreed`, or `majority` after a
+ * disagreement); when none does, `disagreed` (some ran) or `inconclusive` (none ran).
+ * @throws {LlmError} when an LLM call fails (the caller's guard ends the run)
+ */
+export async function seekAgreement(
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; system?: string },
+  run: Run,
+  attempt: Attempt,
+  options: CallOptions,
+): Promise<RunAgreement> {
+  const request = requestSoFar(run);
+  const answer = attempt.result!.stdout;
+  const record: RunAgreement = { outcome: 'inconclusive', attempt: attempt.index, programs: [], usage: { promptTokens: 0, completionTokens: 0 } };
+  for (let i = 1; i <= MAX_INDEPENDENT; i++) {
+    const reply = await askForProgram(deps.llm, independentMessages(run, deps.system), { signal: options.signal, temperature: AGREEMENT_TEMPERATURE });
+    record.usage.promptTokens += reply.usage.promptTokens;
+    record.usage.completionTokens += reply.usage.completionTokens;
+    if (reply.code === undefined) {
+      record.programs.push({ code: '', failure: reply.error ?? 'no program', agreed: false });
+      continue;
+    }
+    const result = await deps.executor.execute(reply.code, {
+      inputFiles: options.inputFiles,
+      signal: options.signal,
+      artifactDir: join(deps.artifactRoot, safeSegment(run.conversationId), run.id, `independent-${attempt.index}-${i}`),
+    });
+    if (options.signal?.aborted) throw new Error('cancelled');
+    if (!result.success || result.stdout.trim() === '') {
+      record.programs.push({ code: reply.code, failure: result.success ? 'printed nothing' : summarizeFailure(result), agreed: false });
+      continue;
+    }
+    const agreed = agreeEitherWay(answer, result.stdout, request);
+    record.programs.push({ code: reply.code, output: boundLine(result.stdout, AGREEMENT_OUTPUT_CHARS), agreed });
+    if (agreed) {
+      record.outcome = record.programs.some((p) => p.output !== undefined && !p.agreed) ? 'majority' : 'agreed';
+      return record;
+    }
+    record.outcome = 'disagreed';
+  }
+  return record;
+}
+
+/** One line per independent program for the event and the run's error: its output, or why it has none. */
+export function programLines(record: RunAgreement): string[] {
+  return record.programs.map((p) => p.output ?? `(no answer: ${boundLine(p.failure ?? 'failed', 120)})`);
+}

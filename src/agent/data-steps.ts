@@ -1,0 +1,66 @@
+/**
+ * The steps of a run that concern its input files: profiling them before the first LLM call, the
+ * request the check writer reads (with the profile), and settling a verdict by agreement when the
+ * checks cannot pin the answer. `steps.ts` calls these; they store nothing themselves.
+ */
+import type { Executor } from '../sandbox/types.js';
+import type { LlmProvider } from '../llm/types.js';
+import type { Attempt, Run } from '../history/types.js';
+import type { CallOptions, VerifyMode } from './agent.js';
+import type { Verdict } from './verdict.js';
+import { requestSoFar } from './verdict.js';
+import { profileInputs, profileSection } from '../data/profile.js';
+import { sandboxInputNames } from '../sandbox/names.js';
+import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
+import { boundLine } from '../text/cut.js';
+import { agreeEitherWay } from './agreement.js';
+import { emit } from './steps.js';
+
+/**
+ * Profiles the call's input files in the sandbox (under the names the program will see) and keeps
+ * the profile on the run; emits `profiled`. Nothing happens without input files.
+ * @throws {SandboxUnavailableError} when the sandbox cannot isolate here
+ */
+export async function profileRunInputs(executor: Executor, run: Run, options: CallOptions): Promise<void> {
+  const { files } = sandboxInputNames(options.inputFiles ?? []);
+  if (files.length === 0) return;
+  run.inputProfile = await profileInputs(executor, files, options.signal);
+  emit(options, { type: 'profiled', runId: run.id, files: run.inputProfile.files.map(({ name, summary }) => ({ name, summary })) });
+}
+
+/** What the check writer reads: the request so far and, on input files, their profile. */
+export function checksRequest(run: Run): string {
+  const section = run.inputProfile ? profileSection(run.inputProfile) : '';
+  return section === '' ? requestSoFar(run) : `${requestSoFar(run)}\n\n${section}`;
+}
+
+/**
+ * With checks on (`checks`/`both`), when an attempt needs agreement (see `needsAgreement`), asks independent programs
+ * and turns the outcome into the verdict: confirmed when they agree (or the majority does); else
+ * `final` (no further attempt: the model that wrote both cannot say which is right) with both
+ * answers in the reason. Other verdicts pass through unchanged.
+ */
+export async function settleByAgreement(
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string },
+  run: Run,
+  attempt: Attempt,
+  verdict: Verdict,
+  options: CallOptions,
+): Promise<{ verdict: Verdict; final: boolean }> {
+  const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
+  if ((deps.verify !== 'checks' && deps.verify !== 'both') || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
+  const record = await seekAgreement(deps, run, attempt, options);
+  run.agreement = record;
+  const answer = boundLine(attempt.result!.stdout, AGREEMENT_OUTPUT_CHARS);
+  const others = programLines(record);
+  emit(options, { type: 'agreement', runId: run.id, attempt: attempt.index, outcome: record.outcome, answer, others });
+  if (record.outcome === 'agreed' || record.outcome === 'majority') return { verdict: { kind: 'confirmed' }, final: false };
+  const answered = record.programs.filter((p) => p.output !== undefined);
+  const reason =
+    record.outcome === 'inconclusive'
+      ? `no check could confirm it and no independent program ran to compare with (${others.join('; ')})`
+      : answered.length > 1 && agreeEitherWay(answered[0]!.output!, answered[1]!.output!, requestSoFar(run))
+        ? `two independent programs printed «${answered[0]!.output}» where this one printed «${answer}»`
+        : `an independent program printed «${answered.map((p) => p.output).join('» / «')}» where this one printed «${answer}»`;
+  return { verdict: { kind: 'ran', reason }, final: true };
+}

@@ -1,0 +1,97 @@
+/** What counts as the same answer between two programs, and which failures are about the data. */
+import { describe, expect, it } from 'vitest';
+import { agreeEitherWay, asksForOrder, sameAnswer } from '../../src/agent/agreement.js';
+import { dataFeedback, failedOnData } from '../../src/data/feedback.js';
+import { checksBlock, trailingChecks } from '../../src/agent/reply-checks.js';
+import type { ExecutionResult } from '../../src/sandbox/types.js';
+
+describe('sameAnswer', () => {
+  it('compares numbers at the precision of the less precise, with thousands separators and labels around them', () => {
+    expect(sameAnswer('The mean is 3.14159', '3.14', 'mean')).toBe(true);
+    expect(sameAnswer('Total: 1,204 orders', '1204', 'count the orders')).toBe(true);
+    expect(sameAnswer('5', '5.0', 'x')).toBe(true);
+    expect(sameAnswer('3.2', '3.14', 'x')).toBe(false);
+    expect(sameAnswer('4xx requests: 512', '150', 'how many 4xx')).toBe(false);
+    expect(sameAnswer('4xx requests: 150', '150', 'how many 4xx')).toBe(true);
+  });
+
+  it('compares words without case, the request\'s own words and filler', () => {
+    expect(sameAnswer('The country that ordered the most items is NO', 'no', 'Which country ordered the most items?')).toBe(true);
+    expect(sameAnswer('Country: SE', 'NO', 'Which country ordered the most items?')).toBe(false);
+  });
+
+  it('ignores order unless the request asks for one', () => {
+    expect(sameAnswer('a: 1\nb: 2', '2\n1', 'print the counts per group')).toBe(true);
+    expect(asksForOrder('print the top 3 products')).toBe(true);
+    expect(asksForOrder('List the regions with their revenue, biggest first.')).toBe(true);
+    expect(asksForOrder('List the regions with their revenue')).toBe(false);
+    expect(sameAnswer('1\n2', '2\n1', 'print the counts sorted descending')).toBe(false);
+    expect(sameAnswer('2\n1', '2\n1', 'print the counts sorted descending')).toBe(true);
+  });
+
+  it('takes every value of the reference, each once; an empty reference proves nothing', () => {
+    expect(sameAnswer('7', '7\n7', 'x')).toBe(false);
+    expect(sameAnswer('7', '', 'x')).toBe(false);
+    expect(agreeEitherWay('150', '4xx: 150', 'how many 4xx')).toBe(true);
+  });
+});
+
+const failed = (stderr: string): ExecutionResult => ({
+  success: false, stdout: '', stderr, exitCode: 1, signal: null, timedOut: false, limitHit: null, durationMs: 1, artifacts: [],
+});
+
+describe('failedOnData', () => {
+  it('knows the failures of a program that assumed the wrong structure', () => {
+    for (const line of [
+      "KeyError: 'country'",
+      'TypeError: string indices must be integers, not \'str\'',
+      'TypeError: list indices must be integers or slices, not str',
+      'json.decoder.JSONDecodeError: Extra data: line 2 column 1 (char 10)',
+      'pandas.errors.ParserError: Error tokenizing data. C error: Expected 3 fields in line 4, saw 5',
+      "ValueError: could not convert string to float: 'price'",
+      "ValueError: invalid literal for int() with base 10: 'qty'",
+    ]) expect(failedOnData(failed(`Traceback (most recent call last):\n  File "main.py", line 1\n${line}\n`)), line).toBe(true);
+    expect(failedOnData(failed('Traceback (most recent call last):\n  File "main.py", line 1\nZeroDivisionError: division by zero\n'))).toBe(false);
+    expect(failedOnData({ ...failed(''), success: true, exitCode: 0, stdout: 'Empty DataFrame\nColumns: []\n' })).toBe(true);
+    expect(failedOnData({ ...failed(''), success: true, exitCode: 0, stdout: '42\n' })).toBe(false);
+  });
+});
+
+describe('checksBlock', () => {
+  it('finds the ```checks block, closed or cut off, and nothing in python blocks', () => {
+    expect(checksBlock('```python\nprint(1)\n```\n```checks\nassert OUTPUT == "1", "one"\n```\n')).toBe('assert OUTPUT == "1", "one"');
+    expect(checksBlock('```python\nprint(1)\n```\n~~~checks\nassert True\n')).toBe('assert True');
+    expect(checksBlock('```python\nassert x\n```')).toBeUndefined();
+  });
+});
+
+describe('dataFeedback', () => {
+  const profile = {
+    files: [
+      { name: 'sales.csv', summary: 'CSV', text: "CSV, delimiter ',', 3 data rows\ncolumns: 'Region' (str), 'Revenue' (int)" },
+      { name: 'other.json', summary: 'JSON', text: 'JSON, 10 bytes' },
+    ],
+  };
+  it('shows the profile of the file the program read, and says a missing key is not in it', () => {
+    const text = dataFeedback(profile, failed("Traceback (most recent call last):\n  File \"main.py\", line 2\nKeyError: 'region'\n"), 'pd.read_csv("sales.csv")["region"]')!;
+    expect(text).toContain("--- sales.csv: CSV, delimiter ','");
+    expect(text).not.toContain('other.json');
+    expect(text).toContain('The key "region" does not appear in this profile');
+  });
+  it('says nothing for a failure that is not about the data, or without a profile', () => {
+    expect(dataFeedback(profile, failed('Traceback (most recent call last):\nZeroDivisionError: division by zero\n'), 'x')).toBeUndefined();
+    expect(dataFeedback(undefined, failed("Traceback (most recent call last):\nKeyError: 'a'\n"), 'x')).toBeUndefined();
+  });
+});
+
+describe('trailingChecks', () => {
+  it('takes asserts on OUTPUT written at the end of the program out of it', () => {
+    const code = 'n = 3\nprint(n)\n\n# Checks\nimport re\nvalues = re.findall(r"\\d+", OUTPUT)\nassert len(values) == 1, "one number"';
+    expect(trailingChecks(code)).toEqual({ code: 'n = 3\nprint(n)', checks: 'import re\nvalues = re.findall(r"\\d+", OUTPUT)\nassert len(values) == 1, "one number"' });
+  });
+  it('leaves a program that uses a name OUTPUT of its own alone', () => {
+    const code = 'OUTPUT = "out.txt"\nwith open(OUTPUT, "w") as f:\n    f.write("x")';
+    expect(trailingChecks(code)).toEqual({ code });
+    expect(trailingChecks('print(1)')).toEqual({ code: 'print(1)' });
+  });
+});

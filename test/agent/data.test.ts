@@ -1,0 +1,284 @@
+/**
+ * Runs on input files, end to end: the real openai client against the fake OpenAI server, the real
+ * sandbox. The profile is in the prompt, the data goes back after a failure on its structure, checks
+ * come in the code's reply, and an answer no check can pin is compared with independent programs.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
+import { Agent } from '../../src/agent/agent.js';
+import type { AgentEvent, AgreementEvent, ProfiledEvent } from '../../src/agent/events.js';
+import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
+import { OpenAiProvider } from '../../src/llm/openai.js';
+import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
+import type { InputFile } from '../../src/sandbox/types.js';
+import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
+import { isChecksRequest } from '../helpers/verify-replies.js';
+import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+
+const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+const withChecks = (code: string, checks: string) => `${py(code)}\n\nChecks:\n\`\`\`checks\n${checks}\n\`\`\``;
+
+let fake: FakeOpenAi | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const isIndependent = (r: FakeRequest) => r.messages.at(-1)?.content.includes(INDEPENDENT_INSTRUCTION) ?? false;
+const isAttempt = (r: FakeRequest) => !isIndependent(r) && !isChecksRequest(r);
+
+/** An agent whose LLM answers attempts from `code`, independent programs from `independent`, checks requests from `checks`. */
+async function setup(script: { code: string[]; independent?: string[]; checks?: string[] }, maxRetries = 3) {
+  const next = { code: 0, independent: 0, checks: 0 };
+  const pick = (list: string[], kind: keyof typeof next) => list[Math.min(next[kind]++, list.length - 1)]!;
+  fake = await startFakeOpenAi({
+    replies: [],
+    respond: (req) =>
+      isIndependent(req) ? pick(script.independent ?? ['(none)'], 'independent') : isChecksRequest(req) ? pick(script.checks ?? ['# no checks'], 'checks') : pick(script.code, 'code'),
+  });
+  const agent = new Agent({
+    llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
+    executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
+    store: new KeyvHistoryStore(new Map()),
+    artifactRoot: tempDir('data-artifacts-'),
+    maxRetries,
+  });
+  const events: AgentEvent[] = [];
+  return { agent, fake, events, onEvent: (e: AgentEvent) => events.push(e) };
+}
+
+const file = (name: string, content: string): InputFile => ({ name, content: Buffer.from(content) });
+
+// A1: nested JSON under a top-level key, pretty-printed (its first line is `{`)
+const ORDERS = JSON.stringify(
+  {
+    orders: [
+      { id: 1, customer: { country: 'NO' }, lines: [{ sku: 'a', qty: 2 }, { sku: 'b', qty: 5 }] },
+      { id: 2, customer: { country: 'SE' }, lines: [{ sku: 'a', qty: 3 }] },
+      { id: 3, customer: { country: 'SE' }, lines: [{ sku: 'c', qty: 1 }] },
+    ],
+  },
+  null,
+  2,
+);
+const FLAT_GUESS = 'import json\ndata = json.load(open("orders.json"))\ntotals = {}\nfor o in data:\n    c = o["customer"]["country"]\n    totals[c] = totals.get(c, 0) + sum(l["qty"] for l in o["lines"])\nprint(max(totals, key=totals.get))';
+const RIGHT_ORDERS = FLAT_GUESS.replace('for o in data:', 'for o in data["orders"]:');
+
+// A2: an access log; the wrong regex counts the size column too
+const LOG = Array.from({ length: 40 }, (_, i) => {
+  const status = [200, 404, 500, 403, 301][i % 5]!;
+  const bytes = i % 2 === 0 ? 404 : 1200 + i; // sizes that look like a 4xx status
+  return `10.0.0.${i % 7} - - [10/Oct/2024:13:55:${String(i).padStart(2, '0')} +0000] "GET /p${i} HTTP/1.1" ${status} ${bytes} "-" "curl/8"`;
+}).join('\n') + '\n';
+const WRONG_COUNT = 'import re\nprint(len(re.findall(r" 4\\d\\d ", open("access.log").read())))';
+const RIGHT_COUNT =
+  'import re\nn = 0\nfor line in open("access.log"):\n    m = re.match(r\'^(\\S+) \\S+ \\S+ \\[[^\\]]+\\] "[^"]*" (\\d{3}) \', line)\n    if m and m.group(2).startswith("4"):\n        n += 1\nprint(n)';
+
+describe('the agent looks at the data', () => {
+  it('A1: shows the nested structure with the request, and the data again after a failure on it', async () => {
+    const { agent, fake, events, onEvent } = await setup({ code: [py(FLAT_GUESS), py(RIGHT_ORDERS)], independent: [py(RIGHT_ORDERS)] });
+    const run = await agent.run('cli:t', 'Which country ordered the most items?', { inputFiles: [file('orders.json', ORDERS)], onEvent });
+
+    expect(run.status).toBe('success');
+    expect(run.attempts.map((a) => a.result?.stdout.trim())).toEqual(['', 'NO']);
+    const attempts = fake.requests.filter(isAttempt);
+    // the profile is in the first user message of every attempt
+    for (const req of attempts) {
+      expect(req.messages[1]!.content).toContain('--- orders.json: JSON');
+      expect(req.messages[1]!.content).toContain('record shape: {id: int, customer: {country: str}, lines: [{sku: str, qty: int}]}');
+    }
+    // the failure on the structure comes back with the data's profile
+    const fix = attempts[1]!.messages.at(-1)!.content;
+    expect(fix).toContain('TypeError: string indices must be integers');
+    expect(fix).toContain('The failure is about the structure of the input data');
+    expect(fix).toContain("records: data['orders'], a list of 3 objects");
+    const profiled = events.find((e): e is ProfiledEvent => e.type === 'profiled')!;
+    expect(profiled.files).toEqual([{ name: 'orders.json', summary: 'object with key "orders": 3 records {id, customer{country}, lines[{sku, qty}]}' }]);
+    expect(events.findIndex((e) => e.type === 'profiled')).toBeLessThan(events.findIndex((e) => e.type === 'generating'));
+    // no check could pin "NO": an independent program, given no program, agreed
+    expect(run.agreement).toMatchObject({ outcome: 'agreed', attempt: 2 });
+    expect(fake.requests.filter(isIndependent)[0]!.messages.map((m) => m.content).join('\n')).not.toContain('for o in data');
+  });
+
+  it('A2: a wrong count that two independent programs contradict ends ⚠️ with both values, never ✅', async () => {
+    const { agent, fake, events, onEvent } = await setup({ code: [py(WRONG_COUNT)], independent: [py(RIGHT_COUNT), py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)], onEvent });
+
+    expect(fake.requests[0]!.messages[1]!.content).toContain('format: Apache/nginx combined log');
+    expect(run.status).toBe('unverified');
+    const wrong = run.attempts[0]!.result!.stdout.trim();
+    expect(wrong).not.toBe('16');
+    expect(run.error).toBe(`two independent programs printed «16» where this one printed «${wrong}»`);
+    const agreement = events.find((e): e is AgreementEvent => e.type === 'agreement')!;
+    expect(agreement).toMatchObject({ outcome: 'disagreed', answer: wrong, others: ['16', '16'] });
+    expect(fake.requests.filter(isAttempt)).toHaveLength(1); // no attempt spent: the same model cannot say which is right
+  });
+
+  it('A2: a disagreement broken by a third program that sides with the first (majority) is ✅', async () => {
+    const { agent } = await setup({ code: [py(RIGHT_COUNT)], independent: [py(WRONG_COUNT), py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.agreement?.outcome).toBe('majority');
+    expect(run.agreement?.programs.map((p) => p.agreed)).toEqual([false, true]);
+  });
+
+  it('checks come in the code reply (one call), run after the program, never as the program', async () => {
+    const reply = withChecks(RIGHT_COUNT, 'import re\nvalues = re.findall(r"\\d+", OUTPUT)\nassert len(values) == 1, "one number"');
+    const { agent, fake } = await setup({ code: [reply], independent: [py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx? print just the number', { inputFiles: [file('access.log', LOG)] });
+
+    expect(run.status).toBe('success');
+    expect(fake.requests.filter(isChecksRequest)).toHaveLength(0);
+    expect(run.checks).toMatchObject({ fromReply: true, asserts: ['assert len(values) == 1, "one number"'] });
+    expect(run.attempts[0]!.code).not.toContain('OUTPUT');
+    expect(run.attempts[0]!.result?.checks?.results).toEqual([{ check: 'assert len(values) == 1, "one number"', passed: true }]);
+    expect(fake.requests[0]!.messages[1]!.content).toContain('```checks');
+  });
+
+  it('asserts on OUTPUT written at the end of the python block become the checks instead of crashing the program', async () => {
+    const { agent } = await setup({ code: [py(`${RIGHT_COUNT}\n\n# checks\nassert OUTPUT.strip().isdigit(), "a number"`)], independent: [py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(1);
+    expect(run.attempts[0]!.code).not.toContain('OUTPUT');
+    expect(run.checks).toMatchObject({ fromReply: true, asserts: ['assert OUTPUT.strip().isdigit(), "a number"'] });
+    expect(run.attempts[0]!.result?.checks?.results).toEqual([{ check: 'assert OUTPUT.strip().isdigit(), "a number"', passed: true }]);
+  });
+
+  it('costs at most 2.5× the tokens of a single attempt on a data request', async () => {
+    const reply = withChecks(RIGHT_ORDERS, 'assert OUTPUT.strip() in ("NO", "SE"), "a country code"');
+    const { agent } = await setup({ code: [reply], independent: [py(RIGHT_ORDERS)] });
+    const run = await agent.run('cli:t', 'Which country ordered the most items?', { inputFiles: [file('orders.json', ORDERS)] });
+    expect(run.status).toBe('success');
+    const single = run.attempts[0]!.usage.promptTokens + run.attempts[0]!.usage.completionTokens;
+    const all = single + run.agreement!.usage.promptTokens + run.agreement!.usage.completionTokens + (run.checks?.usage.promptTokens ?? 0);
+    expect(all / single).toBeLessThanOrEqual(2.5);
+  });
+});
+
+describe('feedback on a data run', () => {
+  it('the check writer, asked again after feedback, reads the same profile as the program', async () => {
+    const { agent, fake } = await setup({
+      code: [py(RIGHT_COUNT), py(RIGHT_COUNT.replace('print(n)', 'print(f"4xx: {n}")'))],
+      independent: [py(RIGHT_COUNT)],
+      checks: [py('assert OUTPUT.startswith("4xx: "), "labelled"')],
+    });
+    const inputFiles = [file('access.log', LOG)];
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles });
+    await agent.improve(run, 'label the number with "4xx: "', { inputFiles });
+    expect(run.status).toBe('success');
+    const checksRequest = fake.requests.find(isChecksRequest)!;
+    expect(checksRequest.messages.at(-1)!.content).toContain('Changes asked for since:');
+    expect(checksRequest.messages.at(-1)!.content).toContain('format: Apache/nginx combined log');
+    expect(run.checks?.asserts).toEqual(['assert OUTPUT.startswith("4xx: "), "labelled"']);
+  });
+});
+
+describe('false alarms (A3)', () => {
+  it('a check that raised before any assert (it misread "Mean: 5.0") is written again, not blamed on the program', async () => {
+    const broken = py('values = [int(v) for v in OUTPUT.split()]\nassert sum(values) / len(values) == 5, "the mean"');
+    const good = py('import re\nmean = float(re.findall(r"[-\\d.]+", OUTPUT)[-1])\nassert mean == 5.0, "the mean of 2, 4, 6, 8 is 5"');
+    const { agent, fake } = await setup({ code: [py('xs = [2, 4, 6, 8]\nprint("Mean:", sum(xs) / len(xs))')], checks: [broken, good] });
+    const run = await agent.run('cli:t', 'print the mean of 2, 4, 6 and 8');
+
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(1);
+    expect(fake.requests.filter(isAttempt)).toHaveLength(1);
+    expect(run.checks?.repairOf).toMatch(/^`values = \[int\(v\) for v in OUTPUT.split\(\)\]` raised ValueError: invalid literal for int\(\) with base 10: 'Mean:' before any assert ran$/);
+  });
+
+  it('on a data run, checks from the reply that break themselves are dropped and agreement decides', async () => {
+    const reply = withChecks(RIGHT_COUNT, 'values = [int(v) for v in OUTPUT.split(",")]\nassert values[0] > 0, "a count"');
+    const { agent, fake } = await setup({ code: [reply.replace('print(n)', 'print("4xx:", n)')], independent: [py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.checks).toMatchObject({ code: '', fromReply: true });
+    expect(run.checks?.repairOf).toContain('before any assert ran');
+    expect(run.agreement?.outcome).toBe('agreed');
+    expect(fake.requests.filter(isAttempt)).toHaveLength(1);
+  });
+
+  it('a check that computed its own (wrong) value from the data is a tie that agreement breaks, not proof', async () => {
+    // the check counts every " 4xx " in the file itself (the size column too): it disagrees with a right program
+    const reply = withChecks(RIGHT_COUNT, 'import re\nexpected = len(re.findall(r" 4\\d\\d ", open("access.log").read()))\nassert int(OUTPUT) == expected, "the 4xx count"');
+    const { agent, fake } = await setup({ code: [reply], independent: [py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.attempts[0]!.result?.checks?.results[0]).toMatchObject({ passed: false });
+    expect(run.status).toBe('success');
+    expect(run.agreement?.outcome).toBe('agreed');
+    expect(fake.requests.filter(isAttempt)).toHaveLength(1);
+  });
+});
+
+describe('no plot unless asked (A4)', () => {
+  it('the system prompt asks for a plot only when the request asks for a chart, and the same prompt is sent on every run', async () => {
+    const { agent, fake } = await setup({ code: [py('print(906609)')] });
+    await agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
+    await agent.run('cli:t', 'plot sin(x)');
+    const [a, b] = fake.requests.filter(isAttempt);
+    expect(a!.messages[0]!.content).toBe(b!.messages[0]!.content);
+    expect(a!.messages[0]!.content).toContain('Do not plot and do not import matplotlib unless the request asks for a chart, plot, graph or figure.');
+    expect(a!.messages[0]!.content).not.toMatch(/^- When you plot/m);
+  });
+});
+
+describe('verify off', () => {
+  it('profiles the files but asks for no checks and no independent program: the exit code decides', async () => {
+    const { fake } = await setup({ code: [py(WRONG_COUNT)], independent: [py(RIGHT_COUNT)] });
+    const agent = new Agent({
+      llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
+      executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
+      store: new KeyvHistoryStore(new Map()),
+      artifactRoot: tempDir('data-artifacts-'),
+      verify: 'off',
+    });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.agreement).toBeUndefined();
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]!.messages[1]!.content).toContain('format: Apache/nginx combined log');
+    expect(fake.requests[0]!.messages[1]!.content).not.toContain('```checks');
+  });
+});
+
+describe('no checks could be derived (no input files)', () => {
+  it('an independent program must print the same answer before ✅; a different one leaves ⚠️ with both values', async () => {
+    const palindrome = 'best = max(a * b for a in range(100, 1000) for b in range(a, 1000) if str(a * b) == str(a * b)[::-1])\nprint(best)';
+    const agreed = await setup({ code: [py(palindrome)], independent: [py('print(906609)')] });
+    const ok = await agreed.agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
+    expect(ok.status).toBe('success');
+    expect(ok.agreement?.outcome).toBe('agreed');
+    await agreed.fake.close();
+
+    const wrong = await setup({ code: [py('print(580085)')], independent: [py(palindrome), py('print(906609)')] });
+    fake = wrong.fake;
+    const bad = await wrong.agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
+    expect(bad.status).toBe('unverified');
+    expect(bad.error).toBe('two independent programs printed «906609» where this one printed «580085»');
+  });
+
+  it('costs nothing more when checks judged the attempt', async () => {
+    const { agent, fake } = await setup({ code: [py('print(906609)')], checks: [py('assert OUTPUT.strip() == str(906609), "the palindrome"')] });
+    const run = await agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
+    expect(run.status).toBe('success');
+    expect(run.agreement).toBeUndefined();
+    expect(fake.requests.filter(isIndependent)).toHaveLength(0);
+  });
+});
+
+describe('random answers', () => {
+  it('asks for no independent program when the answer is a picture (what the program prints is incidental)', async () => {
+    const { agent, fake } = await setup({ code: [py('import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\nprint("Saved the plot")')] });
+    const run = await agent.run('cli:t', 'plot the numbers 1 and 2 as a line chart');
+    expect(run.status).toBe('success');
+    expect(fake.requests.filter(isIndependent)).toHaveLength(0);
+  });
+
+  it('asks for no independent program when the request wants random output (two samples never agree)', async () => {
+    const { agent, fake } = await setup({ code: [py('import random\nprint(random.choice(open("access.log").read().split()))')], independent: [py('print("x")')] });
+    const run = await agent.run('cli:t', 'print a random word of access.log', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.agreement).toBeUndefined();
+    expect(fake.requests.filter(isIndependent)).toHaveLength(0);
+  });
+});
