@@ -4,8 +4,9 @@
  * `max_retries 0` outcome read off the first attempt (or run on its own with `separate`).
  */
 import type { Agent } from '../../src/agent/agent.js';
+import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
 import type { Attempt, Run } from '../../src/history/types.js';
-import type { Executor } from '../../src/sandbox/types.js';
+import type { Executor, InputFile } from '../../src/sandbox/types.js';
 import type { CallRecord, CountingProvider } from '../shared/counting-provider.js';
 import type { CheckInput, RealisticRequest, RequestKind } from './types.js';
 
@@ -71,13 +72,24 @@ interface Timed {
   firstSettled: number;
 }
 
+/**
+ * The requirement and files as the agent receives them from a terminal's `code-agent run "…" --file`
+ * (adapters/cli/run-command.ts): the same functions, so the bench follows any change to how attached
+ * files are named and described to the model.
+ */
+export function asTerminalRun(request: RealisticRequest): { requirement: string; inputFiles: InputFile[] } {
+  const inputs = prepareInputs(request.inputFiles ?? []);
+  return { requirement: withInputFilesNote(request.requirement, inputs.files), inputFiles: inputs.files };
+}
+
 async function runAgent(agent: Agent, llm: CountingProvider, request: RealisticRequest, maxRetries: number): Promise<Timed> {
   llm.take();
   const start = performance.now();
   let firstSettled: number | undefined;
-  const run = await agent.run(`realistic:${request.id}`, request.requirement, {
+  const { requirement, inputFiles } = asTerminalRun(request);
+  const run = await agent.run(`realistic:${request.id}`, requirement, {
     maxRetries,
-    ...(request.inputFiles ? { inputFiles: request.inputFiles } : {}),
+    ...(inputFiles.length ? { inputFiles } : {}),
     onEvent: (e) => {
       const next = e.type === 'generating' && e.attempt > 1;
       if (firstSettled === undefined && (next || e.type === 'done' || e.type === 'failed')) firstSettled = performance.now();

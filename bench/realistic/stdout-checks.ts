@@ -62,3 +62,12 @@ export function expectLabelled(stdout: string, label: RegExp, expected: number):
     ? ok(`${label.source}: ${expected}`)
     : bad(`${label.source}: expected ${expected}, got "${lines[0]}"`);
 }
+
+/** Each row's name is printed on a line that also shows its value, in any order. */
+export function expectEach(stdout: string, rows: readonly Row[]): Verdict {
+  for (const row of rows) {
+    const verdict = expectRows(stdout, [row]);
+    if (!verdict.pass) return verdict;
+  }
+  return ok(`${rows.map((r) => `${r.name} ${r.value}`).join(', ')}`);
+}
