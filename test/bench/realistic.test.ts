@@ -103,6 +103,20 @@ describe('checkers read answers in the layouts programs print them', () => {
     expect(await check('iso-week-number', 'IsoCalendarDate(year=2025, week=1, weekday=1)')).toMatchObject({ pass: true });
     expect(await check('iso-week-number', 'Week number of 2024-12-30: 53')).toMatchObject({ pass: false });
   });
+
+  it('reads the files requests in other layouts: German amounts, unrounded floats, log or offset timestamps', async () => {
+    expect(await check('semicolon-branch-totals', 'Berlin: 37.218,21\nHamburg: 27.138,48\nMünchen: 20.678,10\nKöln: 16.136,67')).toMatchObject({ pass: true });
+    expect(await check('semicolon-branch-totals', 'Berlin: 37.218,21\nMünchen: 20.678,10\nHamburg: 27.138,48\nKöln: 16.136,67')).toMatchObject({ pass: false });
+    expect(await check('jsonl-buyers-total', 'buyers: 24\ntotal: 4286.639999999999')).toMatchObject({ pass: true });
+    expect(await check('jsonl-buyers-total', 'buyers: 45\ntotal: 4286.64')).toMatchObject({ pass: false });
+    const hours = [7, 8, 12, 7, 14, 6, 4, 10, 9, 10, 10, 5];
+    const asLog = hours.map((n, i) => `03/Jun/2024:${String(i + 6).padStart(2, '0')}    ${n}`).join('\n');
+    expect(await check('access-api-per-hour', asLog)).toMatchObject({ pass: true });
+    expect(await check('access-api-per-hour', asLog.replace('    14', '    20'))).toMatchObject({ pass: false });
+    const days = ['2024-03-04 00:00:00+00:00    25', '2024-03-05 00:00:00+00:00    18', '2024-03-06 00:00:00+00:00    25', '2024-03-07 00:00:00+00:00    19', '2024-03-08 00:00:00+00:00    23'];
+    expect(await check('tz-signups-per-day-utc', `signed_up_at\n${days.join('\n')}`)).toMatchObject({ pass: true });
+    expect(await check('tz-signups-per-day-utc', `${days.join('\n')}\n2024-03-09 00:00:00+00:00    1`)).toMatchObject({ pass: false });
+  });
 });
 
 describe('one request end to end (real agent and sandbox, fake OpenAI server)', () => {

@@ -6,7 +6,7 @@ import { EXPENSES, EXPENSES_CSV } from '../gen/tables.js';
 import { SIGNUPS, SIGNUPS_CSV } from '../gen/events.js';
 import { groupBy, round, sumCents } from '../gen/rng.js';
 import { dayCounts } from '../parse.js';
-import { expectEach, expectNumber } from '../stdout-checks.js';
+import { expectEach, expectNear, expectNumber } from '../stdout-checks.js';
 import { bad, file, ok, type RealisticRequest } from '../types.js';
 
 const expenses = () => [file('expenses.csv', EXPENSES_CSV)];
@@ -33,7 +33,7 @@ export const MESSY_FILE_REQUESTS: RealisticRequest[] = [
     requirement: 'expenses.csv was typed by hand (dollar signs, commas, stray spaces, some n/a). What do the expenses add up to? Skip the n/a ones.',
     inputFiles: expenses(),
     // sum of every amount once "$", "," and spaces are removed; dropping the ones with a comma is the mistake.
-    check: async ({ stdout }) => expectNumber(stdout, TOTAL.toFixed(2), [TOTAL_WITHOUT_COMMAS.toFixed(2)]),
+    check: async ({ stdout }) => expectNear(stdout, TOTAL, 0.005, [TOTAL_WITHOUT_COMMAS]),
   },
   {
     id: 'messy-category-average',
