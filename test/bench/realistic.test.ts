@@ -149,6 +149,7 @@ describe('one request end to end (real agent and sandbox, fake OpenAI server)', 
     expect(report).toMatch(/verify off, retries 0 +0\/1 \(0\.0%\) +0 \(0\.0%; - of ✅\) +0 \(0 wrong\) +1 \(0 right\) /);
     expect(report).toMatch(/verify off, retries 3 +1\/1 \(100\.0%\) +0 \(0\.0%; 0\.0% of ✅\) +0 \(0 wrong\) +0 \(0 right\) .* 2\.00$/m);
     expect(report).toContain('turned a wrong answer into a right one 1 times, a right one into a wrong one 0 times');
+    expect(report).toMatch(/^first-20-primes +FAIL ❌ +pass$/m);
   });
 
   it('counts a wrong answer shown as ✅ as a silent failure, whatever the run says', { timeout: 60_000 }, async () => {
@@ -161,6 +162,8 @@ describe('one request end to end (real agent and sandbox, fake OpenAI server)', 
     expect(report).toMatch(/verify off, retries 3 +0\/1 \(0\.0%\) +1 \(100\.0%; 100\.0% of ✅\)/);
     expect(report).toContain('✅ but wrong with verify off, retries 0: first-20-primes (no line holding exactly the first 20 primes');
     expect(report).toContain('✅ but wrong with verify off, retries 3: the same 1 as with verify off, retries 0');
+    // one line per request: each setting's outcome, and why the last one failed
+    expect(report).toMatch(/^first-20-primes +FAIL ✅ +FAIL ✅ +no line holding exactly the first 20 primes/m);
   });
 
   it('a files request reaches the model exactly as `code-agent run --file` sends it', { timeout: 90_000 }, async () => {
