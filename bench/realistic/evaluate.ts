@@ -33,7 +33,12 @@ export interface Outcome {
   calls: number;
   /** Attempts (versions of the code). */
   attempts: number;
+  /** The start of the stdout the checker read (up to {@link SHOWN_CHARS} characters), to audit a verdict. */
+  stdout?: string;
 }
+
+/** Characters of the shown stdout kept in an {@link Outcome}. */
+export const SHOWN_CHARS = 1500;
 
 /** One verify setting on one request: `max_retries 0` and `max_retries N`. */
 export interface VerifyResult {
@@ -106,10 +111,12 @@ function shownOutput(attempts: readonly Attempt[]): CheckInput {
 }
 
 async function score(request: RealisticRequest, attempts: readonly Attempt[], executor: Executor) {
+  const output = shownOutput(attempts);
+  const stdout = output.stdout.slice(0, SHOWN_CHARS);
   try {
-    return await request.check(shownOutput(attempts), { executor });
+    return { ...(await request.check(output, { executor })), stdout };
   } catch (err) {
-    return { pass: false, reason: `checker error: ${(err as Error).message}` };
+    return { pass: false, reason: `checker error: ${(err as Error).message}`, stdout };
   }
 }
 

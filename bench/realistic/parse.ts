@@ -27,9 +27,9 @@ export function numbersIn(line: string): number[] {
   return (plainNumbers(line).match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
 }
 
-/** ISO dates (`YYYY-MM-DD`) in the text, in order of appearance. */
+/** ISO dates (`YYYY-MM-DD`, also the date of `2024-03-04T00:00:00Z`) in the text, in order of appearance. */
 export function isoDates(text: string): string[] {
-  return text.match(/\b\d{4}-\d{2}-\d{2}\b/g) ?? [];
+  return text.match(/(?<![\d\w])\d{4}-\d{2}-\d{2}(?!\d)/g) ?? [];
 }
 
 /** The line with dates (`2024-06-03`) and times (`08:15:02`) removed, so only other numbers remain. */
