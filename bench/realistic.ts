@@ -1,12 +1,13 @@
 /**
  * Does verification make answers trustworthy? Runs the agent on the realistic request set
- * (`bench/realistic/requests.ts`: data, plots, text, arithmetic, dates), with verify `off` and with
+ * (`bench/realistic/requests.ts`: data, plots, text, arithmetic, dates, and input files), with verify `off` and with
  * `--verify` (default `checks`), each at `max_retries N` (default 3) with `max_retries 0` read off the
  * first attempt, scores what the user is shown with each request's independent checker, and prints
  * pass rates, silent failures (✅ but wrong), ⚠️ unverified runs, tokens, time and LLM calls.
  *
  *   npm run build && node dist/bench/realistic.js --threads 1 --limit 10
  *   node dist/bench/realistic.js --base-url http://localhost:11434/v1 --model qwen2.5-coder:1.5b --verify both
+ *   node dist/bench/realistic.js --kind files --threads 1     # only the requests about attached files
  *   # shards, then one report:
  *   node dist/bench/realistic.js --threads 1 --limit 17 --json a.json &
  *   node dist/bench/realistic.js --threads 1 --offset 17 --json b.json; wait
@@ -27,7 +28,7 @@ import { parseRealisticArgs, type RealisticArgs } from './realistic/args.js';
 import { evaluateRequest, type RequestResult, type VerifyMode } from './realistic/evaluate.js';
 import { mergeSummaries, readSummaries } from './realistic/merge.js';
 import { formatReport, type RealisticSummary } from './realistic/report.js';
-import { REQUESTS } from './realistic/requests.js';
+import { requestsOfKind } from './realistic/requests.js';
 
 /** An agent with a verify mode. */
 function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode): Agent {
@@ -47,7 +48,7 @@ function progress(i: number, n: number, r: RequestResult, retries: number): stri
 async function main(): Promise<void> {
   const args = parseRealisticArgs(process.argv.slice(2));
   if (args.merge.length) return printMerged(args);
-  const requests = REQUESTS.slice(args.offset, args.offset + args.limit);
+  const requests = requestsOfKind(args.kind).slice(args.offset, args.offset + args.limit);
   const timings: CompletionTiming[] = [];
   const llm = new CountingProvider(await buildProvider(args, timings));
   const executor = buildExecutor(args.timeoutS);

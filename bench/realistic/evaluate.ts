@@ -4,8 +4,9 @@
  * `max_retries 0` outcome read off the first attempt (or run on its own with `separate`).
  */
 import type { Agent } from '../../src/agent/agent.js';
+import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
 import type { Attempt, Run } from '../../src/history/types.js';
-import type { Executor } from '../../src/sandbox/types.js';
+import type { Executor, InputFile } from '../../src/sandbox/types.js';
 import type { CallRecord, CountingProvider } from '../shared/counting-provider.js';
 import type { CheckInput, RealisticRequest, RequestKind } from './types.js';
 
@@ -32,7 +33,12 @@ export interface Outcome {
   calls: number;
   /** Attempts (versions of the code). */
   attempts: number;
+  /** The start of the stdout the checker read (up to {@link SHOWN_CHARS} characters), to audit a verdict. */
+  stdout?: string;
 }
+
+/** Characters of the shown stdout kept in an {@link Outcome}. */
+export const SHOWN_CHARS = 1500;
 
 /** One verify setting on one request: `max_retries 0` and `max_retries N`. */
 export interface VerifyResult {
@@ -71,13 +77,24 @@ interface Timed {
   firstSettled: number;
 }
 
+/**
+ * The requirement and files as the agent receives them from a terminal's `code-agent run "…" --file`
+ * (adapters/cli/run-command.ts): the same functions, so the bench follows any change to how attached
+ * files are named and described to the model.
+ */
+export function asTerminalRun(request: RealisticRequest): { requirement: string; inputFiles: InputFile[] } {
+  const inputs = prepareInputs(request.inputFiles ?? []);
+  return { requirement: withInputFilesNote(request.requirement, inputs.files), inputFiles: inputs.files };
+}
+
 async function runAgent(agent: Agent, llm: CountingProvider, request: RealisticRequest, maxRetries: number): Promise<Timed> {
   llm.take();
   const start = performance.now();
   let firstSettled: number | undefined;
-  const run = await agent.run(`realistic:${request.id}`, request.requirement, {
+  const { requirement, inputFiles } = asTerminalRun(request);
+  const run = await agent.run(`realistic:${request.id}`, requirement, {
     maxRetries,
-    ...(request.inputFiles ? { inputFiles: request.inputFiles } : {}),
+    ...(inputFiles.length ? { inputFiles } : {}),
     onEvent: (e) => {
       const next = e.type === 'generating' && e.attempt > 1;
       if (firstSettled === undefined && (next || e.type === 'done' || e.type === 'failed')) firstSettled = performance.now();
@@ -94,10 +111,12 @@ function shownOutput(attempts: readonly Attempt[]): CheckInput {
 }
 
 async function score(request: RealisticRequest, attempts: readonly Attempt[], executor: Executor) {
+  const output = shownOutput(attempts);
+  const stdout = output.stdout.slice(0, SHOWN_CHARS);
   try {
-    return await request.check(shownOutput(attempts), { executor });
+    return { ...(await request.check(output, { executor })), stdout };
   } catch (err) {
-    return { pass: false, reason: `checker error: ${(err as Error).message}` };
+    return { pass: false, reason: `checker error: ${(err as Error).message}`, stdout };
   }
 }
 

@@ -27,9 +27,9 @@ export function numbersIn(line: string): number[] {
   return (plainNumbers(line).match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
 }
 
-/** ISO dates (`YYYY-MM-DD`) in the text, in order of appearance. */
+/** ISO dates (`YYYY-MM-DD`, also the date of `2024-03-04T00:00:00Z`) in the text, in order of appearance. */
 export function isoDates(text: string): string[] {
-  return text.match(/\b\d{4}-\d{2}-\d{2}\b/g) ?? [];
+  return text.match(/(?<![\d\w])\d{4}-\d{2}-\d{2}(?!\d)/g) ?? [];
 }
 
 /** The line with dates (`2024-06-03`) and times (`08:15:02`) removed, so only other numbers remain. */
@@ -58,4 +58,44 @@ export function wordRe(word: string): RegExp {
 /** Whether the numbers are the same as the expected ones within `tol` each. */
 export function sameNumbers(actual: readonly number[], expected: readonly number[], tol = 1e-9): boolean {
   return actual.length === expected.length && actual.every((a, i) => Math.abs(a - expected[i]!) <= tol);
+}
+
+/**
+ * (hour, count) pairs from lines like `08:00 - 2`, `Hour 8: 2 errors`, `2024-06-03 08:00:00    2`,
+ * `08:00-09:00: 2` or `03/Jun/2024:08  2` (an access log's time cut to its hour): the first number
+ * on the line (dates dropped, times cut to their hour) is the hour, the last one the count; lines
+ * with fewer than two numbers are skipped.
+ */
+export function hourCounts(stdout: string): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (const line of linesOf(stdout)) {
+    const plain = line
+      .replace(/\b\d{1,2}\/[A-Za-z]{3}\/\d{4}:(\d{2})(?::\d{2}){0,2}/g, ' $1 ')
+      .replace(/\b\d{4}-\d{2}-\d{2}[T ](\d{1,2}):\d{2}(?::\d{2})?/g, ' $1 ')
+      .replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ')
+      .replace(/\b(\d{1,2}):\d{2}(?::\d{2})?/g, '$1')
+      .replace(/-/g, ' ');
+    const nums = numbersIn(plain);
+    if (nums.length >= 2) pairs.push([nums[0]!, nums.at(-1)!]);
+  }
+  return pairs;
+}
+
+/**
+ * (date, count) pairs from lines holding one ISO date and a count (`2024-03-05: 23`,
+ * `2024-03-05    23`): the last number on the line once dates and times are removed.
+ */
+export function dayCounts(stdout: string): [string, number][] {
+  const pairs: [string, number][] = [];
+  for (const line of linesOf(stdout)) {
+    const dates = isoDates(line);
+    const nums = numbersIn(withoutDates(line).replace(/[+-]\d{2}:\d{2}\b/g, ' '));
+    if (dates.length === 1 && nums.length) pairs.push([dates[0]!, nums.at(-1)!]);
+  }
+  return pairs;
+}
+
+/** The text with German-format amounts (`1.234,56`, `987,10`) written plainly (`1234.56`, `987.10`). */
+export function plainGermanAmounts(text: string): string {
+  return text.replace(/(?<![\d.,])(\d{1,3}(?:\.\d{3})+|\d+),(\d{2})(?![\d,])/g, (_, whole: string, cents: string) => `${whole.replace(/\./g, '')}.${cents}`);
 }

@@ -99,6 +99,25 @@ function silentLines(settings: Setting[]): string[] {
   });
 }
 
+/** One outcome in a few characters: `pass`, `FAIL ✅` (silent), `FAIL ⚠️`, `FAIL ❌`, or `pass ⚠️`/`pass ❌`. */
+function cell(o: Outcome): string {
+  const shown = o.status === 'success' ? (o.pass ? '' : ' ✅') : o.status === 'unverified' ? ' ⚠️' : ' ❌';
+  return `${o.pass ? 'pass' : 'FAIL'}${shown}`;
+}
+
+/** One line per request: its outcome under each setting, and the checker's reason for the last one when it failed. */
+function requestLines(s: RealisticSummary, settings: Setting[]): string[] {
+  const width = Math.max(...s.results.map((r) => r.id.length), 7);
+  return [
+    `${'request'.padEnd(width)}  ${settings.map((x) => x.label.padEnd(26)).join(' ')}`,
+    ...s.results.map((r, i) => {
+      const last = settings.at(-1)!.outcomes[i]!;
+      const why = last.pass ? '' : `  ${last.reason}`;
+      return `${r.id.padEnd(width)}  ${settings.map((x) => cell(x.outcomes[i]!).padEnd(26)).join(' ')}${why}`.trimEnd();
+    }),
+  ];
+}
+
 /** The report as text. */
 export function formatReport(s: RealisticSummary): string {
   const settings = settingsOf(s);
@@ -118,6 +137,7 @@ export function formatReport(s: RealisticSummary): string {
   ];
   const silent = silentLines(settings);
   if (silent.length) out.push('', ...silent);
+  out.push('', ...requestLines(s, settings));
   out.push(...localProviderLines(s.timings));
   return out.join('\n');
 }

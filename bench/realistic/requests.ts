@@ -1,17 +1,41 @@
 /**
- * The realistic request set of `bench/realistic`: 34 requests written the way people type them in
- * chat, in five kinds, each with an independent checker. Reference programs (one right, one subtly
- * wrong per request) are in `reference/`.
+ * The realistic request set of `bench/realistic`: requests written the way people type them in
+ * chat, each with an independent checker. The 34 classic ones come in five kinds; the `files` kind
+ * asks about generated input files. Reference programs (one right, one subtly wrong per request) are
+ * in `reference/`.
  */
 import { ARITHMETIC_REQUESTS } from './cases/arithmetic.js';
 import { DATA_REQUESTS } from './cases/data.js';
 import { DATE_REQUESTS } from './cases/dates.js';
+import { CSV_FILE_REQUESTS } from './cases/files-csv.js';
+import { JSON_FILE_REQUESTS } from './cases/files-json.js';
+import { LOG_FILE_REQUESTS } from './cases/files-logs.js';
+import { MESSY_FILE_REQUESTS } from './cases/files-messy.js';
 import { PLOT_REQUESTS } from './cases/plots.js';
 import { TEXT_REQUESTS } from './cases/text.js';
 import type { RealisticRequest } from './types.js';
 
-/** Every request, in a fixed order (kinds interleaved, so that a `--limit` subset has a bit of each). */
-export const REQUESTS: readonly RealisticRequest[] = interleave([DATA_REQUESTS, PLOT_REQUESTS, TEXT_REQUESTS, ARITHMETIC_REQUESTS, DATE_REQUESTS]);
+/** The 34 classic requests, kinds interleaved (so that a `--limit` subset has a bit of each). */
+export const CLASSIC_REQUESTS: readonly RealisticRequest[] = interleave([DATA_REQUESTS, PLOT_REQUESTS, TEXT_REQUESTS, ARITHMETIC_REQUESTS, DATE_REQUESTS]);
+
+/** The `files` requests, file shapes interleaved (so that shards and `--limit` subsets mix them). */
+export const FILE_REQUESTS: readonly RealisticRequest[] = interleave([JSON_FILE_REQUESTS, LOG_FILE_REQUESTS, CSV_FILE_REQUESTS, MESSY_FILE_REQUESTS]);
+
+/** Every request, in a fixed order: the classic ones, then the `files` ones. */
+export const REQUESTS: readonly RealisticRequest[] = [...CLASSIC_REQUESTS, ...FILE_REQUESTS];
+
+/** What `--kind` selects: `classic` (the five original kinds), one kind, or `all`. */
+export type KindSelection = 'all' | 'classic' | RealisticRequest['kind'];
+
+/** The values `--kind` accepts. */
+export const KIND_SELECTIONS: readonly KindSelection[] = ['all', 'classic', 'files', 'data', 'plot', 'text', 'arithmetic', 'date'];
+
+/** The requests a `--kind` selects, in the set's order. */
+export function requestsOfKind(kind: KindSelection): readonly RealisticRequest[] {
+  if (kind === 'all') return REQUESTS;
+  if (kind === 'classic') return CLASSIC_REQUESTS;
+  return REQUESTS.filter((r) => r.kind === kind);
+}
 
 function interleave<T>(groups: T[][]): T[] {
   const out: T[] = [];

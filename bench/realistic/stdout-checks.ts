@@ -62,3 +62,24 @@ export function expectLabelled(stdout: string, label: RegExp, expected: number):
     ? ok(`${label.source}: ${expected}`)
     : bad(`${label.source}: expected ${expected}, got "${lines[0]}"`);
 }
+
+/** Each row's name is printed on a line that also shows its value, in any order. */
+export function expectEach(stdout: string, rows: readonly Row[]): Verdict {
+  for (const row of rows) {
+    const verdict = expectRows(stdout, [row]);
+    if (!verdict.pass) return verdict;
+  }
+  return ok(`${rows.map((r) => `${r.name} ${r.value}`).join(', ')}`);
+}
+
+/**
+ * Some number printed is within `tol` of `expected` (for answers the request did not ask to round,
+ * e.g. a float sum printed as `4286.639999999999`); none is within `tol` of a value in `wrong`.
+ */
+export function expectNear(stdout: string, expected: number, tol: number, wrong: readonly number[] = []): Verdict {
+  const nums = numbersIn(stdout);
+  const near = (v: number) => nums.some((n) => Math.abs(n - v) <= tol);
+  if (!near(expected)) return bad(`expected ${expected}, ${excerpt(stdout)}`);
+  const seen = wrong.find(near);
+  return seen === undefined ? ok(`printed ${expected}`) : bad(`printed ${expected} but also ${seen}`);
+}

@@ -3,7 +3,7 @@
  * the texts below and in `../inputs.ts`.
  */
 import { APP_LOG, MEMO_TXT } from '../inputs.js';
-import { linesOf, numbersIn, wordRe } from '../parse.js';
+import { hourCounts, numbersIn, wordRe } from '../parse.js';
 import { expectNumber } from '../stdout-checks.js';
 import { bad, file, ok, type RealisticRequest } from '../types.js';
 
@@ -12,25 +12,6 @@ const EMAIL_TEXT =
   'Hi all, please loop in maria.lopez@acme.io and j.smith@partner.org on the contract. Billing questions go to billing@acme.io. ' +
   'For the offsite contact events@acme.io, or maria.lopez@acme.io again. Old address: jsmith@oldmail.net. Send the deck to ceo@acme.io.';
 const CIPHER = 'Phhw ph dw wkh qruwk jdwh dw qrrq, eulqj wkh eoxh iroghu.';
-
-/**
- * (hour, count) pairs from lines like \`08:00 - 2\`, \`Hour 8: 2 errors\`, \`2024-06-03 08:00:00    2\`
- * or \`08:00-09:00: 2\`: the first number on the line (dates dropped, times cut to their hour) is
- * the hour, the last one the count; lines with fewer than two numbers are skipped.
- */
-function hourCounts(stdout: string): [number, number][] {
-  const pairs: [number, number][] = [];
-  for (const line of linesOf(stdout)) {
-    const plain = line
-      .replace(/\b\d{4}-\d{2}-\d{2}[T ](\d{1,2}):\d{2}(?::\d{2})?/g, ' $1 ')
-      .replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ')
-      .replace(/\b(\d{1,2}):\d{2}(?::\d{2})?/g, '$1')
-      .replace(/-/g, ' ');
-    const nums = numbersIn(plain);
-    if (nums.length >= 2) pairs.push([nums[0]!, nums.at(-1)!]);
-  }
-  return pairs;
-}
 
 /** The text requests, in a fixed order. */
 export const TEXT_REQUESTS: RealisticRequest[] = [

@@ -1,0 +1,6 @@
+import csv
+from datetime import datetime
+
+with open("signups.csv", newline="") as f:
+    times = [datetime.fromisoformat(row["signed_up_at"].replace("Z", "+00:00")) for row in csv.DictReader(f)]
+print(f"{(max(times) - min(times)).total_seconds() / 3600:.1f} hours")
