@@ -24,7 +24,7 @@ export interface RunJson {
    */
   runDurationMs?: number;
   /** `outPath`: where `--out DIR` copied the file (added field, only with `--out`). */
-  artifacts: { name: string; path: string; bytes: number; renamedFrom?: string; outPath?: string }[];
+  artifacts: { name: string; path: string; bytes: number; renamedFrom?: string; outPath?: string; preview?: { rows: string[][] } }[];
   /**
    * Why the run failed, or why an `unverified` run could not be confirmed (one line); absent on
    * success; at most 1000 characters. Added field, not in the original contract.
@@ -59,7 +59,9 @@ export function runToJson(run: Run): RunJson {
     exitCode: result?.exitCode ?? null,
     timedOut: result?.timedOut ?? false,
     durationMs: result?.durationMs ?? 0,
-    artifacts: (result?.artifacts ?? []).map(({ name, path, bytes, renamedFrom }) => ({ name, path, bytes, ...(renamedFrom !== undefined ? { renamedFrom } : {}) })),
+    artifacts: (result?.artifacts ?? []).map(({ name, path, bytes, renamedFrom, preview }) => ({
+      name, path, bytes, ...(renamedFrom !== undefined ? { renamedFrom } : {}), ...(preview !== undefined ? { preview } : {}),
+    })),
   };
   if (run.error) json.error = run.error;
   if (result?.fullOutput?.stdout) json.stdoutFile = result.fullOutput.stdout;

@@ -3,7 +3,7 @@
  * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (README).
  */
 import type { AgentEvent, AgreementEvent } from '../../src/agent/events.js';
-import { agreementNotice } from '../../src/chat/verification.js';
+import { agreementNotice, tablePreviewNotices } from '../../src/chat/verification.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
@@ -39,7 +39,7 @@ export function progressLine(event: AgentEvent): string | undefined {
       return '[Agent] Executing code in the sandbox…';
     case 'executed':
       return event.result.success
-        ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}${checksNote(event.result)}`
+        ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}${checksNote(event.result)}${previewsNote(event.result)}`
         : `[Agent] Execution failed: ${summarizeFailure(event.result)}`;
     case 'deriving_checks':
       return '[Agent] Deriving checks from the request…';
@@ -95,6 +95,13 @@ function artifactsNote(result: ExecutionResult): string {
   const n = result.artifacts.length;
   const shown = result.artifacts.map((a) => (a.renamedFrom !== undefined ? `${a.path} (written as ${a.renamedFrom})` : a.path));
   return n === 0 ? '' : ` (${n} file${n === 1 ? '' : 's'}: ${shown.join(', ')})`;
+}
+
+/** Each written table's first rows, indented under a line naming it (empty without tables). */
+function previewsNote(result: ExecutionResult): string {
+  return tablePreviewNotices(result)
+    .map((n) => `\n[Agent] ${n.title}\n${n.lines.map((l) => `    ${l}`).join('\n')}`)
+    .join('');
 }
 
 /** Formats code with line numbers, as a terminal block. */

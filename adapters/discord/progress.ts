@@ -19,7 +19,7 @@ import {
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Surface } from './surface.js';
-import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
+import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice, tablePreviewNotices } from '../../src/chat/verification.js';
 import type { Message } from 'discord.js';
 
 /** Renders agent events into a surface. */
@@ -129,6 +129,7 @@ export class ProgressRenderer {
       case 'executed':
         await this.surface.post(resultMessage(event.attempt, event.result));
         for (const msg of artifactMessages(event.attempt, event.result)) await this.surface.post(msg);
+        for (const notice of tablePreviewNotices(event.result)) await this.surface.post(noticeMessage(notice));
         return;
       case 'improving':
         await this.surface.post(improvingMessage(event.retry, event.maxRetries, event.reason));

@@ -13,7 +13,7 @@ import type { SlackPoster } from './poster.js';
 import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, streamingCodeView } from './views.js';
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice } from '../../src/chat/verification.js';
+import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice, tablePreviewNotices } from '../../src/chat/verification.js';
 
 /** Where and how a call is rendered. */
 export interface ThreadTarget {
@@ -129,6 +129,7 @@ export class ThreadRenderer {
         if (view.stdoutCut) await this.attachText('stdout.txt', event.result.stdout);
         if (view.stderrCut) await this.attachText('stderr.txt', event.result.stderr);
         for (const artifact of event.result.artifacts) await this.attachArtifact(artifact);
+        for (const notice of tablePreviewNotices(event.result)) await this.poster.post(channel, noticeText(notice), threadTs);
         return;
       }
       case 'checks':

@@ -19,6 +19,7 @@ import { brokenCheck, deriveChecks } from './checks.js';
 import { reviewResult } from './review.js';
 import { requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
 import { keepFullOutput } from './kept-output.js';
+import { previewTables } from '../data/table-preview.js';
 import { codeStreamer } from './code-stream.js';
 import { boundLine } from '../text/cut.js';
 import { checksFromReply, trailingChecks } from './reply-checks.js';
@@ -229,15 +230,15 @@ export class RunSteps {
     if (!attempt.code) return;
     emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
     const artifactDir = join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index));
-    const kept = await keepFullOutput(
-      await this.options.executor.execute(attempt.code, {
-        inputFiles: options.inputFiles,
-        ...(run.checks?.code ? { checks: run.checks.code } : {}),
-        signal: options.signal,
-        artifactDir,
-      }),
+    const result = await this.options.executor.execute(attempt.code, {
+      inputFiles: options.inputFiles,
+      ...(run.checks?.code ? { checks: run.checks.code } : {}),
+      signal: options.signal,
       artifactDir,
-    );
+    });
+    // a table the program wrote is previewed in the thread; without a preview it is still returned
+    if (result.success) await previewTables(this.options.executor, result.artifacts, options.signal).catch(() => undefined);
+    const kept = await keepFullOutput(result, artifactDir);
     attempt.result = kept.stored; // bounded for the history; the full text of a cut stream is in a file
     await this.save(run);
     emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: kept.shown });

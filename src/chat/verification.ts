@@ -5,7 +5,8 @@
  */
 import type { AgreementEvent, ChecksEvent, ProfiledEvent, RepeatedEvent, ReviewedEvent } from '../agent/events.js';
 import { checkLines, checksPassedText } from '../agent/checks.js';
-import type { CheckReport } from '../sandbox/types.js';
+import type { CheckReport, ExecutionResult } from '../sandbox/types.js';
+import { previewLines } from '../data/table-preview.js';
 
 /** A notice: `title` is our own words (safe); `lines` may hold model or program text (put it in a code block). */
 export interface Notice {
@@ -65,4 +66,11 @@ export function agreementNotice(event: AgreementEvent): Notice {
     title: `${icon} Attempt ${event.attempt}: ${AGREEMENT_TITLES[event.outcome]}`,
     lines: [`attempt ${event.attempt}: ${event.answer}`, ...event.others.map((o, i) => `independent ${i + 1}: ${o}`)],
   };
+}
+
+/** One notice per table the program wrote and the sandbox could read: its name and first rows (the file itself is attached). */
+export function tablePreviewNotices(result: ExecutionResult): Notice[] {
+  return result.artifacts
+    .filter((a) => a.preview !== undefined)
+    .map((a) => ({ title: `📋 ${a.name.replace(/[`*_~|<>]/g, "'")}: the first rows`, lines: previewLines(a.preview!) }));
 }

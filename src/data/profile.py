@@ -1,6 +1,7 @@
 # code-agent input profiler. Runs INSIDE the sandbox, as the program, over the input files in the
 # work dir (untrusted: never parsed on the host). Prints one JSON object on stdout:
-#   {"files": [{"name": str, "summary": str, "text": str}, ...]}
+#   {"files": [{"name": str, "summary": str, "text": str, "rows"?: [[str]]}, ...]}
+# `rows` (tables only: CSV/TSV, a workbook's first sheet) are the first rows as cells, for a preview.
 # `summary` is one line ("object with key "orders": 1,204 records {id, …}"), `text` a few lines the
 # model reads. Every read is bounded (bytes read, lines sampled, time per file, characters out), so a
 # huge, sparse or hostile file cannot hang it; file text is always quoted (repr), never echoed bare.
@@ -23,6 +24,21 @@ LINE_CHARS = 160                # longest quoted line or value
 SAMPLE_ROWS = 3
 TYPE_ROWS = 500                 # rows read to infer column types
 ZIP_MAX_EXPANDED = 64 * 1024 * 1024  # a workbook that expands to more is not opened
+PREVIEW_ROWS = 6                # rows of a table kept for its preview (a header row included)
+PREVIEW_COLUMNS = 12            # columns kept for a preview
+PREVIEW_CELL_CHARS = 40         # longest cell of a preview
+
+PREVIEWS = {}                   # file name -> the first rows of a table, as cells
+
+
+def keep_preview(name, rows):
+    PREVIEWS[name] = [[q_cell(c) for c in r[:PREVIEW_COLUMNS]] for r in rows[:PREVIEW_ROWS]]
+
+
+def q_cell(v):
+    text = "" if v is None else str(v)
+    text = "".join(c if c.isprintable() else " " for c in text)
+    return text if len(text) <= PREVIEW_CELL_CHARS else text[:PREVIEW_CELL_CHARS - 1] + "…"
 
 
 class OutOfTime(Exception):
@@ -290,6 +306,7 @@ def profile_table(name, path, size, text_head, delimiter):
         ("columns: " if header else "columns by position (df[0], df[1]… after header=None): ") + ", ".join(cols) + more,
         "first rows:",
     ]
+    keep_preview(name, rows)
     for r in (rows[:SAMPLE_ROWS + 1] if header else rows[:SAMPLE_ROWS]):
         lines.append("  " + q(delimiter.join(r)))
     args = [q(name)] + ([] if delimiter == "," else ["sep=%s" % q(delimiter)]) + ([] if header else ["header=None"])
@@ -380,9 +397,11 @@ def profile_excel(name, path, size, is_zip):
         why = "could not be read here: %s" % q("%s: %s" % (type(exc).__name__, exc), 120)
         return "%s (%s)" % (kind, why), "%s, %s bytes (%s); read it with pandas.read_excel" % (kind, n(size), why)
     lines = ["%s, %s bytes, %d sheet%s" % (kind, n(size), len(sheets), "" if len(sheets) == 1 else "s")]
-    for title, rows, first in sheets[:10]:
+    if sheets and sheets[0][3]:
+        keep_preview(name, sheets[0][3])
+    for title, rows, first, _ in sheets[:10]:
         lines.append("sheet %s: %s rows; first row: %s" % (q(title, 40), n(rows), q(first, 200)))
-    summary = "Excel workbook: " + ", ".join("sheet %s %s rows" % (q(t, 30), n(r)) for t, r, _ in sheets[:5])
+    summary = "Excel workbook: " + ", ".join("sheet %s %s rows" % (q(t, 30), n(r)) for t, r, _, _ in sheets[:5])
     return summary, "\n".join(lines)
 
 
@@ -390,9 +409,9 @@ def read_xlsx(path):
     import openpyxl
     wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     out = []
-    for ws in wb.worksheets[:10]:
-        first = next(ws.iter_rows(min_row=1, max_row=1, values_only=True), ())
-        out.append((ws.title, ws.max_row or 0, list(first)[:30]))
+    for i, ws in enumerate(wb.worksheets[:10]):
+        top = [list(r) for r in ws.iter_rows(min_row=1, max_row=PREVIEW_ROWS if i == 0 else 1, values_only=True)]
+        out.append((ws.title, ws.max_row or 0, (top[0] if top else [])[:30], top if i == 0 else []))
     return out
 
 
@@ -402,7 +421,8 @@ def read_xls(path):
     out = []
     for i in range(min(wb.nsheets, 10)):
         sh = wb.sheet_by_index(i)
-        out.append((sh.name, sh.nrows, sh.row_values(0)[:30] if sh.nrows else []))
+        top = [sh.row_values(r) for r in range(min(sh.nrows, PREVIEW_ROWS if i == 0 else 1))]
+        out.append((sh.name, sh.nrows, (top[0] if top else [])[:30], top if i == 0 else []))
     return out
 
 
@@ -542,5 +562,8 @@ def _main(names):
             signal.alarm(0)
         summary = "".join(c if c.isprintable() else "?" for c in summary[:300])
         text = "".join(c if c.isprintable() or c == "\n" else "?" for c in text[:FILE_CHARS])
-        out.append({"name": name, "summary": summary, "text": text[:FILE_CHARS]})
+        entry = {"name": name, "summary": summary, "text": text[:FILE_CHARS]}
+        if name in PREVIEWS:
+            entry["rows"] = PREVIEWS[name]
+        out.append(entry)
     print(json.dumps({"files": out}, ensure_ascii=False))

@@ -29,6 +29,8 @@ export interface FileProfile {
   summary: string;
   /** A few lines for the model (format, columns or keys and types, sizes, sample rows). */
   text: string;
+  /** Tables only (CSV/TSV, a workbook's first sheet): the first rows as cells (at most 6 rows × 12 cells of 40 characters). */
+  rows?: string[][];
 }
 
 /** The profile of a run's input files, as kept with the run. */
@@ -85,7 +87,7 @@ export async function profileInputs(executor: Executor, files: InputFile[], sign
     missing.forEach((f) => {
       const profile = fresh.get(f.name);
       // a failed profiling run is not cached: the next run tries again
-      if (profile && !profile.failed) remember(cacheKey(f), { summary: profile.summary, text: profile.text });
+      if (profile && !profile.failed) remember(cacheKey(f), { summary: profile.summary, text: profile.text, ...(profile.rows ? { rows: profile.rows } : {}) });
     });
     return { files: files.map((f, i) => ({ name: f.name, ...(cache.get(keys[i]!) ?? fresh.get(f.name)!) })) };
   }
@@ -104,13 +106,20 @@ async function runProfiler(executor: Executor, files: InputFile[], signal?: Abor
   const parsed = result.success ? parseProfilerOutput(result.stdout) : undefined;
   for (const f of files) {
     const found = parsed?.find((p) => p.name === f.name);
-    if (found) out.set(f.name, { summary: boundLine(found.summary, SUMMARY_CHARS), text: cutChars(found.text, PROFILE_FILE_CHARS) });
+    if (found) out.set(f.name, { summary: boundLine(found.summary, SUMMARY_CHARS), text: cutChars(found.text, PROFILE_FILE_CHARS), ...previewRows(found.rows) });
     else {
       const why = result.timedOut ? 'the profiler ran out of time' : result.success ? 'the profiler said nothing of it' : 'the profiler failed';
       out.set(f.name, { summary: `${f.content.length.toLocaleString('en-US')} bytes (not profiled: ${why})`, text: `${f.content.length} bytes; not profiled: ${why}`, failed: true });
     }
   }
   return out;
+}
+
+/** Rows of a table preview as sent by the profiler, kept only when they are what they claim (cells are strings, bounded). */
+function previewRows(rows: unknown): { rows?: string[][] } {
+  if (!Array.isArray(rows) || rows.length === 0) return {};
+  const valid = rows.slice(0, 6).filter((r): r is unknown[] => Array.isArray(r)).map((r) => r.slice(0, 12).map((c) => boundLine(String(c), 40)));
+  return valid.length > 0 ? { rows: valid } : {};
 }
 
 function parseProfilerOutput(stdout: string): FileProfile[] | undefined {

@@ -57,6 +57,11 @@ export interface Artifact {
    * as `a_b-2.csv`.
    */
   renamedFrom?: string;
+  /**
+   * Tables the program wrote (CSV, TSV, Excel): their first rows, read in the sandbox after the
+   * execution (see src/data/table-preview.ts), for a preview under the file. Added to the shape.
+   */
+  preview?: { rows: string[][] };
 }
 
 /** A file placed into the work dir before the program starts (e.g. a chat attachment). */

@@ -79,6 +79,32 @@ wb = openpyxl.load_workbook(${JSON.stringify(out!.path)})
 print(json.dumps({ws.title: [list(r) for r in ws.iter_rows(values_only=True)] for ws in wb}))`], { encoding: 'utf8' });
     expect(JSON.parse(read)).toEqual({ 'by department': [['department', 'amount'], ['it', 6000], ['sales', 2000]] });
     expect(systemPrompt()).toMatch(/Installed: Python's standard library and these packages: .*openpyxl/);
+    // the progress lines preview the written table
+    expect(r.stderr).toContain('[Agent] 📋 summary.xlsx: the first rows\n    department  amount\n    it          6000\n    sales       2000');
+  });
+
+  it('previews every written table (csv and xlsx, first rows only) and none of the other files', async () => {
+    const program = [
+      'import pandas as pd',
+      'df = pd.DataFrame({"city": ["Oslo", "Zürich", "東京"] * 10, "n": range(30)})',
+      'df.to_csv("cities.csv", index=False)',
+      'df.to_excel("cities.xlsx", index=False)',
+      'open("notes.txt", "w").write("city,n\\nnot a table\\n")',
+      'print("ok")',
+    ].join('\n');
+    const r = await run('write the cities as csv and xlsx', [py(program)]);
+    expect(r.json.success).toBe(true);
+    for (const name of ['cities.csv', 'cities.xlsx']) {
+      const at = r.stderr.indexOf(`[Agent] 📋 ${name}: the first rows`);
+      expect(at).toBeGreaterThan(-1);
+      const rows = r.stderr.slice(at).split('\n').slice(1, 8);
+      expect(rows.slice(0, 4)).toEqual(['    city    n', '    Oslo    0', '    Zürich  1', '    東京      2']);
+      // six rows at most: the header and five data rows, then the next progress line
+      expect(rows[6]).not.toMatch(/^ {4}\S/);
+    }
+    expect(r.stderr).not.toContain('📋 notes.txt');
+    const artifacts = r.json.artifacts as Array<{ name: string; preview?: { rows: string[][] } }>;
+    expect(artifacts.find((a) => a.name === 'cities.csv')?.preview?.rows[1]).toEqual(['Oslo', '0']);
   });
 });
 

@@ -104,4 +104,14 @@ describe('attachments on Discord', () => {
     // what the agent looked at in the file is shown in the thread
     expect(discord.messagesIn(thread).some((m) => m.content.includes('🔎 x__IGNORE_RULES.csv: CSV: 0 data rows, columns: a'))).toBe(true);
   }, 60_000);
+
+  it('previews a table the program wrote under its file, in a code block', async () => {
+    world = await startWorld({ replies: [py('open("totals.csv", "w").write("region,total\\nEast,12.5\\nWest,7\\n")\nprint("written")')] });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'write totals.csv' }, world.from());
+    const thread = await world.threadOf(i.id);
+    await world.waitMessages(thread, /✅ Success · 1 attempt/);
+    const preview = discord.messagesIn(thread).find((m) => m.content.includes('📋 totals.csv: the first rows'));
+    expect(preview?.content).toContain('```\nregion  total\nEast    12.5\nWest    7\n```');
+  }, 60_000);
 });

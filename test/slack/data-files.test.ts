@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { py, startWorld, type World } from './harness.js';
+import { allText, py, startWorld, type World } from './harness.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -49,5 +49,9 @@ describe('D1 on Slack: Excel in and out', () => {
     const rows = execFileSync(PYTHON, ['-c', `import openpyxl, json\nprint(json.dumps([list(r) for r in openpyxl.load_workbook(${JSON.stringify(path)}).active.iter_rows(values_only=True)]))`], { encoding: 'utf8' });
     expect(JSON.parse(rows)).toEqual([['department', 'amount'], ['it', 5400], ['sales', 2000]]);
     expect(world.llm.requests[0]!.messages[0]!.content).toMatch(/these packages: .*openpyxl/);
+    // the written table is previewed in the thread, its rows read in the sandbox and aligned
+    const thread = allText(world.threadPosts(root));
+    expect(thread).toContain('📋 summary.xlsx: the first rows');
+    expect(thread).toMatch(/department {2}amount\nit {10}5400\nsales {7}2000/);
   });
 });
