@@ -14,7 +14,7 @@ import { requestSoFar } from './verdict.js';
 import { summarizeFailure } from './failure.js';
 import { safeSegment } from './ids.js';
 import { boundLine } from '../text/cut.js';
-import { AGREEMENT_TEMPERATURE, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, agreeEitherWay, type RunAgreement } from './agreement.js';
+import { AGREEMENT_TEMPERATURE, FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, agreeEitherWay, type RunAgreement } from './agreement.js';
 
 /** Longest output kept per program in the agreement record and shown in its event, in characters. */
 export const AGREEMENT_OUTPUT_CHARS = 300;
@@ -27,7 +27,7 @@ export function independentMessages(run: Run, system: string = SYSTEM_PROMPT): C
   const request = firstMessage({ requirement: requestSoFar(run), inputProfile: run.inputProfile });
   return [
     { role: 'system', content: system },
-    { role: 'user', content: `${request}\n\n${INDEPENDENT_INSTRUCTION}` },
+    { role: 'user', content: [request, ...(run.inputProfile?.files.length ? [FROM_FIELDS_INSTRUCTION] : []), INDEPENDENT_INSTRUCTION].join('\n\n') },
   ];
 }
 

@@ -28,6 +28,16 @@ const MAX_VALUES = 2000;
 export const INDEPENDENT_INSTRUCTION =
   'Write a program that computes this from scratch. Print only the answer: the requested values, one per line, no sentences.';
 
+/**
+ * Added before {@link INDEPENDENT_INSTRUCTION} on runs with input files: an independent program
+ * that parses the records into fields does not share a first program's pattern search over raw
+ * text (a status regex that also matches the size column) nor its guess of what a count counts.
+ */
+export const FROM_FIELDS_INSTRUCTION =
+  'Work from the fields, not the raw text: read every record into its named fields as the profile above says (JSON ' +
+  'records at the path it gives, log lines with the regex for its fields, tables with the read call it gives), select ' +
+  'records by those fields, and count things by a quantity field when there is one.';
+
 /** What the agreement step did for a run, as kept in its history. */
 export interface RunAgreement {
   /** `agreed` (an independent program printed the same answer), `majority` (a third program sided with the first), `disagreed`, `inconclusive` (no independent program ran). */

@@ -13,7 +13,7 @@ import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
-import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const withChecks = (code: string, checks: string) => `${py(code)}\n\nChecks:\n\`\`\`checks\n${checks}\n\`\`\``;
@@ -98,6 +98,8 @@ describe('the agent looks at the data', () => {
     // no check could pin "NO": an independent program, given no program, agreed
     expect(run.agreement).toMatchObject({ outcome: 'agreed', attempt: 2 });
     expect(fake.requests.filter(isIndependent)[0]!.messages.map((m) => m.content).join('\n')).not.toContain('for o in data');
+    // on files, the independent program is steered to parse the records into their fields
+    expect(fake.requests.filter(isIndependent)[0]!.messages.at(-1)!.content).toContain(FROM_FIELDS_INSTRUCTION);
   });
 
   it('A2: a wrong count that two independent programs contradict ends ⚠️ with both values, never ✅', async () => {
