@@ -12,14 +12,28 @@ export const WORKER_STOPPED = 'interrupted: the worker running it stopped before
 export const WORKER_STOPPED_NOTICE = `${WORKER_STOPPED}. Nothing is running for it now: ask again, or reply in the thread to improve the last result.`;
 
 /**
- * Marks a run that is still `running` as failed with {@link WORKER_STOPPED}.
- * @returns the run as stored now (unchanged when it had already ended), or undefined without a run.
+ * What replaces the notice when the run went on and ended after all (its worker was only paused
+ * past its lock, not stopped); plain text.
+ */
+export const FALSE_ALARM = 'Not interrupted after all: the worker running it was only paused, and the run went on to its end (its result is in this thread).';
+
+/** Result of {@link markInterrupted}: `ended` when the run had already ended (then nothing may be said). */
+export interface Interruption {
+  run: Run | undefined;
+  ended: boolean;
+}
+
+/**
+ * Marks a run that is still `running` as failed with {@link WORKER_STOPPED}. "Interrupted" is
+ * said only of a run that did not finish: a run that already has its final status is left alone.
+ * @returns the run as stored now (undefined without a run) and whether it had already ended.
  * @throws the store's errors.
  */
-export async function markInterrupted(store: HistoryStore, run: Run | undefined): Promise<Run | undefined> {
-  if (run?.status !== 'running') return run;
+export async function markInterrupted(store: HistoryStore, run: Run | undefined): Promise<Interruption> {
+  if (!run) return { run, ended: false };
+  if (run.status !== 'running') return { run, ended: true };
   const failed: Run = { ...run, status: 'failed', error: WORKER_STOPPED, updatedAt: new Date().toISOString() };
   delete failed.runningIn;
   await store.saveRun(failed);
-  return failed;
+  return { run: failed, ended: false };
 }
