@@ -189,6 +189,7 @@ export async function startRunJob(ctx: BotContext, spec: RunJobSpec): Promise<vo
   const options = { requestedBy: userId, meta };
   await runJob(ctx, {
     surface,
+    conversation,
     startText: kind === 'run' ? '⏳ Starting…' : '⏳ Writing code…',
     call: (onEvent) =>
       kind === 'run'
