@@ -91,6 +91,8 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
     const data = job.data;
     const jobId = job.id!;
     void (async () => {
+      // the job is over for BullMQ: its user and channel may queue again before its thread is told
+      await limits.release(data.limit).catch((err: unknown) => log.error(`could not free the limits of job ${jobId}`, err));
       if (!(await ends.claim(jobId, 'interrupted'))) {
         log.info(`job ${jobId}: its lock expired, but its run had already ended; nothing to tell`);
         return;
@@ -99,8 +101,7 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
       const notice = await runnerOf(data).interrupted(data);
       await ends.told(jobId, notice ?? { messages: [] });
     })()
-      .catch((e: unknown) => log.error(`could not report the interrupted job ${job.id}`, e))
-      .finally(() => limits.release(data.limit).catch(() => undefined));
+      .catch((e: unknown) => log.error(`could not report the interrupted job ${jobId}`, e));
   });
   /** After a job's run ended: when "interrupted" was said of it meanwhile, that was false; correct it. */
   async function correctFalseAlarm(jobId: string, data: ChatJobData): Promise<void> {

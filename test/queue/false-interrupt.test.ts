@@ -65,6 +65,7 @@ describe('a worker paused past its lock, then finishing its run', () => {
     expect(listed).toContain('take four seconds');
     expect(listed).toMatch(/success/);
     expect(listed).not.toMatch(/failed|running/);
+    for (const p of w.workers) expect(p.stderr()).not.toMatch(/unhandled/);
   }, 120_000);
 
   it('Discord: the "interrupted" notice is corrected, the header says success', async () => {
@@ -88,5 +89,6 @@ describe('a worker paused past its lock, then finishing its run', () => {
     expect(discord.world.messages.get(notice.id)!.content).not.toMatch(/^❌/);
     expect(discord.world.messages.get(i.originalMessageId!)!.content).toMatch(/✅ Success/);
     expect(discord.messagesIn(thread).filter((m) => /^❌/.test(m.content))).toEqual([]);
+    for (const p of w.workers) expect(p.stderr()).not.toMatch(/unhandled/);
   }, 120_000);
 });
