@@ -185,6 +185,8 @@ async function continueRun(
   const rerun = feedback === undefined;
   await runJob(ctx, {
     surface,
+    conversation,
+    runId,
     startText: rerun ? `🔁 Re-running for <@${userId}>…` : `💬 Improving with feedback from <@${userId}>…`,
     call: async (onEvent) => {
       const run = await ctx.app.store.getRun(conversation, runId);

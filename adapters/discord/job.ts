@@ -13,12 +13,17 @@ import { editChannelMessage, type Surface } from './surface.js';
 import { neutraliseFences } from '../../src/chat/format.js';
 import { boundLine } from '../../src/text/cut.js';
 import { redactUrls } from '../../src/text/redact.js';
+import { endThrownRun } from '../../src/chat/run-end.js';
 
 /** What a job needs. */
 export interface JobSpec {
   surface: Surface;
   /** The first progress line, e.g. `💬 Improving with feedback from <@1>…`. */
   startText: string;
+  /** The run's conversation (to end a run whose call threw). */
+  conversation: string;
+  /** The run's id when it exists before the call (re-run, improve). */
+  runId?: string;
   /** Calls the agent with the renderer's listener. */
   call: (onEvent: AgentEventListener) => Promise<Run>;
   /** Called once with the run id, as soon as the agent has stored the run. */
@@ -32,20 +37,29 @@ export interface JobSpec {
  * @returns the finished run, or undefined when the agent refused or failed before a run existed.
  */
 export async function runJob(ctx: BotContext, spec: JobSpec): Promise<Run | undefined> {
-  const renderer = new ProgressRenderer(spec.surface, spec.onRunId);
+  let runId = spec.runId;
+  const renderer = new ProgressRenderer(spec.surface, async (id) => {
+    runId = id;
+    await spec.onRunId?.(id);
+  });
   renderer.setProgress(spec.startText);
   let run: Run | undefined;
   let failure: string | undefined;
+  let note: string | undefined;
   try {
     run = await spec.call(renderer.onEvent);
   } catch (err) {
     const said = err instanceof InputError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
     failure = neutraliseFences(boundLine(redactUrls(said), 500)); // shown in the channel: no credentials, bounded
     if (!(err instanceof InputError)) ctx.logger.error(`job failed: ${(err as Error)?.stack ?? String(err)}`);
+    await renderer.settled(); // the run id arrives with the first rendered event
+    note = await endThrownRun(ctx.app.store, spec.conversation, runId, failure);
+    renderer.setProgress('❌ Stopped by an error');
   }
   await renderer.settled();
   if (run) await renderer.post(finalMessage(run));
   else await renderer.post({ content: `⚠️ ${failure ?? 'the job ended without a result'}` });
+  if (note) await renderer.post({ content: `⚠️ ${neutraliseFences(note)}` });
   try {
     await spec.onFinish?.(run, failure);
   } catch (err) {

@@ -152,6 +152,7 @@ export interface RunJobSpec {
 export async function startRunJob(ctx: BotContext, spec: RunJobSpec): Promise<void> {
   const { kind, requirement, userId, place, conversation, header, receivedAt } = spec;
   const ttl = ctx.settings.interactionTokenTtlMs;
+  header.fallBackTo(spec.channel);
   const first = await header.set(headerMessage(kind, requirement, userId, workingState(place.canThread, 0)));
   let surface: Surface | undefined;
   let threadId: string | undefined;
@@ -188,6 +189,7 @@ export async function startRunJob(ctx: BotContext, spec: RunJobSpec): Promise<vo
   const options = { requestedBy: userId, meta };
   await runJob(ctx, {
     surface,
+    conversation,
     startText: kind === 'run' ? '⏳ Starting…' : '⏳ Writing code…',
     call: (onEvent) =>
       kind === 'run'

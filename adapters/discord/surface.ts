@@ -4,7 +4,9 @@
  * - {@link ChannelSurface}: the bot's own messages in a thread or channel (no time limit); if that
  *   fails, the interaction's follow-ups while its token is valid.
  * - {@link Header}: the interaction's first message, edited through the interaction token while it
- *   is valid, then through the channel as the bot's own message.
+ *   is valid, then through the channel as the bot's own message. When Discord refuses the token
+ *   itself (404: the interaction or its webhook is unknown), the header becomes a new bot message
+ *   in the channel, so that the run's thread can still be started from it.
  * Every message is sent with `allowed_mentions: { parse: [] }`: output never pings anyone.
  */
 import type { Client, Message, BaseMessageOptions, SendableChannels } from 'discord.js';
@@ -115,6 +117,9 @@ export class ChannelSurface implements Surface {
 /** The first message of a job: the interaction's (deferred) reply. */
 export class Header {
   private message: Message | undefined;
+  /** Discord answered 404 for the interaction's reply: the token is not tried again. */
+  private refused = false;
+  private channel: SendableChannels | undefined;
 
   constructor(
     private readonly client: Client,
@@ -129,26 +134,49 @@ export class Header {
     return this.message;
   }
 
+  /** Where the header is posted as the bot's own message when Discord refuses the interaction's token. */
+  fallBackTo(channel: SendableChannels | undefined): void {
+    this.channel = channel;
+  }
+
   /**
    * Replaces the header's content: through the interaction token while valid, else as the bot's own
-   * message in the channel.
+   * message in the channel (a new one when the token was refused before any edit went through).
    * @returns the message, or undefined when it could not be edited (logged).
    */
   async set(msg: Outgoing): Promise<Message | undefined> {
-    if (Date.now() - this.tokenSince < this.tokenTtlMs) {
+    if (!this.refused && Date.now() - this.tokenSince < this.tokenTtlMs) {
       try {
         this.message = await this.interaction.editReply({ ...toOptions(msg), content: msg.content });
         return this.message;
       } catch (err) {
         this.logger.warn(`editing the interaction reply failed: ${describe(err)}`);
+        this.refused = isNotFound(err);
       }
     }
     if (this.message) {
       const ok = await editChannelMessage(this.client, this.message.channelId, this.message.id, msg, this.logger);
       return ok ? this.message : undefined;
     }
+    if (this.refused && this.channel) {
+      try {
+        this.message = await this.channel.send(toOptions(msg));
+        return this.message;
+      } catch (err) {
+        this.logger.warn(`posting the header in channel ${this.channel.id} failed: ${describe(err)}`);
+      }
+    }
     return undefined;
   }
+}
+
+/**
+ * Whether Discord answered 404 (e.g. Unknown Webhook 10015, Unknown Interaction 10062, Unknown
+ * Message 10008): retrying the same call cannot succeed.
+ * Source: https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
+ */
+export function isNotFound(err: unknown): boolean {
+  return (err as { status?: number })?.status === 404;
 }
 
 /**

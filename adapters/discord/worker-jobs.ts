@@ -9,7 +9,8 @@ import type { App as Core } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import type { ChatJobData, PlatformJobs } from '../../src/queue/jobs.js';
-import { markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
+import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
+import type { InterruptNotice } from '../../src/queue/job-end.js';
 import { createContext, settingsFrom, type BotContext } from './context.js';
 import { placeOf } from './gate.js';
 import { startRunJob } from './run-command.js';
@@ -17,7 +18,7 @@ import { runActionJob, threadReplyJob } from './follow-up.js';
 import { refreshRunHeader } from './job.js';
 import { headerMessage } from './render.js';
 import type { Logger } from './log.js';
-import { ChannelSurface, Header } from './surface.js';
+import { ChannelSurface, editChannelMessage, Header } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
 import { parseThreadField, threadField, type ActionPayload, type DiscordPayload, type ReplyPayload, type RunPayload } from './queued.js';
 
@@ -89,19 +90,29 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike): Pla
       throw new Error(`unknown Discord job kind "${data.kind}"`);
     },
 
-    async interrupted(data: ChatJobData) {
+    async interrupted(data: ChatJobData): Promise<InterruptNotice | undefined> {
       const p = data.payload as DiscordPayload;
       const { channelId, runId } = parseThreadField(data.thread);
-      const run = runId ? await markInterrupted(core.store, await core.store.getRun(p.conversation, runId)) : undefined;
+      const { run, ended } = runId ? await markInterrupted(core.store, await core.store.getRun(p.conversation, runId)) : { run: undefined, ended: false };
+      if (ended) return undefined;
       // in the thread (or channel) where it rendered; else, while its token lives, as a follow-up
       const replies = 'token' in p ? tokenReplies(client, p.applicationId, p.token) : undefined;
       const surface = new ChannelSurface(channelId ? await sendableById(client, channelId) : undefined, logger, replies, 'receivedAt' in p ? p.receivedAt : 0, ttl);
-      await surface.post({ content: `❌ **Failed**: ${WORKER_STOPPED_NOTICE}` });
-      if (run) return refreshRunHeader(ctx, run);
-      if (data.kind === 'run' && replies) {
+      const posted = await surface.post({ content: `❌ **Failed**: ${WORKER_STOPPED_NOTICE}` });
+      if (run) await refreshRunHeader(ctx, run);
+      else if (data.kind === 'run' && replies) {
         const r = p as RunPayload;
         await new Header(client, replies, logger, r.receivedAt, ttl).set(headerMessage(r.kind, r.requirement, r.userId, '❌ Failed: the worker running it stopped'));
       }
+      return { messages: posted ? [{ channel: posted.channelId, id: posted.id }] : [] };
+    },
+
+    async falseAlarm(data: ChatJobData, notice: InterruptNotice | undefined) {
+      const p = data.payload as DiscordPayload;
+      for (const m of notice?.messages ?? []) await editChannelMessage(client, m.channel, m.id, { content: `ℹ️ ~~❌ Failed~~ ${FALSE_ALARM}` }, logger);
+      const { runId } = parseThreadField(data.thread);
+      const run = runId ? await core.store.getRun(p.conversation, runId) : undefined;
+      if (run && run.status !== 'running') await refreshRunHeader(ctx, run);
     },
 
     async close() {

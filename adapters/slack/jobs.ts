@@ -10,6 +10,8 @@ import { ThreadRenderer, type ThreadTarget } from './thread.js';
 import { rootText } from './views.js';
 import { describeInputs, downloadInputs, type SlackFile } from './inputs.js';
 import { inlineText } from './mrkdwn.js';
+import { endThrownRun } from '../../src/chat/run-end.js';
+import { redactUrls } from '../../src/text/redact.js';
 
 /** A new run asked for with a slash command. */
 export interface NewRunRequest {
@@ -95,7 +97,10 @@ function inputFiles(files: InputFile[]): InputFile[] | undefined {
   return files.length > 0 ? files : undefined;
 }
 
-/** Runs an agent call with a renderer; links the thread on the first event; never ends silently. */
+/**
+ * Runs an agent call with a renderer; links the thread on the first event; never ends silently: a
+ * call that throws ends its run as failed in the history (or the thread says the history refused).
+ */
 async function render(
   ctx: JobContext,
   conv: string,
@@ -105,7 +110,9 @@ async function render(
 ): Promise<void> {
   const renderer = new ThreadRenderer(ctx.poster, target, (err, what) => ctx.log.warn(`slack: ${what} failed:`, (err as Error).message));
   let linked: Promise<void> | undefined;
+  let runId = known?.id;
   const onEvent = (event: AgentEvent) => {
+    if ('runId' in event) runId ??= event.runId;
     if (!linked && !known && 'runId' in event) {
       linked = ctx.core.store.linkThread(conv, target.threadTs, event.runId).catch((err: unknown) => ctx.log.error('slack: linkThread failed', err));
     }
@@ -119,5 +126,7 @@ async function render(
     error = err;
   }
   await linked;
-  await renderer.finish(run, error);
+  const reason = error === undefined ? undefined : redactUrls(error instanceof Error ? error.message : String(error));
+  const note = reason === undefined ? undefined : await endThrownRun(ctx.core.store, conv, runId, reason);
+  await renderer.finish(run, error, note);
 }

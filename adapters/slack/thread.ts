@@ -76,9 +76,10 @@ export class ThreadRenderer {
 
   /**
    * Waits for every queued post. If the call ended without a done/failed event (it threw),
-   * posts `error` as the final message so no run ends silently.
+   * posts `error` as the final message so no run ends silently, ends the progress line, and posts
+   * `note` (plain text, e.g. the history could not record the end) after it.
    */
-  async finish(run: Run | undefined, error?: unknown): Promise<void> {
+  async finish(run: Run | undefined, error?: unknown, note?: string): Promise<void> {
     this.streaming?.throttle.stop();
     await this.chain;
     if (this.ended) return;
@@ -88,9 +89,11 @@ export class ThreadRenderer {
       if (failed) await this.end(failed);
       else {
         const { channel, threadTs, root, kind } = this.target;
+        if (this.progressTs) await this.progress('Finished: ❌ failed').catch((err: unknown) => this.onError(err, 'progress'));
         await this.poster.post(channel, `❌ *Failed*: ${inlineText(reason, 500)}`, threadTs);
         if (root) await this.poster.update(channel, threadTs, rootText(root, `❌ failed: ${inlineText(reason, 300)}`, kind));
       }
+      if (note) await this.poster.post(this.target.channel, `⚠️ ${inlineText(note, 600)}`, this.target.threadTs);
     });
     await this.chain;
   }

@@ -12,10 +12,11 @@ import { slackSettings } from './settings.js';
 import { conversationId, type Log } from './context.js';
 import { newRunJob, replyJob, type JobContext } from './jobs.js';
 import type { ReplyPayload, RunPayload } from './queued.js';
-import { rootText } from './views.js';
+import { finalStatus, rootText } from './views.js';
 import { ephemeral } from './commands.js';
 import { escapeMrkdwn } from './mrkdwn.js';
-import { markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
+import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
+import type { InterruptNotice } from '../../src/queue/job-end.js';
 
 export { WORKER_STOPPED } from '../../src/queue/interrupted.js';
 
@@ -56,20 +57,30 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
       });
     },
 
-    async interrupted(data: ChatJobData) {
+    async interrupted(data: ChatJobData): Promise<InterruptNotice | undefined> {
       const p = data.payload as RunPayload | ReplyPayload;
       const notice = WORKER_STOPPED_NOTICE;
       if (!data.thread) {
         // it stopped before the channel message was posted: only the user can be told
         if ('responseUrl' in p) await tell(p.responseUrl, `Your request was ${escapeMrkdwn(notice)}`);
         else await poster.ephemeral(p.channel, p.user, `Your reply was ${notice}`, p.threadTs);
-        return;
+        return { messages: [] };
       }
       const conv = conversationId(p.team, p.channel);
-      const run = await markInterrupted(core.store, await core.store.findRunByThread(conv, data.thread));
-      await poster.post(p.channel, `❌ *Failed*: ${escapeMrkdwn(notice)}`, data.thread);
+      const { run, ended } = await markInterrupted(core.store, await core.store.findRunByThread(conv, data.thread));
+      if (ended) return undefined;
+      const ts = await poster.post(p.channel, `❌ *Failed*: ${escapeMrkdwn(notice)}`, data.thread);
       const root = run ?? { requirement: 'requirement' in p ? p.requirement : '', requestedBy: p.user, meta: { ...('userName' in p && p.userName ? { userName: p.userName } : {}) } };
       await poster.update(p.channel, data.thread, rootText(root, '❌ failed: the worker running it stopped', run?.meta?.kind ?? data.kind));
+      return { messages: [{ channel: p.channel, id: ts }] };
+    },
+
+    async falseAlarm(data: ChatJobData, notice: InterruptNotice | undefined) {
+      const p = data.payload as RunPayload | ReplyPayload;
+      for (const m of notice?.messages ?? []) await poster.update(m.channel, m.id, `ℹ️ ~❌ Failed~ ${escapeMrkdwn(FALSE_ALARM)}`);
+      if (!data.thread) return;
+      const run = await core.store.findRunByThread(conversationId(p.team, p.channel), data.thread);
+      if (run && run.status !== 'running') await poster.update(p.channel, data.thread, rootText(run, finalStatus(run), run.meta?.kind ?? data.kind));
     },
   };
 }

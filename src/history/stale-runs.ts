@@ -2,13 +2,26 @@
  * A {@link HistoryStore} wrapper that ends runs left `running` by a process that stopped without
  * finishing them (killed, crashed, host rebooted): when such a run is read, it is stored and
  * returned as `failed` with an `error` saying it was interrupted. Runs of live processes, and of
- * processes on other hosts sharing the store (redis, postgres), are left alone.
+ * processes on other hosts sharing the store (redis, postgres), are left alone — except the runs
+ * this process gave up on while the store refused to record their end ({@link givenUpHere}).
  */
-import { isProcessGone } from './process-identity.js';
+import { isProcessGone, thisProcess } from './process-identity.js';
 import type { HistoryStore, Run } from './types.js';
 
 /** The `error` of a run found interrupted. */
 export const INTERRUPTED = 'interrupted: the process running it stopped before it finished';
+
+/** Runs this process stopped working on while their end could not be stored: run id → why they ended. */
+const givenUp = new Map<string, string>();
+
+/**
+ * Records that this process stopped working on a run whose end the store refused (e.g. its disk
+ * was full): the next read of the run through a {@link StaleRunRecovery} of this process, while it
+ * is still stored `running`, stores it as `failed` with `reason`.
+ */
+export function givenUpHere(runId: string, reason: string): void {
+  givenUp.set(runId, reason);
+}
 
 /** See the module comment. Every method delegates to `inner`; reads repair stale runs first. */
 export class StaleRunRecovery implements HistoryStore {
@@ -44,10 +57,13 @@ export class StaleRunRecovery implements HistoryStore {
   }
 
   private async repair(run: Run | undefined): Promise<Run | undefined> {
-    if (!run || run.status !== 'running' || !run.runningIn || !isProcessGone(run.runningIn)) return run;
-    const repaired: Run = { ...run, status: 'failed', error: INTERRUPTED, updatedAt: new Date().toISOString() };
+    if (!run || run.status !== 'running' || !run.runningIn) return run;
+    const reason = run.runningIn === thisProcess() ? givenUp.get(run.id) : isProcessGone(run.runningIn) ? INTERRUPTED : undefined;
+    if (reason === undefined) return run;
+    const repaired: Run = { ...run, status: 'failed', error: reason, updatedAt: new Date().toISOString() };
     delete repaired.runningIn;
     await this.inner.saveRun(repaired);
+    givenUp.delete(run.id);
     return repaired;
   }
 }

@@ -4,6 +4,7 @@
  * channel message — the thread it renders into (so a job whose worker died can be answered there).
  */
 import type { LimitKey } from './limits.js';
+import type { InterruptNotice } from './job-end.js';
 
 /** The data of one queued job (JSON). */
 export interface ChatJobData<P = unknown> {
@@ -33,9 +34,16 @@ export interface PlatformJobs {
   run(data: ChatJobData, setThread: (thread: string) => Promise<void>): Promise<void>;
   /**
    * The job's worker stopped before it finished (killed, machine lost): says so in its thread
-   * (or to its user when it had none yet) and marks its run failed.
+   * (or to its user when it had none yet) and marks its run failed. Says nothing when the run had
+   * already ended (see `markInterrupted`).
+   * @returns the messages that say so (for a later correction), or undefined when nothing was said.
    */
-  interrupted(data: ChatJobData): Promise<void>;
+  interrupted(data: ChatJobData): Promise<InterruptNotice | undefined>;
+  /**
+   * The job's run ended after {@link interrupted} was said of it (its worker was only paused):
+   * edits the notice (when known) into a correction and shows the run's real status.
+   */
+  falseAlarm(data: ChatJobData, notice: InterruptNotice | undefined): Promise<void>;
 }
 
 /** A BullMQ job id from a delivery id (letters, digits, `.`, `_`, `-`; BullMQ refuses `:` in ids). */

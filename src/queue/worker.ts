@@ -8,6 +8,10 @@
  * run would repeat what the first already posted. BullMQ fails it instead
  * (https://docs.bullmq.io/guide/jobs/stalled), and this worker then says so in the run's thread
  * and marks the run failed, so no run is left "running" and none is lost silently.
+ *
+ * A worker that was only paused past its lock (not dead) finishes its run after that: both sides
+ * claim the job's end first (src/queue/job-end.ts), so "interrupted" is said only of a job whose
+ * run had not ended, and a run that ends after such a false alarm corrects what was posted.
  */
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -16,9 +20,13 @@ import { closeConnection, workerConnection } from './connection.js';
 import { RedisJobLimits } from './limits.js';
 import { queueSettings } from './queue.js';
 import type { ChatJobData, PlatformJobs } from './jobs.js';
+import { JobEnds } from './job-end.js';
 
 /** BullMQ's failure reason for a job whose worker stopped (moveStalledJobsToWait). */
 export const STALLED_REASON = 'job stalled more than allowable limit';
+
+/** How long a run that ended after a false "interrupted" waits for that notice to be posted, in ms. */
+export const NOTICE_WAIT_MS = 15_000;
 
 /** Where a worker reports what it does. */
 export interface WorkerLog {
@@ -43,6 +51,7 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
   // limits are released from their own connection (the worker's own blocks while waiting for jobs)
   const limitsRedis = workerConnection(settings.url);
   const limits = new RedisJobLimits(limitsRedis, settings.name, Number.MAX_SAFE_INTEGER, settings.job_timeout_s * 1000);
+  const ends = new JobEnds(limitsRedis, settings.name, settings.job_timeout_s * 1000);
   const runnerOf = (data: ChatJobData): PlatformJobs => {
     const runner = platforms[data.platform];
     if (!runner) throw new Error(`this worker has no ${data.platform} configuration (job of platform "${data.platform}")`);
@@ -62,6 +71,7 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
       } finally {
         await limits.release(data.limit).catch((err: unknown) => log.error(`could not free the limits of job ${job.id}`, err));
         log.info(`finished job ${job.id}`);
+        await correctFalseAlarm(job.id!, job.data);
       }
     },
     {
@@ -78,13 +88,31 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
       log.error(`job ${job.id} failed`, err);
       return;
     }
-    log.error(`job ${job.id}: its worker stopped before it finished; telling its thread`);
     const data = job.data;
-    void Promise.resolve()
-      .then(() => runnerOf(data).interrupted(data))
-      .catch((e: unknown) => log.error(`could not report the interrupted job ${job.id}`, e))
-      .finally(() => limits.release(data.limit).catch(() => undefined));
+    const jobId = job.id!;
+    void (async () => {
+      // the job is over for BullMQ: its user and channel may queue again before its thread is told
+      await limits.release(data.limit).catch((err: unknown) => log.error(`could not free the limits of job ${jobId}`, err));
+      if (!(await ends.claim(jobId, 'interrupted'))) {
+        log.info(`job ${jobId}: its lock expired, but its run had already ended; nothing to tell`);
+        return;
+      }
+      log.error(`job ${jobId}: its worker stopped before it finished; telling its thread`);
+      const notice = await runnerOf(data).interrupted(data);
+      await ends.told(jobId, notice ?? { messages: [] });
+    })()
+      .catch((e: unknown) => log.error(`could not report the interrupted job ${jobId}`, e));
   });
+  /** After a job's run ended: when "interrupted" was said of it meanwhile, that was false; correct it. */
+  async function correctFalseAlarm(jobId: string, data: ChatJobData): Promise<void> {
+    try {
+      if (await ends.claim(jobId, 'finished')) return;
+      log.error(`job ${jobId} ended after it was said to be interrupted (its worker was paused past its lock); correcting its thread`);
+      await runnerOf(data).falseAlarm(data, await ends.waitTold(jobId, NOTICE_WAIT_MS));
+    } catch (err) {
+      log.error(`could not correct the false interruption of job ${jobId}`, err);
+    }
+  }
   worker.on('error', (err) => log.error('queue worker error', err));
   await worker.waitUntilReady();
 

@@ -5,7 +5,8 @@
  * - `GET /gateway/bot` → the fake gateway's `ws://` URL
  * - `POST /interactions/:id/:token/callback` → initial response (a second one gets 400 / code 40060)
  * - `GET|PATCH /webhooks/:app/:token/messages/@original`, `POST /webhooks/:app/:token` (follow-ups);
- *   tokens can be expired (401 / code 50027) to test the 15-minute limit
+ *   tokens can be expired (401 / code 50027) to test the 15-minute limit, or unknown to Discord
+ *   (404 / code 10015 Unknown Webhook or 10062 Unknown Interaction, set `refused` on the record)
  * - `POST /channels/:id/messages`, `PATCH /channels/:id/messages/:id`
  * - `POST /channels/:id/messages/:id/threads` (400 / code 50024 inside a thread or a forum)
  * - `PUT /applications/:app/commands`, `PUT /applications/:app/guilds/:guild/commands`
@@ -42,6 +43,8 @@ export interface InteractionRecord {
   callbacks: Array<{ type: number; data: Record<string, unknown> | undefined; at: number }>;
   originalMessageId?: string;
   expired: boolean;
+  /** Set: every webhook call with this token is answered 404 with this code (10015 Unknown Webhook, 10062 Unknown Interaction). */
+  refused?: 10015 | 10062;
 }
 
 type Reply = { status: number; body?: unknown };
@@ -115,6 +118,7 @@ export class FakeRest {
     if (parts[0] === 'webhooks') {
       const record = [...this.interactions.values()].find((r) => r.token === parts[2]);
       if (!record || record.expired) return error(401, 50027, 'Invalid Webhook Token');
+      if (record.refused) return error(404, record.refused, record.refused === 10015 ? 'Unknown Webhook' : 'Unknown interaction');
       if (parts[3] === 'messages' && parts[4] === '@original') {
         const message = record.originalMessageId ? this.world.messages.get(record.originalMessageId) : undefined;
         if (!message) return error(404, 10008, 'Unknown Message');

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { isProcessGone, processStartTicks, thisProcess } from '../../src/history/process-identity.js';
-import { INTERRUPTED, StaleRunRecovery } from '../../src/history/stale-runs.js';
+import { givenUpHere, INTERRUPTED, StaleRunRecovery } from '../../src/history/stale-runs.js';
 import type { Run } from '../../src/history/types.js';
 
 /** The pid of a process that has exited. */
@@ -56,5 +56,16 @@ describe('StaleRunRecovery', () => {
     const listed = Object.fromEntries((await store.listRuns('c')).map((r) => [r.id, r.status]));
     expect(listed).toEqual({ a: 'failed', b: 'running', c: 'running', d: 'failed', e: 'success' });
     expect(await store.findRunByThread('c', 'thread-d')).toMatchObject({ status: 'failed', error: INTERRUPTED });
+  });
+
+  it('ends a run of this process that it gave up on (its end could not be stored) on the next read, and only that one', async () => {
+    const inner = new KeyvHistoryStore(new Map());
+    const store = new StaleRunRecovery(inner);
+    await store.saveRun(run('kept', thisProcess()));
+    await store.saveRun(run('given-up', thisProcess()));
+    givenUpHere('given-up', 'the history store refused the write');
+    expect(await store.getRun('c', 'given-up')).toMatchObject({ status: 'failed', error: 'the history store refused the write' });
+    expect(await inner.getRun('c', 'given-up')).toMatchObject({ status: 'failed' });
+    expect((await store.getRun('c', 'kept'))!.status).toBe('running');
   });
 });

@@ -75,6 +75,8 @@ export interface WorldOptions {
   maxRetries?: number;
   /** Socket Mode: `slack.app_token` is {@link APP_TOKEN} (unless `slack` sets another); no HTTP port. */
   socketMode?: boolean;
+  /** `store` keys replacing the default (SQLite file and data dir in the world's temp dir). */
+  store?: Record<string, unknown>;
 }
 
 /** Starts the fakes and builds the config the adapter would run with. */
@@ -87,7 +89,7 @@ export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
       llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
       agent: { max_retries: options.maxRetries ?? 3, verify: options.verify ?? 'off' },
       sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
-      store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
+      store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data'), ...options.store },
       log: { level: 'error' },
       slack: {
         bot_token: 'xoxb-test',
