@@ -153,7 +153,10 @@ class StreamedCode {
     if (attempt !== this.attempt || this.printed.length === 0) return false;
     const lines = code.split('\n');
     const continues = this.printed.every((l, i) => lines[i] === l);
-    if (!continues) this.target.detail(`(the code that runs:)\n${formatCode(code)}`);
+    // the program is what was streamed, less its last lines (e.g. checks the model wrote after it)
+    const cut = !continues && lines.length < this.printed.length && lines.every((l, i) => this.printed[i] === l);
+    if (cut) this.target.detail(`(lines ${lines.length + 1}–${this.printed.length} are not part of the program)`);
+    else if (!continues) this.target.detail(`(the code that runs:)\n${formatCode(code)}`);
     else if (lines.length > this.printed.length) this.target.detail(numberedLines(lines, this.printed.length));
     this.printed = [];
     return true;

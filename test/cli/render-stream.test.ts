@@ -36,6 +36,18 @@ describe('CLI renderer: streamed code', () => {
     expect(out).toEqual([' 1 | a = 1', '(the code that runs:)\n1 | print(3)', '[Agent] Code generated (1 lines)']);
   });
 
+  it('names the streamed lines that are not part of the program instead of printing it again (checks after it)', () => {
+    const out = render([
+      delta('x = 2\nprint(x)\n# checks\nassert OUTPUT == "2"\n'),
+      { type: 'generated', runId: 'r', attempt: 1, code: 'x = 2\nprint(x)' },
+    ]);
+    expect(out).toEqual([
+      ' 1 | x = 2\n 2 | print(x)\n 3 | # checks\n 4 | assert OUTPUT == "2"',
+      '(lines 3–4 are not part of the program)',
+      '[Agent] Code generated (2 lines)',
+    ]);
+  });
+
   it('prints the code as before when nothing streamed', () => {
     const out = render([{ type: 'generated', runId: 'r', attempt: 2, code: 'print(1)' }]);
     expect(out).toEqual(['[Agent] Code generated (1 lines)', '1 | print(1)']);
