@@ -402,6 +402,9 @@ def profile_excel(name, path, size, is_zip):
     for title, rows, first, _ in sheets[:10]:
         lines.append("sheet %s: %s rows; first row: %s" % (q(title, 40), n(rows), q(first, 200)))
     summary = "Excel workbook: " + ", ".join("sheet %s %s rows" % (q(t, 30), n(r)) for t, r, _, _ in sheets[:5])
+    header = [str(c) for c in (sheets[0][2] if sheets else []) if c is not None and str(c).strip()]
+    if header:  # the first sheet's first row: its column names when it has a header
+        summary += "; first row: " + ", ".join(q_cell(c) for c in header[:12]) + (" …" if len(header) > 12 else "")
     return summary, "\n".join(lines)
 
 

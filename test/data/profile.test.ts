@@ -5,6 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { makeExecutor } from '../sandbox/helpers.js';
 import { PROFILE_FILE_CHARS, PROFILE_TOTAL_CHARS, profileInputs, profileSection, profilerProgram } from '../../src/data/profile.js';
 import type { Executor, InputFile } from '../../src/sandbox/types.js';
@@ -123,6 +127,19 @@ describe('profiles computed in the sandbox', () => {
     const profile = await profileInputs(executor, [file('budget.xlsx', bomb)]);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(profile.files[0]!.summary).toMatch(/^an Excel workbook \(not opened: it expands to 209,715,200 bytes in 1 parts\)$/);
+  });
+
+  it('describes a real workbook: its sheets, and the first row of the first in its one-line summary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xlsx-'));
+    execFileSync('/usr/bin/python3', ['-c', `import openpyxl
+wb = openpyxl.Workbook(); ws = wb.active; ws.title = "sales"
+ws.append(["region", "product", "units", "price"])
+for r in [("North", "a", 2, 1.5), ("South", "b", 3, 2.5)]: ws.append(r)
+wb.create_sheet("notes").append(["free text"])
+wb.save(${JSON.stringify(join(dir, 'sales.xlsx'))})`]);
+    const profile = await profileInputs(executor, [file('sales.xlsx', readFileSync(join(dir, 'sales.xlsx')))]);
+    expect(profile.files[0]!.summary).toBe("Excel workbook: sheet 'sales' 3 rows, sheet 'notes' 1 rows; first row: region, product, units, price");
+    expect(profile.files[0]!.rows).toEqual([['region', 'product', 'units', 'price'], ['North', 'a', '2', '1.5'], ['South', 'b', '3', '2.5']]);
   });
 
   it('a workbook it cannot read here is named with the reason; the total stays within its cap', async () => {
