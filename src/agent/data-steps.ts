@@ -58,9 +58,9 @@ export async function settleByAgreement(
   const answered = record.programs.filter((p) => p.output !== undefined);
   const reason =
     record.outcome === 'inconclusive'
-      ? `no check could confirm it and no independent program ran to compare with (${others.join('; ')})`
+      ? `no check could confirm it, and the independent program${record.programs.length === 1 ? '' : 's'} written to compare with failed (${others.map((o) => boundLine(o, 80)).join('; ')})`
       : answered.length > 1 && agreeEitherWay(answered[0]!.output!, answered[1]!.output!, requestSoFar(run))
         ? `two independent programs printed «${answered[0]!.output}» where this one printed «${answer}»`
-        : `an independent program printed «${answered.map((p) => p.output).join('» / «')}» where this one printed «${answer}»`;
+        : `an independent program written to cross-check it printed «${answered.map((p) => p.output).join('» / «')}» where this one printed «${answer}»; either may be wrong`;
   return { verdict: { kind: 'ran', reason }, final: true };
 }
