@@ -19,7 +19,7 @@ describe('code-agent doctor', () => {
   });
 
   it('its help names the Python packages and fonts it reports', () => {
-    const help = buildProgram().commands.find((c) => c.name() === 'doctor')!.helpInformation();
+    const help = buildProgram().commands.find((c) => c.name() === 'doctor')!.helpInformation().replace(/\s+/g, ' ');
     expect(help).toMatch(/sandbox's Python offers \(packages and versions, the pinned PyPI packages, your own pins, fonts\)/);
   });
 
