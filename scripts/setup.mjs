@@ -19,6 +19,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fetchDefaultModel } from './default-model.mjs';
 import { unusableBinaries, wantedGpu } from './llama-binaries.mjs';
 import { debianFonts, debianModules } from './python-parts.mjs';
 
@@ -149,29 +150,10 @@ async function installPythonWheels() {
   step(`sandbox Python packages installed in ${((Date.now() - t0) / 1000).toFixed(1)} s (${done.filter(Boolean).length} site dir(s)): ${Object.values(dirs).join(', ')}`);
 }
 
-/**
- * Fetches the default model into the user cache unless it is there already, and says which:
- * `default local model: already in the user cache: <path>` or `… fetched: <path>`.
- */
-async function fetchDefaultModel() {
+function defaultModel() {
   const skip = process.argv.includes('--no-model') || ['none', '0', 'no'].includes(process.env.CODE_AGENT_SETUP_MODEL ?? '');
-  if (skip) {
-    step('default local model not fetched (--no-model)');
-    return;
-  }
-  const { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } = await import(join(root, 'dist', 'src', 'llm', 'model-catalog.js'));
-  const known = KNOWN_MODELS[DEFAULT_LOCAL_MODEL];
-  const target = join(userModelsDir(), known.file);
-  const before = existsSync(target) ? statSync(target).mtimeMs : undefined;
-  if (before === undefined) step(`default local model (${known.name}, 1.1 GB, once, into the user cache):`);
-  // `model fetch` checks the sha256 (and fetches again on a mismatch) and prints the model's path on stdout
-  const path = execFileSync('node', [join(root, 'dist', 'adapters', 'cli', 'bin.js'), 'model', 'fetch'], {
-    cwd: root,
-    stdio: ['inherit', 'pipe', 'inherit'],
-    encoding: 'utf8',
-  }).trim();
-  const kept = before !== undefined && statSync(path).mtimeMs === before;
-  step(`default local model: ${kept ? 'already in the user cache' : 'fetched'}: ${path}`);
+  if (skip) return step('default local model not fetched (--no-model)');
+  return fetchDefaultModel(root, step).then(step);
 }
 
 const gpu = wantedGpu();
@@ -180,5 +162,5 @@ ensureNodeModules(gpu);
 pruneLlamaBinaries(gpu);
 run('npm', ['run', '--silent', 'build']);
 await installPythonWheels();
-await fetchDefaultModel();
+await defaultModel();
 step('done. Try: npx code-agent run "implement quicksort and sort a sample list"');
