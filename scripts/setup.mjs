@@ -19,6 +19,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fetchDefaultModel } from './default-model.mjs';
 import { unusableBinaries, wantedGpu } from './llama-binaries.mjs';
 import { debianFonts, debianModules } from './python-parts.mjs';
 
@@ -149,14 +150,10 @@ async function installPythonWheels() {
   step(`sandbox Python packages installed in ${((Date.now() - t0) / 1000).toFixed(1)} s (${done.filter(Boolean).length} site dir(s)): ${Object.values(dirs).join(', ')}`);
 }
 
-function fetchDefaultModel() {
+function defaultModel() {
   const skip = process.argv.includes('--no-model') || ['none', '0', 'no'].includes(process.env.CODE_AGENT_SETUP_MODEL ?? '');
-  if (skip) {
-    step('default local model not fetched (--no-model)');
-    return;
-  }
-  step('default local model (Qwen2.5-Coder 1.5B, 1.1 GB, once, into the user cache):');
-  run('node', [join(root, 'dist', 'adapters', 'cli', 'bin.js'), 'model', 'fetch']);
+  if (skip) return step('default local model not fetched (--no-model)');
+  return fetchDefaultModel(root, step).then(step);
 }
 
 const gpu = wantedGpu();
@@ -165,5 +162,5 @@ ensureNodeModules(gpu);
 pruneLlamaBinaries(gpu);
 run('npm', ['run', '--silent', 'build']);
 await installPythonWheels();
-fetchDefaultModel();
-step('done. Try: npx code-agent run "generate 100 random numbers and print their mean and standard deviation"');
+await defaultModel();
+step('done. Try: npx code-agent run "implement quicksort and sort a sample list"');

@@ -132,7 +132,9 @@ export function buildProgram(): Command {
 
   program
     .command('doctor')
-    .description('print what sandbox isolation is active here (namespaces, cgroups, disk budget, warm pool) and why')
+    .description(
+      "print what sandbox isolation is active here (namespaces, cgroups, disk budget, warm pool) and why, and what the sandbox's Python offers (packages and versions, the pinned PyPI packages, your own pins, fonts)",
+    )
     .addOption(configOption())
     .option('--json', 'print one JSON object instead of text')
     .exitOverride()

@@ -34,7 +34,7 @@ export interface ProbeParts {
   run(code: string, limits: ExecutionLimits): Promise<ExecutionResult>;
 }
 
-const environmentOf = (probe: ProbeOutput, dirs: SiteDirs, probeMs: number, cached: boolean): PythonEnvironment => ({
+const environmentOf = (probe: ProbeOutput, dirs: SiteDirs, probeMs: number, cached: boolean, cacheFile: string | undefined): PythonEnvironment => ({
   python: probe.python,
   modules: probe.modules,
   pins: probe.pins,
@@ -46,6 +46,7 @@ const environmentOf = (probe: ProbeOutput, dirs: SiteDirs, probeMs: number, cach
   },
   probeMs,
   cached,
+  ...(cacheFile ? { cacheFile } : {}),
 });
 
 /**
@@ -54,8 +55,9 @@ const environmentOf = (probe: ProbeOutput, dirs: SiteDirs, probeMs: number, cach
  */
 export async function probeEnvironment(p: ProbeParts): Promise<PythonEnvironment> {
   const file = environmentCacheFiles(environmentFingerprint(p.python, p.ready.siteDirs, p.pins));
-  let probe = readCachedProbe(file);
-  const cached = probe !== undefined;
+  const hit = readCachedProbe(file);
+  let probe = hit?.probe;
+  let cacheFile = hit?.file;
   const t0 = performance.now();
   if (!probe) {
     const result = await p.run(probeProgram(p.pins), mergeLimits(p.limits, PROBE_LIMITS));
@@ -65,10 +67,10 @@ export async function probeEnvironment(p: ProbeParts): Promise<PythonEnvironment
     } catch (err) {
       throw new SandboxUnavailableError(`the sandbox's Python could not be probed: ${(err as Error).message}`);
     }
-    writeCachedProbe(file, probe);
+    cacheFile = writeCachedProbe(file, probe);
   }
   if (probe.fontList) handOverFontList(p.ready, probe.fontList);
-  return environmentOf(probe, p.ready.siteDirs, cached ? 0 : Math.round(performance.now() - t0), cached);
+  return environmentOf(probe, p.ready.siteDirs, hit ? 0 : Math.round(performance.now() - t0), hit !== undefined, cacheFile);
 }
 
 /** Writes the font list into `<work root>/mpl/` and mounts it in every later sandbox. */
@@ -84,6 +86,6 @@ function handOverFontList(ready: Ready, list: { name: string; text: string }): v
 /** The environment from the probe cache alone, without a sandbox (undefined: not probed with this fingerprint). */
 export function cachedEnvironment(python: string, pins: readonly string[]): PythonEnvironment | undefined {
   const dirs = pythonSiteDirs(pins);
-  const probe = readCachedProbe(environmentCacheFiles(environmentFingerprint(python, dirs, pins)));
-  return probe ? environmentOf(probe, dirs, 0, true) : undefined;
+  const hit = readCachedProbe(environmentCacheFiles(environmentFingerprint(python, dirs, pins)));
+  return hit ? environmentOf(hit.probe, dirs, 0, true, hit.file) : undefined;
 }

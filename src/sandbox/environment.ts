@@ -52,6 +52,8 @@ export interface PythonEnvironment {
   probeMs: number;
   /** True when read from the probe cache. */
   cached: boolean;
+  /** The probe cache file it was read from or written to (undefined: no cache folder was writable). */
+  cacheFile?: string;
 }
 
 /** The probe's raw output besides the environment: matplotlib's font list. */
@@ -161,12 +163,12 @@ export function environmentCacheFiles(fingerprint: string, env: NodeJS.ProcessEn
   return [join(pythonDir(env), 'probes', name), join(userCacheDir(env), 'sandbox', name)];
 }
 
-/** The first cached probe output of `files`, or undefined (none, or unreadable). */
-export function readCachedProbe(files: readonly string[]): ProbeOutput | undefined {
+/** The first cached probe output of `files` and the file it came from, or undefined (none, or unreadable). */
+export function readCachedProbe(files: readonly string[]): { probe: ProbeOutput; file: string } | undefined {
   for (const file of files) {
     if (!existsSync(file)) continue;
     try {
-      return parseProbe(readFileSync(file, 'utf8'));
+      return { probe: parseProbe(readFileSync(file, 'utf8')), file };
     } catch {
       /* the next one */
     }
@@ -174,19 +176,23 @@ export function readCachedProbe(files: readonly string[]): ProbeOutput | undefin
   return undefined;
 }
 
-/** Keeps a probe output in the first of `files` that can be written (best effort: else it costs a probe next time). */
-export function writeCachedProbe(files: readonly string[], probe: ProbeOutput): void {
+/**
+ * Keeps a probe output in the first of `files` that can be written and returns that file (best
+ * effort: undefined when none can be, and the next run probes again).
+ */
+export function writeCachedProbe(files: readonly string[], probe: ProbeOutput): string | undefined {
   for (const file of files) {
     try {
       mkdirSync(dirname(file), { recursive: true, mode: 0o755 });
       const partial = `${file}.${process.pid}.partial`;
       writeFileSync(partial, JSON.stringify(probe), { mode: 0o644 });
       renameSync(partial, file);
-      return;
+      return file;
     } catch {
       /* not writable here: the next one */
     }
   }
+  return undefined;
 }
 
 /**

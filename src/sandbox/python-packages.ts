@@ -63,11 +63,14 @@ export const DEFAULT_WHEELS: readonly string[] = [
  */
 export const FONT_PACKAGES: readonly string[] = ['fonts-dejavu-core', 'fonts-wqy-microhei'];
 
+/** The font families of {@link FONT_PACKAGES} (the others of {@link FONT_FALLBACK} are optional). */
+export const SETUP_FONT_FAMILIES: readonly string[] = ['DejaVu Sans', 'WenQuanYi Micro Hei'];
+
 /**
  * The font families matplotlib falls back through, glyph by glyph, in the sandbox (runner.py's
  * FONT_FALLBACK; one that is not installed is skipped).
  */
-export const FONT_FALLBACK: readonly string[] = ['DejaVu Sans', 'WenQuanYi Micro Hei', 'Noto Sans CJK SC', 'Noto Sans CJK JP'];
+export const FONT_FALLBACK: readonly string[] = [...SETUP_FONT_FAMILIES, 'Noto Sans CJK SC', 'Noto Sans CJK JP'];
 
 /**
  * One operator pin: `name==version`, optionally followed by ` --hash=sha256:<64 hex>` (repeatable),

@@ -18,6 +18,11 @@ describe('code-agent doctor', () => {
     expect(buildProgram().commands.map((c) => c.name())).toContain('doctor');
   });
 
+  it('its help names the Python packages and fonts it reports', () => {
+    const help = buildProgram().commands.find((c) => c.name() === 'doctor')!.helpInformation().replace(/\s+/g, ' ');
+    expect(help).toMatch(/sandbox's Python offers \(packages and versions, the pinned PyPI packages, your own pins, fonts\)/);
+  });
+
   it('prints namespaces, cgroups, disk and warm pool, each on or off with why', async () => {
     const { code, text } = await doctor({});
     expect(code).toBe(0);

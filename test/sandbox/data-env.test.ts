@@ -121,6 +121,9 @@ describe('the environment probe', () => {
       expect(again.cachedEnvironment()?.modules).toEqual(first.modules); // before any sandbox starts
       const second = await again.environment();
       expect(second).toMatchObject({ cached: true, probeMs: 0, modules: first.modules, fonts: first.fonts });
+      // the file it was written to and read from (doctor names it): next to the site dirs
+      expect(first.cacheFile).toMatch(new RegExp(`^${process.env.CODE_AGENT_PYTHON_DIR}/probes/python-env-[0-9a-f]{16}\\.json$`));
+      expect(second.cacheFile).toBe(first.cacheFile);
       const pinned = await makeExecutor({ limits: DATA_LIMITS, pythonPackages: ['absent==1.0'] }).environment();
       expect(pinned.cached).toBe(false);
       expect(pinned.pins).toEqual([{ pin: 'absent==1.0', name: 'absent', modules: [], error: 'not installed' }]);
