@@ -40,6 +40,8 @@ export function storeKind(url: string): StoreKind {
 export interface Backend {
   adapter: KeyvStoreAdapter;
   atomics: AtomicOps;
+  /** The deadline of one operation, in ms: {@link STORE_TIMEOUT_MS}, longer for SQLite (it waits for other processes' locks). */
+  timeoutMs: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function openBackend(url: string): Promise<Backend> {
       const { default: KeyvSqlite } = await import('@keyv/sqlite');
       const { SQLITE_BUSY_TIMEOUT_MS } = await import('./atomic-sqlite.js');
       const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS }) as unknown as KeyvStoreAdapter;
-      return { adapter, atomics };
+      return { adapter, atomics, timeoutMs: SQLITE_BUSY_TIMEOUT_MS + STORE_TIMEOUT_MS };
     }
     case 'redis': {
       const { default: KeyvRedis, createClient } = await import('@keyv/redis');
@@ -84,13 +86,13 @@ export async function openBackend(url: string): Promise<Backend> {
           if (client.isOpen) client.destroy();
         },
       );
-      return { adapter: redis as unknown as KeyvStoreAdapter, atomics };
+      return { adapter: redis as unknown as KeyvStoreAdapter, atomics, timeoutMs: STORE_TIMEOUT_MS };
     }
     case 'postgres': {
       const { ListenedKeyvPostgres } = await import('./keyv-postgres.js');
       const { PostgresAtomics } = await import('./atomic-postgres.js');
       const atomics = await PostgresAtomics.open(url);
-      return { adapter: new ListenedKeyvPostgres({ uri: url }) as unknown as KeyvStoreAdapter, atomics };
+      return { adapter: new ListenedKeyvPostgres({ uri: url }) as unknown as KeyvStoreAdapter, atomics, timeoutMs: STORE_TIMEOUT_MS };
     }
   }
 }

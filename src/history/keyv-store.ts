@@ -41,6 +41,8 @@ const MAX_REMEMBERED_INDEXED = 10_000;
 /** A HistoryStore kept in any Keyv storage adapter. */
 export class KeyvHistoryStore implements HistoryStore {
   private readonly keyv: Keyv;
+  /** One operation's deadline, in ms (the backend's, once open). */
+  private timeoutMs = STORE_TIMEOUT_MS;
   /** `<conversationId>\n<runId>` of runs this process indexed (a run is saved on every step; one append is enough). */
   private readonly indexed = new Set<string>();
   /** Conversations whose index from an earlier version was looked for in this process. */
@@ -77,8 +79,9 @@ export class KeyvHistoryStore implements HistoryStore {
     const opening = new KeyvHistoryStore(new Map(), label);
     let store: KeyvHistoryStore | undefined;
     try {
-      const { adapter, atomics } = await opening.call('open', () => openBackend(url));
+      const { adapter, atomics, timeoutMs } = await opening.call('open', () => openBackend(url));
       store = new KeyvHistoryStore(adapter, label, atomics, log);
+      store.timeoutMs = timeoutMs;
       await store.call('open', () => store!.keyv.get('health'));
       return store;
     } catch (err) {
@@ -157,7 +160,7 @@ export class KeyvHistoryStore implements HistoryStore {
       await this.atomics.close().catch(() => undefined);
       await this.keyv.disconnect().catch(() => undefined);
     })();
-    await Promise.race([closing, new Promise<void>((r) => (timer = setTimeout(r, STORE_TIMEOUT_MS).unref()))]);
+    await Promise.race([closing, new Promise<void>((r) => (timer = setTimeout(r, this.timeoutMs).unref()))]);
     clearTimeout(timer);
   }
 
@@ -191,13 +194,13 @@ export class KeyvHistoryStore implements HistoryStore {
     this.log(`${(err as Error).message}; ${consequence}`);
   }
 
-  /** Runs one store operation within {@link STORE_TIMEOUT_MS}; every failure becomes a {@link HistoryError} naming the store. */
+  /** Runs one store operation within the backend's deadline ({@link STORE_TIMEOUT_MS}, longer for SQLite); every failure becomes a {@link HistoryError} naming the store. */
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new HistoryError(`${this.label}: cannot ${what}: no answer within ${STORE_TIMEOUT_MS / 1000} s`)),
-        STORE_TIMEOUT_MS,
+        () => reject(new HistoryError(`${this.label}: cannot ${what}: no answer within ${this.timeoutMs / 1000} s`)),
+        this.timeoutMs,
       );
     });
     try {

@@ -58,7 +58,9 @@ describe('commands', () => {
     await world.finished(root);
     const file = world.slack.uploads.find((u) => u.filename.endsWith('.py'));
     expect(file?.bytes.toString()).toContain('value_199 = 199');
-    expect(allText(world.threadPosts(root))).toContain('attached as a file');
+    // what the thread shows in the end: each post's last edit (the code message may have been streamed, then edited)
+    const shown = world.threadPosts(root).map((post) => world!.slack.callsOf('chat.update').filter((u) => u.args.ts === post.result?.ts).at(-1) ?? post);
+    expect(allText(shown)).toContain('attached as a file');
   });
 });
 
