@@ -15,7 +15,8 @@ import { emit, newAttempt, RunSteps, type TurnOptions } from './steps.js';
 import { InputError } from './input-error.js';
 import { takeTurn, TURN_LEASE_MS } from './turn-lease.js';
 import { openWorkspace } from './workspace-turn.js';
-import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from '../history/workspace.js';
+import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from '../history/workspace.js';
+import { addWorkspaceFiles, listWorkspace } from './workspace-files.js';
 import { newRunId } from './ids.js';
 import { systemPrompt } from './prompts.js';
 import { librariesSentence } from './environment-text.js';
@@ -189,6 +190,34 @@ export class Agent {
       if (text) await this.steps.deriveChecks(run, o);
       await this.steps.executeAndFix(run, o);
     }, check);
+  }
+
+  /**
+   * The run's workspace: every file its programs find in their work dir (given, or written by an
+   * attempt), in arrival order, with sizes and origins. For `/show` and the like.
+   * @throws {HistoryError} when the store fails
+   */
+  workspace(run: Run): Promise<WorkspaceManifest> {
+    return listWorkspace(this.options.store, run);
+  }
+
+  /**
+   * Adds files to a run's workspace between turns (e.g. `/attach`, an attachment without a
+   * request): its next turn, re-run or improve finds them. A file of a name already there
+   * replaces it (in `replaced`). Waits for a turn of the run that is going (`queued` emitted).
+   * @throws {WorkspaceLimitError} when a workspace bound would be passed (nothing is added)
+   * @throws {TurnBusyError} when a turn of the run went on longer than the wait
+   */
+  addFiles(run: Run, files: InputFile[], onEvent?: AgentEventListener): Promise<WorkspacePut> {
+    return addWorkspaceFiles({ store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log }, run, files, onEvent);
+  }
+
+  /**
+   * Removes a file from a run's workspace (later turns no longer find it; earlier results keep it).
+   * @returns false when the workspace has no file of that name
+   */
+  removeFile(run: Run, name: string): Promise<boolean> {
+    return this.options.store.removeWorkspaceFile(run.conversationId, run.id, name);
   }
 
   /** Validates the requirement, creates and stores the run. */
