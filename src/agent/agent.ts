@@ -160,7 +160,7 @@ export class Agent {
     const check = () => {
       if (!latestCode()) throw new InputError('this run has no code to execute yet');
     };
-    check();
+    if (run.status !== 'running') check(); // a run still going may have code by the time its turn ends
     return this.guard(run, options, 0, async (o) => {
       run.attempts.push(newAttempt(run, 'rerun', latestCode()!, undefined, o.workspace?.fingerprint));
       await this.steps.executeLatest(run, o);
