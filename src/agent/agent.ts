@@ -252,7 +252,7 @@ export class Agent {
 
   /**
    * One turn of a run: takes the run's turn lease (waiting for another turn of it to end, `queued`
-   * emitted), reads the run again when it waited, then opens the run's workspace (the call's files
+   * emitted), reads the run again (another turn may have changed it), then opens the run's workspace (the call's files
    * added, the whole workspace restored) and runs `body` under the run's deadline (`runTimeoutMs`);
    * any error ends the run as failed (stored, `failed` emitted) instead of escaping, and the
    * deadline ends it as `unverified` or `failed`.
@@ -274,7 +274,8 @@ export class Agent {
       log: this.options.log,
     });
     try {
-      if (held.waited) await this.reload(run);
+      // another turn may have ended between the caller reading the run and this call taking the lease
+      await this.reload(run);
       check?.();
       return await this.turn(run, options, retries, body);
     } finally {
@@ -282,7 +283,7 @@ export class Agent {
     }
   }
 
-  /** Replaces the fields of `run` by the stored run's (another turn changed it while this call waited). */
+  /** Replaces the fields of `run` by the stored run's (another turn may have changed it since the caller read it). */
   private async reload(run: Run): Promise<void> {
     const stored = await this.options.store.getRun(run.conversationId, run.id);
     if (!stored) return;
