@@ -82,11 +82,14 @@ export interface ChecksEvent {
   /** The whole checks' source: the asserts and the lines they need (e.g. `values = …` read from OUTPUT). */
   code?: string;
 }
-/** Emitted once per call with input files, before the first LLM call: what the agent saw in each file. */
+/**
+ * Emitted once per call whose workspace has files not profiled before in the run (the first turn's
+ * inputs, a file given or written since), before the first LLM call: what the agent saw in each.
+ */
 export interface ProfiledEvent {
   type: 'profiled';
   runId: string;
-  /** One entry per input file: its sandbox name and a one-line summary (e.g. `CSV: 1,000 data rows, columns: a, b`). */
+  /** One entry per new file: its sandbox name and a one-line summary (e.g. `CSV: 1,000 data rows, columns: a, b`). */
   files: { name: string; summary: string }[];
 }
 /**
