@@ -95,8 +95,12 @@ describe('a run is a workspace', () => {
     expect(a.events.find((e) => e.type === 'workspace')).toMatchObject({ files: [{ name: 'inventory.csv', bytes: INVENTORY.length, origin: { kind: 'input', turn: 2 } }] });
 
     // a later improve without the file finds it, and the model is told it is there
-    const third = await a.agent.improve(second, 'and the number of distinct sku values', {});
+    a.events.length = 0;
+    const third = await a.agent.improve(second, 'and the number of distinct sku values', { onEvent: a.onEvent });
     expect(third.status).toBe('success');
+    // the file is listed, not profiled again in the thread
+    expect(a.events.some((e) => e.type === 'workspace')).toBe(true);
+    expect(a.events.some((e) => e.type === 'profiled')).toBe(false);
     expect(third.attempts.at(-1)!.result?.stdout.trim()).toBe('2');
     const prompt = codeRequests(server).at(-1)!.messages[1]!.content;
     expect(prompt).toContain('inventory.csv (20 bytes; given by the user in turn 2)');
