@@ -16,7 +16,7 @@ import { InputError } from './input-error.js';
 import { takeTurn, TURN_LEASE_MS } from './turn-lease.js';
 import { openWorkspace } from './workspace-turn.js';
 import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from '../history/workspace.js';
-import { addWorkspaceFiles, listWorkspace } from './workspace-files.js';
+import { addWorkspaceFiles, listWorkspace, removeWorkspaceFile, type WorkspaceFilesDeps } from './workspace-files.js';
 import { newRunId } from './ids.js';
 import { systemPrompt } from './prompts.js';
 import { librariesSentence } from './environment-text.js';
@@ -209,15 +209,21 @@ export class Agent {
    * @throws {TurnBusyError} when a turn of the run went on longer than the wait
    */
   addFiles(run: Run, files: InputFile[], onEvent?: AgentEventListener): Promise<WorkspacePut> {
-    return addWorkspaceFiles({ store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log }, run, files, onEvent);
+    return addWorkspaceFiles(this.workspaceDeps(), run, files, onEvent);
   }
 
   /**
    * Removes a file from a run's workspace (later turns no longer find it; earlier results keep it).
+   * Waits for a turn of the run that is going (`queued` emitted).
    * @returns false when the workspace has no file of that name
+   * @throws {TurnBusyError} when a turn of the run went on longer than the wait
    */
-  removeFile(run: Run, name: string): Promise<boolean> {
-    return this.options.store.removeWorkspaceFile(run.conversationId, run.id, name);
+  removeFile(run: Run, name: string, onEvent?: AgentEventListener): Promise<boolean> {
+    return removeWorkspaceFile(this.workspaceDeps(), run, name, onEvent);
+  }
+
+  private workspaceDeps(): WorkspaceFilesDeps {
+    return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log };
   }
 
   /** Validates the requirement, creates and stores the run. */

@@ -1,7 +1,7 @@
 /**
  * What a surface (the terminal session, a chat's `/show`, a button) does with a run's workspace
- * between turns: list it, add files, remove one. Adding takes the run's turn lease, so files never
- * change under a turn that is going (the call waits for it, as a second turn would).
+ * between turns: list it, add files, remove one. Adding and removing take the run's turn lease, so
+ * files never change under a turn that is going (the call waits for it, as a second turn would).
  */
 import type { HistoryStore, Run } from '../history/types.js';
 import type { WorkspaceLimits, WorkspaceManifest, WorkspacePut } from '../history/workspace.js';
@@ -42,6 +42,24 @@ export async function addWorkspaceFiles(deps: WorkspaceFilesDeps, run: Run, file
       named.map((f) => ({ name: f.name, content: f.content, origin: { kind: 'input' as const, turn, at } })),
       deps.limits,
     );
+  } finally {
+    await held.release();
+  }
+}
+
+/**
+ * Removes a file from a run's workspace between turns (waiting for a turn of the run that is going).
+ * @returns false when the workspace has no file of that name
+ * @throws {TurnBusyError} when a turn of the run went on longer than the wait
+ */
+export async function removeWorkspaceFile(deps: WorkspaceFilesDeps, run: Run, name: string, onEvent?: AgentEventListener): Promise<boolean> {
+  const held = await takeTurn(deps.store, run.id, {
+    waitMs: deps.waitMs,
+    log: deps.log,
+    onQueued: () => onEvent?.({ type: 'queued', runId: run.id, waitMs: deps.waitMs }),
+  });
+  try {
+    return await deps.store.removeWorkspaceFile(run.conversationId, run.id, name);
   } finally {
     await held.release();
   }
