@@ -3,7 +3,7 @@
  * redis-server and PostgreSQL (started on free ports by the test). Includes two processes writing
  * one conversation's index and claiming the same event ids at the same moment.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +19,7 @@ import { startPostgres, startRedis, type TestServer } from '../helpers/servers.j
 
 const run = promisify(execFile);
 const CHILD = resolve('test/helpers/store-child.mjs');
+const TURN_CHILD = resolve('test/helpers/turn-child.mjs');
 
 function makeRun(id: string, conversationId: string, status: Run['status'] = 'success'): Run {
   const now = new Date().toISOString();
@@ -238,6 +239,24 @@ describe.each(BACKENDS)('history store contract on $name', ({ start }) => {
       await new Promise((r) => setTimeout(r, 450));
       expect(await store.takeTurn(runId, holder, 300)).toBe(true);
       expect(await store.takeTurn(runId, other, 300)).toBe(false);
+    });
+  });
+
+  it('a turn lease left by a killed process blocks the run until it expires, then is taken', async () => {
+    requireBuiltCli();
+    const runId = `killed-${fresh()}`;
+    const child = spawn(process.execPath, [TURN_CHILD, server.url, runId, '4000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const held = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
+    expect(held).toBe('held');
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    await withStore(async (store) => {
+      expect(await store.takeTurn(runId, 'next', 1000)).toBe(false);
+      const started = Date.now();
+      while (!(await store.takeTurn(runId, 'next', 1000))) {
+        expect(Date.now() - started).toBeLessThan(10_000);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     });
   });
 });
