@@ -257,13 +257,14 @@ export class RunSteps {
     const kept = await keepFullOutput(result, artifactDir);
     attempt.result = kept.stored; // bounded for the history; the full text of a cut stream is in a file
     await this.save(run);
-    if (result.success && options.workspace) {
-      // a failed program's files may be half-written: they are returned, not kept for later turns
-      await keepWritten({ store: this.options.store, limits: this.options.workspaceLimits, emit: (e) => emit(options, e) }, run, attempt.index, result.artifacts, options.workspace);
-      options.inputFiles = options.workspace.files;
-    }
     emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: kept.shown });
     if (options.signal?.aborted) throw new Error('cancelled');
+    if (result.success && options.workspace) {
+      // a failed program's files may be half-written: they are returned, not kept for later turns
+      const deps = { store: this.options.store, limits: this.options.workspaceLimits, emit: (e: AgentEvent) => emit(options, e) };
+      await keepWritten(deps, run, attempt.index, result.artifacts, options.workspace);
+      options.inputFiles = options.workspace.files;
+    }
   }
 
   async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {
