@@ -304,7 +304,7 @@ export class Agent {
     run.turns = (run.turns ?? 0) + 1;
     const deadline = startDeadline(this.runTimeoutMs, options.signal);
     try {
-      const deps = { store: this.options.store, limits: this.workspaceLimits, emit: (e: AgentEvent) => emit(options, e) };
+      const deps = { store: this.options.store, limits: this.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: this.options.log };
       const workspace = await openWorkspace(deps, run, run.turns, options.inputFiles);
       const lastAttempt = run.attempts.length + 1 + retries;
       await body({ ...options, signal: deadline.signal, inputFiles: workspace.files, workspace, lastAttempt });

@@ -55,6 +55,8 @@ export interface StepsOptions {
   environment(): Promise<PythonEnvironment | undefined>;
   /** Bounds of the runs' workspaces (default `DEFAULT_WORKSPACE_LIMITS`). */
   workspaceLimits?: WorkspaceLimits;
+  /** The operator's log. */
+  log?: (message: string) => void;
 }
 
 /** The steps of runs (see the module doc). */
@@ -261,7 +263,7 @@ export class RunSteps {
     if (options.signal?.aborted) throw new Error('cancelled');
     if (result.success && options.workspace) {
       // a failed program's files may be half-written: they are returned, not kept for later turns
-      const deps = { store: this.options.store, limits: this.options.workspaceLimits, emit: (e: AgentEvent) => emit(options, e) };
+      const deps = { store: this.options.store, limits: this.options.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: this.options.log };
       await keepWritten(deps, run, attempt.index, result.artifacts, options.workspace);
       options.inputFiles = options.workspace.files;
     }

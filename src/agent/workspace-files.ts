@@ -36,12 +36,16 @@ export async function addWorkspaceFiles(deps: WorkspaceFilesDeps, run: Run, file
     const at = new Date().toISOString();
     const turn = (run.turns ?? 0) + 1;
     const { files: named } = sandboxInputNames(files);
-    return await deps.store.putWorkspaceFiles(
+    const put = await deps.store.putWorkspaceFiles(
       run.conversationId,
       run.id,
       named.map((f) => ({ name: f.name, content: f.content, origin: { kind: 'input' as const, turn, at } })),
       deps.limits,
     );
+    if (put.evicted.length > 0) {
+      deps.log?.(`the files of older runs of ${run.conversationId} (${put.evicted.join(', ')}) were deleted to keep its workspaces within workspace.max_conversation_bytes`);
+    }
+    return put;
   } finally {
     await held.release();
   }

@@ -34,6 +34,8 @@ export interface WorkspaceDeps {
   store: HistoryStore;
   limits?: WorkspaceLimits;
   emit(event: AgentEvent): void;
+  /** The operator's log (older runs whose files were deleted for the conversation's bound). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function openWorkspace(deps: WorkspaceDeps, run: Run, turn: number,
     );
     manifest = put.manifest;
     reportReplaced(deps, run, put.replaced, manifest);
+    reportEvicted(deps, run, put.evicted);
   }
   const files = manifest.files.length > 0 ? await store.readWorkspace(run.conversationId, run.id, manifest) : [];
   if (manifest.files.length > 0) deps.emit({ type: 'workspace', runId: run.id, files: manifest.files.map(entry) });
@@ -80,6 +83,7 @@ export async function keepWritten(deps: WorkspaceDeps, run: Run, attempt: number
   try {
     const put = await deps.store.putWorkspaceFiles(run.conversationId, run.id, files, deps.limits ?? DEFAULT_WORKSPACE_LIMITS);
     reportReplaced(deps, run, put.replaced, put.manifest);
+    reportEvicted(deps, run, put.evicted);
     ws.manifest = put.manifest;
   } catch (err) {
     if (!(err instanceof WorkspaceLimitError)) throw err;
@@ -96,6 +100,13 @@ function reportReplaced(deps: WorkspaceDeps, run: Run, replaced: WorkspaceFile[]
     const file = manifest.files.find((f) => f.name === previous.name);
     if (file) deps.emit({ type: 'workspace_replaced', runId: run.id, file: entry(file), previous: entry(previous) });
   }
+}
+
+function reportEvicted(deps: WorkspaceDeps, run: Run, evicted: string[]): void {
+  if (evicted.length === 0) return;
+  deps.log?.(
+    `the files of ${evicted.length} older run${evicted.length === 1 ? '' : 's'} of ${run.conversationId} (${evicted.join(', ')}) were deleted to keep its workspaces within workspace.max_conversation_bytes`,
+  );
 }
 
 function entry(file: WorkspaceFile): WorkspaceEntry {

@@ -209,7 +209,7 @@ export const configSchema = z
         max_files: int(WORKSPACE_MAX_FILES, 1, 10_000),
         /** Most bytes in one run's workspace. */
         max_bytes: int(WORKSPACE_MAX_BYTES, 1, 2 ** 40),
-        /** Most bytes in the workspaces of all the runs of one conversation (channel, terminal). */
+        /** Most bytes in the workspaces of all the runs of one conversation (channel, terminal); past it the oldest runs' files are deleted. */
         max_conversation_bytes: int(WORKSPACE_MAX_CONVERSATION_BYTES, 1, 2 ** 40),
       })
       .strict()

@@ -5,7 +5,7 @@
  * - `blob:<conversationId>:<runId>:<sha256>` → a file's content, base64 (once per content and run:
  *   a file unchanged across attempts is stored once)
  * - `wsbytes:<conversationId>` → bytes of each run's workspace (`{ runId: bytes }`), for the
- *   conversation's bound
+ *   conversation's bound (past it, the oldest other runs' workspaces are deleted)
  *
  * A change writes the contents first and the manifest last, in one write: a change that fails
  * midway leaves the manifest as it was (a content written for it is unreferenced and is written
@@ -41,15 +41,18 @@ export class KeyvWorkspaces {
     return isManifest(value) ? value : { files: [] };
   }
 
-  /** Adds files (see {@link planPut}); @throws {WorkspaceLimitError} with nothing written when a bound would be passed. */
+  /**
+   * Adds files (see {@link planPut}); past the conversation's bound, the oldest other runs'
+   * workspaces are deleted first (in `evicted`).
+   * @throws {WorkspaceLimitError} with nothing written when a run's bound would be passed
+   */
   async put(conversationId: string, runId: string, files: NewWorkspaceFile[], limits: WorkspaceLimits): Promise<WorkspacePut> {
     const before = await this.manifest(conversationId, runId);
-    const tally = await this.tally(conversationId);
-    const others = Object.entries(tally).reduce((n, [id, bytes]) => (id === runId ? n : n + bytes), 0);
-    const plan = planPut(before, files, limits, others);
+    const plan = planPut(before, files, limits);
     if (plan.contents.size === 0 && plan.manifest.files.length === before.files.length) {
-      return { manifest: before, replaced: [], added: [] };
+      return { manifest: before, replaced: [], added: [], evicted: [] };
     }
+    const evicted = await this.makeRoom(conversationId, runId, manifestBytes(plan.manifest), limits.maxConversationBytes);
     const known = new Set(before.files.map((f) => f.hash));
     const fresh = [...plan.contents].filter(([hash]) => !known.has(hash));
     await this.call('store workspace files', () =>
@@ -58,7 +61,28 @@ export class KeyvWorkspaces {
     await this.call('store a workspace', () => this.keyv.set(manifestKey(conversationId, runId), plan.manifest));
     await this.dropUnreferenced(conversationId, runId, before, plan.manifest);
     await this.setTally(conversationId, runId, manifestBytes(plan.manifest));
-    return { manifest: plan.manifest, replaced: plan.replaced, added: plan.added };
+    return { manifest: plan.manifest, replaced: plan.replaced, added: plan.added, evicted };
+  }
+
+  /**
+   * Deletes the workspaces of the conversation's other runs, oldest first (run ids sort by time),
+   * until `bytes` more fit within `max`.
+   * @returns the runs whose workspaces were deleted
+   */
+  private async makeRoom(conversationId: string, runId: string, bytes: number, max: number): Promise<string[]> {
+    const tally = await this.tally(conversationId);
+    const others = Object.entries(tally)
+      .filter(([id]) => id !== runId)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    let total = others.reduce((n, [, b]) => n + b, 0);
+    const evicted: string[] = [];
+    for (const [id, size] of others) {
+      if (total + bytes <= max) break;
+      await this.drop(conversationId, id);
+      total -= size;
+      evicted.push(id);
+    }
+    return evicted;
   }
 
   /**

@@ -49,7 +49,10 @@ export interface WorkspaceLimits {
   maxFiles: number;
   /** Most bytes in one run's workspace. */
   maxBytes: number;
-  /** Most bytes in the workspaces of all the runs of one conversation. */
+  /**
+   * Most bytes in the workspaces of all the runs of one conversation: past it, the oldest other
+   * runs' workspaces are deleted (their records stay) until the change fits.
+   */
   maxConversationBytes: number;
 }
 
@@ -79,6 +82,11 @@ export interface WorkspacePut {
   replaced: WorkspaceFile[];
   /** Names of files that were not there before. */
   added: string[];
+  /**
+   * Runs of the conversation whose workspaces were deleted to keep the conversation within
+   * `maxConversationBytes` (the oldest first; never the run changed). Their records stay.
+   */
+  evicted: string[];
 }
 
 /** SHA-256 of a content, hex. */
@@ -94,15 +102,13 @@ export function manifestBytes(manifest: WorkspaceManifest): number {
 /**
  * The manifest after adding `files` (a file of a name already there replaces it, unless its content
  * is the same), with the contents to store. Pure: nothing is written.
- * @param otherRunsBytes bytes of the conversation's other runs' workspaces
- * @throws {WorkspaceLimitError} when the result would pass a bound (naming it and the sizes)
+ * @throws {WorkspaceLimitError} when the result would pass a run's bound (naming it and the sizes)
  */
 export function planPut(
   before: WorkspaceManifest,
   files: NewWorkspaceFile[],
-  limits: WorkspaceLimits,
-  otherRunsBytes: number,
-): WorkspacePut & { contents: Map<string, Buffer> } {
+  limits: Pick<WorkspaceLimits, 'maxFiles' | 'maxBytes'>,
+): Omit<WorkspacePut, 'evicted'> & { contents: Map<string, Buffer> } {
   const entries = new Map(before.files.map((f) => [f.name, f]));
   const replaced: WorkspaceFile[] = [];
   const added: string[] = [];
@@ -129,11 +135,6 @@ export function planPut(
   if (bytes > limits.maxBytes) {
     throw new WorkspaceLimitError(
       `the run's workspace would hold ${mib(bytes)}; the limit is ${mib(limits.maxBytes)} (workspace.max_bytes): nothing was added; remove files or start a new run`,
-    );
-  }
-  if (otherRunsBytes + bytes > limits.maxConversationBytes) {
-    throw new WorkspaceLimitError(
-      `the workspaces of this conversation would hold ${mib(otherRunsBytes + bytes)}; the limit is ${mib(limits.maxConversationBytes)} (workspace.max_conversation_bytes): nothing was added; delete older runs`,
     );
   }
   return { manifest, replaced, added, contents };

@@ -200,7 +200,7 @@ describe.each(BACKENDS)('history store contract on $name', ({ start }) => {
     }
   });
 
-  it('refuses a workspace change past a bound with a clear message, writing nothing', async () => {
+  it('refuses a change past a run\'s bound with a clear message, writing nothing; keeps a conversation within its bound', async () => {
     const conv = fresh();
     const limits = { maxFiles: 2, maxBytes: 10, maxConversationBytes: 15 };
     await withStore(async (store) => {
@@ -212,14 +212,17 @@ describe.each(BACKENDS)('history store contract on $name', ({ start }) => {
       await expect(store.putWorkspaceFiles(conv, 'a', [given('big.txt', '123456')], limits)).rejects.toThrow(WorkspaceLimitError);
       await expect(store.putWorkspaceFiles(conv, 'a', [given('big.txt', '123456')], limits)).rejects.toThrow(/workspace\.max_bytes/);
       expect(await store.getWorkspace(conv, 'a')).toEqual(before);
-      // the conversation's bound counts the other runs' workspaces
-      await store.putWorkspaceFiles(conv, 'b', [given('b.txt', '1234567890')], limits);
-      await expect(store.putWorkspaceFiles(conv, 'a', [given('more.txt', '1')], limits)).rejects.toThrow(/workspace\.max_conversation_bytes/);
-      expect(await store.getWorkspace(conv, 'a')).toEqual(before);
+      // the conversation's bound counts the other runs' workspaces: past it, the oldest other runs lose theirs
+      await store.putWorkspaceFiles(conv, 'a0', [given('old.txt', '1234')], limits);
+      expect((await store.putWorkspaceFiles(conv, 'b', [given('b.txt', '123456')], limits)).evicted).toEqual([]); // 5 + 4 + 6 = 15
+      const put = await store.putWorkspaceFiles(conv, 'a', [given('more.txt', '1')], limits);
+      expect(put.evicted).toEqual(['a0']);
+      expect(await store.getWorkspace(conv, 'a0')).toEqual({ files: [] });
+      expect((await store.getWorkspace(conv, 'b')).files.map((f) => f.name)).toEqual(['b.txt']);
+      expect((await store.getWorkspace(conv, 'a')).files.map((f) => f.name)).toEqual(['one.txt', 'more.txt']);
       // deleting a run frees its share
       await store.deleteRun(conv, 'b');
-      await store.putWorkspaceFiles(conv, 'a', [given('more.txt', '1')], limits);
-      expect((await store.getWorkspace(conv, 'a')).files.map((f) => f.name)).toEqual(['one.txt', 'more.txt']);
+      expect((await store.putWorkspaceFiles(conv, 'a', [given('more.txt', '12345')], limits)).evicted).toEqual([]); // 5 + 5 ≤ 15
     });
   });
 
