@@ -2,19 +2,19 @@
  * The orchestrator: generate → derive checks → execute → verify → on failure (or an unconfirmed
  * result) improve and execute again, while another attempt can help, up to `maxRetries`. It knows
  * no platform and no vendor; it emits events and keeps every run in the history store. The steps
- * themselves are in `steps.ts`; this file holds the entry points.
+ * themselves are in `steps.ts`, a turn (lease, workspace, deadline) in `turn.ts`; this file holds
+ * the entry points.
  */
 import type { Executor, InputFile } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { HistoryStore, Run } from '../history/types.js';
-import type { AgentEvent, AgentEventListener } from './events.js';
+import type { AgentEventListener } from './events.js';
 import { thisProcess } from '../history/process-identity.js';
-import { publicReason } from './public-error.js';
 import { judgeAttempt } from './verdict.js';
-import { emit, newAttempt, RunSteps, type TurnOptions } from './steps.js';
+import { newAttempt, RunSteps, type TurnOptions } from './steps.js';
 import { InputError } from './input-error.js';
-import { takeTurn, TURN_LEASE_MS } from './turn-lease.js';
-import { openWorkspace } from './workspace-turn.js';
+import { TURN_LEASE_MS } from './turn-lease.js';
+import { runTurn } from './turn.js';
 import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from '../history/workspace.js';
 import { addWorkspaceFiles, listWorkspace, removeWorkspaceFile, type WorkspaceFilesDeps } from './workspace-files.js';
 import { newRunId } from './ids.js';
@@ -23,7 +23,6 @@ import { librariesSentence } from './environment-text.js';
 import type { PythonEnvironment } from '../sandbox/environment.js';
 import { CHECKS_PROMPT } from './checks.js';
 import { REVIEW_PROMPT } from './review.js';
-import { startDeadline } from './deadline.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -256,71 +255,15 @@ export class Agent {
     }
   }
 
-  /**
-   * One turn of a run: takes the run's turn lease (waiting for another turn of it to end, `queued`
-   * emitted), reads the run again (another turn may have changed it), then opens the run's workspace (the call's files
-   * added, the whole workspace restored) and runs `body` under the run's deadline (`runTimeoutMs`);
-   * any error ends the run as failed (stored, `failed` emitted) instead of escaping, and the
-   * deadline ends it as `unverified` or `failed`.
-   * @param retries auto-fix attempts the call may make (for `lastAttempt`)
-   * @param check run after the lease is taken and the run read again; what it throws escapes (nothing stored)
-   * @throws {TurnBusyError} when another turn of the run did not end within the wait
-   */
-  private async guard(
+  /** One turn of a run (see {@link runTurn}). */
+  private guard(
     run: Run,
     options: CallOptions,
     retries: number,
     body: (options: TurnOptions) => Promise<unknown>,
     check?: () => void,
   ): Promise<Run> {
-    const held = await takeTurn(this.options.store, run.id, {
-      waitMs: this.turnWaitMs,
-      signal: options.signal,
-      onQueued: () => emit(options, { type: 'queued', runId: run.id, waitMs: this.turnWaitMs }),
-      log: this.options.log,
-    });
-    try {
-      // another turn may have ended between the caller reading the run and this call taking the lease
-      await this.reload(run);
-      check?.();
-      return await this.turn(run, options, retries, body);
-    } finally {
-      await held.release();
-    }
+    const deps = { store: this.options.store, steps: this.steps, log: this.options.log, runTimeoutMs: this.runTimeoutMs, turnWaitMs: this.turnWaitMs, workspaceLimits: this.workspaceLimits };
+    return runTurn(deps, run, options, retries, body, check);
   }
-
-  /** Replaces the fields of `run` by the stored run's (another turn may have changed it since the caller read it). */
-  private async reload(run: Run): Promise<void> {
-    const stored = await this.options.store.getRun(run.conversationId, run.id);
-    if (!stored) return;
-    for (const key of Object.keys(run)) if (!(key in stored)) delete (run as unknown as Record<string, unknown>)[key];
-    Object.assign(run, stored);
-  }
-
-  private async turn(run: Run, options: CallOptions, retries: number, body: (options: TurnOptions) => Promise<unknown>): Promise<Run> {
-    run.status = 'running';
-    run.runningIn = thisProcess();
-    run.error = undefined;
-    run.turns = (run.turns ?? 0) + 1;
-    const deadline = startDeadline(this.runTimeoutMs, options.signal);
-    try {
-      const deps = { store: this.options.store, limits: this.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: this.options.log };
-      const workspace = await openWorkspace(deps, run, run.turns, options.inputFiles);
-      const lastAttempt = run.attempts.length + 1 + retries;
-      await body({ ...options, signal: deadline.signal, inputFiles: workspace.files, workspace, lastAttempt });
-      // a deadline that passed while a step swallowed the abort still ends the run
-      if (deadline.expired && run.status === 'running') throw new Error(deadline.message);
-    } catch (err) {
-      if (deadline.expired && !options.signal?.aborted) {
-        await this.steps.finishUnconfirmed(run, deadline.message, deadline.message, options);
-      } else {
-        const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, this.options.log);
-        await this.steps.finish(run, 'failed', reason, options);
-      }
-    } finally {
-      deadline.dispose();
-    }
-    return run;
-  }
-
 }
