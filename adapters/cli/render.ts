@@ -2,7 +2,7 @@
  * Renders agent events as the terminal's progress lines, e.g. `[Agent] Generating code…`,
  * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (README).
  */
-import type { AgentEvent, AgreementEvent } from '../../src/agent/events.js';
+import type { AgentEvent, AgreementEvent, WorkspaceEntry } from '../../src/agent/events.js';
 import { agreementNotice, tablePreviewNotices } from '../../src/chat/verification.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
@@ -28,7 +28,9 @@ export interface RenderOptions {
 export function progressLine(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'generating':
-      return event.trigger === 'requirement' ? '[Agent] Generating code…' : '[Agent] Improving code…';
+      if (event.trigger === 'requirement') return '[Agent] Generating code…';
+      // an improve continues the run's numbering: its first attempt is not attempt 1
+      return event.trigger === 'feedback' ? `[Agent] Improving code (attempt ${event.attempt}/${event.lastAttempt})…` : '[Agent] Improving code…';
     case 'code_delta':
       return undefined;
     case 'generated':
@@ -57,7 +59,17 @@ export function progressLine(event: AgentEvent): string | undefined {
     case 'reviewed':
       return event.ok ? '[Agent] Review: meets the request' : `[Agent] Review found a defect: ${event.defect ?? ''}`;
     case 'improving':
-      return `[Agent] --- Improvement attempt ${event.retry}/${event.maxRetries} ---`;
+      return event.attempt === event.retry + 1
+        ? `[Agent] --- Improvement attempt ${event.retry}/${event.maxRetries} ---`
+        : `[Agent] --- Improvement attempt ${event.retry}/${event.maxRetries} (attempt ${event.attempt}/${event.lastAttempt} of the run) ---`;
+    case 'workspace':
+      return `[Agent] 📁 Workspace: ${boundLine(event.files.map(workspaceEntryText).join(', '), 600)}`;
+    case 'workspace_replaced':
+      return `[Agent] 📁 ${event.file.name} replaced the earlier file of that name (${sizeText(event.previous.bytes)} → ${sizeText(event.file.bytes)})`;
+    case 'workspace_refused':
+      return `[Agent] ⚠️ Not kept in the workspace (${event.names.join(', ')}): ${event.reason}`;
+    case 'queued':
+      return `[Agent] ⏳ Another request on this run is going; this one waits for it (at most ${Math.round(event.waitMs / 1000)} s)…`;
     case 'done':
       if (event.run.status === 'unverified') {
         return `[Agent] ⚠️ Ran, but not confirmed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.run.error ?? ''}`;
@@ -77,6 +89,19 @@ export function progressLine(event: AgentEvent): string | undefined {
 function agreementLine(event: AgreementEvent): string {
   const notice = agreementNotice(event);
   return boundLine(`${notice.title} ${notice.lines.join(' | ')}`, 600);
+}
+
+/** `clean.csv (1.2 kB, written by attempt 1)`, `inventory.csv (40 B, given)`. */
+export function workspaceEntryText(file: WorkspaceEntry): string {
+  const from = file.origin.kind === 'input' ? 'given' : `written by attempt ${file.origin.attempt}`;
+  return `${file.name} (${sizeText(file.bytes)}, ${from})`;
+}
+
+/** A size for people: `40 B`, `1.2 kB`, `3.4 MB`. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
 function plural(n: number, word: string): string {

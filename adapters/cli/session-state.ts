@@ -1,6 +1,7 @@
 /**
- * One interactive session's state and commands: the current run, the attached input files, the
- * step in progress (cancellable), and the answer awaited after a bare `/improve`.
+ * One interactive session's state and commands: the current run (and its workspace, kept in the
+ * history store), the attached input files given to new runs, the step in progress (cancellable),
+ * and the answer awaited after a bare `/improve`.
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -11,7 +12,7 @@ import type { Run } from '../../src/history/types.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import { InputError, type CallOptions } from '../../src/agent/agent.js';
 import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
-import { createRenderer, formatCode } from './render.js';
+import { createRenderer, formatCode, sizeText, workspaceEntryText } from './render.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { describeError } from './errors.js';
 import { readInputFiles } from './input-files.js';
@@ -98,15 +99,15 @@ export class Session {
       case 'help':
         return this.io.print(this.io.help);
       case 'run':
-        return this.step((o) => this.app.agent.run(CLI_CONVERSATION, this.withNote(rest, o), o));
+        return this.step((o) => this.app.agent.run(CLI_CONVERSATION, this.withNote(rest, o), o), true);
       case 'generate':
-        return this.step((o) => this.app.agent.generate(CLI_CONVERSATION, this.withNote(rest, o), o));
+        return this.step((o) => this.app.agent.generate(CLI_CONVERSATION, this.withNote(rest, o), o), true);
       case 'execute':
         return this.step((o) => this.app.agent.execute(this.requireRun(), o));
       case 'improve':
         return this.improve(rest);
       case 'show':
-        return this.io.print(formatCode(latestCode(this.requireRun())));
+        return this.show();
       case 'history':
         return this.history();
       case 'open':
@@ -114,8 +115,7 @@ export class Session {
       case 'attach':
         return this.attach(rest);
       case 'detach':
-        this.attached = [];
-        return this.io.print('No input files attached.');
+        return this.detach(rest);
       case 'save':
         return this.save(rest);
       default:
@@ -144,7 +144,12 @@ export class Session {
     await this.step((o) => this.app.agent.improve(run, feedback || undefined, o));
   }
 
-  private async step(action: (o: CallOptions) => Promise<Run>): Promise<void> {
+  /**
+   * Runs one agent call with the session's renderer and cancel.
+   * @param newRun a call that starts a run: the attached files are its input files (an existing run
+   *   has them, and the files it wrote, in its workspace)
+   */
+  private async step(action: (o: CallOptions) => Promise<Run>, newRun = false): Promise<void> {
     this.controller = new AbortController();
     const { spinner, print } = this.io;
     // A line ending in "…" is a step in progress: on a terminal the spinner shows it (and the line
@@ -170,7 +175,7 @@ export class Session {
         print(t);
       },
     });
-    const inputs = prepareInputs(this.attached);
+    const inputs = prepareInputs(newRun ? this.attached : []);
     for (const note of inputs.skipped) print(`[Agent] ${note}`);
     try {
       this.current = await action({
@@ -211,9 +216,48 @@ export class Session {
     if (path) {
       const [file] = await readInputFiles([path], this.app.config.sandbox.max_file_mb * 1024 * 1024, '/attach');
       this.attached = [...this.attached.filter((f) => f.name !== file!.name), file!];
+      if (this.current) {
+        const put = await this.app.agent.addFiles(this.current, [file!]);
+        const [name] = prepareInputs([file!]).files.map((f) => f.name);
+        const replaced = put.replaced.find((f) => f.name === name);
+        this.io.print(
+          replaced
+            ? `${name} replaced the file of that name in the current run's workspace (${sizeText(replaced.bytes)} → ${sizeText(file!.content.length)})`
+            : put.added.includes(name!)
+              ? `${name} added to the current run's workspace (/improve or /execute finds it)`
+              : `${name} is already in the current run's workspace, unchanged`,
+        );
+      }
     }
     if (this.attached.length === 0) return this.io.print('No input files attached. /attach <file> gives the next runs one.');
     this.io.print(`Input files for the next runs: ${this.attached.map((f) => `${f.name} (${f.content.length} bytes)`).join(', ')}`);
+  }
+
+  private async detach(name: string): Promise<void> {
+    if (!name) {
+      this.attached = [];
+      return this.io.print('No input files attached.');
+    }
+    const before = this.attached.length;
+    this.attached = this.attached.filter((f) => f.name !== name && prepareInputs([f]).files[0]?.name !== name);
+    const fromRun = this.current ? await this.app.agent.removeFile(this.current, name) : false;
+    if (!fromRun && this.attached.length === before) {
+      throw new InputError(`there is no file ${name} in the current run's workspace nor among the attached files (/show lists them)`);
+    }
+    this.io.print(
+      [fromRun ? `${name} removed from the current run's workspace` : '', this.attached.length < before ? `${name} no longer given to the next runs` : '']
+        .filter((t) => t !== '')
+        .join('; '),
+    );
+  }
+
+  private async show(): Promise<void> {
+    const run = this.requireRun();
+    this.io.print(formatCode(latestCode(run)));
+    const { files } = await this.app.agent.workspace(run);
+    if (files.length === 0) return this.io.print('Workspace: empty (/attach <file> adds one)');
+    this.io.print(`Workspace (${files.length} file${files.length === 1 ? '' : 's'}, what /improve and /execute find):`);
+    for (const f of files) this.io.print(`  ${workspaceEntryText({ name: f.name, bytes: f.bytes, origin: f.origin })}`);
   }
 
   private async save(arg: string): Promise<void> {

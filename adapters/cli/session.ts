@@ -1,6 +1,6 @@
 /**
  * The interactive terminal session: `/generate /run /execute /improve [feedback] /show /history
- * /open <n> /attach <file> /detach /save <file> /help /exit`. Text without a slash is a `/run`.
+ * /open <n> /attach <file> /detach [name] /save <file> /help /exit`. Text without a slash is a `/run`.
  * Ctrl-C cancels the current step, not the session.
  */
 import { createInterface } from 'node:readline';
@@ -14,13 +14,15 @@ import { Session } from './session-state.js';
 export const SESSION_HELP = `Commands:
   /run <requirement>       generate code, execute it, fix it until it works (plain text does the same)
   /generate <requirement>  generate code without executing it
-  /execute                 execute the current code again
+  /execute                 execute the current code again (in its workspace: its files and the files it wrote)
   /improve [feedback]      improve the current code (from your feedback, or from its last error)
-  /show                    show the current code
+  /show                    show the current code and its workspace (the files its programs find)
   /history                 list the terminal's past runs (code-agent run's too), numbered; a run keeps its number
   /open <n>                make run n of /history the current one (then /show, /execute, /improve)
-  /attach <file>           give the next runs an input file (repeat for more; /attach alone lists them)
-  /detach                  forget the attached files
+  /attach <file>           add a file to the current run's workspace and give it to the next runs too
+                           (repeat for more; /attach alone lists them)
+  /detach [name]           remove a file from the current run's workspace and the attached files
+                           (/detach alone: forget the attached files)
   /save [-f] <file>        write the current code to a file (-f: replace an existing file)
   /help                    this help (help alone too)
   /exit                    leave (exit alone, or Ctrl-D, too); Ctrl-C cancels the current step`;

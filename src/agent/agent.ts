@@ -2,23 +2,27 @@
  * The orchestrator: generate → derive checks → execute → verify → on failure (or an unconfirmed
  * result) improve and execute again, while another attempt can help, up to `maxRetries`. It knows
  * no platform and no vendor; it emits events and keeps every run in the history store. The steps
- * themselves are in `steps.ts`; this file holds the entry points.
+ * themselves are in `steps.ts`, a turn (lease, workspace, deadline) in `turn.ts`; this file holds
+ * the entry points.
  */
 import type { Executor, InputFile } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { HistoryStore, Run } from '../history/types.js';
 import type { AgentEventListener } from './events.js';
 import { thisProcess } from '../history/process-identity.js';
-import { publicReason } from './public-error.js';
 import { judgeAttempt } from './verdict.js';
-import { newAttempt, RunSteps } from './steps.js';
+import { newAttempt, RunSteps, type TurnOptions } from './steps.js';
+import { InputError } from './input-error.js';
+import { TURN_LEASE_MS } from './turn-lease.js';
+import { runTurn } from './turn.js';
+import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from '../history/workspace.js';
+import { addWorkspaceFiles, listWorkspace, removeWorkspaceFile, type WorkspaceFilesDeps } from './workspace-files.js';
 import { newRunId } from './ids.js';
 import { systemPrompt } from './prompts.js';
 import { librariesSentence } from './environment-text.js';
 import type { PythonEnvironment } from '../sandbox/environment.js';
 import { CHECKS_PROMPT } from './checks.js';
 import { REVIEW_PROMPT } from './review.js';
-import { startDeadline } from './deadline.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -35,10 +39,7 @@ function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): 
  */
 export type VerifyMode = 'off' | 'checks' | 'review' | 'both';
 
-/** A request that cannot be accepted (empty, too long…); nothing was run and nothing was stored. */
-export class InputError extends Error {
-  override name = 'InputError';
-}
+export { InputError } from './input-error.js';
 
 /** What the agent needs. */
 export interface AgentOptions {
@@ -57,6 +58,13 @@ export interface AgentOptions {
   verify?: VerifyMode;
   /** The longest a call (run, improve, execute) may take, in ms; 0: no deadline. Default {@link DEFAULT_RUN_TIMEOUT_MS}. */
   runTimeoutMs?: number;
+  /** Bounds of the runs' workspaces (`workspace.*` in the config). Default {@link DEFAULT_WORKSPACE_LIMITS}. */
+  workspaceLimits?: WorkspaceLimits;
+  /**
+   * The longest a call waits for another turn of the same run to end, in ms. Default: the run
+   * deadline plus {@link TURN_LEASE_MS} (an hour without a deadline).
+   */
+  turnWaitMs?: number;
 }
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 900 s). */
@@ -66,7 +74,10 @@ export const DEFAULT_RUN_TIMEOUT_MS = 900_000;
 export interface CallOptions {
   /** Who asked (platform user id or name). */
   requestedBy?: string;
-  /** Files placed in the sandbox work dir (e.g. chat attachments). */
+  /**
+   * Files given with this call (e.g. chat attachments): added to the run's workspace (a file of a
+   * name already there replaces it), which every execution's work dir gets whole.
+   */
   inputFiles?: InputFile[];
   /** Cancels the current LLM call or execution; the run ends as failed with "cancelled". */
   signal?: AbortSignal;
@@ -84,6 +95,8 @@ export class Agent {
   readonly maxRequirementChars: number;
   readonly verify: VerifyMode;
   readonly runTimeoutMs: number;
+  readonly workspaceLimits: WorkspaceLimits;
+  private readonly turnWaitMs: number;
   private readonly steps: RunSteps;
 
   constructor(private readonly options: AgentOptions) {
@@ -91,8 +104,10 @@ export class Agent {
     this.maxRequirementChars = options.maxRequirementChars ?? 8000;
     this.verify = options.verify ?? 'checks';
     this.runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+    this.workspaceLimits = options.workspaceLimits ?? DEFAULT_WORKSPACE_LIMITS;
+    this.turnWaitMs = options.turnWaitMs ?? (this.runTimeoutMs > 0 ? this.runTimeoutMs + TURN_LEASE_MS : 3_600_000);
     const environment = async () => options.executor.environment?.().catch(() => undefined);
-    this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify, environment });
+    this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify, environment, workspaceLimits: this.workspaceLimits });
     // a local model reads the system prompts now, not during the first request (with the sandbox's
     // packages as last probed: the probe itself starts with the first run)
     void options.llm.prepare?.(systemPrompts(this.verify, options.executor.cachedEnvironment?.()));
@@ -112,7 +127,7 @@ export class Agent {
     this.checkText(requirement.trim(), 'requirement');
     await this.options.executor.check();
     const run = await this.startRun(conversationId, requirement, options);
-    return this.guard(run, options, async (o) => {
+    return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
       await this.steps.profileInputs(run, o);
       await this.steps.makeAttempt(run, 'requirement', undefined, o);
       await this.steps.executeAndFix(run, o);
@@ -125,7 +140,7 @@ export class Agent {
    */
   async generate(conversationId: string, requirement: string, options: CallOptions = {}): Promise<Run> {
     const run = await this.startRun(conversationId, requirement, options);
-    return this.guard(run, options, async (o) => {
+    return this.guard(run, options, 0, async (o) => {
       // code without execution needs no sandbox: without one, the files go unprofiled
       await this.steps.profileInputs(run, o).catch(() => undefined);
       const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, o);
@@ -135,19 +150,23 @@ export class Agent {
   }
 
   /**
-   * Executes the latest code of a run again (a new `rerun` attempt), without improving it.
+   * Executes the latest code of a run again (a new `rerun` attempt), without improving it, in a work
+   * dir holding the run's workspace (restored from the store).
    * @throws {InputError} when the run has no code yet.
    */
   async execute(run: Run, options: CallOptions = {}): Promise<Run> {
-    const source = [...run.attempts].reverse().find((a) => a.code);
-    if (!source) throw new InputError('this run has no code to execute yet');
-    return this.guard(run, options, async (o) => {
-      run.attempts.push(newAttempt(run, 'rerun', source.code));
+    const latestCode = () => [...run.attempts].reverse().find((a) => a.code)?.code;
+    const check = () => {
+      if (!latestCode()) throw new InputError('this run has no code to execute yet');
+    };
+    if (run.status !== 'running') check(); // a run still going may have code by the time its turn ends
+    return this.guard(run, options, 0, async (o) => {
+      run.attempts.push(newAttempt(run, 'rerun', latestCode()!, undefined, o.workspace?.fingerprint));
       await this.steps.executeLatest(run, o);
       const verdict = judgeAttempt(run.attempts.at(-1)!, run);
       if (verdict.kind === 'confirmed') return this.steps.finish(run, 'success', undefined, o);
       return this.steps.finish(run, verdict.kind === 'ran' ? 'unverified' : 'failed', 'reason' in verdict ? verdict.reason : undefined, o);
-    });
+    }, check);
   }
 
   /**
@@ -157,16 +176,53 @@ export class Agent {
    * @throws {SandboxUnavailableError} when the sandbox cannot isolate here (checked before any LLM call).
    */
   async improve(run: Run, feedback: string | undefined, options: CallOptions = {}): Promise<Run> {
-    if (run.attempts.length === 0) throw new InputError('this run has no code to improve yet');
+    const check = () => {
+      if (run.attempts.length === 0) throw new InputError('this run has no code to improve yet');
+    };
+    if (run.status !== 'running') check(); // a run still going gets its first attempt meanwhile
     const text = feedback?.trim() || undefined;
     if (text) this.checkText(text, 'feedback');
     await this.options.executor.check();
-    return this.guard(run, options, async (o) => {
+    return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
       await this.steps.profileInputs(run, o);
       await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, o);
       if (text) await this.steps.deriveChecks(run, o);
       await this.steps.executeAndFix(run, o);
-    });
+    }, check);
+  }
+
+  /**
+   * The run's workspace: every file its programs find in their work dir (given, or written by an
+   * attempt), in arrival order, with sizes and origins. For `/show` and the like.
+   * @throws {HistoryError} when the store fails
+   */
+  workspace(run: Run): Promise<WorkspaceManifest> {
+    return listWorkspace(this.options.store, run);
+  }
+
+  /**
+   * Adds files to a run's workspace between turns (e.g. `/attach`, an attachment without a
+   * request): its next turn, re-run or improve finds them. A file of a name already there
+   * replaces it (in `replaced`). Waits for a turn of the run that is going (`queued` emitted).
+   * @throws {WorkspaceLimitError} when a workspace bound would be passed (nothing is added)
+   * @throws {TurnBusyError} when a turn of the run went on longer than the wait
+   */
+  addFiles(run: Run, files: InputFile[], onEvent?: AgentEventListener): Promise<WorkspacePut> {
+    return addWorkspaceFiles(this.workspaceDeps(), run, files, onEvent);
+  }
+
+  /**
+   * Removes a file from a run's workspace (later turns no longer find it; earlier results keep it).
+   * Waits for a turn of the run that is going (`queued` emitted).
+   * @returns false when the workspace has no file of that name
+   * @throws {TurnBusyError} when a turn of the run went on longer than the wait
+   */
+  removeFile(run: Run, name: string, onEvent?: AgentEventListener): Promise<boolean> {
+    return removeWorkspaceFile(this.workspaceDeps(), run, name, onEvent);
+  }
+
+  private workspaceDeps(): WorkspaceFilesDeps {
+    return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log };
   }
 
   /** Validates the requirement, creates and stores the run. */
@@ -199,30 +255,15 @@ export class Agent {
     }
   }
 
-  /**
-   * Runs `body` under the run's deadline (`runTimeoutMs`); any error ends the run as failed (stored,
-   * `failed` emitted) instead of escaping, and the deadline ends it as `unverified` or `failed`.
-   */
-  private async guard(run: Run, options: CallOptions, body: (options: CallOptions) => Promise<unknown>): Promise<Run> {
-    run.status = 'running';
-    run.runningIn = thisProcess();
-    run.error = undefined;
-    const deadline = startDeadline(this.runTimeoutMs, options.signal);
-    try {
-      await body({ ...options, signal: deadline.signal });
-      // a deadline that passed while a step swallowed the abort still ends the run
-      if (deadline.expired && run.status === 'running') throw new Error(deadline.message);
-    } catch (err) {
-      if (deadline.expired && !options.signal?.aborted) {
-        await this.steps.finishUnconfirmed(run, deadline.message, deadline.message, options);
-      } else {
-        const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, this.options.log);
-        await this.steps.finish(run, 'failed', reason, options);
-      }
-    } finally {
-      deadline.dispose();
-    }
-    return run;
+  /** One turn of a run (see {@link runTurn}). */
+  private guard(
+    run: Run,
+    options: CallOptions,
+    retries: number,
+    body: (options: TurnOptions) => Promise<unknown>,
+    check?: () => void,
+  ): Promise<Run> {
+    const deps = { store: this.options.store, steps: this.steps, log: this.options.log, runTimeoutMs: this.runTimeoutMs, turnWaitMs: this.turnWaitMs, workspaceLimits: this.workspaceLimits };
+    return runTurn(deps, run, options, retries, body, check);
   }
-
 }

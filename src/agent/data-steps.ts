@@ -17,15 +17,19 @@ import { agreeEitherWay } from './agreement.js';
 import { emit } from './steps.js';
 
 /**
- * Profiles the call's input files in the sandbox (under the names the program will see) and keeps
- * the profile on the run; emits `profiled`. Nothing happens without input files.
+ * Profiles the run's workspace files in the sandbox (under the names the program will see) and
+ * keeps the profile on the run; emits `profiled` for the files profiled for the first time in the
+ * run (or changed). Nothing happens without files.
  * @throws {SandboxUnavailableError} when the sandbox cannot isolate here
  */
 export async function profileRunInputs(executor: Executor, run: Run, options: CallOptions): Promise<void> {
   const { files } = sandboxInputNames(options.inputFiles ?? []);
   if (files.length === 0) return;
+  const before = new Set((run.inputProfile?.files ?? []).map((f) => `${f.name}\0${f.summary}`));
   run.inputProfile = await profileInputs(executor, files, options.signal);
-  emit(options, { type: 'profiled', runId: run.id, files: run.inputProfile.files.map(({ name, summary }) => ({ name, summary })) });
+  // a later turn says only what is new (the workspace event lists every file)
+  const fresh = run.inputProfile.files.filter((f) => !before.has(`${f.name}\0${f.summary}`));
+  if (fresh.length > 0) emit(options, { type: 'profiled', runId: run.id, files: fresh.map(({ name, summary }) => ({ name, summary })) });
 }
 
 /** What the check writer reads: the request so far and, on input files, their profile. */

@@ -3,13 +3,19 @@
  */
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
+import type { WorkspaceOrigin } from '../history/workspace.js';
 
-/** Emitted before an LLM call. `attempt` is the 1-based index of the attempt being made. */
+/**
+ * Emitted before an LLM call. `attempt` is the 1-based index of the attempt being made inside the
+ * run: numbers continue across the turns of a run (an improve after one attempt starts at 2).
+ */
 export interface GeneratingEvent {
   type: 'generating';
   runId: string;
   attempt: number;
   trigger: AttemptTrigger;
+  /** The highest attempt index this call may reach (its first attempt + its auto-fixes): "Attempt attempt/lastAttempt". */
+  lastAttempt: number;
 }
 /**
  * Emitted while an attempt's reply streams in (providers that stream, e.g. the local model and the
@@ -47,12 +53,16 @@ export interface ExecutedEvent {
   attempt: number;
   result: ExecutionResult;
 }
-/** Emitted when a failure is fed back to the LLM. `retry` counts from 1 to `maxRetries`. */
+/** Emitted when a failure is fed back to the LLM. `retry` counts from 1 to `maxRetries` within one call. */
 export interface ImprovingEvent {
   type: 'improving';
   runId: string;
   retry: number;
   maxRetries: number;
+  /** The index of the attempt about to be made, in the run (continues across turns). */
+  attempt: number;
+  /** The highest attempt index this call may reach. */
+  lastAttempt: number;
   /** One line naming the failure (e.g. `NameError: name 'x' is not defined`). */
   reason: string;
 }
@@ -72,11 +82,14 @@ export interface ChecksEvent {
   /** The whole checks' source: the asserts and the lines they need (e.g. `values = …` read from OUTPUT). */
   code?: string;
 }
-/** Emitted once per call with input files, before the first LLM call: what the agent saw in each file. */
+/**
+ * Emitted once per call whose workspace has files not profiled before in the run (the first turn's
+ * inputs, a file given or written since), before the first LLM call: what the agent saw in each.
+ */
 export interface ProfiledEvent {
   type: 'profiled';
   runId: string;
-  /** One entry per input file: its sandbox name and a one-line summary (e.g. `CSV: 1,000 data rows, columns: a, b`). */
+  /** One entry per new file: its sandbox name and a one-line summary (e.g. `CSV: 1,000 data rows, columns: a, b`). */
   files: { name: string; summary: string }[];
 }
 /**
@@ -108,6 +121,54 @@ export interface RepeatedEvent {
   /** The earlier attempt with the same code. */
   repeatOf: number;
 }
+/** One file of a run's workspace, as events show it. */
+export interface WorkspaceEntry {
+  name: string;
+  /** Size in bytes. */
+  bytes: number;
+  origin: WorkspaceOrigin;
+}
+/**
+ * Emitted at the start of a turn whose workspace has files: every file the program will find in
+ * its work dir (given in this or an earlier turn, or written by an earlier attempt), in arrival order.
+ */
+export interface WorkspaceEvent {
+  type: 'workspace';
+  runId: string;
+  files: WorkspaceEntry[];
+}
+/** Emitted when a file given or written replaced a workspace file of the same name with other content. */
+export interface WorkspaceReplacedEvent {
+  type: 'workspace_replaced';
+  runId: string;
+  /** The new file. */
+  file: WorkspaceEntry;
+  /** The file it replaced. */
+  previous: WorkspaceEntry;
+}
+/**
+ * Emitted when files an attempt wrote could not be kept in the workspace (a bound would be passed):
+ * they are still returned with the execution result, but later turns will not find them.
+ */
+export interface WorkspaceRefusedEvent {
+  type: 'workspace_refused';
+  runId: string;
+  attempt: number;
+  /** The files not kept. */
+  names: string[];
+  /** Why, in words (names the bound and its config key). */
+  reason: string;
+}
+/**
+ * Emitted when another turn of the same run is going (another reply, another worker): this call
+ * waits for it to end (at most `waitMs` ms) instead of running at the same time on the workspace.
+ */
+export interface QueuedEvent {
+  type: 'queued';
+  runId: string;
+  /** The longest this call waits, in ms. */
+  waitMs: number;
+}
 /**
  * Emitted once when a run ends well (or, for `generate`, when code exists), including an
  * `unverified` run: it ran, but `run.error` says what could not be confirmed.
@@ -136,6 +197,10 @@ export type AgentEvent =
   | ProfiledEvent
   | AgreementEvent
   | RepeatedEvent
+  | WorkspaceEvent
+  | WorkspaceReplacedEvent
+  | WorkspaceRefusedEvent
+  | QueuedEvent
   | DoneEvent
   | FailedEvent;
 

@@ -10,6 +10,8 @@ import { librariesSentence } from './environment-text.js';
 import { profileSection } from '../data/profile.js';
 import { dataFeedback } from '../data/feedback.js';
 import { CHECKS_IN_REPLY_INSTRUCTION } from './reply-checks.js';
+import type { WorkspaceManifest } from '../history/workspace.js';
+import { workspaceSection } from './workspace-turn.js';
 
 /** How the conversation of a run is built. */
 export interface PromptOptions {
@@ -17,16 +19,22 @@ export interface PromptOptions {
   checksInReply?: boolean;
   /** The system prompt ({@link systemPrompt} of the sandbox's environment); default {@link SYSTEM_PROMPT}. */
   system?: string;
+  /** The run's workspace as the attempt's program will find it: listed with the requirement. */
+  workspace?: WorkspaceManifest;
 }
 
 /**
- * The first user message of every attempt's conversation: the requirement, then (runs on input
- * files) the profile of the files and, when checks come with the code, the instruction for them.
+ * The first user message of every attempt's conversation: the requirement, then (runs with a
+ * workspace) its files — names, sizes, which earlier attempts wrote which — and their profile and,
+ * when checks come with the code, the instruction for them.
  */
 export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
+  const listing = workspaceSection(options.workspace);
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  if (section === '') return run.requirement;
-  return [run.requirement, section, ...(options.checksInReply ? [CHECKS_IN_REPLY_INSTRUCTION] : [])].join('\n\n');
+  if (section === '' && listing === '') return run.requirement;
+  return [run.requirement, listing, section, ...(options.checksInReply && section !== '' ? [CHECKS_IN_REPLY_INSTRUCTION] : [])]
+    .filter((t) => t !== '')
+    .join('\n\n');
 }
 
 /**

@@ -24,6 +24,16 @@ import { codeStreamer } from './code-stream.js';
 import { boundLine } from '../text/cut.js';
 import { checksFromReply, trailingChecks } from './reply-checks.js';
 import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
+import { keepWritten, type TurnWorkspace } from './workspace-turn.js';
+import type { WorkspaceLimits } from '../history/workspace.js';
+
+/** A call's options as the agent completes them for its turn. */
+export interface TurnOptions extends CallOptions {
+  /** The run's workspace during this turn; `inputFiles` is its files. */
+  workspace?: TurnWorkspace;
+  /** The highest attempt index this call may reach (see `GeneratingEvent.lastAttempt`). */
+  lastAttempt?: number;
+}
 
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
 export const ERROR_MAX_CHARS = 1000;
@@ -43,6 +53,10 @@ export interface StepsOptions {
   verify: VerifyMode;
   /** What the sandbox offers (probed once by the executor), or undefined when it cannot say. */
   environment(): Promise<PythonEnvironment | undefined>;
+  /** Bounds of the runs' workspaces (default `DEFAULT_WORKSPACE_LIMITS`). */
+  workspaceLimits?: WorkspaceLimits;
+  /** The operator's log. */
+  log?: (message: string) => void;
 }
 
 /** The steps of runs (see the module doc). */
@@ -68,7 +82,7 @@ export class RunSteps {
    * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), and a
    * failure no code can fix ends the run at once with what to do.
    */
-  async executeAndFix(run: Run, options: CallOptions): Promise<void> {
+  async executeAndFix(run: Run, options: TurnOptions): Promise<void> {
     const maxRetries = options.maxRetries ?? this.options.maxRetries;
     for (let retry = 1; ; retry++) {
       const attempt = run.attempts.at(-1)!;
@@ -98,7 +112,8 @@ export class RunSteps {
         await this.finishUnconfirmed(run, verdict.reason, stop, options);
         return;
       }
-      emit(options, { type: 'improving', runId: run.id, retry, maxRetries, reason: verdict.reason });
+      const next = run.attempts.length + 1;
+      emit(options, { type: 'improving', runId: run.id, retry, maxRetries, attempt: next, lastAttempt: Math.max(next, options.lastAttempt ?? next), reason: verdict.reason });
       const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
       await this.makeAttempt(run, fromReview ? 'review' : 'error', fromReview ? verdict.defect : undefined, options, {
         temperature: repeatOf !== undefined ? REPEAT_TEMPERATURE : undefined,
@@ -181,15 +196,15 @@ export class RunSteps {
     run: Run,
     trigger: AttemptTrigger,
     feedback: string | undefined,
-    options: CallOptions,
+    options: TurnOptions,
     sampling: { temperature?: number } = {},
   ): Promise<Attempt> {
-    const attempt = newAttempt(run, trigger, '', feedback);
-    emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger });
+    const attempt = newAttempt(run, trigger, '', feedback, options.workspace?.fingerprint);
+    emit(options, { type: 'generating', runId: run.id, attempt: attempt.index, trigger, lastAttempt: Math.max(attempt.index, options.lastAttempt ?? attempt.index) });
     const streamer = () => codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
     let onToken = streamer();
     const checksInReply = this.checksInReply(run);
-    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, { checksInReply, system: await this.systemPrompt() }), {
+    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, { checksInReply, system: await this.systemPrompt(), workspace: options.workspace?.manifest }), {
       signal: options.signal,
       onToken: (text) => onToken(text),
       onRestart: () => (onToken = streamer()),
@@ -224,8 +239,11 @@ export class RunSteps {
     if (run.inputProfile) await this.save(run);
   }
 
-  /** Executes the latest attempt (if it has code) and stores its result. */
-  async executeLatest(run: Run, options: CallOptions): Promise<void> {
+  /**
+   * Executes the latest attempt (if it has code) in a work dir holding the run's workspace and
+   * stores its result; the files a successful execution wrote join the workspace.
+   */
+  async executeLatest(run: Run, options: TurnOptions): Promise<void> {
     const attempt = run.attempts.at(-1)!;
     if (!attempt.code) return;
     emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
@@ -243,6 +261,12 @@ export class RunSteps {
     await this.save(run);
     emit(options, { type: 'executed', runId: run.id, attempt: attempt.index, result: kept.shown });
     if (options.signal?.aborted) throw new Error('cancelled');
+    if (result.success && options.workspace) {
+      // a failed program's files may be half-written: they are returned, not kept for later turns
+      const deps = { store: this.options.store, limits: this.options.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: this.options.log };
+      await keepWritten(deps, run, attempt.index, result.artifacts, options.workspace);
+      options.inputFiles = options.workspace.files;
+    }
   }
 
   async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {
@@ -260,12 +284,16 @@ export class RunSteps {
   }
 }
 
-/** A new attempt of a run (not yet in `run.attempts`). */
-export function newAttempt(run: Run, trigger: AttemptTrigger, code: string, feedback?: string): Attempt {
+/**
+ * A new attempt of a run (not yet in `run.attempts`).
+ * @param workspace the fingerprint of the workspace its program is given (see `Attempt.workspace`)
+ */
+export function newAttempt(run: Run, trigger: AttemptTrigger, code: string, feedback?: string, workspace?: string): Attempt {
   return {
     index: run.attempts.length + 1,
     trigger,
     ...(feedback !== undefined ? { feedback } : {}),
+    ...(workspace !== undefined ? { workspace } : {}),
     code,
     usage: { promptTokens: 0, completionTokens: 0 },
     createdAt: new Date().toISOString(),

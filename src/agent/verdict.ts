@@ -70,11 +70,15 @@ function normalised(code: string): string {
     .join('\n');
 }
 
-/** The index of an earlier attempt of the run with the same code as `attempt`, if any. */
+/**
+ * The index of an earlier attempt of the run that is the same program as `attempt`: the same code
+ * given the same workspace (a file that arrived since makes it another program), if any.
+ */
 export function sameCodeAs(run: Run, attempt: Attempt): number | undefined {
   const code = normalised(attempt.code);
   const earlier = run.attempts.find(
-    (a) => a !== attempt && a.index < attempt.index && a.code && a.trigger !== 'rerun' && normalised(a.code) === code,
+    (a) =>
+      a !== attempt && a.index < attempt.index && a.code && a.trigger !== 'rerun' && a.workspace === attempt.workspace && normalised(a.code) === code,
   );
   return earlier?.index;
 }

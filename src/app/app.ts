@@ -60,6 +60,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     log: warn,
     verify: config.agent.verify,
     runTimeoutMs: config.agent.run_timeout_s * 1000,
+    workspaceLimits: {
+      maxFiles: config.workspace.max_files,
+      maxBytes: config.workspace.max_bytes,
+      maxConversationBytes: config.workspace.max_conversation_bytes,
+    },
   });
   const close = async () => {
     await executor.close?.();

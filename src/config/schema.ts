@@ -3,6 +3,7 @@
  * the key by its path, e.g. `sandbox.timeout_s: expected a number`.
  */
 import { z } from 'zod';
+import { WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from '../history/workspace.js';
 import { PIN_PATTERN } from '../sandbox/python-packages.js';
 
 /** Empty strings (from `${VAR}` with VAR unset) count as "not set". */
@@ -201,6 +202,22 @@ export const configSchema = z
       .strict()
       .default({ max_retries: 3, max_requirement_chars: 8000, verify: 'checks', run_timeout_s: 900 }),
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
+    /** Bounds of a run's workspace (its files and the files its programs wrote, kept with the history). */
+    workspace: z
+      .object({
+        /** Most files in one run's workspace. */
+        max_files: int(WORKSPACE_MAX_FILES, 1, 10_000),
+        /** Most bytes in one run's workspace. */
+        max_bytes: int(WORKSPACE_MAX_BYTES, 1, 2 ** 40),
+        /** Most bytes in the workspaces of all the runs of one conversation (channel, terminal); past it the oldest runs' files are deleted. */
+        max_conversation_bytes: int(WORKSPACE_MAX_CONVERSATION_BYTES, 1, 2 ** 40),
+      })
+      .strict()
+      .refine((w) => w.max_conversation_bytes >= w.max_bytes, {
+        message: 'max_conversation_bytes must be at least max_bytes (a conversation holds at least one run)',
+        path: ['max_conversation_bytes'],
+      })
+      .default({ max_files: WORKSPACE_MAX_FILES, max_bytes: WORKSPACE_MAX_BYTES, max_conversation_bytes: WORKSPACE_MAX_CONVERSATION_BYTES }),
     store: z
       .object({
         url: z.string().default('sqlite://data/history.sqlite'),

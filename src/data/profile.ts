@@ -2,7 +2,7 @@
  * Profiles of input files: what the model is told about each file before it writes code (CSV
  * columns and types, JSON shape, a recognised log format…). The profile is computed INSIDE the
  * sandbox by `profile.py`, run through the same {@link Executor} as the programs (files are
- * untrusted: the host never parses them), bounded in size, and cached per file content.
+ * untrusted: the host never parses them), bounded in size, and cached per file content and name.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -40,9 +40,9 @@ export interface InputProfile {
 
 const cache = new Map<string, Omit<FileProfile, 'name'>>();
 
+/** The content's hash and the name: a profile's text names its file ("read it with: pandas.read_csv('x.csv')"). */
 function cacheKey(file: InputFile): string {
-  const ext = /\.[^.]*$/.exec(file.name)?.[0] ?? '';
-  return `${createHash('sha256').update(file.content).digest('hex')}${ext.toLowerCase()}`;
+  return `${createHash('sha256').update(file.content).digest('hex')}\0${file.name}`;
 }
 
 function remember(key: string, profile: Omit<FileProfile, 'name'>): void {
@@ -75,7 +75,7 @@ export function profilerProgram(names: string[]): string {
 
 /**
  * Profiles input files (already under their sandbox names, see `prepareInputs`) in one sandbox
- * execution; files seen before (same content and extension) come from the cache. A profiler that
+ * execution; files seen before (same content and name) come from the cache. A profiler that
  * fails says so in each file's profile; it never throws for a file's content.
  * @throws {SandboxUnavailableError} when the sandbox cannot isolate here
  */

@@ -16,9 +16,14 @@ CREATE TABLE IF NOT EXISTS code_agent_run_index (
 CREATE TABLE IF NOT EXISTS code_agent_claims (
   key TEXT PRIMARY KEY,
   expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE IF NOT EXISTS code_agent_leases (
+  key TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  expires_at TIMESTAMPTZ NOT NULL
 );`;
 
-/** Tables `code_agent_run_index` and `code_agent_claims`, created on open. */
+/** Tables `code_agent_run_index`, `code_agent_claims` and `code_agent_leases`, created on open. */
 export class PostgresAtomics implements AtomicOps {
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -81,6 +86,21 @@ export class PostgresAtomics implements AtomicOps {
       [conversationId, limit],
     );
     return res.rows.map((r) => r.run_id).reverse();
+  }
+
+  async lease(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const res = await this.pool.query(
+      `INSERT INTO code_agent_leases (key, owner, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+       ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+       WHERE code_agent_leases.expires_at <= now() OR code_agent_leases.owner = EXCLUDED.owner
+       RETURNING key`,
+      [key, owner, Math.max(1, Math.round(ttlMs))],
+    );
+    return res.rowCount === 1;
+  }
+
+  async release(key: string, owner: string): Promise<void> {
+    await this.pool.query('DELETE FROM code_agent_leases WHERE key = $1 AND owner = $2', [key, owner]);
   }
 
   async close(): Promise<void> {

@@ -19,7 +19,19 @@ redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
 return 1`;
 
-/** Keys: `code-agent:claim:<key>`, `code-agent:index:<conversationId>`. */
+/** Sets KEYS[1] to ARGV[1] for ARGV[2] ms when it is absent or already ARGV[1]'s. */
+const LEASE = `
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
+return 1`;
+
+/** Deletes KEYS[1] when it holds ARGV[1]. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** Keys: `code-agent:claim:<key>`, `code-agent:index:<conversationId>`, `code-agent:lease:<key>`. */
 export class RedisAtomics implements AtomicOps {
   /**
    * @param connected resolves with the Keyv adapter's connected client
@@ -44,6 +56,18 @@ export class RedisAtomics implements AtomicOps {
 
   async recent(conversationId: string, limit: number): Promise<string[]> {
     return (await this.connected()).lRange(`code-agent:index:${conversationId}`, -limit, -1);
+  }
+
+  async lease(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const reply = await (await this.connected()).eval(LEASE, {
+      keys: [`code-agent:lease:${key}`],
+      arguments: [owner, String(Math.max(1, Math.round(ttlMs)))],
+    });
+    return Number(reply) === 1;
+  }
+
+  async release(key: string, owner: string): Promise<void> {
+    await (await this.connected()).eval(RELEASE, { keys: [`code-agent:lease:${key}`], arguments: [owner] });
   }
 
   async close(): Promise<void> {

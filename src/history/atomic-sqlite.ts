@@ -29,9 +29,14 @@ CREATE TABLE IF NOT EXISTS code_agent_run_index (
 CREATE TABLE IF NOT EXISTS code_agent_claims (
   key TEXT PRIMARY KEY,
   expires_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS code_agent_leases (
+  key TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
 );`;
 
-/** Tables `code_agent_run_index` and `code_agent_claims` (expiry in ms since the epoch), created on open. */
+/** Tables `code_agent_run_index`, `code_agent_claims` and `code_agent_leases` (expiry in ms since the epoch), created on open. */
 export class SqliteAtomics implements AtomicOps {
   private constructor(private readonly db: sqlite3.Database) {}
 
@@ -85,6 +90,21 @@ export class SqliteAtomics implements AtomicOps {
       ),
     );
     return rows.map((r) => r.run_id).reverse();
+  }
+
+  async lease(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const changes = await this.run(
+      `INSERT INTO code_agent_leases (key, owner, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+       WHERE code_agent_leases.expires_at <= ? OR code_agent_leases.owner = excluded.owner`,
+      [key, owner, now + Math.max(1, Math.round(ttlMs)), now],
+    );
+    return changes === 1;
+  }
+
+  async release(key: string, owner: string): Promise<void> {
+    await this.run('DELETE FROM code_agent_leases WHERE key = ? AND owner = ?', [key, owner]);
   }
 
   async close(): Promise<void> {

@@ -22,6 +22,14 @@ export interface AtomicOps {
   append(conversationId: string, runId: string, max: number): Promise<void>;
   /** @returns the newest `limit` run ids of a conversation, oldest first. */
   recent(conversationId: string, limit: number): Promise<string[]>;
+  /**
+   * Takes or renews a lease: records `owner` under `key` for `ttlMs` ms when the key is free, has
+   * expired, or is already held by `owner` (then its time is renewed).
+   * @returns true when `owner` holds the lease now, false while another owner holds it.
+   */
+  lease(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Ends `owner`'s lease on `key`; a lease held by another owner (after ours expired) is left alone. */
+  release(key: string, owner: string): Promise<void>;
   /** Closes the connection this object opened (not the Keyv adapter's). */
   close(): Promise<void>;
 }
@@ -30,6 +38,7 @@ export interface AtomicOps {
 export class MemoryAtomics implements AtomicOps {
   private readonly claims = new Map<string, number>();
   private readonly lists = new Map<string, string[]>();
+  private readonly leases = new Map<string, { owner: string; until: number }>();
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
@@ -48,6 +57,18 @@ export class MemoryAtomics implements AtomicOps {
 
   async recent(conversationId: string, limit: number): Promise<string[]> {
     return (this.lists.get(conversationId) ?? []).slice(-limit);
+  }
+
+  async lease(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const held = this.leases.get(key);
+    if (held && held.until > now && held.owner !== owner) return false;
+    this.leases.set(key, { owner, until: now + ttlMs });
+    return true;
+  }
+
+  async release(key: string, owner: string): Promise<void> {
+    if (this.leases.get(key)?.owner === owner) this.leases.delete(key);
   }
 
   async close(): Promise<void> {}

@@ -7,6 +7,7 @@
  * Layout: Keyv namespace `code-agent` holds
  * - `run:<conversationId>:<runId>` → the Run
  * - `thread:<conversationId>:<threadKey>` → run id
+ * - a run's workspace: its manifest and contents (see `workspace-keyv.ts`)
  * and the atomic operations keep the run index of each conversation and the event ids (with a TTL)
  * in the backend's own keys or tables (see `atomic-*.ts`). An index from before (the Keyv key
  * `runs:<conversationId>`) is moved there the first time the conversation is listed.
@@ -21,6 +22,8 @@ import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { HistoryError, type HistoryStore, type Run } from './types.js';
 import { MemoryAtomics, type AtomicOps } from './atomic.js';
 import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
+import { KeyvWorkspaces } from './workspace-keyv.js';
+import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
 
 /** The store could not be opened or read when the process started (a config or service problem). */
 export class HistoryStartupError extends HistoryError {
@@ -41,6 +44,7 @@ const MAX_REMEMBERED_INDEXED = 10_000;
 /** A HistoryStore kept in any Keyv storage adapter. */
 export class KeyvHistoryStore implements HistoryStore {
   private readonly keyv: Keyv;
+  private readonly workspaces: KeyvWorkspaces;
   /** One operation's deadline, in ms (the backend's, once open). */
   private timeoutMs = STORE_TIMEOUT_MS;
   /** `<conversationId>\n<runId>` of runs this process indexed (a run is saved on every step; one append is enough). */
@@ -67,6 +71,7 @@ export class KeyvHistoryStore implements HistoryStore {
     this.keyv.on('error', () => {
       /* errors are thrown to the caller (throwOnErrors); this keeps them from being unhandled */
     });
+    this.workspaces = new KeyvWorkspaces(this.keyv, (what, fn) => this.call(what, fn));
   }
 
   /**
@@ -151,6 +156,44 @@ export class KeyvHistoryStore implements HistoryStore {
 
   async markEventSeen(eventId: string, ttlMs: number): Promise<boolean> {
     return this.call('record an event', () => this.atomics.claim(`event:${eventId}`, ttlMs));
+  }
+
+  async deleteRun(conversationId: string, runId: string): Promise<boolean> {
+    const found = (await this.getRun(conversationId, runId).catch(() => 'corrupt' as const)) !== undefined;
+    // the files first: a run that is gone never leaves its files behind
+    await this.workspaces.drop(conversationId, runId);
+    await this.call('delete a run', () => this.keyv.delete(runKey(conversationId, runId)));
+    return found;
+  }
+
+  getWorkspace(conversationId: string, runId: string): Promise<WorkspaceManifest> {
+    return this.workspaces.manifest(conversationId, runId);
+  }
+
+  putWorkspaceFiles(conversationId: string, runId: string, files: NewWorkspaceFile[], limits: WorkspaceLimits = DEFAULT_WORKSPACE_LIMITS): Promise<WorkspacePut> {
+    return this.workspaces.put(conversationId, runId, files, limits);
+  }
+
+  async readWorkspace(conversationId: string, runId: string, manifest?: WorkspaceManifest): Promise<WorkspaceContent[]> {
+    const files = manifest ?? (await this.workspaces.manifest(conversationId, runId));
+    try {
+      return await this.workspaces.read(conversationId, runId, files);
+    } catch (err) {
+      if (err instanceof HistoryError) throw err;
+      throw new HistoryError(`${this.label}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  removeWorkspaceFile(conversationId: string, runId: string, name: string): Promise<boolean> {
+    return this.workspaces.remove(conversationId, runId, name);
+  }
+
+  takeTurn(runId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.call('take a run\'s turn', () => this.atomics.lease(`turn:${runId}`, owner, ttlMs));
+  }
+
+  releaseTurn(runId: string, owner: string): Promise<void> {
+    return this.call('end a run\'s turn', () => this.atomics.release(`turn:${runId}`, owner));
   }
 
   /** Closes the connections, waiting at most {@link STORE_TIMEOUT_MS} (a store that is gone never answers). */

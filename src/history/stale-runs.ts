@@ -7,6 +7,7 @@
  */
 import { isProcessGone, thisProcess } from './process-identity.js';
 import type { HistoryStore, Run } from './types.js';
+import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** The `error` of a run found interrupted. */
 export const INTERRUPTED = 'interrupted: the process running it stopped before it finished';
@@ -50,6 +51,34 @@ export class StaleRunRecovery implements HistoryStore {
 
   markEventSeen(eventId: string, ttlMs: number): Promise<boolean> {
     return this.inner.markEventSeen(eventId, ttlMs);
+  }
+
+  deleteRun(conversationId: string, runId: string): Promise<boolean> {
+    return this.inner.deleteRun(conversationId, runId);
+  }
+
+  getWorkspace(conversationId: string, runId: string): Promise<WorkspaceManifest> {
+    return this.inner.getWorkspace(conversationId, runId);
+  }
+
+  putWorkspaceFiles(conversationId: string, runId: string, files: NewWorkspaceFile[], limits?: WorkspaceLimits): Promise<WorkspacePut> {
+    return this.inner.putWorkspaceFiles(conversationId, runId, files, limits);
+  }
+
+  readWorkspace(conversationId: string, runId: string, manifest?: WorkspaceManifest): Promise<WorkspaceContent[]> {
+    return this.inner.readWorkspace(conversationId, runId, manifest);
+  }
+
+  removeWorkspaceFile(conversationId: string, runId: string, name: string): Promise<boolean> {
+    return this.inner.removeWorkspaceFile(conversationId, runId, name);
+  }
+
+  takeTurn(runId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.inner.takeTurn(runId, owner, ttlMs);
+  }
+
+  releaseTurn(runId: string, owner: string): Promise<void> {
+    return this.inner.releaseTurn(runId, owner);
   }
 
   close(): Promise<void> {

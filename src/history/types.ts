@@ -7,6 +7,7 @@ import type { TokenUsage } from '../llm/types.js';
 import type { RunChecks } from '../agent/checks.js';
 import type { RunAgreement } from '../agent/agreement.js';
 import type { InputProfile } from '../data/profile.js';
+import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** Why an attempt was made. */
 export type AttemptTrigger =
@@ -48,6 +49,12 @@ export interface Attempt {
   keptFrom?: number;
   /** The review of this attempt's successful execution, when one was made. */
   review?: { ok: boolean; defect?: string; usage: TokenUsage };
+  /**
+   * The fingerprint of the run's workspace this attempt's program was given (see
+   * `workspaceFingerprint`): a program is "the same" as an earlier one only with the same code and
+   * the same workspace. Absent in runs stored before workspaces existed.
+   */
+  workspace?: string;
   /** ISO 8601 time of creation. */
   createdAt: string;
 }
@@ -91,6 +98,8 @@ export interface Run {
   runningIn?: string;
   /** Platform data the adapter needs later (thread ts, message ids, permalink…). */
   meta?: Record<string, string>;
+  /** Turns (agent calls: run, improve, execute) the run has had so far. Absent before the first. */
+  turns?: number;
 }
 
 /** Persistent per-conversation history. */
@@ -111,6 +120,37 @@ export interface HistoryStore {
    * @returns true the first time an id is seen, false for a repeat delivery.
    */
   markEventSeen(eventId: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Deletes a run, its workspace and its files (it is no longer listed nor readable).
+   * @returns false when there was no such run.
+   */
+  deleteRun(conversationId: string, runId: string): Promise<boolean>;
+  /** @returns the run's workspace manifest (files in arrival order); empty when it has none. */
+  getWorkspace(conversationId: string, runId: string): Promise<WorkspaceManifest>;
+  /**
+   * Adds files to a run's workspace: contents first, the manifest last, so a failure leaves the
+   * workspace as it was. A file of a name already there with other content replaces it (it is in
+   * `replaced`); with the same content nothing changes.
+   * @param limits the bounds (default `DEFAULT_WORKSPACE_LIMITS`)
+   * @throws {WorkspaceLimitError} when a bound would be passed (nothing is written)
+   */
+  putWorkspaceFiles(conversationId: string, runId: string, files: NewWorkspaceFile[], limits?: WorkspaceLimits): Promise<WorkspacePut>;
+  /**
+   * Reads the contents of a run's workspace files, those of `manifest` (default: the stored one).
+   * @throws {HistoryError} when the store fails or lost a content
+   */
+  readWorkspace(conversationId: string, runId: string, manifest?: WorkspaceManifest): Promise<WorkspaceContent[]>;
+  /** Removes one file from a run's workspace. @returns false when there was no file of that name. */
+  removeWorkspaceFile(conversationId: string, runId: string, name: string): Promise<boolean>;
+  /**
+   * Takes (or renews) the turn lease of a run for `ttlMs` ms: one turn of a run at a time, across
+   * processes sharing the store. A lease not renewed (its process was killed) expires.
+   * @param owner who takes it (unique per turn)
+   * @returns true when `owner` holds it now, false while another owner does.
+   */
+  takeTurn(runId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Ends `owner`'s turn lease on a run (a lease another owner took after it expired is left alone). */
+  releaseTurn(runId: string, owner: string): Promise<void>;
   /** Closes connections. */
   close(): Promise<void>;
 }

@@ -15,7 +15,7 @@ const delta = (code: string): AgentEvent => ({ type: 'code_delta', runId: 'r', a
 describe('CLI renderer: streamed code', () => {
   it('prints each completed line once as it arrives, then the rest and the "generated" line', () => {
     const out = render([
-      { type: 'generating', runId: 'r', attempt: 1, trigger: 'requirement' },
+      { type: 'generating', runId: 'r', attempt: 1, trigger: 'requirement', lastAttempt: 4 },
       delta('import m'),
       delta('import math\nx'),
       delta('import math\nx = 2\n'),

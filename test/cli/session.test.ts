@@ -110,6 +110,54 @@ describe('/improve, /save, /attach', () => {
   });
 });
 
+describe('the current run\'s workspace', () => {
+  it('W1 in the terminal: /attach adds the missing file to the run, /improve runs the same program with it, /show lists it, /detach removes it', async () => {
+    const count = py('print(sum(1 for _ in open("inventory.csv")))');
+    const distinct = py('import csv\nprint(len({r["sku"] for r in csv.DictReader(open("inventory.csv"))}))');
+    const dir = await folder([count, count, distinct, distinct]);
+    writeFileSync(join(dir, 'inventory.csv'), 'sku,qty\na,1\nb,2\na,3\n');
+    const r = await runCli(
+      [],
+      dir,
+      [
+        '/run count the lines of inventory.csv',
+        '/attach inventory.csv',
+        '/improve here it is',
+        '/show',
+        '/improve and the number of distinct sku values',
+        '/detach inventory.csv',
+        '/detach inventory.csv',
+        '/execute',
+        '/exit',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stdout).toContain('attach inventory.csv');
+    expect(r.stdout).toContain("inventory.csv added to the current run's workspace (/improve or /execute finds it)");
+    // the same program, now with the file: it runs (attempt 2 of the run), never "the same program"
+    expect(r.stdout).toContain('[Agent] Improving code (attempt 2/5)…');
+    expect(r.stdout).not.toContain('is the same program as attempt');
+    expect(r.stdout).toMatch(/\n4\n/);
+    expect(r.stdout).toContain('Workspace (1 file, what /improve and /execute find):');
+    expect(r.stdout).toContain('  inventory.csv (20 B, given)');
+    // the later improve without the file still finds it
+    expect(r.stdout).toContain('[Agent] Improving code (attempt 3/6)…');
+    expect(r.stdout).toMatch(/\n2\n/);
+    expect(r.stdout).toContain("inventory.csv removed from the current run's workspace; inventory.csv no longer given to the next runs");
+    expect(r.stdout).toContain("there is no file inventory.csv in the current run's workspace nor among the attached files");
+    // gone from the workspace: the re-execution no longer finds it
+    expect(r.stdout).toMatch(/Execution failed: FileNotFoundError/);
+  });
+
+  it('W2 in the terminal: a file the run wrote is there for /improve, and /show says which attempt wrote it', async () => {
+    const write = py('open("clean.csv", "w").write("name,value\\nx,1\\ny,5\\n")\nprint("wrote")');
+    const plot = py('import csv\nprint(sum(int(r[1]) for r in list(csv.reader(open("clean.csv")))[1:]))');
+    const r = await session([write, plot], ['/run write clean.csv', '/show', '/improve print the sum of the second column of clean.csv', '/exit']);
+    expect(r.stdout).toContain('  clean.csv (19 B, written by attempt 1)');
+    expect(r.stdout).toMatch(/\n6\n/);
+  });
+});
+
 describe('--out', () => {
   const plot = py('import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.savefig("line.png")\nprint("ok")');
 

@@ -35,6 +35,21 @@ describe('config', () => {
     expect(() => parseConfig({ llm: { provider: 'gpt' } }, {})).toThrow(/llm\.provider/);
   });
 
+  it('validates the workspace bounds', () => {
+    expect(parseConfig({}, {}).workspace).toEqual({ max_files: 100, max_bytes: 64 * 1024 * 1024, max_conversation_bytes: 512 * 1024 * 1024 });
+    expect(parseConfig({ workspace: { max_files: '20', max_bytes: 1000, max_conversation_bytes: 5000 } }, {}).workspace).toEqual({
+      max_files: 20,
+      max_bytes: 1000,
+      max_conversation_bytes: 5000,
+    });
+    expect(() => parseConfig({ workspace: { max_files: 0 } }, {})).toThrow(/workspace\.max_files/);
+    expect(() => parseConfig({ workspace: { max_bytes: 1.5 } }, {})).toThrow(/workspace\.max_bytes/);
+    expect(() => parseConfig({ workspace: { max_bytes: 1000, max_conversation_bytes: 10 } }, {})).toThrow(
+      /workspace\.max_conversation_bytes: max_conversation_bytes must be at least max_bytes/,
+    );
+    expect(() => parseConfig({ workspace: { files: 3 } }, {})).toThrow(/workspace: unknown key files/);
+  });
+
   it('reports unknown keys', () => {
     expect(() => parseConfig({ sandbox: { timeout: 3 } }, {})).toThrow(/sandbox: unknown key timeout/);
   });

@@ -1,0 +1,96 @@
+/**
+ * One turn of a run (a call: run, improve, execute, generate): the run's turn lease, the run read
+ * again, its workspace opened, the body under the run's deadline, and a failure turned into the
+ * run's end. `agent.ts` calls {@link runTurn} for each entry point.
+ */
+import type { HistoryStore, Run } from '../history/types.js';
+import type { WorkspaceLimits } from '../history/workspace.js';
+import { thisProcess } from '../history/process-identity.js';
+import type { CallOptions } from './agent.js';
+import type { AgentEvent } from './events.js';
+import { publicReason } from './public-error.js';
+import { startDeadline } from './deadline.js';
+import { emit, type RunSteps, type TurnOptions } from './steps.js';
+import { takeTurn } from './turn-lease.js';
+import { openWorkspace } from './workspace-turn.js';
+
+/** What a turn needs from the agent. */
+export interface TurnDeps {
+  store: HistoryStore;
+  steps: RunSteps;
+  log?: (message: string) => void;
+  /** The run's deadline, in ms (0: none). */
+  runTimeoutMs: number;
+  /** The longest a call waits for another turn of the run, in ms. */
+  turnWaitMs: number;
+  workspaceLimits: WorkspaceLimits;
+}
+
+/**
+ * One turn of a run: takes the run's turn lease (waiting for another turn of it to end, `queued`
+ * emitted), reads the run again (another turn may have changed it), then opens the run's workspace
+ * (the call's files added, the whole workspace restored) and runs `body` under the run's deadline;
+ * any error ends the run as failed (stored, `failed` emitted) instead of escaping, and the deadline
+ * ends it as `unverified` or `failed`.
+ * @param retries auto-fix attempts the call may make (for `lastAttempt`)
+ * @param check run after the lease is taken and the run read again; what it throws escapes (nothing stored)
+ * @returns the run, ended
+ * @throws {TurnBusyError} when another turn of the run did not end within the wait
+ */
+export async function runTurn(
+  deps: TurnDeps,
+  run: Run,
+  options: CallOptions,
+  retries: number,
+  body: (options: TurnOptions) => Promise<unknown>,
+  check?: () => void,
+): Promise<Run> {
+  const held = await takeTurn(deps.store, run.id, {
+    waitMs: deps.turnWaitMs,
+    signal: options.signal,
+    onQueued: () => emit(options, { type: 'queued', runId: run.id, waitMs: deps.turnWaitMs }),
+    log: deps.log,
+  });
+  try {
+    // another turn may have ended between the caller reading the run and this call taking the lease
+    await reload(deps.store, run);
+    check?.();
+    return await turn(deps, run, options, retries, body);
+  } finally {
+    await held.release();
+  }
+}
+
+/** Replaces the fields of `run` by the stored run's (another turn may have changed it since the caller read it). */
+async function reload(store: HistoryStore, run: Run): Promise<void> {
+  const stored = await store.getRun(run.conversationId, run.id);
+  if (!stored) return;
+  for (const key of Object.keys(run)) if (!(key in stored)) delete (run as unknown as Record<string, unknown>)[key];
+  Object.assign(run, stored);
+}
+
+async function turn(deps: TurnDeps, run: Run, options: CallOptions, retries: number, body: (options: TurnOptions) => Promise<unknown>): Promise<Run> {
+  run.status = 'running';
+  run.runningIn = thisProcess();
+  run.error = undefined;
+  run.turns = (run.turns ?? 0) + 1;
+  const deadline = startDeadline(deps.runTimeoutMs, options.signal);
+  try {
+    const workspaceDeps = { store: deps.store, limits: deps.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: deps.log };
+    const workspace = await openWorkspace(workspaceDeps, run, run.turns, options.inputFiles);
+    const lastAttempt = run.attempts.length + 1 + retries;
+    await body({ ...options, signal: deadline.signal, inputFiles: workspace.files, workspace, lastAttempt });
+    // a deadline that passed while a step swallowed the abort still ends the run
+    if (deadline.expired && run.status === 'running') throw new Error(deadline.message);
+  } catch (err) {
+    if (deadline.expired && !options.signal?.aborted) {
+      await deps.steps.finishUnconfirmed(run, deadline.message, deadline.message, options);
+    } else {
+      const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, deps.log);
+      await deps.steps.finish(run, 'failed', reason, options);
+    }
+  } finally {
+    deadline.dispose();
+  }
+  return run;
+}
