@@ -1,8 +1,8 @@
 /**
- * Slack's jobs in queue mode: what the ingress puts on the queue (payloads), and the limit keys
- * (`slack:<team>:<channel>`, `slack:<team>:<user>`), shared by ingress and worker.
+ * Slack's jobs: what the ingress puts on the chat queue (typed payloads by kind), and the limit keys
+ * (`slack:<team>:<channel>`, `slack:<team>:<user>`), shared by ingress and processor.
  */
-import type { LimitKey } from '../../src/queue/limits.js';
+import type { LimitKey } from '../../src/chat/limits.js';
 import type { ReplyRequest } from './jobs.js';
 
 /** `/run` or `/generate` (job kind `run` / `generate`). */
@@ -16,8 +16,15 @@ export interface RunPayload {
   responseUrl: string;
 }
 
-/** A reply in a run's thread (job kind `reply`): the embedded mode's request, as JSON. */
+/** A reply in a run's thread (job kind `reply`), as JSON. */
 export type ReplyPayload = ReplyRequest;
+
+/** Slack's job kinds and their payloads. */
+export interface SlackJobKinds {
+  run: RunPayload;
+  generate: RunPayload;
+  reply: ReplyPayload;
+}
 
 /** The limit key of a Slack job. */
 export function slackLimitKey(jobId: string, team: string | undefined, channel: string, user: string): LimitKey {

@@ -4,13 +4,11 @@
  * https://docs.slack.dev/reference/events/message
  */
 import type { App as BoltApp } from '@slack/bolt';
-import { busyText, refusal } from './access.js';
-import { firstDelivery } from './dedupe.js';
-import { conversationId, track, type SlackContext } from './context.js';
-import { replyJob } from './jobs.js';
+import { refusal } from './access.js';
+import { conversationId, type SlackContext } from './context.js';
 import type { SlackFile } from './inputs.js';
 import { fromSlackText } from './incoming-text.js';
-import { enqueueReply } from './enqueue.js';
+import { admitReply } from './enqueue.js';
 
 /** The fields of a message event we read. */
 interface MessageLike {
@@ -40,18 +38,8 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
     // only threads of our runs; cheap lookup before anything else
     const run = await ctx.core.store.findRunByThread(conv, threadTs);
     if (!run) return;
-    if (!ctx.recent.first(`event:${eventId}`)) return;
-    if (!(await firstDelivery(ctx.core.store, 'event', eventId, ctx.settings.dedupeTtlMs))) return;
-    const refused = refusal(ctx.settings, channel, user);
-    if (refused) return ctx.poster.ephemeral(channel, user, refused, threadTs);
     const request = { team, channel, threadTs, user, text: fromSlackText(msg.text ?? ''), files: msg.files };
-    if (ctx.queue) {
-      const text = await enqueueReply(ctx, eventId, request);
-      if (text) await ctx.poster.ephemeral(channel, user, text, threadTs);
-      return;
-    }
-    const admission = ctx.limiter.submit(channel, user, () => replyJob(ctx, request));
-    if (!admission.accepted) return ctx.poster.ephemeral(channel, user, busyText(admission.reason), threadTs);
-    track(ctx, admission.done);
+    const result = await admitReply(ctx, eventId, request, refusal(ctx.settings, channel, user));
+    if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(channel, user, result.text, threadTs);
   });
 }

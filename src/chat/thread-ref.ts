@@ -1,0 +1,28 @@
+/**
+ * Where a chat job renders, as plain JSON (it travels on the queue and survives a worker's death):
+ * the channel it posts in, the thread inside it when the platform threads by message (Slack), and
+ * the run once it exists. One shape for every platform instead of strings packed per platform.
+ */
+
+/** A serialisable reference to a job's thread. */
+export interface ThreadRef {
+  /** The channel posted in: Slack's channel id, or Discord's thread (or channel, for in-place runs) id. */
+  channel: string;
+  /** Slack: the ts of the run's channel message (the thread's parent). Absent on Discord (the channel is the thread). */
+  thread?: string;
+  /** The run rendered there, once the agent stored it. */
+  runId?: string;
+}
+
+/**
+ * Reads a thread reference back from JSON.
+ * @throws {TypeError} naming the field when `value` is not a {@link ThreadRef}.
+ */
+export function parseThreadRef(value: unknown): ThreadRef {
+  if (typeof value !== 'object' || value === null) throw new TypeError('thread reference: expected an object');
+  const { channel, thread, runId } = value as Record<string, unknown>;
+  if (typeof channel !== 'string' || channel === '') throw new TypeError('thread reference: "channel" must be a non-empty string');
+  if (thread !== undefined && typeof thread !== 'string') throw new TypeError('thread reference: "thread" must be a string');
+  if (runId !== undefined && typeof runId !== 'string') throw new TypeError('thread reference: "runId" must be a string');
+  return { channel, ...(thread !== undefined ? { thread } : {}), ...(runId !== undefined ? { runId } : {}) };
+}
