@@ -13,7 +13,7 @@ import type { SlackPoster } from './poster.js';
 import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, streamingCodeView } from './views.js';
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice, tablePreviewNotices } from '../../src/chat/verification.js';
+import { EventViews, type EventView } from '../../src/chat/event-view.js';
 
 /** Where and how a call is rendered. */
 export interface ThreadTarget {
@@ -40,6 +40,7 @@ export class ThreadRenderer {
   private ended = false;
   /** The attempt whose code is streaming in: its message (once posted) and the edit throttle. */
   private streaming: { attempt: number; ts?: string; throttle: Throttle<string> } | undefined;
+  private readonly views = new EventViews();
 
   constructor(
     private readonly poster: SlackPoster,
@@ -49,9 +50,13 @@ export class ThreadRenderer {
 
   /** The agent's event listener (sync; posts are queued in order). */
   readonly listener = (event: AgentEvent): void => {
-    if (event.type === 'code_delta') return this.streamCode(event.attempt, event.code);
-    if (event.type === 'generated') this.streaming?.throttle.stop(); // no edit after the final code
-    this.enqueue(event.type, () => this.render(event));
+    for (const view of this.views.of(event)) {
+      if (view.view === 'code_partial') this.streamCode(view.attempt, view.code);
+      else {
+        if (view.view === 'code') this.streaming?.throttle.stop(); // no edit after the final code
+        this.enqueue(view.view, () => this.show(view));
+      }
+    }
   };
 
   /** Posts the code being written, then edits it at most once a second (see `src/chat/code-stream.ts`). */
@@ -116,43 +121,32 @@ export class ThreadRenderer {
     else this.progressTs = await this.poster.post(channel, text, threadTs);
   }
 
-  private async render(event: AgentEvent): Promise<void> {
+  private async show(view: Exclude<EventView, { view: 'code_partial' }>): Promise<void> {
     const { channel, threadTs } = this.target;
-    switch (event.type) {
-      case 'generating':
-        return this.progress(progressText(this.relative(event.attempt), this.total, 'generating code…'));
-      case 'generated':
-        return this.showCode(event.attempt, event.code, event.error);
-      case 'executing':
-        return this.progress(progressText(this.relative(event.attempt), this.total, 'running…'));
-      case 'executed': {
-        const label = `*Result* (attempt ${this.relative(event.attempt)}/${this.total}):`;
-        const view = resultView(event.result, label);
-        await this.poster.post(channel, view.sections, threadTs, view.plain);
-        if (view.stdoutCut) await this.attachText('stdout.txt', event.result.stdout);
-        if (view.stderrCut) await this.attachText('stderr.txt', event.result.stderr);
-        for (const artifact of event.result.artifacts) await this.attachArtifact(artifact);
-        for (const notice of tablePreviewNotices(event.result)) await this.poster.post(channel, noticeText(notice), threadTs);
+    switch (view.view) {
+      case 'progress':
+        if (view.step === 'checks') return this.progress('⏳ Deriving checks from the request…');
+        return this.progress(progressText(this.relative(view.attempt), this.total, view.step === 'writing' ? 'generating code…' : 'running…'));
+      case 'code':
+        return this.showCode(view.attempt, view.code, view.error);
+      case 'result': {
+        const label = `*Result* (attempt ${this.relative(view.attempt)}/${this.total}):`;
+        const shown = resultView(view.result, label);
+        await this.poster.post(channel, shown.sections, threadTs, shown.plain);
+        if (shown.stdoutCut) await this.attachText('stdout.txt', view.result.stdout);
+        if (shown.stderrCut) await this.attachText('stderr.txt', view.result.stderr);
+        for (const artifact of view.result.artifacts) await this.attachArtifact(artifact);
         return;
       }
-      case 'checks':
-        for (const notice of checksNotices(event)) await this.poster.post(channel, noticeText(notice), threadTs);
+      case 'notices':
+        for (const notice of view.notices) await this.poster.post(channel, noticeText(notice), threadTs);
         return;
-      case 'reviewed':
-        return void (await this.poster.post(channel, noticeText(reviewNotice(event)), threadTs));
-      case 'profiled':
-        return void (await this.poster.post(channel, noticeText(profileNotice(event)), threadTs));
-      case 'agreement':
-        return void (await this.poster.post(channel, noticeText(agreementNotice(event)), threadTs));
-      case 'repeated':
-        return void (await this.poster.post(channel, noticeText(repeatNotice(event)), threadTs));
-      case 'improving': {
-        const attempt = event.retry + 1;
-        return void (await this.poster.post(channel, improvingText(attempt, this.total, event.reason), threadTs));
-      }
-      case 'done':
-      case 'failed':
-        return this.end(event.run);
+      case 'improving':
+        return void (await this.poster.post(channel, improvingText(view.retry + 1, this.total, view.reason), threadTs));
+      case 'end':
+        return this.end(view.run);
+      default:
+        return unshown(view);
     }
   }
 
@@ -199,4 +193,9 @@ export class ThreadRenderer {
     await this.poster.post(channel, finalText(run), threadTs);
     await this.poster.update(channel, threadTs, rootText(run, status, run.meta?.kind));
   }
+}
+
+/** Compile-time proof that every view has a case in {@link ThreadRenderer}. */
+function unshown(view: never): never {
+  throw new Error(`view not shown in Slack: ${JSON.stringify(view)}`);
 }
