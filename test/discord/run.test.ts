@@ -137,5 +137,8 @@ describe('/run with verification', () => {
     expect(result.content.length).toBeLessThanOrEqual(2000);
     const header = discord.world.messages.get(discord.interaction(i.id).originalMessageId!)!;
     await discord.waitFor(() => header.content.includes('⚠️ Ran, but not confirmed'), 10_000, 'header unverified');
+    // the checks step (an LLM call as long as writing code) is shown on the progress line like every other step
+    const sent = discord.calls.filter((c) => c.method !== 'GET').map((c) => String((c.body as { content?: unknown } | undefined)?.content ?? ''));
+    expect(sent).toContain('🧪 Deriving checks from the request…');
   });
 });

@@ -123,5 +123,8 @@ describe('/run with verification', () => {
     expect(text).toContain('⚠️ *Done*, but not confirmed after 2 attempt(s)');
     const updates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root);
     expect(String(updates.at(-1)?.args.text)).toContain('⚠️ ran, but not confirmed (2 attempts)');
+    // the checks step (an LLM call as long as writing code) is shown on the progress line like every other step
+    const progress = [...world.threadPosts(root), ...world.slack.callsOf('chat.update')].map((c) => String(c.args.text));
+    expect(progress).toContain('⏳ Deriving checks from the request…');
   });
 });
