@@ -29,6 +29,20 @@ describe('after a run', () => {
     await discord.waitFor(() => header.content.includes('2 attempts'), 10_000, 'header refreshed');
   });
 
+  it('a reply by the user whose run is still running is not refused: the thread says it is queued, and it runs next', async () => {
+    world = await startWorld({ replies: [py('import time; time.sleep(1.5); print("v1")'), py('print("v2")')] });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'print v1 slowly' }, world.from());
+    const thread = await world.threadOf(i.id);
+    await world.waitMessages(thread, /Running attempt 1/);
+    discord.say('print v2 instead', world.from(world.alice, thread));
+    const [queued] = await world.waitMessages(thread, /Queued: 1 job\(s\) ahead of yours/);
+    expect(queued!.content).not.toContain('already have a job');
+    await world.waitMessages(thread, /✅ Success · 2 attempts/);
+    expect(discord.messagesIn(thread).find((m) => m.content.startsWith('**Result of attempt 2**'))?.content).toContain('v2');
+    expect(world.llm.requests).toHaveLength(2);
+  });
+
   it('the Re-run button runs the same code again; Improve asks in a modal', async () => {
     world = await startWorld({ replies: [py('print("same")'), py('print("better")')] });
     const { discord } = world;
