@@ -7,7 +7,7 @@ import type { SlashCommand } from '@slack/bolt';
 import { jobIdOf } from '../../src/chat/job-queue.js';
 import { admit, type AdmissionResult } from '../../src/chat/admission.js';
 import type { SlackContext } from './context.js';
-import { slackLimitKey, type ReplyPayload, type RunPayload } from './queued.js';
+import { slackLimitKey, type ReplyPayload, type RerunPayload, type RunPayload } from './queued.js';
 
 /** Admits `/run` or `/generate` (`refusal`: the access decision). */
 export async function admitCommand(
@@ -35,13 +35,27 @@ export async function admitCommand(
   });
 }
 
-/** Admits a reply in a run's thread: it waits its turn rather than being refused for its user. */
-export async function admitReply(ctx: SlackContext, eventId: string | undefined, payload: ReplyPayload, refusal: string | undefined): Promise<AdmissionResult> {
-  const jobId = jobIdOf('slack', 'event', eventId ?? `${payload.channel}-${payload.threadTs}-${Date.now()}`);
+/**
+ * Admits a reply in a run's thread (or the Improve modal's feedback): it waits its turn rather than
+ * being refused for its user. @param deliveryId the event's id (a modal: `view-<trigger_id>`)
+ */
+export async function admitReply(ctx: SlackContext, deliveryId: string | undefined, payload: ReplyPayload, refusal: string | undefined): Promise<AdmissionResult> {
+  const jobId = jobIdOf('slack', 'event', deliveryId ?? `${payload.channel}-${payload.threadTs}-${Date.now()}`);
   return admit(ctx.admitter, {
     refusal,
-    deliveryId: eventId ? `slack:event:${eventId}` : undefined,
+    deliveryId: deliveryId ? `slack:event:${deliveryId}` : undefined,
     jobId,
     job: { platform: 'slack', kind: 'reply', limit: { ...slackLimitKey(jobId, payload.team, payload.channel, payload.user), waitsForUser: true }, payload },
+  });
+}
+
+/** Admits the Re-run button of a run's thread (waits its turn like a reply). */
+export async function admitRerun(ctx: SlackContext, triggerId: string, payload: RerunPayload, refusal: string | undefined): Promise<AdmissionResult> {
+  const jobId = jobIdOf('slack', 'action', triggerId);
+  return admit(ctx.admitter, {
+    refusal,
+    deliveryId: `slack:action:${triggerId}`,
+    jobId,
+    job: { platform: 'slack', kind: 'rerun', limit: { ...slackLimitKey(jobId, payload.team, payload.channel, payload.user), waitsForUser: true }, payload },
   });
 }

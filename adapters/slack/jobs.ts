@@ -60,14 +60,29 @@ export async function newRunJob(ctx: JobContext, req: NewRunRequest): Promise<vo
   );
 }
 
-/** A reply in a run's thread. */
-export interface ReplyRequest {
+/** A request on the run of a thread: a reply (or the Improve button's feedback), or a Re-run. */
+export interface ThreadRequest {
   team: string | undefined;
   channel: string;
   threadTs: string;
   user: string;
+}
+
+/** A reply in a run's thread, or the feedback typed after the Improve button. */
+export interface ReplyRequest extends ThreadRequest {
   text: string;
   files: SlackFile[] | undefined;
+}
+
+/** The Re-run button: runs the latest code of the thread's run again. */
+export async function rerunJob(ctx: JobContext, req: ThreadRequest): Promise<void> {
+  const { core, poster } = ctx;
+  const conv = conversationId(req.team, req.channel);
+  const run = await core.store.findRunByThread(conv, req.threadTs);
+  if (!run) return;
+  await poster.update(req.channel, req.threadTs, rootText(run, `⏳ re-running (for ${inlineText(req.user, 40)})…`, run.meta?.kind));
+  const target: ThreadTarget = { channel: req.channel, threadTs: req.threadTs, firstAttempt: run.attempts.length + 1, maxRetries: core.agent.maxRetries, kind: 'improve' };
+  await render(ctx, conv, target, (onEvent) => core.agent.execute(run, { requestedBy: req.user, onEvent }), run);
 }
 
 /** Improves the thread's run with the reply as feedback (attached files become input files). */

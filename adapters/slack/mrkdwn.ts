@@ -68,3 +68,25 @@ export function inlineText(raw: string, max = 200): string {
 export function section(text: string): { type: 'section'; text: { type: 'mrkdwn'; text: string } } {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
+
+/** A button of an actions block (https://docs.slack.dev/reference/block-kit/block-elements/button-element). */
+export interface SlackButton {
+  actionId: string;
+  text: string;
+  value: string;
+  primary?: boolean;
+}
+
+/** An actions block of buttons (plain-text labels; `value` at most 2000 characters). */
+export function actions(buttons: SlackButton[]): { type: 'actions'; elements: unknown[] } {
+  return {
+    type: 'actions',
+    elements: buttons.map((b) => ({
+      type: 'button',
+      action_id: b.actionId,
+      text: { type: 'plain_text', text: b.text },
+      value: b.value.slice(0, 2000),
+      ...(b.primary ? { style: 'primary' } : {}),
+    })),
+  };
+}

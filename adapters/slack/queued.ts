@@ -3,7 +3,7 @@
  * (`slack:<team>:<channel>`, `slack:<team>:<user>`), shared by ingress and processor.
  */
 import type { LimitKey } from '../../src/chat/limits.js';
-import type { ReplyRequest } from './jobs.js';
+import type { ReplyRequest, ThreadRequest } from './jobs.js';
 
 /** `/run` or `/generate` (job kind `run` / `generate`). */
 export interface RunPayload {
@@ -19,11 +19,15 @@ export interface RunPayload {
 /** A reply in a run's thread (job kind `reply`), as JSON. */
 export type ReplyPayload = ReplyRequest;
 
+/** The Re-run button on a run's final message (job kind `rerun`). */
+export type RerunPayload = ThreadRequest;
+
 /** Slack's job kinds and their payloads. */
 export interface SlackJobKinds {
   run: RunPayload;
   generate: RunPayload;
   reply: ReplyPayload;
+  rerun: RerunPayload;
 }
 
 /** The limit key of a Slack job. */

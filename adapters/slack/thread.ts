@@ -10,7 +10,7 @@ import type { Artifact } from '../../src/sandbox/types.js';
 import { inlineText } from './mrkdwn.js';
 import { redactUrls } from '../../src/text/redact.js';
 import type { SlackPoster } from './poster.js';
-import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, streamingCodeView } from './views.js';
+import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, runButtons, streamingCodeView } from './views.js';
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EventViews, type EventView } from '../../src/chat/event-view.js';
@@ -190,7 +190,7 @@ export class ThreadRenderer {
     const { channel, threadTs } = this.target;
     const status = finalStatus(run);
     await this.progress(`Finished: ${status}`).catch((err: unknown) => this.onError(err, 'progress'));
-    await this.poster.post(channel, finalText(run), threadTs);
+    await this.poster.post(channel, finalText(run), threadTs, undefined, runButtons(run));
     await this.poster.update(channel, threadTs, rootText(run, status, run.meta?.kind));
   }
 }

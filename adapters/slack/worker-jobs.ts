@@ -12,7 +12,7 @@ import type { ThreadRef } from '../../src/chat/thread-ref.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings } from './settings.js';
 import { conversationId, type Log } from './context.js';
-import { newRunJob, replyJob, type JobContext } from './jobs.js';
+import { newRunJob, replyJob, rerunJob, type JobContext } from './jobs.js';
 import type { ReplyPayload, RunPayload, SlackJobKinds } from './queued.js';
 import { finalStatus, rootText } from './views.js';
 import { ephemeral } from './commands.js';
@@ -52,6 +52,10 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
     reply: async (p, setThread) => {
       await setThread({ channel: p.channel, thread: p.threadTs });
       await replyJob(ctx, p);
+    },
+    rerun: async (p, setThread) => {
+      await setThread({ channel: p.channel, thread: p.threadTs });
+      await rerunJob(ctx, p);
     },
   };
 
