@@ -36,6 +36,21 @@ export async function admitCommand(
 }
 
 /**
+ * Admits a run started by a message: one that mentions the app in a channel, or one sent to the
+ * app directly (its files become input files). @param eventId the event's id (dedupe, job id)
+ */
+export async function admitMessageRun(ctx: SlackContext, eventId: string | undefined, payload: RunPayload, refusal: string | undefined): Promise<AdmissionResult> {
+  const jobId = jobIdOf('slack', 'event', eventId ?? `${payload.channel}-${payload.user}-${Date.now()}`);
+  return admit(ctx.admitter, {
+    refusal,
+    requirement: payload.requirement,
+    deliveryId: eventId ? `slack:event:${eventId}` : undefined,
+    jobId,
+    job: { platform: 'slack', kind: 'run', limit: slackLimitKey(jobId, payload.team, payload.channel, payload.user), payload },
+  });
+}
+
+/**
  * Admits a reply in a run's thread (or the Improve modal's feedback): it waits its turn rather than
  * being refused for its user. @param deliveryId the event's id (a modal: `view-<trigger_id>`)
  */

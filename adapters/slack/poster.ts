@@ -121,10 +121,10 @@ export class SlackPoster {
     } as Parameters<WebClient['filesUploadV2']>[0]);
   }
 
-  /** A message only `user` sees; plain text is escaped. Errors are swallowed (best effort). */
-  async ephemeral(channel: string, user: string, plain: string, threadTs?: string): Promise<void> {
+  /** A message only `user` sees; plain text is escaped (unless `mrkdwn`: already safe). Errors are swallowed (best effort). */
+  async ephemeral(channel: string, user: string, plain: string, threadTs?: string, mrkdwn = false): Promise<void> {
     await this.client.chat
-      .postEphemeral({ channel, user, text: escapeMrkdwn(plain), ...(threadTs ? { thread_ts: threadTs } : {}) })
+      .postEphemeral({ channel, user, text: mrkdwn ? plain : escapeMrkdwn(plain), ...(threadTs ? { thread_ts: threadTs } : {}) })
       .catch(() => undefined);
   }
 }

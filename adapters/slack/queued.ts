@@ -4,16 +4,19 @@
  */
 import type { LimitKey } from '../../src/chat/limits.js';
 import type { ReplyRequest, ThreadRequest } from './jobs.js';
+import type { SlackFile } from './inputs.js';
 
-/** `/run` or `/generate` (job kind `run` / `generate`). */
+/** `/run` or `/generate`, or a message that mentions the app or is sent to it directly (job kind `run` / `generate`). */
 export interface RunPayload {
   team: string | undefined;
   channel: string;
   user: string;
   userName: string | undefined;
   requirement: string;
-  /** The slash command's response_url (ephemeral answers to the user, valid 30 min). */
-  responseUrl: string;
+  /** The slash command's response_url (ephemeral answers to the user, valid 30 min); absent for a message (answers are ephemeral messages). */
+  responseUrl?: string;
+  /** Files attached to the message that started the run (they become input files). */
+  files?: SlackFile[];
 }
 
 /** A reply in a run's thread (job kind `reply`), as JSON. */

@@ -13,7 +13,7 @@ import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings } from './settings.js';
 import { conversationId, type Log } from './context.js';
 import { newRunJob, replyJob, rerunJob, type JobContext } from './jobs.js';
-import type { ReplyPayload, RunPayload, SlackJobKinds } from './queued.js';
+import type { ReplyPayload, RerunPayload, RunPayload, SlackJobKinds } from './queued.js';
 import { finalStatus, rootText } from './views.js';
 import { ephemeral } from './commands.js';
 import { escapeMrkdwn } from './mrkdwn.js';
@@ -27,9 +27,11 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
   const settings = slackSettings(config, 'worker');
   const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
   const ctx: JobContext = { core, settings, poster, log };
-  const tell = async (responseUrl: string, text: string) => {
+  /** Tells the requester of a new run something only they see (`text`: mrkdwn). */
+  const tell = async (p: RunPayload, text: string) => {
+    if (!p.responseUrl) return poster.ephemeral(p.channel, p.user, text, undefined, true);
     // the slash command's response_url: https://docs.slack.dev/interactivity/handling-user-interaction#message_responses
-    const res = await fetch(responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ephemeral(text)) }).catch(
+    const res = await fetch(p.responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ephemeral(text)) }).catch(
       (err: unknown) => err as Error,
     );
     if (res instanceof Error || !res.ok) log.warn('slack: response_url failed', res instanceof Error ? res.message : res.status);
@@ -43,7 +45,8 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
       user: p.user,
       userName: p.userName,
       requirement: p.requirement,
-      tell: (text) => tell(p.responseUrl, text),
+      ...(p.files?.length ? { files: p.files } : {}),
+      tell: (text) => tell(p, text),
       onThread: (threadTs) => setThread({ channel: p.channel, thread: threadTs }),
     });
   const handlers: JobHandlers<SlackJobKinds, (thread: ThreadRef) => Promise<void>> = {
@@ -63,12 +66,12 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
     run: (data, setThread) => dispatchJob('slack', handlers, data, setThread),
 
     async interrupted(data: ChatJobData): Promise<InterruptNotice | undefined> {
-      const p = data.payload as RunPayload | ReplyPayload;
+      const p = data.payload as RunPayload | ReplyPayload | RerunPayload;
       const notice = WORKER_STOPPED_NOTICE;
       const threadTs = data.thread?.thread;
       if (!threadTs) {
         // it stopped before the channel message was posted: only the user can be told
-        if ('responseUrl' in p) await tell(p.responseUrl, `Your request was ${escapeMrkdwn(notice)}`);
+        if ('requirement' in p) await tell(p, `Your request was ${escapeMrkdwn(notice)}`);
         else await poster.ephemeral(p.channel, p.user, `Your reply was ${notice}`, p.threadTs);
         return { messages: [] };
       }
@@ -82,7 +85,7 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
     },
 
     async falseAlarm(data: ChatJobData, notice: InterruptNotice | undefined) {
-      const p = data.payload as RunPayload | ReplyPayload;
+      const p = data.payload as RunPayload | ReplyPayload | RerunPayload;
       for (const m of notice?.messages ?? []) await poster.update(m.channel, m.id, `ℹ️ ~❌ Failed~ ${escapeMrkdwn(FALSE_ALARM)}`);
       const threadTs = data.thread?.thread;
       if (!threadTs) return;

@@ -1,4 +1,4 @@
-/** The Re-run and Improve buttons on a run's final message (Block Kit), and the Improve modal. */
+/** The Re-run and Improve buttons on a run's final message (Block Kit) and the Improve modal; runs started with files (a mention, a direct message). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { allText, py, startWorld, type World } from './harness.js';
 import { blockActionsPayload, viewSubmissionPayload } from '../fakes/slack-payloads.js';
@@ -67,5 +67,32 @@ describe('buttons on a run', () => {
     expect(String(eph.args.text)).toContain('not on the list');
     await new Promise((r) => setTimeout(r, 300));
     expect(world.threadPosts(root).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)))).toHaveLength(1);
+  });
+});
+
+describe('a run started with files', () => {
+  it('a message that mentions the app, with a file attached, runs on that file; a direct message to the app does too', async () => {
+    world = await startWorld({ replies: [py('print(open("data.csv").read().upper())'), py('print(sum(int(x) for x in open("nums.txt").read().split()))')] });
+    const file = world.slack.hostFile('data.csv', Buffer.from('a,b\n1,2\n'));
+    const mention = { type: 'app_mention', user: 'U_ALICE', channel: 'C_MAIN', text: '<@UBOT> print data.csv in capitals', ts: '1700000100.000001', files: [file] };
+    expect((await world.event(mention, 'Ev_MENTION')).status).toBe(200);
+    const root = await world.rootTs();
+    await world.finished(root);
+    expect(allText(world.threadPosts(root))).toContain('A,B\n1,2');
+    const first = JSON.stringify(world.llm.requests[0]?.messages);
+    expect(first).toContain('print data.csv in capitals');
+    expect(first).not.toContain('<@UBOT>');
+    expect(first).toContain('data.csv');
+
+    const nums = world.slack.hostFile('nums.txt', Buffer.from('1 2 3 4\n'));
+    const dm = { type: 'message', channel_type: 'im', subtype: 'file_share', user: 'U_ALICE', channel: 'D_ALICE', text: 'sum the numbers in nums.txt', ts: '1700000200.000001', files: [nums] };
+    await world.event(dm, 'Ev_DM');
+    const dmRoot = await world.rootTs('D_ALICE');
+    await world.finished(dmRoot);
+    expect(allText(world.threadPosts(dmRoot))).toContain('10');
+    // the same mention delivered again runs once
+    await world.event(mention, 'Ev_MENTION');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(world.llm.requests).toHaveLength(2);
   });
 });
