@@ -19,6 +19,7 @@ import { discordLimitKey, type ActionPayload, type DiscordJobKinds, type ReplyPa
 import { headerMessage, workingState, type JobKind } from './render.js';
 import { replyEphemeral } from './run-command.js';
 import { Header, NO_MENTIONS, describe } from './surface.js';
+import { FILE_OPTION } from './commands.js';
 
 type Deferrable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
 
@@ -40,7 +41,9 @@ export async function admitRunCommand(
   const receivedAt = Date.now();
   const requirement = fromDiscordText(interaction.options.getString('requirement', true), interaction.channel);
   const conversation = conversationId(place.guildId, place.channelId, place.parentId);
-  const payload: RunPayload = { ...tokenOf(interaction, receivedAt), kind, requirement, userId: interaction.user.id, place, conversation };
+  const file = interaction.options.getAttachment(FILE_OPTION);
+  const attachments = file ? [{ name: file.name, url: file.url, size: file.size }] : [];
+  const payload: RunPayload = { ...tokenOf(interaction, receivedAt), kind, requirement, userId: interaction.user.id, place, conversation, ...(attachments.length ? { attachments } : {}) };
   await admitDeferred(ctx, interaction, 'run', refusal, payload, { requirement }, async (ahead) => {
     if (ahead === 0) return;
     const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);

@@ -26,6 +26,8 @@ export interface RunPayload extends TokenRef {
   userId: string;
   place: Place;
   conversation: string;
+  /** The command's file option (downloaded into the sandbox's input files). */
+  attachments?: RemoteFile[];
 }
 
 /** Re-run (button) or Improve (modal submit) of a run (job kind `action`); its interaction is deferred. */

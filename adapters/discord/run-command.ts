@@ -9,6 +9,8 @@ import { runJob } from './job.js';
 import { finalState, headerMessage, threadName, workingState, type JobKind } from './render.js';
 import { ChannelSurface, Header, describe, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import type { Place } from './gate.js';
+import { inputFiles, type RemoteFile } from './attachments.js';
+import { withInputFilesNote } from '../../src/chat/input-note.js';
 
 const CANNOT_SEE_CHANNEL =
   'ℹ️ I cannot see this channel (the bot needs the View Channel permission here to start threads), so I reply in place.';
@@ -47,6 +49,8 @@ export interface RunJobSpec {
   onThread?: (id: string) => Promise<void>;
   /** Called once with the run id. */
   onRunId?: (runId: string) => Promise<void>;
+  /** Files given with the command (downloaded into the sandbox's input files). */
+  attachments?: RemoteFile[];
 }
 
 /**
@@ -91,15 +95,15 @@ export async function startRunJob(ctx: BotContext, spec: RunJobSpec): Promise<vo
     ...(threadId ? { threadId } : {}),
     ...(first ? { headerChannelId: first.channelId, headerMessageId: first.id } : {}),
   };
-  const options = { requestedBy: userId, meta };
+  const files = await inputFiles(ctx, surface, spec.attachments ?? []);
+  const asked = withInputFilesNote(requirement, files);
+  const options = { requestedBy: userId, meta, ...(files.length ? { inputFiles: files } : {}) };
   await runJob(ctx, {
     surface,
     conversation,
     startText: kind === 'run' ? '⏳ Starting…' : '⏳ Writing code…',
     call: (onEvent) =>
-      kind === 'run'
-        ? ctx.app.agent.run(conversation, requirement, { ...options, onEvent })
-        : ctx.app.agent.generate(conversation, requirement, { ...options, onEvent }),
+      kind === 'run' ? ctx.app.agent.run(conversation, asked, { ...options, onEvent }) : ctx.app.agent.generate(conversation, asked, { ...options, onEvent }),
     onRunId: async (runId) => {
       if (threadId) await ctx.app.store.linkThread(conversation, threadId, runId);
       await spec.onRunId?.(runId);

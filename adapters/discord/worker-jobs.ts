@@ -78,6 +78,7 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inPr
         await setThread({ channel: id });
       },
       onRunId: (runId) => setThread({ channel: where, runId }),
+      ...(p.attachments?.length ? { attachments: p.attachments } : {}),
     });
   }
 
