@@ -6,7 +6,6 @@ import type { InputFile } from '../../src/sandbox/types.js';
 import { formatBytes } from './render.js';
 import { prepareInputs } from '../../src/chat/input-note.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
-import type { BotContext } from './context.js';
 import type { Surface } from './surface.js';
 
 /** An attachment as Discord describes it (`size` in bytes, as declared). */
@@ -74,13 +73,9 @@ export async function downloadAttachments(
  * Downloads a message's or a command's attachments within the settings' limits; says on `surface`
  * which were not used. Never throws.
  */
-export async function inputFiles(ctx: BotContext, surface: Pick<Surface, 'post'>, attachments: RemoteFile[]): Promise<InputFile[]> {
+export async function inputFiles(limits: DownloadLimits, surface: Pick<Surface, 'post'>, attachments: RemoteFile[]): Promise<InputFile[]> {
   if (attachments.length === 0) return [];
-  const { files, skipped } = await downloadAttachments(attachments, {
-    maxFiles: ctx.settings.maxInputFiles,
-    maxBytes: ctx.settings.maxInputFileBytes,
-    origins: ctx.settings.attachmentOrigins,
-  });
+  const { files, skipped } = await downloadAttachments(attachments, limits);
   if (skipped.length) await surface.post({ content: `⚠️ Not used: ${skipped.join('; ')}`.slice(0, 2000) });
   return files;
 }

@@ -3,12 +3,15 @@
  * `discord.api_url` when set, wired to the handlers. Rate limits, reconnects and resumes are left
  * to discord.js.
  */
-import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
+import { Client, Events, type ClientOptions } from 'discord.js';
 import type { App } from '../../src/app/app.js';
 import { settingsFrom, type DiscordSettings, type IngressContext } from './context.js';
 import { onInteraction, onMessage } from './handlers.js';
 import { silentLogger, type Logger } from './log.js';
-import { NO_MENTIONS, describe } from './surface.js';
+import { describe } from './surface.js';
+import { clientOptionsFor } from './client-options.js';
+
+export { INTENTS } from './client-options.js';
 import { DiscordStartupError, startupErrorFor } from './startup-error.js';
 import type { ChatQueue } from '../../src/chat/job-queue.js';
 import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
@@ -17,12 +20,6 @@ import { discordJobs } from './worker-jobs.js';
 
 export { DiscordStartupError } from './startup-error.js';
 
-/**
- * Guilds (channels, threads, roles), GuildMessages (messages in threads) and MessageContent
- * (privileged: the text of thread replies).
- * Source: https://discord.com/developers/docs/events/gateway#gateway-intents
- */
-export const INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent];
 
 /** What the bot needs. */
 export interface DiscordBotOptions {
@@ -36,14 +33,6 @@ export interface DiscordBotOptions {
   queue?: ChatQueue;
 }
 
-/** Builds the client options from the `discord` config section. */
-export function clientOptionsFor(apiUrl: string | undefined): ClientOptions {
-  return {
-    intents: INTENTS,
-    allowedMentions: NO_MENTIONS,
-    ...(apiUrl ? { rest: { api: apiUrl } } : {}),
-  };
-}
 
 /** Runs the bot on a core App. */
 export class DiscordBot {

@@ -8,7 +8,7 @@ import type { Config } from '../../src/config/schema.js';
 import type { AccessLists } from './access.js';
 import type { Logger } from './log.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
-import { DISCORD_FILE_ORIGINS } from './attachments.js';
+import { DISCORD_FILE_ORIGINS, type DownloadLimits } from './attachments.js';
 import type { Admitter } from '../../src/chat/admission.js';
 
 /** Settings of the adapter, in the units the code uses. */
@@ -46,6 +46,11 @@ export function settingsFrom(discord: Config['discord']): DiscordSettings {
     historyLimit: discord?.history_limit ?? 10,
     interactionTokenTtlMs: INTERACTION_TOKEN_TTL_MS,
   };
+}
+
+/** The download limits of attached files, from the settings. */
+export function downloadLimits(settings: DiscordSettings): DownloadLimits {
+  return { maxFiles: settings.maxInputFiles, maxBytes: settings.maxInputFileBytes, origins: settings.attachmentOrigins };
 }
 
 /** Shared by the jobs (in the bot's process or a queue worker). */

@@ -7,7 +7,7 @@ import type { InputFile } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
 import { inputFiles, type RemoteFile } from './attachments.js';
 import { withInputFilesNote } from '../../src/chat/input-note.js';
-import type { BotContext } from './context.js';
+import { downloadLimits, type BotContext } from './context.js';
 import { FEEDBACK_INPUT_ID, customId } from './ids.js';
 import { refreshRunHeader, runJob } from './job.js';
 import { finalState, oneLine } from './render.js';
@@ -83,7 +83,7 @@ export interface ThreadReplySpec {
 /** Improves the run with the reply's text and attachments. Never throws (the thread says what happened). */
 export async function threadReplyJob(ctx: BotContext, spec: ThreadReplySpec): Promise<void> {
   const surface = new ChannelSurface(spec.channel, ctx.logger);
-  const files = await inputFiles(ctx, surface, spec.attachments);
+  const files = await inputFiles(downloadLimits(ctx.settings), surface, spec.attachments);
   // the LLM is told the names the program will find, whether or not the reply has text
   const feedback = withInputFilesNote(spec.text || (files.length ? 'Use the attached input files.' : ''), files) || undefined;
   await continueRun(ctx, spec.conversation, spec.runId, surface, spec.userId, feedback, files);

@@ -4,7 +4,7 @@
  * thread, a forum post, a DM), the job replies in place and says so.
  */
 import type { ChatInputCommandInteraction, Message, SendableChannels } from 'discord.js';
-import type { BotContext } from './context.js';
+import { downloadLimits, type BotContext } from './context.js';
 import { runJob } from './job.js';
 import { finalState, headerMessage, threadName, workingState, type JobKind } from './render.js';
 import { ChannelSurface, Header, describe, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
@@ -95,7 +95,7 @@ export async function startRunJob(ctx: BotContext, spec: RunJobSpec): Promise<vo
     ...(threadId ? { threadId } : {}),
     ...(first ? { headerChannelId: first.channelId, headerMessageId: first.id } : {}),
   };
-  const files = await inputFiles(ctx, surface, spec.attachments ?? []);
+  const files = await inputFiles(downloadLimits(ctx.settings), surface, spec.attachments ?? []);
   const asked = withInputFilesNote(requirement, files);
   const options = { requestedBy: userId, meta, ...(files.length ? { inputFiles: files } : {}) };
   await runJob(ctx, {
