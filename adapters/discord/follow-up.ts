@@ -5,6 +5,8 @@
 import { ActionRowBuilder, ModalBuilder, TextInputBuilder, TextInputStyle, type ButtonInteraction, type SendableChannels } from 'discord.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
+import { waitForRunTurn, WAITING_FOR_RUN } from '../../src/chat/run-turn.js';
+import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/agent.js';
 import { inputFiles, type RemoteFile } from './attachments.js';
 import { withInputFilesNote } from '../../src/chat/input-note.js';
 import { downloadLimits, type BotContext } from './context.js';
@@ -104,6 +106,10 @@ async function continueRun(
   onFinish?: (run: Run | undefined) => Promise<void>,
 ): Promise<void> {
   const rerun = feedback === undefined;
+  await waitForRunTurn(ctx.app.store, conversation, runId, {
+    timeoutMs: ctx.app.agent.runTimeoutMs || DEFAULT_RUN_TIMEOUT_MS,
+    onWait: async () => void (await surface.post({ content: WAITING_FOR_RUN })),
+  });
   await runJob(ctx, {
     surface,
     conversation,

@@ -10,7 +10,9 @@ import { ThreadRenderer, type ThreadTarget } from './thread.js';
 import { rootText } from './views.js';
 import { downloadInputs, type SlackFile } from './inputs.js';
 import { withInputFilesNote } from '../../src/chat/input-note.js';
-import { inlineText } from './mrkdwn.js';
+import { escapeMrkdwn, inlineText } from './mrkdwn.js';
+import { waitForRunTurn, WAITING_FOR_RUN } from '../../src/chat/run-turn.js';
+import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/agent.js';
 import { endThrownRun } from '../../src/chat/run-end.js';
 import { redactUrls } from '../../src/text/redact.js';
 
@@ -82,7 +84,7 @@ export interface ReplyRequest extends ThreadRequest {
 export async function rerunJob(ctx: JobContext, req: ThreadRequest): Promise<void> {
   const { core, poster } = ctx;
   const conv = conversationId(req.team, req.channel);
-  const run = await core.store.findRunByThread(conv, req.threadTs);
+  const run = await turnOf(ctx, conv, req);
   if (!run) return;
   await poster.update(req.channel, req.threadTs, rootText(run, `⏳ re-running (for ${inlineText(req.user, 40)})…`, run.meta?.kind));
   const target: ThreadTarget = { channel: req.channel, threadTs: req.threadTs, firstAttempt: run.attempts.length + 1, maxRetries: core.agent.maxRetries, kind: 'improve' };
@@ -93,7 +95,7 @@ export async function rerunJob(ctx: JobContext, req: ThreadRequest): Promise<voi
 export async function replyJob(ctx: JobContext, req: ReplyRequest): Promise<void> {
   const { core, poster } = ctx;
   const conv = conversationId(req.team, req.channel);
-  const run = await core.store.findRunByThread(conv, req.threadTs);
+  const run = await turnOf(ctx, conv, req);
   if (!run) return;
   const files = await inputsOf(ctx, req.channel, req.threadTs, req.files);
   const feedback = withInputFilesNote(req.text.trim() || (files.length ? 'Use the attached input files.' : ''), files);
@@ -107,6 +109,16 @@ export async function replyJob(ctx: JobContext, req: ReplyRequest): Promise<void
     kind: 'improve',
   };
   await render(ctx, conv, target, (onEvent) => core.agent.improve(run, feedback || undefined, { requestedBy: req.user, ...(files.length ? { inputFiles: files } : {}), onEvent }), run);
+}
+
+/** The thread's run once no other job works on it (the thread says when it waits). */
+async function turnOf(ctx: JobContext, conv: string, req: ThreadRequest): Promise<Run | undefined> {
+  const found = await ctx.core.store.findRunByThread(conv, req.threadTs);
+  if (!found) return undefined;
+  return waitForRunTurn(ctx.core.store, conv, found.id, {
+    timeoutMs: ctx.core.agent.runTimeoutMs || DEFAULT_RUN_TIMEOUT_MS,
+    onWait: async () => void (await ctx.poster.post(req.channel, escapeMrkdwn(WAITING_FOR_RUN), req.threadTs)),
+  });
 }
 
 /** Downloads a message's attached files as input files; says in the thread which were not used. */

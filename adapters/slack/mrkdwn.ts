@@ -13,9 +13,6 @@ import { cutChars } from '../../src/text/cut.js';
 /** Most characters of a section block's text (Slack's limit). */
 export const SECTION_TEXT_MAX = 3000;
 
-/** Most characters of a message's top-level `text` Slack shows in full before truncating (40000); we stay far below. */
-export const MESSAGE_TEXT_MAX = 3000;
-
 /** Lines of output shown inline before the rest goes to a file. */
 export const OUTPUT_LINES_MAX = 40;
 

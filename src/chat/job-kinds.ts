@@ -1,15 +1,12 @@
 /**
  * Typed chat jobs. Each platform declares its job kinds and their payloads as a map, e.g.
- * `{ run: RunPayload; reply: ReplyPayload }`; a job is then a discriminated union over that map,
+ * `{ run: RunPayload; reply: ReplyPayload }` (each kind with its typed payload, checked where a job is made),
  * and a job read back from the queue is dispatched to the handler of its kind. An unknown kind is
  * an {@link UnknownJobKindError}, the same on every platform (never taken for another kind).
  */
 
 /** A platform's job kinds and the payload of each. */
 export type JobKindMap = object;
-
-/** One job of a platform: its kind and that kind's payload. */
-export type ChatJob<M extends JobKindMap> = { [K in keyof M & string]: { kind: K; payload: M[K] } }[keyof M & string];
 
 /** The handler of each job kind; `T` is what every handler gets besides the payload. */
 export type JobHandlers<M extends JobKindMap, T> = { [K in keyof M & string]: (payload: M[K], tools: T) => Promise<void> };

@@ -13,16 +13,3 @@ export interface ThreadRef {
   /** The run rendered there, once the agent stored it. */
   runId?: string;
 }
-
-/**
- * Reads a thread reference back from JSON.
- * @throws {TypeError} naming the field when `value` is not a {@link ThreadRef}.
- */
-export function parseThreadRef(value: unknown): ThreadRef {
-  if (typeof value !== 'object' || value === null) throw new TypeError('thread reference: expected an object');
-  const { channel, thread, runId } = value as Record<string, unknown>;
-  if (typeof channel !== 'string' || channel === '') throw new TypeError('thread reference: "channel" must be a non-empty string');
-  if (thread !== undefined && typeof thread !== 'string') throw new TypeError('thread reference: "thread" must be a string');
-  if (runId !== undefined && typeof runId !== 'string') throw new TypeError('thread reference: "runId" must be a string');
-  return { channel, ...(thread !== undefined ? { thread } : {}), ...(runId !== undefined ? { runId } : {}) };
-}
