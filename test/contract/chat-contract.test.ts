@@ -84,7 +84,8 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     expect(await chat.show()).toContain('nums.txt');
   });
 
-  it.runIf(name.includes('queue'))('a worker killed mid-run: the thread says so and the run ends failed', async () => {
+  // queue mode only: an embedded app's jobs die with it (its runs are ended when next read, test/history)
+  if (name.includes('queue')) it('a worker killed mid-run: the thread says so and the run ends failed', async () => {
     chat.llm.enqueue(py('import time; time.sleep(30); print("never")'));
     const asked = chat.llm.requests.length;
     const started = await chat.run('sleep for a long time');
@@ -97,5 +98,8 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     const deadline = Date.now() + 30_000;
     while (!/interrupted/.test(chat.text(t)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(chat.text(t)).toMatch(/interrupted: the worker running it stopped/);
+    const shown = await chat.show(); // the newest run
+    expect(shown).toContain('sleep for a long time');
+    expect(shown).toMatch(/failed/i);
   }, 90_000);
 });
