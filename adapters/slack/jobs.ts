@@ -13,8 +13,7 @@ import { withInputFilesNote } from '../../src/chat/input-note.js';
 import { escapeMrkdwn, inlineText } from './mrkdwn.js';
 import { waitForRunTurn, WAITING_FOR_RUN } from '../../src/chat/run-turn.js';
 import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/agent.js';
-import { endThrownRun } from '../../src/chat/run-end.js';
-import { redactUrls } from '../../src/text/redact.js';
+import { callAgent } from '../../src/chat/agent-call.js';
 
 /** A new run asked for with a slash command. */
 export interface NewRunRequest {
@@ -152,15 +151,14 @@ async function render(
     }
     renderer.listener(event);
   };
-  let run: Run | undefined = known;
-  let error: unknown;
-  try {
-    run = await call(onEvent);
-  } catch (err) {
-    error = err;
-  }
+  const outcome = await callAgent({
+    store: ctx.core.store,
+    conversation: conv,
+    call: () => call(onEvent),
+    runId: () => runId,
+    settle: async () => linked,
+    onInternalError: (err) => ctx.log.error('slack: a job failed', err),
+  });
   await linked;
-  const reason = error === undefined ? undefined : redactUrls(error instanceof Error ? error.message : String(error));
-  const note = reason === undefined ? undefined : await endThrownRun(ctx.core.store, conv, runId, reason);
-  await renderer.finish(run, error, note);
+  await renderer.finish(outcome.run ?? known, outcome.failure, outcome.note);
 }

@@ -8,7 +8,6 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import type { Run } from '../../src/history/types.js';
 import type { Artifact } from '../../src/sandbox/types.js';
 import { inlineText } from './mrkdwn.js';
-import { redactUrls } from '../../src/text/redact.js';
 import type { SlackPoster } from './poster.js';
 import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, runButtons, streamingCodeView } from './views.js';
 import { Throttle } from '../../src/chat/code-stream.js';
@@ -81,14 +80,14 @@ export class ThreadRenderer {
 
   /**
    * Waits for every queued post. If the call ended without a done/failed event (it threw),
-   * posts `error` as the final message so no run ends silently, ends the progress line, and posts
+   * posts `failure` (src/chat/agent-call.ts: already safe to show) as the final message so no run ends silently, ends the progress line, and posts
    * `note` (plain text, e.g. the history could not record the end) after it.
    */
-  async finish(run: Run | undefined, error?: unknown, note?: string): Promise<void> {
+  async finish(run: Run | undefined, failure?: string, note?: string): Promise<void> {
     this.streaming?.throttle.stop();
     await this.chain;
     if (this.ended) return;
-    const reason = redactUrls(error instanceof Error ? error.message : error ? String(error) : 'the run stopped unexpectedly');
+    const reason = failure ?? 'the run stopped unexpectedly';
     const failed = run ? { ...run, status: 'failed' as const, error: run.error ?? reason } : undefined;
     this.enqueue('final', async () => {
       if (failed) await this.end(failed);

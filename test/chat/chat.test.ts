@@ -5,6 +5,8 @@ import type { ChatJobData, PlatformJobs } from '../../src/chat/job-queue.js';
 import { dispatchJob, UnknownJobKindError } from '../../src/chat/job-kinds.js';
 import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import { waitForRunTurn } from '../../src/chat/run-turn.js';
+import { thrownReason } from '../../src/chat/agent-call.js';
+import { InputError } from '../../src/agent/agent.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
@@ -156,5 +158,17 @@ describe('waitForRunTurn (jobs on one run take turns)', () => {
     expect(await waitForRunTurn(store, 'c', 'r1', { timeoutMs: 500, onWait: async () => undefined })).toMatchObject({ status: 'running' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
     expect(await waitForRunTurn(store, 'c', 'gone', { timeoutMs: 500, onWait: async () => undefined })).toBeUndefined();
+  });
+});
+
+describe('thrownReason (one wording for a chat job whose agent call threw)', () => {
+  it('keeps a refused request\'s own words, names anything else an internal error, and shows no credentials, fence or long text', () => {
+    expect(thrownReason(new InputError('The requirement is empty.'))).toBe('The requirement is empty.');
+    const leaked = thrownReason(new Error('connect to https://user:s3cret@db.example.org/x failed ``` then\nmore'));
+    expect(leaked.startsWith('internal error: connect to')).toBe(true);
+    expect(leaked).not.toContain('s3cret');
+    expect(leaked).not.toContain('```');
+    expect(leaked).not.toContain('\n');
+    expect(thrownReason(new Error('x'.repeat(5000))).length).toBeLessThanOrEqual(500);
   });
 });
