@@ -11,6 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { jobIdOf } from '../../src/chat/job-queue.js';
 import { admit, type AdmissionResult } from '../../src/chat/admission.js';
 import { ALREADY_HANDLED } from '../../src/chat/messages.js';
+import type { ChatRequest } from '../../src/chat/request.js';
 import type { IngressContext } from './context.js';
 import type { Place } from './gate.js';
 import { conversationId, interactionEventId, messageEventId } from './ids.js';
@@ -44,7 +45,7 @@ export async function admitRunCommand(
   const file = interaction.options.getAttachment(FILE_OPTION);
   const attachments = file ? [{ name: file.name, url: file.url, size: file.size }] : [];
   const payload: RunPayload = { ...tokenOf(interaction, receivedAt), kind, requirement, userId: interaction.user.id, place, conversation, ...(attachments.length ? { attachments } : {}) };
-  await admitDeferred(ctx, interaction, 'run', refusal, payload, { requirement }, async (ahead) => {
+  await admitDeferred(ctx, interaction, 'run', refusal, payload, { request: { kind, requirement } }, async (ahead) => {
     if (ahead === 0) return;
     const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);
     await header.set(headerMessage(kind, requirement, payload.userId, workingState(place.canThread, ahead)));
@@ -71,7 +72,7 @@ export async function admitRunAction(
   };
   const check = async () =>
     (await ctx.app.store.getRun(conversation, runId).catch(() => undefined)) ? undefined : `Run \`${runId}\` was not found in this channel's history.`;
-  await admitDeferred(ctx, interaction, 'action', refusal, payload, { check, waitsForUser: true });
+  await admitDeferred(ctx, interaction, 'action', refusal, payload, { request: { kind: feedback === undefined ? 're-run' : 'improve' }, check });
 }
 
 /** Admits a reply in a run's thread; a refusal, or the queue position, is a reply to it. */
@@ -79,9 +80,10 @@ export async function admitThreadReply(ctx: IngressContext, message: Message, pa
   const jobId = jobIdOf('discord', 'message', message.id);
   const result = await admit(ctx.admitter, {
     refusal,
+    request: { kind: 'reply-improve' },
     deliveryId: messageEventId(message.id),
     jobId,
-    job: { platform: 'discord', kind: 'reply', limit: { ...discordLimitKey(jobId, payload.conversation, payload.userId), waitsForUser: true }, payload },
+    job: { platform: 'discord', kind: 'reply', limit: discordLimitKey(jobId, payload.conversation, payload.userId), payload },
   });
   if (result.outcome === 'duplicate' || !result.text) return;
   await message.reply({ content: result.text.slice(0, 2000), allowedMentions: NO_MENTIONS }).catch((err: unknown) => ctx.logger.warn(`answering a reply failed: ${describe(err)}`));
@@ -97,15 +99,15 @@ async function admitDeferred<K extends 'run' | 'action'>(
   kind: K,
   refusal: string | undefined,
   payload: DiscordJobKinds[K],
-  request: { requirement?: string; check?: () => Promise<string | undefined>; waitsForUser?: boolean },
+  request: { request: ChatRequest; check?: () => Promise<string | undefined> },
   afterDefer?: (ahead: number) => Promise<void>,
 ): Promise<void> {
   let deferred = false;
   const jobId = jobIdOf('discord', 'interaction', interaction.id);
-  const limit = { ...discordLimitKey(jobId, payload.conversation, payload.userId), ...(request.waitsForUser ? { waitsForUser: true } : {}) };
+  const limit = discordLimitKey(jobId, payload.conversation, payload.userId);
   const result: AdmissionResult = await admit(ctx.admitter, {
     refusal,
-    ...(request.requirement !== undefined ? { requirement: request.requirement } : {}),
+    request: request.request,
     ...(request.check ? { check: request.check } : {}),
     deliveryId: interactionEventId(interaction.id),
     jobId,

@@ -81,7 +81,7 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     const user = body.user.id;
     const text = fromSlackText(view.state.values[FEEDBACK_BLOCK]?.[FEEDBACK_INPUT]?.value ?? '').trim();
     if (!text) return ctx.poster.ephemeral(where.channel, user, 'The feedback was empty: say what should change.', where.threadTs);
-    const result = await admitReply(ctx, `view-${body.trigger_id}`, { ...where, user, text, files: undefined }, refusal(ctx.settings, where.channel, user));
+    const result = await admitReply(ctx, `view-${body.trigger_id}`, { ...where, user, text, files: undefined }, refusal(ctx.settings, where.channel, user), 'improve');
     if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(where.channel, user, result.text, where.threadTs);
   });
 }

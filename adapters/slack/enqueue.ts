@@ -28,7 +28,7 @@ export async function admitCommand(
   };
   return admit(ctx.admitter, {
     refusal,
-    requirement,
+    request: { kind, requirement },
     deliveryId: command.trigger_id ? `slack:command:${command.trigger_id}` : undefined,
     jobId,
     job: { platform: 'slack', kind, limit: slackLimitKey(jobId, command.team_id, command.channel_id, command.user_id), payload },
@@ -43,7 +43,7 @@ export async function admitMessageRun(ctx: SlackContext, eventId: string | undef
   const jobId = jobIdOf('slack', 'event', eventId ?? `${payload.channel}-${payload.user}-${Date.now()}`);
   return admit(ctx.admitter, {
     refusal,
-    requirement: payload.requirement,
+    request: { kind: 'run', requirement: payload.requirement },
     deliveryId: eventId ? `slack:event:${eventId}` : undefined,
     jobId,
     job: { platform: 'slack', kind: 'run', limit: slackLimitKey(jobId, payload.team, payload.channel, payload.user), payload },
@@ -51,16 +51,23 @@ export async function admitMessageRun(ctx: SlackContext, eventId: string | undef
 }
 
 /**
- * Admits a reply in a run's thread (or the Improve modal's feedback): it waits its turn rather than
- * being refused for its user. @param deliveryId the event's id (a modal: `view-<trigger_id>`)
+ * Admits a reply in a run's thread (or, `kind` `improve`, the Improve modal's feedback): it waits
+ * its turn rather than being refused for its user. @param deliveryId the event's id (a modal: `view-<trigger_id>`)
  */
-export async function admitReply(ctx: SlackContext, deliveryId: string | undefined, payload: ReplyPayload, refusal: string | undefined): Promise<AdmissionResult> {
+export async function admitReply(
+  ctx: SlackContext,
+  deliveryId: string | undefined,
+  payload: ReplyPayload,
+  refusal: string | undefined,
+  kind: 'reply-improve' | 'improve' = 'reply-improve',
+): Promise<AdmissionResult> {
   const jobId = jobIdOf('slack', 'event', deliveryId ?? `${payload.channel}-${payload.threadTs}-${Date.now()}`);
   return admit(ctx.admitter, {
     refusal,
+    request: { kind },
     deliveryId: deliveryId ? `slack:event:${deliveryId}` : undefined,
     jobId,
-    job: { platform: 'slack', kind: 'reply', limit: { ...slackLimitKey(jobId, payload.team, payload.channel, payload.user), waitsForUser: true }, payload },
+    job: { platform: 'slack', kind: 'reply', limit: slackLimitKey(jobId, payload.team, payload.channel, payload.user), payload },
   });
 }
 
@@ -69,8 +76,9 @@ export async function admitRerun(ctx: SlackContext, triggerId: string, payload: 
   const jobId = jobIdOf('slack', 'action', triggerId);
   return admit(ctx.admitter, {
     refusal,
+    request: { kind: 're-run' },
     deliveryId: `slack:action:${triggerId}`,
     jobId,
-    job: { platform: 'slack', kind: 'rerun', limit: { ...slackLimitKey(jobId, payload.team, payload.channel, payload.user), waitsForUser: true }, payload },
+    job: { platform: 'slack', kind: 'rerun', limit: slackLimitKey(jobId, payload.team, payload.channel, payload.user), payload },
   });
 }
