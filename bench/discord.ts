@@ -53,7 +53,7 @@ async function serve(configJson: string): Promise<void> {
   send({ ready: true });
   process.on('message', (msg) => {
     if (msg === 'idle?') {
-      const poll = () => (bot.ctx.jobs.size === 0 ? send({ idle: true }) : setTimeout(poll, 20));
+      const poll = () => (bot.runningJobs === 0 ? send({ idle: true }) : setTimeout(poll, 20));
       poll();
     }
     if (msg === 'stop') {

@@ -2,7 +2,7 @@
  * Renders agent events as the terminal's progress lines, e.g. `[Agent] Generating code…`,
  * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (README).
  */
-import type { AgentEvent, AgreementEvent, WorkspaceEntry } from '../../src/agent/events.js';
+import type { AgentEvent, AgreementEvent } from '../../src/agent/events.js';
 import { agreementNotice, tablePreviewNotices } from '../../src/chat/verification.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
@@ -11,6 +11,7 @@ import { boundLine } from '../../src/text/cut.js';
 import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/checks.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { CANCELLED } from './outcome.js';
+import { queuedText, replacedText, workspaceEntryText } from '../../src/text/workspace-entry.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -65,11 +66,11 @@ export function progressLine(event: AgentEvent): string | undefined {
     case 'workspace':
       return `[Agent] 📁 Workspace: ${boundLine(event.files.map(workspaceEntryText).join(', '), 600)}`;
     case 'workspace_replaced':
-      return `[Agent] 📁 ${event.file.name} replaced the earlier file of that name (${sizeText(event.previous.bytes)} → ${sizeText(event.file.bytes)})`;
+      return `[Agent] ${replacedText(event.file, event.previous)}`;
     case 'workspace_refused':
       return `[Agent] ⚠️ Not kept in the workspace (${event.names.join(', ')}): ${event.reason}`;
     case 'queued':
-      return `[Agent] ⏳ Another request on this run is going; this one waits for it (at most ${Math.round(event.waitMs / 1000)} s)…`;
+      return `[Agent] ${queuedText(event.waitMs)}`;
     case 'done':
       if (event.run.status === 'unverified') {
         return `[Agent] ⚠️ Ran, but not confirmed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.run.error ?? ''}`;
@@ -89,19 +90,6 @@ export function progressLine(event: AgentEvent): string | undefined {
 function agreementLine(event: AgreementEvent): string {
   const notice = agreementNotice(event);
   return boundLine(`${notice.title} ${notice.lines.join(' | ')}`, 600);
-}
-
-/** `clean.csv (1.2 kB, written by attempt 1)`, `inventory.csv (40 B, given)`. */
-export function workspaceEntryText(file: WorkspaceEntry): string {
-  const from = file.origin.kind === 'input' ? 'given' : `written by attempt ${file.origin.attempt}`;
-  return `${file.name} (${sizeText(file.bytes)}, ${from})`;
-}
-
-/** A size for people: `40 B`, `1.2 kB`, `3.4 MB`. */
-export function sizeText(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
 function plural(n: number, word: string): string {

@@ -6,6 +6,7 @@ import type { InputFile } from '../../src/sandbox/types.js';
 import { formatBytes } from './render.js';
 import { prepareInputs } from '../../src/chat/input-note.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
+import type { Surface } from './surface.js';
 
 /** An attachment as Discord describes it (`size` in bytes, as declared). */
 export interface RemoteFile {
@@ -66,4 +67,15 @@ export async function downloadAttachments(
   }
   const prepared = prepareInputs(out);
   return { files: prepared.files, skipped: [...skipped, ...prepared.skipped] };
+}
+
+/**
+ * Downloads a message's or a command's attachments within the settings' limits; says on `surface`
+ * which were not used. Never throws.
+ */
+export async function inputFiles(limits: DownloadLimits, surface: Pick<Surface, 'post'>, attachments: RemoteFile[]): Promise<InputFile[]> {
+  if (attachments.length === 0) return [];
+  const { files, skipped } = await downloadAttachments(attachments, limits);
+  if (skipped.length) await surface.post({ content: `⚠️ Not used: ${skipped.join('; ')}`.slice(0, 2000) });
+  return files;
 }

@@ -3,23 +3,23 @@
  * `discord.api_url` when set, wired to the handlers. Rate limits, reconnects and resumes are left
  * to discord.js.
  */
-import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
+import { Client, Events, type ClientOptions } from 'discord.js';
 import type { App } from '../../src/app/app.js';
-import { createContext, settingsFrom, type BotContext, type DiscordSettings } from './context.js';
+import { settingsFrom, type DiscordSettings, type IngressContext } from './context.js';
 import { onInteraction, onMessage } from './handlers.js';
 import { silentLogger, type Logger } from './log.js';
-import { NO_MENTIONS, describe } from './surface.js';
+import { describe } from './surface.js';
+import { clientOptionsFor } from './client-options.js';
+
+export { INTENTS } from './client-options.js';
 import { DiscordStartupError, startupErrorFor } from './startup-error.js';
-import type { JobQueue } from '../../src/queue/queue.js';
+import type { ChatQueue } from '../../src/chat/job-queue.js';
+import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
+import { Deliveries } from '../../src/chat/deliveries.js';
+import { discordJobs } from './worker-jobs.js';
 
 export { DiscordStartupError } from './startup-error.js';
 
-/**
- * Guilds (channels, threads, roles), GuildMessages (messages in threads) and MessageContent
- * (privileged: the text of thread replies).
- * Source: https://discord.com/developers/docs/events/gateway#gateway-intents
- */
-export const INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent];
 
 /** What the bot needs. */
 export interface DiscordBotOptions {
@@ -29,37 +29,56 @@ export interface DiscordBotOptions {
   settings?: Partial<DiscordSettings>;
   /** Extra discord.js client options (tests). */
   clientOptions?: Partial<ClientOptions>;
-  /** Queue mode: enqueue jobs instead of running them (no sandbox check, no LLM call here). */
-  queue?: JobQueue;
+  /** Queue mode: jobs go to this queue for workers (no sandbox check, no LLM call here); default a queue in this process. */
+  queue?: ChatQueue;
 }
 
-/** Builds the client options from the `discord` config section. */
-export function clientOptionsFor(apiUrl: string | undefined): ClientOptions {
-  return {
-    intents: INTENTS,
-    allowedMentions: NO_MENTIONS,
-    ...(apiUrl ? { rest: { api: apiUrl } } : {}),
-  };
-}
 
 /** Runs the bot on a core App. */
 export class DiscordBot {
   readonly client: Client;
-  readonly ctx: BotContext;
+  readonly ctx: IngressContext;
   private readonly logger: Logger;
+  /** The in-memory queue this bot runs its jobs on (absent in queue mode: the caller owns that queue). */
+  private readonly ownQueue: MemoryJobQueue | undefined;
 
   constructor(private readonly options: DiscordBotOptions) {
     const discord = options.app.config.discord;
     this.logger = options.logger ?? silentLogger;
     this.client = new Client({ ...clientOptionsFor(discord?.api_url), ...options.clientOptions });
     const settings = { ...settingsFrom(discord), ...options.settings };
-    this.ctx = { ...createContext(options.app, this.client, this.logger, settings), ...(options.queue ? { queue: options.queue } : {}) };
+    const { app } = options;
+    const logger = this.logger;
+    this.ownQueue = options.queue
+      ? undefined
+      : new MemoryJobQueue(
+          { discord: discordJobs(app, app.config, logger, { client: this.client, settings, logger }) },
+          settings.maxQueuePerChannel,
+          (what, err) => logger.error(`${what}: ${(err as Error)?.stack ?? String(err)}`),
+        );
+    this.ctx = {
+      app,
+      client: this.client,
+      logger,
+      settings,
+      admitter: {
+        deliveries: new Deliveries(app.store, settings.dedupeTtlMs, (err) => logger.warn(`deduplication unavailable: ${(err as Error).message}`)),
+        queue: options.queue ?? this.ownQueue!,
+        maxRequirementChars: app.agent.maxRequirementChars,
+        onQueueError: (err) => logger.error(`could not enqueue a job: ${describe(err)}`),
+      },
+    };
     this.client.on(Events.InteractionCreate, (i) => void onInteraction(this.ctx, i));
     this.client.on(Events.MessageCreate, (m) => void onMessage(this.ctx, m));
     this.client.on(Events.Error, (err) => this.logger.error(`discord client error: ${describe(err)}`));
     this.client.on(Events.ShardError, (err) => this.logger.warn(`gateway connection error: ${describe(err)}`));
     this.client.on(Events.ShardReconnecting, () => this.logger.info('gateway: reconnecting'));
     this.client.on(Events.ShardResume, () => this.logger.info('gateway: resumed'));
+  }
+
+  /** Jobs of this bot's own queue admitted and not yet ended (0 in queue mode: workers run them). */
+  get runningJobs(): number {
+    return this.ownQueue?.size ?? 0;
   }
 
   /**
@@ -98,8 +117,7 @@ export class DiscordBot {
   async stop(graceMs = 60_000): Promise<void> {
     this.client.removeAllListeners(Events.InteractionCreate);
     this.client.removeAllListeners(Events.MessageCreate);
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-    await Promise.race([Promise.allSettled([...this.ctx.jobs]), timeout]);
+    await this.ownQueue?.close(graceMs);
     await this.client.destroy();
   }
 }

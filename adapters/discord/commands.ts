@@ -30,6 +30,18 @@ const requirementOption = {
   max_length: MAX_REQUIREMENT_OPTION_CHARS,
 } as const;
 
+/**
+ * An optional file for `/run` and `/generate`: it becomes an input file in the sandbox.
+ * Source: https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-type (ATTACHMENT = 11)
+ */
+export const FILE_OPTION = 'file';
+const fileOption = {
+  name: FILE_OPTION,
+  description: 'A file the program should read (placed in its working directory)',
+  type: ApplicationCommandOptionType.Attachment,
+  required: false,
+} as const;
+
 /** Where the commands may be used: guild channels and the bot's DM. */
 const contexts = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
@@ -39,14 +51,14 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
     name: 'run',
     description: 'Write Python for a requirement, run it in a sandbox and fix it until it works',
     type: ApplicationCommandType.ChatInput,
-    options: [requirementOption],
+    options: [requirementOption, fileOption],
     contexts,
   },
   {
     name: 'generate',
     description: 'Write Python for a requirement without running it',
     type: ApplicationCommandType.ChatInput,
-    options: [requirementOption],
+    options: [requirementOption, fileOption],
     contexts,
   },
   {

@@ -1,17 +1,15 @@
 /**
- * What every handler of the bot shares: the core, the Discord client, settings from the config,
- * the job limiter, and the set of running jobs (awaited on shutdown).
+ * What the bot's jobs share (the core, the Discord client, settings from the config, a logger), and
+ * what its handlers add: admission (dedupe and the chat queue, in memory or in Redis).
  */
 import type { Client } from 'discord.js';
 import type { App } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
-import { JobLimiter, type Refusal } from '../../src/chat/job-limiter.js';
 import type { AccessLists } from './access.js';
-import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import type { Logger } from './log.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
-import { DISCORD_FILE_ORIGINS } from './attachments.js';
-import type { JobQueue } from '../../src/queue/queue.js';
+import { DISCORD_FILE_ORIGINS, type DownloadLimits } from './attachments.js';
+import type { Admitter } from '../../src/chat/admission.js';
 
 /** Settings of the adapter, in the units the code uses. */
 export interface DiscordSettings {
@@ -50,44 +48,20 @@ export function settingsFrom(discord: Config['discord']): DiscordSettings {
   };
 }
 
-/** Shared by all handlers. */
+/** The download limits of attached files, from the settings. */
+export function downloadLimits(settings: DiscordSettings): DownloadLimits {
+  return { maxFiles: settings.maxInputFiles, maxBytes: settings.maxInputFileBytes, origins: settings.attachmentOrigins };
+}
+
+/** Shared by the jobs (in the bot's process or a queue worker). */
 export interface BotContext {
   app: App;
   client: Client;
   logger: Logger;
   settings: DiscordSettings;
-  limiter: JobLimiter;
-  /** Jobs in flight; `stop()` waits for them. */
-  jobs: Set<Promise<unknown>>;
-  /** Synchronous, in-memory dedupe in front of the store's. */
-  recent: RecentDeliveries;
-  /** Queue mode (`queue.url`): this process only receives and enqueues (adapters/discord/enqueue.ts). */
-  queue?: JobQueue;
 }
 
-/** Creates the shared context. */
-export function createContext(app: App, client: Client, logger: Logger, settings: DiscordSettings): BotContext {
-  return {
-    app,
-    client,
-    logger,
-    settings,
-    limiter: new JobLimiter(settings.maxQueuePerChannel),
-    jobs: new Set(),
-    recent: new RecentDeliveries(settings.dedupeTtlMs),
-  };
-}
-
-/** A refusal of the job limiter in words (shown ephemerally, or as a reply in a thread). */
-export function refusalText(reason: Refusal, maxQueue: number): string {
-  return reason === 'user_busy'
-    ? 'You already have a job running. Wait for it to finish, then try again.'
-    : `This channel already has ${maxQueue} jobs waiting or running. Try again in a moment.`;
-}
-
-/** Keeps track of a job so shutdown can wait for it; its errors are logged, never thrown. */
-export function track(ctx: BotContext, job: Promise<unknown>): void {
-  const guarded = job.catch((err: unknown) => ctx.logger.error(`job failed: ${(err as Error)?.stack ?? String(err)}`));
-  ctx.jobs.add(guarded);
-  void guarded.finally(() => ctx.jobs.delete(guarded));
+/** Shared by the gateway handlers: the jobs' context and admission. */
+export interface IngressContext extends BotContext {
+  admitter: Admitter;
 }

@@ -1,49 +1,67 @@
 /**
- * Queue mode's ingress for Discord (the gateway process): instead of running a job, admit it
- * against the global limits, defer the interaction (Discord wants the initial response within 3 s:
- * https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction)
- * and put it on the queue for a worker. Access and deduplication (the store's, atomic across
- * processes) are checked by the caller. A refusal is ephemeral, before any deferral.
+ * Discord's inbound traffic → admission (src/chat/admission.ts): `/run`, `/generate`, Re-run,
+ * Improve and thread replies become typed jobs on the chat queue (in memory, or Redis in queue
+ * mode). An interaction is deferred once admitted, before its job can start (Discord wants the
+ * initial response within 3 s:
+ * https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction);
+ * a refusal is ephemeral, before any deferral.
  */
 import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction } from 'discord.js';
-import { jobIdOf } from '../../src/queue/jobs.js';
-import type { QueueAdmission } from '../../src/queue/limits.js';
-import type { Run } from '../../src/history/types.js';
-import { refusalText, type BotContext } from './context.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { jobIdOf } from '../../src/chat/job-queue.js';
+import { admit, type AdmissionResult } from '../../src/chat/admission.js';
+import { ALREADY_HANDLED } from '../../src/chat/messages.js';
+import type { ChatRequest } from '../../src/chat/request.js';
+import type { IngressContext } from './context.js';
 import type { Place } from './gate.js';
-import { conversationId } from './ids.js';
+import { conversationId, interactionEventId, messageEventId } from './ids.js';
 import { fromDiscordText } from './incoming-text.js';
-import { discordLimitKey, type ActionPayload, type DiscordPayload, type ReplyPayload, type RunPayload, type TokenRef } from './queued.js';
+import { discordLimitKey, type ActionPayload, type DiscordJobKinds, type ReplyPayload, type RunPayload, type TokenRef } from './queued.js';
 import { headerMessage, workingState, type JobKind } from './render.js';
 import { replyEphemeral } from './run-command.js';
-import { runExists } from './follow-up.js';
 import { Header, NO_MENTIONS, describe } from './surface.js';
+import { FILE_OPTION } from './commands.js';
 
 type Deferrable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
 
-/** Enqueues `/run` or `/generate`: admitted → deferred → enqueued; refused → an ephemeral "busy". */
-export async function enqueueRunCommand(ctx: BotContext, interaction: ChatInputCommandInteraction, kind: Extract<JobKind, 'run' | 'generate'>, place: Place): Promise<void> {
+/**
+ * How long a repeat recognised only by the store waits before saying "already handled", in ms: the
+ * process that took the first delivery defers it meanwhile, and Discord refuses a second initial
+ * response, so the first delivery's answer always wins.
+ */
+export const REPEAT_ANSWER_DELAY_MS = 1000;
+
+/** Admits `/run` or `/generate`: admitted → deferred → queued; refused → an ephemeral answer. */
+export async function admitRunCommand(
+  ctx: IngressContext,
+  interaction: ChatInputCommandInteraction,
+  kind: Extract<JobKind, 'run' | 'generate'>,
+  place: Place,
+  refusal: string | undefined,
+): Promise<void> {
   const receivedAt = Date.now();
   const requirement = fromDiscordText(interaction.options.getString('requirement', true), interaction.channel);
   const conversation = conversationId(place.guildId, place.channelId, place.parentId);
-  const payload: RunPayload = { ...tokenOf(interaction, receivedAt), kind, requirement, userId: interaction.user.id, place, conversation };
-  await submitDeferred(ctx, interaction, 'run', conversation, payload, async (ahead) => {
+  const file = interaction.options.getAttachment(FILE_OPTION);
+  const attachments = file ? [{ name: file.name, url: file.url, size: file.size }] : [];
+  const payload: RunPayload = { ...tokenOf(interaction, receivedAt), kind, requirement, userId: interaction.user.id, place, conversation, ...(attachments.length ? { attachments } : {}) };
+  await admitDeferred(ctx, interaction, 'run', refusal, payload, { request: { kind, requirement } }, async (ahead) => {
     if (ahead === 0) return;
     const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);
     await header.set(headerMessage(kind, requirement, payload.userId, workingState(place.canThread, ahead)));
   });
 }
 
-/** Enqueues a Re-run (button) or an Improve (modal submit) of a run of this conversation. */
-export async function enqueueRunAction(
-  ctx: BotContext,
+/** Admits a Re-run (button) or an Improve (modal submit) of a run of this conversation. */
+export async function admitRunAction(
+  ctx: IngressContext,
   interaction: ButtonInteraction | ModalSubmitInteraction,
   conversation: string,
   runId: string,
   feedback: string | undefined,
+  refusal: string | undefined,
 ): Promise<void> {
   const receivedAt = Date.now();
-  if (!(await runExists(ctx, interaction, conversation, runId))) return;
   const payload: ActionPayload = {
     ...tokenOf(interaction, receivedAt),
     channelId: interaction.channelId ?? '',
@@ -52,73 +70,66 @@ export async function enqueueRunAction(
     userId: interaction.user.id,
     ...(feedback !== undefined ? { feedback } : {}),
   };
-  await submitDeferred(ctx, interaction, 'action', conversation, payload);
+  const check = async () =>
+    (await ctx.app.store.getRun(conversation, runId).catch(() => undefined)) ? undefined : `Run \`${runId}\` was not found in this channel's history.`;
+  await admitDeferred(ctx, interaction, 'action', refusal, payload, { request: { kind: feedback === undefined ? 're-run' : 'improve' }, check });
 }
 
-/** Enqueues a reply in a run's thread (access and deduplication passed); a refusal is a reply to it. */
-export async function enqueueThreadReply(ctx: BotContext, message: Message, conversation: string, run: Run): Promise<void> {
-  const payload: ReplyPayload = {
-    channelId: message.channelId,
-    conversation,
-    runId: run.id,
-    userId: message.author.id,
-    text: fromDiscordText(message.content, message.channel).trim(),
-    attachments: [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, size: a.size })),
-  };
-  const admission = await submit(ctx, jobIdOf('discord', 'message', message.id), 'reply', conversation, payload);
-  const text = admission instanceof Error ? couldNotQueue(admission) : !admission.accepted ? refusalText(admission.reason, ctx.settings.maxQueuePerChannel) : undefined;
-  if (!text) return;
-  await message.reply({ content: text, allowedMentions: NO_MENTIONS }).catch((err: unknown) => ctx.logger.warn(`refusal reply failed: ${describe(err)}`));
+/** Admits a reply in a run's thread; a refusal, or the queue position, is a reply to it. */
+export async function admitThreadReply(ctx: IngressContext, message: Message, payload: ReplyPayload, refusal: string | undefined): Promise<void> {
+  const jobId = jobIdOf('discord', 'message', message.id);
+  const result = await admit(ctx.admitter, {
+    refusal,
+    request: { kind: 'reply-improve' },
+    deliveryId: messageEventId(message.id),
+    jobId,
+    job: { platform: 'discord', kind: 'reply', limit: discordLimitKey(jobId, payload.conversation, payload.userId), payload },
+  });
+  if (result.outcome === 'duplicate' || !result.text) return;
+  await message.reply({ content: result.text.slice(0, 2000), allowedMentions: NO_MENTIONS }).catch((err: unknown) => ctx.logger.warn(`answering a reply failed: ${describe(err)}`));
 }
 
 /**
- * Admits, defers, then enqueues; a refusal (busy, full, Redis down before the deferral) is answered
- * ephemerally. After a failed deferral nothing is enqueued.
+ * Admits, defers, then queues; a refusal (access, busy, full, the queue down before the deferral)
+ * is answered ephemerally. After a failed deferral nothing is queued.
  */
-async function submitDeferred(
-  ctx: BotContext,
+async function admitDeferred<K extends 'run' | 'action'>(
+  ctx: IngressContext,
   interaction: Deferrable,
-  kind: string,
-  conversation: string,
-  payload: RunPayload | ActionPayload,
+  kind: K,
+  refusal: string | undefined,
+  payload: DiscordJobKinds[K],
+  request: { request: ChatRequest; check?: () => Promise<string | undefined> },
   afterDefer?: (ahead: number) => Promise<void>,
 ): Promise<void> {
   let deferred = false;
-  const admission = await submit(ctx, jobIdOf('discord', 'interaction', interaction.id), kind, conversation, payload, async (ahead) => {
-    await interaction.deferReply();
-    deferred = true;
-    await afterDefer?.(ahead).catch((err: unknown) => ctx.logger.warn(`saying the queue position failed: ${describe(err)}`));
+  const jobId = jobIdOf('discord', 'interaction', interaction.id);
+  const limit = discordLimitKey(jobId, payload.conversation, payload.userId);
+  const result: AdmissionResult = await admit(ctx.admitter, {
+    refusal,
+    request: request.request,
+    ...(request.check ? { check: request.check } : {}),
+    deliveryId: interactionEventId(interaction.id),
+    jobId,
+    job: { platform: 'discord', kind, limit, payload },
+    beforeAdd: async (ahead) => {
+      await interaction.deferReply();
+      deferred = true;
+      await afterDefer?.(ahead).catch((err: unknown) => ctx.logger.warn(`saying the queue position failed: ${describe(err)}`));
+    },
   });
-  if (admission instanceof Error) {
-    const text = couldNotQueue(admission);
-    if (!deferred) return await replyEphemeral(ctx, interaction, text);
-    await interaction.editReply({ content: text, allowedMentions: NO_MENTIONS }).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
-    return;
+  if (result.outcome === 'queued') return;
+  if (result.outcome === 'duplicate') {
+    if (result.seenIn === 'memory') return;
+    // a replay after a restart, or a delivery to another gateway process: whichever answered first keeps it
+    await delay(REPEAT_ANSWER_DELAY_MS);
+    return replyEphemeral(ctx, interaction, ALREADY_HANDLED);
   }
-  if (!admission.accepted) await replyEphemeral(ctx, interaction, refusalText(admission.reason, ctx.settings.maxQueuePerChannel));
-}
-
-async function submit(
-  ctx: BotContext,
-  jobId: string,
-  kind: string,
-  conversation: string,
-  payload: DiscordPayload,
-  beforeAdd?: (ahead: number) => Promise<void>,
-): Promise<QueueAdmission | Error> {
-  try {
-    const limit = discordLimitKey(jobId, conversation, payload.userId);
-    return await ctx.queue!.submit(jobId, { platform: 'discord', kind, limit, payload }, beforeAdd);
-  } catch (err) {
-    ctx.logger.error(`could not enqueue a job: ${describe(err)}`);
-    return err as Error;
-  }
+  const text = result.text.slice(0, 2000);
+  if (!deferred) return replyEphemeral(ctx, interaction, text);
+  await interaction.editReply({ content: text, allowedMentions: NO_MENTIONS }).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
 }
 
 function tokenOf(interaction: Deferrable, receivedAt: number): TokenRef {
   return { applicationId: interaction.applicationId, token: interaction.token, receivedAt };
-}
-
-function couldNotQueue(err: Error): string {
-  return `Could not queue your job (${err.message}); try again in a minute.`.slice(0, 2000);
 }

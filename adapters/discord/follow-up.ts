@@ -2,28 +2,18 @@
  * Jobs on an existing run: Re-run (button), Improve (button → modal → feedback) and a reply in the
  * run's thread (its text is the feedback, its attachments become input files).
  */
-import {
-  ActionRowBuilder,
-  ModalBuilder,
-  TextInputBuilder,
-  TextInputStyle,
-  type ButtonInteraction,
-  type Message,
-  type ModalSubmitInteraction,
-  type SendableChannels,
-} from 'discord.js';
+import { ActionRowBuilder, ModalBuilder, TextInputBuilder, TextInputStyle, type ButtonInteraction, type SendableChannels } from 'discord.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
-import { downloadAttachments, type RemoteFile } from './attachments.js';
-import { fromDiscordText } from './incoming-text.js';
+import { waitForRunTurn, WAITING_FOR_RUN } from '../../src/chat/run-turn.js';
+import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/agent.js';
+import { inputFiles, type RemoteFile } from './attachments.js';
 import { withInputFilesNote } from '../../src/chat/input-note.js';
-import type { BotContext } from './context.js';
-import { refusalText, track } from './context.js';
+import { downloadLimits, type BotContext } from './context.js';
 import { FEEDBACK_INPUT_ID, customId } from './ids.js';
 import { refreshRunHeader, runJob } from './job.js';
 import { finalState, oneLine } from './render.js';
-import { replyEphemeral } from './run-command.js';
-import { ChannelSurface, Header, NO_MENTIONS, describe, type InteractionReplies } from './surface.js';
+import { ChannelSurface, Header, describe, type InteractionReplies } from './surface.js';
 
 /**
  * Longest feedback typed in the Improve modal (Discord allows up to 4000 in a text input).
@@ -50,46 +40,7 @@ export async function showImproveModal(ctx: BotContext, interaction: ButtonInter
   }
 }
 
-/**
- * Re-run (button) or improve with feedback (modal submit): defer, then run the job in the channel
- * of the interaction (the run's thread, or the channel for in-place runs).
- */
-export async function handleRunAction(
-  ctx: BotContext,
-  interaction: ButtonInteraction | ModalSubmitInteraction,
-  conversation: string,
-  runId: string,
-  feedback: string | undefined,
-): Promise<void> {
-  const receivedAt = Date.now();
-  if (!(await runExists(ctx, interaction, conversation, runId))) return;
-  const userId = interaction.user.id;
-  let openGate!: (ok: boolean) => void;
-  const gate = new Promise<boolean>((resolve) => (openGate = resolve));
-  const admission = ctx.limiter.submit(conversation, userId, async () => {
-    if (await gate) await job();
-  });
-  if (!admission.accepted) {
-    await replyEphemeral(ctx, interaction, refusalText(admission.reason, ctx.settings.maxQueuePerChannel));
-    return;
-  }
-  track(ctx, admission.done);
-  try {
-    await interaction.deferReply();
-    openGate(true);
-  } catch (err) {
-    ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
-    openGate(false);
-    return;
-  }
-
-  async function job(): Promise<void> {
-    const channel = interaction.channel?.isSendable() ? (interaction.channel as SendableChannels) : undefined;
-    await runActionJob(ctx, { replies: interaction, receivedAt, channel, conversation, runId, userId, feedback });
-  }
-}
-
-/** A Re-run or an Improve whose interaction was deferred; built by the gateway process or a queue worker. */
+/** A Re-run or an Improve whose interaction was deferred; built by its processor (discord/worker-jobs.ts). */
 export interface ActionJobSpec {
   /** The interaction's token: the original response and follow-ups. */
   replies: InteractionReplies;
@@ -118,30 +69,7 @@ export async function runActionJob(ctx: BotContext, spec: ActionJobSpec): Promis
   });
 }
 
-/** Whether the run of a button or modal is in the conversation's history; else says so, ephemerally. */
-export async function runExists(ctx: BotContext, interaction: ButtonInteraction | ModalSubmitInteraction, conversation: string, runId: string): Promise<boolean> {
-  if (await ctx.app.store.getRun(conversation, runId).catch(() => undefined)) return true;
-  await replyEphemeral(ctx, interaction, `Run \`${runId}\` was not found in this channel's history.`);
-  return false;
-}
-
-/** A message in a run's thread (access and deduplication passed): improve with its text and files. */
-export async function handleThreadReply(ctx: BotContext, message: Message, conversation: string, run: Run): Promise<void> {
-  const userId = message.author.id;
-  const attachments = [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, size: a.size }));
-  const text = fromDiscordText(message.content, message.channel).trim();
-  const channel = message.channel.isSendable() ? message.channel : undefined;
-  const admission = ctx.limiter.submit(conversation, userId, () => threadReplyJob(ctx, { channel, conversation, runId: run.id, userId, text, attachments }));
-  if (!admission.accepted) {
-    await message
-      .reply({ content: refusalText(admission.reason, ctx.settings.maxQueuePerChannel), allowedMentions: NO_MENTIONS })
-      .catch((err: unknown) => ctx.logger.warn(`refusal reply failed: ${describe(err)}`));
-    return;
-  }
-  track(ctx, admission.done);
-}
-
-/** A reply in a run's thread as a job; built by the gateway process or a queue worker. */
+/** A reply in a run's thread as a job; built by its processor (discord/worker-jobs.ts). */
 export interface ThreadReplySpec {
   /** The thread; undefined when it cannot be posted in (nothing is shown then). */
   channel: SendableChannels | undefined;
@@ -157,12 +85,7 @@ export interface ThreadReplySpec {
 /** Improves the run with the reply's text and attachments. Never throws (the thread says what happened). */
 export async function threadReplyJob(ctx: BotContext, spec: ThreadReplySpec): Promise<void> {
   const surface = new ChannelSurface(spec.channel, ctx.logger);
-  const { files, skipped } = await downloadAttachments(spec.attachments, {
-    maxFiles: ctx.settings.maxInputFiles,
-    maxBytes: ctx.settings.maxInputFileBytes,
-    origins: ctx.settings.attachmentOrigins,
-  });
-  if (skipped.length) await surface.post({ content: `⚠️ Not used: ${skipped.join('; ')}`.slice(0, 2000) });
+  const files = await inputFiles(downloadLimits(ctx.settings), surface, spec.attachments);
   // the LLM is told the names the program will find, whether or not the reply has text
   const feedback = withInputFilesNote(spec.text || (files.length ? 'Use the attached input files.' : ''), files) || undefined;
   await continueRun(ctx, spec.conversation, spec.runId, surface, spec.userId, feedback, files);
@@ -183,6 +106,10 @@ async function continueRun(
   onFinish?: (run: Run | undefined) => Promise<void>,
 ): Promise<void> {
   const rerun = feedback === undefined;
+  await waitForRunTurn(ctx.app.store, conversation, runId, {
+    timeoutMs: ctx.app.agent.runTimeoutMs || DEFAULT_RUN_TIMEOUT_MS,
+    onWait: async () => void (await surface.post({ content: WAITING_FOR_RUN })),
+  });
   await runJob(ctx, {
     surface,
     conversation,

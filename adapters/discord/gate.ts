@@ -1,7 +1,6 @@
 /**
- * The checks every request passes before any work: deduplication (the same interaction or message
- * delivered twice runs once: in memory at once, in the store after the answer) and access (allowed
- * guilds, channels, roles, users). Both are cheap; a refusal costs no LLM call.
+ * Where a request was made, and access (allowed guilds, channels, roles, users): the first step of
+ * admission (src/chat/admission.ts). Cheap; a refusal costs no LLM call.
  */
 import { ChannelType, type Channel, type GuildMember, type APIInteractionGuildMember } from 'discord.js';
 import { checkAccess, type Requester } from './access.js';
@@ -31,19 +30,6 @@ export function roleIdsOf(member: GuildMember | APIInteractionGuildMember | null
   if (Array.isArray(roles)) return roles.map(String);
   const cache = (roles as { cache?: Map<string, unknown> }).cache;
   return cache ? [...cache.keys()] : [];
-}
-
-/**
- * Records the event id; false when it was seen before (a repeat delivery: do nothing). A store
- * error lets the request through (better a rare double than a dead bot) and is logged.
- */
-export async function firstDelivery(ctx: BotContext, eventId: string): Promise<boolean> {
-  try {
-    return await ctx.app.store.markEventSeen(eventId, ctx.settings.dedupeTtlMs);
-  } catch (err) {
-    ctx.logger.warn(`deduplication unavailable: ${(err as Error).message}`);
-    return true;
-  }
 }
 
 /** @returns undefined when allowed, else the refusal to show. */

@@ -3,7 +3,6 @@
  * Whatever happens (LLM down, store error, REST errors), the job ends with a final message in its
  * thread and the header updated: a run is never left without an outcome.
  */
-import { InputError } from '../../src/agent/agent.js';
 import type { AgentEventListener } from '../../src/agent/events.js';
 import type { Run } from '../../src/history/types.js';
 import type { BotContext } from './context.js';
@@ -11,9 +10,7 @@ import { ProgressRenderer } from './progress.js';
 import { finalMessage, finalState, headerMessage, type JobKind } from './render.js';
 import { editChannelMessage, type Surface } from './surface.js';
 import { neutraliseFences } from '../../src/chat/format.js';
-import { boundLine } from '../../src/text/cut.js';
-import { redactUrls } from '../../src/text/redact.js';
-import { endThrownRun } from '../../src/chat/run-end.js';
+import { callAgent } from '../../src/chat/agent-call.js';
 
 /** What a job needs. */
 export interface JobSpec {
@@ -43,19 +40,15 @@ export async function runJob(ctx: BotContext, spec: JobSpec): Promise<Run | unde
     await spec.onRunId?.(id);
   });
   renderer.setProgress(spec.startText);
-  let run: Run | undefined;
-  let failure: string | undefined;
-  let note: string | undefined;
-  try {
-    run = await spec.call(renderer.onEvent);
-  } catch (err) {
-    const said = err instanceof InputError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
-    failure = neutraliseFences(boundLine(redactUrls(said), 500)); // shown in the channel: no credentials, bounded
-    if (!(err instanceof InputError)) ctx.logger.error(`job failed: ${(err as Error)?.stack ?? String(err)}`);
-    await renderer.settled(); // the run id arrives with the first rendered event
-    note = await endThrownRun(ctx.app.store, spec.conversation, runId, failure);
-    renderer.setProgress('❌ Stopped by an error');
-  }
+  const { run, failure, note } = await callAgent({
+    store: ctx.app.store,
+    conversation: spec.conversation,
+    call: () => spec.call(renderer.onEvent),
+    runId: () => runId,
+    settle: () => renderer.settled(), // the run id arrives with the first rendered event
+    onInternalError: (err) => ctx.logger.error(`job failed: ${(err as Error)?.stack ?? String(err)}`),
+  });
+  if (!run) renderer.setProgress('❌ Stopped by an error');
   await renderer.settled();
   if (run) await renderer.post(finalMessage(run));
   else await renderer.post({ content: `⚠️ ${failure ?? 'the job ended without a result'}` });

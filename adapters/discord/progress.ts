@@ -6,6 +6,7 @@
  */
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { Attempt } from '../../src/history/types.js';
+import { EventViews, type EventView } from '../../src/chat/event-view.js';
 import {
   artifactMessages,
   codeMessage,
@@ -19,7 +20,6 @@ import {
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Surface } from './surface.js';
-import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice, tablePreviewNotices } from '../../src/chat/verification.js';
 import type { Message } from 'discord.js';
 
 /** Renders agent events into a surface. */
@@ -27,7 +27,7 @@ export class ProgressRenderer {
   private chain: Promise<void> = Promise.resolve();
   private progress: Message | undefined;
   private progressText = '';
-  private readonly triggers = new Map<number, Attempt['trigger']>();
+  private readonly views = new EventViews();
   private runIdSeen = false;
   private readonly startedAt = Date.now();
   /** The attempt whose code is streaming in: its message (once posted) and the edit throttle. */
@@ -44,9 +44,20 @@ export class ProgressRenderer {
 
   /** The agent's listener: never throws, never waits. */
   readonly onEvent = (event: AgentEvent): void => {
-    if (event.type === 'code_delta') return this.streamCode(event.attempt, event.code);
-    if (event.type === 'generated' || event.type === 'done' || event.type === 'failed') this.streaming?.throttle.stop();
-    this.enqueue(() => this.render(event));
+    if (!this.runIdSeen && 'runId' in event) {
+      this.runIdSeen = true;
+      const runId = event.runId;
+      this.enqueue(async () => {
+        await this.onRunId?.(runId).catch(() => undefined);
+      });
+    }
+    for (const view of this.views.of(event)) {
+      if (view.view === 'code_partial') this.streamCode(view.attempt, view.code);
+      else {
+        if (view.view === 'code' || view.view === 'end') this.streaming?.throttle.stop();
+        this.enqueue(() => this.show(view));
+      }
+    }
   };
 
   /** Posts the code being written, then edits it at most once a second (see `src/chat/code-stream.ts`). */
@@ -92,70 +103,48 @@ export class ProgressRenderer {
     this.chain = this.chain.then(step).catch(() => undefined);
   }
 
-  private async render(event: AgentEvent): Promise<void> {
-    if (!this.runIdSeen && 'runId' in event) {
-      this.runIdSeen = true;
-      await this.onRunId?.(event.runId).catch(() => undefined);
-    }
-    switch (event.type) {
-      case 'generating':
-        this.triggers.set(event.attempt, event.trigger);
-        return this.progressNow(`⏳ Writing code · attempt ${event.attempt}…`);
-      case 'generated': {
+  private async show(view: Exclude<EventView, { view: 'code_partial' }>): Promise<void> {
+    switch (view.view) {
+      case 'progress':
+        if (view.step === 'checks') return this.progressNow('🧪 Deriving checks from the request…');
+        return this.progressNow(view.step === 'writing' ? `⏳ Writing code · attempt ${view.attempt}…` : `⚙️ Running attempt ${view.attempt} in the sandbox…`);
+      case 'code': {
         const attempt: Attempt = {
-          index: event.attempt,
-          trigger: this.triggers.get(event.attempt) ?? 'requirement',
-          code: event.code,
-          ...(event.error ? { error: event.error } : {}),
+          index: view.attempt,
+          trigger: view.trigger,
+          code: view.code,
+          ...(view.error ? { error: view.error } : {}),
           usage: { promptTokens: 0, completionTokens: 0 },
           createdAt: new Date().toISOString(),
         };
         const final = codeMessage(attempt);
         // the message that showed this attempt's code while it was written becomes the final one
-        const streamed = this.streaming?.attempt === event.attempt ? this.streaming.message : undefined;
+        const streamed = this.streaming?.attempt === view.attempt ? this.streaming.message : undefined;
         if (streamed) await delay(this.streaming!.throttle.waitMs()); // the final edit keeps the pace too
         if (streamed && !final.files?.length) await this.surface.edit(streamed, final);
         else {
-          if (streamed) await this.surface.edit(streamed, { content: `**Attempt ${event.attempt}** · the whole code is below` });
+          if (streamed) await this.surface.edit(streamed, { content: `**Attempt ${view.attempt}** · the whole code is below` });
           await this.surface.post(final);
         }
         return;
       }
-      case 'executing':
-        if (!this.triggers.has(event.attempt)) {
-          this.triggers.set(event.attempt, 'rerun');
-        }
-        return this.progressNow(`⚙️ Running attempt ${event.attempt} in the sandbox…`);
-      case 'executed':
-        await this.surface.post(resultMessage(event.attempt, event.result));
-        for (const msg of artifactMessages(event.attempt, event.result)) await this.surface.post(msg);
-        for (const notice of tablePreviewNotices(event.result)) await this.surface.post(noticeMessage(notice));
+      case 'result':
+        await this.surface.post(resultMessage(view.attempt, view.result));
+        for (const msg of artifactMessages(view.attempt, view.result)) await this.surface.post(msg);
         return;
       case 'improving':
-        await this.surface.post(improvingMessage(event.retry, event.maxRetries, event.reason));
+        await this.surface.post(improvingMessage(view.retry, view.maxRetries, view.reason));
         return;
-      case 'checks':
-        for (const notice of checksNotices(event)) await this.surface.post(noticeMessage(notice));
+      case 'notices':
+        for (const notice of view.notices) await this.surface.post(noticeMessage(notice));
         return;
-      case 'reviewed':
-        await this.surface.post(noticeMessage(reviewNotice(event)));
-        return;
-      case 'profiled':
-        await this.surface.post(noticeMessage(profileNotice(event)));
-        return;
-      case 'agreement':
-        await this.surface.post(noticeMessage(agreementNotice(event)));
-        return;
-      case 'repeated':
-        await this.surface.post(noticeMessage(repeatNotice(event)));
-        return;
-      case 'done':
-      case 'failed': {
+      case 'end': {
         const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
-        const word =
-          event.type === 'failed' ? '❌ Finished with a failure' : event.run.status === 'unverified' ? '⚠️ Finished, not confirmed' : '✅ Finished';
+        const word = view.failed ? '❌ Finished with a failure' : view.run.status === 'unverified' ? '⚠️ Finished, not confirmed' : '✅ Finished';
         return this.progressNow(`${word} after ${seconds} s`);
       }
+      default:
+        return unshown(view);
     }
   }
 
@@ -165,4 +154,9 @@ export class ProgressRenderer {
     if (this.progress) await this.surface.edit(this.progress, progressMessage(text));
     else this.progress = await this.surface.post(progressMessage(text));
   }
+}
+
+/** Compile-time proof that every view has a case in {@link ProgressRenderer}. */
+function unshown(view: never): never {
+  throw new Error(`view not shown in Discord: ${JSON.stringify(view)}`);
 }

@@ -1,11 +1,11 @@
 /**
- * Discord's jobs in queue mode: what the gateway process (ingress) puts on the queue, and the limit
- * keys (`discord:<guild>:<channel>` — the conversation — and `discord:user:<user>`), shared by
- * ingress and worker. A job carries the interaction's token so that the worker can edit the
+ * Discord's jobs: what the gateway process puts on the chat queue (typed payloads by kind), and the
+ * limit keys (`discord:<guild>:<channel>` — the conversation — and `discord:user:<user>`), shared by
+ * ingress and processor. A job carries the interaction's token so that a worker can edit the
  * deferred response and send follow-ups while the token lives (15 minutes:
  * https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages).
  */
-import type { LimitKey } from '../../src/queue/limits.js';
+import type { LimitKey } from '../../src/chat/limits.js';
 import type { JobKind } from './render.js';
 import type { Place } from './gate.js';
 import type { RemoteFile } from './attachments.js';
@@ -26,6 +26,8 @@ export interface RunPayload extends TokenRef {
   userId: string;
   place: Place;
   conversation: string;
+  /** The command's file option (downloaded into the sandbox's input files). */
+  attachments?: RemoteFile[];
 }
 
 /** Re-run (button) or Improve (modal submit) of a run (job kind `action`); its interaction is deferred. */
@@ -50,25 +52,17 @@ export interface ReplyPayload {
   attachments: RemoteFile[];
 }
 
+/** Discord's job kinds and their payloads. */
+export interface DiscordJobKinds {
+  run: RunPayload;
+  action: ActionPayload;
+  reply: ReplyPayload;
+}
+
 /** Any Discord job's payload. */
-export type DiscordPayload = RunPayload | ActionPayload | ReplyPayload;
+export type DiscordPayload = DiscordJobKinds[keyof DiscordJobKinds];
 
 /** The limit key of a Discord job: per conversation (a thread counts for its channel) and per user. */
 export function discordLimitKey(jobId: string, conversation: string, userId: string): LimitKey {
   return { jobId, channel: conversation, user: `discord:user:${userId}` };
-}
-
-/**
- * The job's `thread` field for Discord: where the job renders (thread or channel id) and, once
- * known, the run id: `<channel id>` or `<channel id>:<run id>`.
- */
-export function threadField(channelId: string, runId?: string): string {
-  return runId ? `${channelId}:${runId}` : channelId;
-}
-
-/** Parses {@link threadField}. */
-export function parseThreadField(thread: string | undefined): { channelId?: string; runId?: string } {
-  if (!thread) return {};
-  const [channelId, runId] = thread.split(':');
-  return { ...(channelId ? { channelId } : {}), ...(runId ? { runId } : {}) };
 }

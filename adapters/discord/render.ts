@@ -23,11 +23,6 @@ import { codeTail } from '../../src/chat/code-stream.js';
  */
 export const MESSAGE_CHARS = 2000;
 /**
- * Files attached to one message.
- * Source: https://discord.com/developers/docs/resources/message#create-message (files[n])
- */
-export const FILES_PER_MESSAGE = 10;
-/**
  * Characters in a thread name.
  * Source: https://discord.com/developers/docs/resources/channel#start-thread-from-message
  */

@@ -1,17 +1,16 @@
 /**
- * `/run` and `/generate`: defer at once, answer in the channel, open a thread from that answer and
- * render the job there. Where no thread can be started (inside a thread, a forum post, a DM), the
- * job replies in place and says so.
+ * The `/run` and `/generate` job (its interaction already deferred): answer in the channel, open a
+ * thread from that answer and render the job there. Where no thread can be started (inside a
+ * thread, a forum post, a DM), the job replies in place and says so.
  */
-import { ThreadAutoArchiveDuration, type ChatInputCommandInteraction, type Message, type SendableChannels } from 'discord.js';
-import type { BotContext } from './context.js';
-import { refusalText, track } from './context.js';
-import { conversationId } from './ids.js';
+import type { ChatInputCommandInteraction, Message, SendableChannels } from 'discord.js';
+import { downloadLimits, type BotContext } from './context.js';
 import { runJob } from './job.js';
 import { finalState, headerMessage, threadName, workingState, type JobKind } from './render.js';
 import { ChannelSurface, Header, describe, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
-import { placeOf, type Place } from './gate.js';
-import { fromDiscordText } from './incoming-text.js';
+import type { Place } from './gate.js';
+import { inputFiles, type RemoteFile } from './attachments.js';
+import { withInputFilesNote } from '../../src/chat/input-note.js';
 
 const CANNOT_SEE_CHANNEL =
   'ℹ️ I cannot see this channel (the bot needs the View Channel permission here to start threads), so I reply in place.';
@@ -25,99 +24,7 @@ export async function replyEphemeral(ctx: BotContext, interaction: { reply: Chat
   }
 }
 
-/**
- * Whether a thread can be started where the command was used. A guild channel discord.js has not
- * cached (e.g. created while the gateway was away) is looked up through the API first;
- * `unseen` when that lookup fails too (logged), typically for lack of the View Channel permission.
- */
-async function threadability(
-  ctx: BotContext,
-  interaction: ChatInputCommandInteraction,
-  place: Place,
-): Promise<{ canThread: boolean; unseen: boolean }> {
-  if (place.canThread || !place.guildId || interaction.channel) return { canThread: place.canThread, unseen: false };
-  const fetched = await ctx.client.channels.fetch(place.channelId).catch((err: unknown) => {
-    ctx.logger.warn(`looking up channel ${place.channelId} failed: ${describe(err)}`);
-    return null;
-  });
-  return { canThread: placeOf(place.guildId, place.channelId, fetched).canThread, unseen: !fetched };
-}
-
-/**
- * Handles `/run` or `/generate` (access and in-memory deduplication already passed).
- * Exactly one initial response: the ephemeral refusal or the deferral. Only in-memory work comes
- * before it (admission); the store's deduplication runs once the deferral is answered, and the job
- * starts after that, so a burst of commands is deferred before any job competes for the event loop.
- * @param firstDelivery the store's deduplication (false: this interaction was handled before)
- */
-export async function handleRunCommand(
-  ctx: BotContext,
-  interaction: ChatInputCommandInteraction,
-  kind: Extract<JobKind, 'run' | 'generate'>,
-  place: Place,
-  firstDelivery: () => Promise<boolean> = async () => true,
-): Promise<void> {
-  const receivedAt = Date.now();
-  const requirement = fromDiscordText(interaction.options.getString('requirement', true), interaction.channel);
-  const userId = interaction.user.id;
-  const conversation = conversationId(place.guildId, place.channelId, place.parentId);
-
-  let openGate!: (deferred: boolean) => void;
-  const gate = new Promise<boolean>((resolve) => (openGate = resolve));
-  const admission = ctx.limiter.submit(conversation, userId, async () => {
-    if (!(await gate)) return;
-    await startJob();
-  });
-  if (!admission.accepted) {
-    await replyEphemeral(ctx, interaction, refusalText(admission.reason, ctx.settings.maxQueuePerChannel));
-    return;
-  }
-  track(ctx, admission.done);
-
-  const header = new Header(ctx.client, interaction, ctx.logger, receivedAt, ctx.settings.interactionTokenTtlMs);
-  const ok = await interaction.deferReply().then(
-    () => true,
-    (err: unknown) => {
-      ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
-      return false;
-    },
-  );
-  if (!ok) {
-    openGate(false);
-    return;
-  }
-  // let the other deferrals of a burst go out before this one's store and job work
-  await new Promise((resolve) => setImmediate(resolve));
-  if (!(await firstDelivery())) {
-    await header.set({ content: 'This request was already handled.' });
-    openGate(false);
-    return;
-  }
-  if (admission.position > 0) {
-    await header.set(headerMessage(kind, requirement, userId, workingState(place.canThread, admission.position)));
-  }
-  openGate(true);
-
-  async function startJob(): Promise<void> {
-    const { canThread, unseen } = await threadability(ctx, interaction, place);
-    await startRunJob(ctx, {
-      kind,
-      requirement,
-      userId,
-      place,
-      conversation,
-      header,
-      replies: interaction,
-      receivedAt,
-      channel: interaction.channel?.isSendable() ? (interaction.channel as SendableChannels) : undefined,
-      canThread,
-      unseen,
-      startThread: (first, name) => first.startThread({ name, autoArchiveDuration: ThreadAutoArchiveDuration.OneDay }),
-    });
-  }
-}
-
-/** Where and how a `/run` or `/generate` job renders; built by the gateway process or by a queue worker. */
+/** Where and how a `/run` or `/generate` job renders; built by its processor (discord/worker-jobs.ts). */
 export interface RunJobSpec {
   kind: Extract<JobKind, 'run' | 'generate'>;
   requirement: string;
@@ -142,6 +49,8 @@ export interface RunJobSpec {
   onThread?: (id: string) => Promise<void>;
   /** Called once with the run id. */
   onRunId?: (runId: string) => Promise<void>;
+  /** Files given with the command (downloaded into the sandbox's input files). */
+  attachments?: RemoteFile[];
 }
 
 /**
@@ -186,15 +95,15 @@ export async function startRunJob(ctx: BotContext, spec: RunJobSpec): Promise<vo
     ...(threadId ? { threadId } : {}),
     ...(first ? { headerChannelId: first.channelId, headerMessageId: first.id } : {}),
   };
-  const options = { requestedBy: userId, meta };
+  const files = await inputFiles(downloadLimits(ctx.settings), surface, spec.attachments ?? []);
+  const asked = withInputFilesNote(requirement, files);
+  const options = { requestedBy: userId, meta, ...(files.length ? { inputFiles: files } : {}) };
   await runJob(ctx, {
     surface,
     conversation,
     startText: kind === 'run' ? '⏳ Starting…' : '⏳ Writing code…',
     call: (onEvent) =>
-      kind === 'run'
-        ? ctx.app.agent.run(conversation, requirement, { ...options, onEvent })
-        : ctx.app.agent.generate(conversation, requirement, { ...options, onEvent }),
+      kind === 'run' ? ctx.app.agent.run(conversation, asked, { ...options, onEvent }) : ctx.app.agent.generate(conversation, asked, { ...options, onEvent }),
     onRunId: async (runId) => {
       if (threadId) await ctx.app.store.linkThread(conversation, threadId, runId);
       await spec.onRunId?.(runId);

@@ -6,7 +6,7 @@
  * https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages).
  */
 import { Client, InteractionWebhook, Routes, ThreadAutoArchiveDuration, type Channel, type Message, type SendableChannels } from 'discord.js';
-import { clientOptionsFor } from './bot.js';
+import { clientOptionsFor } from './client-options.js';
 import type { InteractionReplies } from './surface.js';
 
 /** A REST-only client (no gateway connection); `destroy()` it when done. */

@@ -1,17 +1,18 @@
 /**
- * Discord's jobs in a queue worker (`code-agent worker`): the same job and rendering code as the
- * gateway process (run-command.ts, follow-up.ts, job.ts), posting through Discord REST with the
- * bot token — the interaction's follow-ups and response edits while its token lives, the bot's
- * own messages in the thread after that — and the message in the thread when a job's worker
- * stopped before it finished.
+ * Discord's jobs, run by the chat queue's processor (in the bot's own process, or in a queue
+ * worker: `code-agent worker`): the typed job kinds (run-command.ts, follow-up.ts, job.ts), posting
+ * through Discord REST with the bot token — the interaction's follow-ups and response edits while
+ * its token lives, the bot's own messages in the thread after that — and the message in the thread
+ * when a job's worker stopped before it finished.
  */
 import type { App as Core } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
-import type { ChatJobData, PlatformJobs } from '../../src/queue/jobs.js';
+import type { ChatJobData, InterruptNotice, PlatformJobs } from '../../src/chat/job-queue.js';
+import { dispatchJob, type JobHandlers } from '../../src/chat/job-kinds.js';
+import type { ThreadRef } from '../../src/chat/thread-ref.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
-import type { InterruptNotice } from '../../src/queue/job-end.js';
-import { createContext, settingsFrom, type BotContext } from './context.js';
+import { settingsFrom, type BotContext, type DiscordSettings } from './context.js';
 import { placeOf } from './gate.js';
 import { startRunJob } from './run-command.js';
 import { runActionJob, threadReplyJob } from './follow-up.js';
@@ -20,7 +21,8 @@ import { headerMessage } from './render.js';
 import type { Logger } from './log.js';
 import { ChannelSurface, editChannelMessage, Header } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
-import { parseThreadField, threadField, type ActionPayload, type DiscordPayload, type ReplyPayload, type RunPayload } from './queued.js';
+import type { DiscordJobKinds, DiscordPayload, RunPayload } from './queued.js';
+import type { Client } from 'discord.js';
 
 /** The worker's log (adapters/worker/main.ts). */
 export interface WorkerLogLike {
@@ -29,19 +31,32 @@ export interface WorkerLogLike {
   error(...msg: unknown[]): void;
 }
 
+/** What the bot's own process lends its jobs: its logged-in client, settings and logger. */
+export interface InProcess {
+  client: Client;
+  settings: DiscordSettings;
+  logger: Logger;
+}
+
 /**
- * The Discord job runner of a worker; `close()` drops its REST client.
- * @throws {ConfigError} when `discord.token` is missing.
+ * The Discord job runner: of a queue worker (a REST-only client of its own, dropped by `close()`),
+ * or of the bot's in-memory queue (`inProcess`: the bot's client, kept open by `close()`).
+ * @throws {ConfigError} when `discord.token` is missing (a worker).
  */
-export function discordJobs(core: Core, config: Config, log: WorkerLogLike): PlatformJobs & { close(): Promise<void> } {
+export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inProcess?: InProcess): PlatformJobs & { close(): Promise<void> } {
   const token = config.discord?.token;
-  if (!token) throw new ConfigError('discord.token is not set: the worker posts Discord jobs with the bot token (DISCORD_TOKEN), as the gateway process has it');
-  const client = restOnlyClient(token, config.discord?.api_url);
-  const logger: Logger = { info: (m) => log.info(`discord: ${m}`), warn: (m) => log.warn(`discord: ${m}`), error: (m) => log.error(`discord: ${m}`), debug: () => undefined };
-  const ctx: BotContext = createContext(core, client, logger, settingsFrom(config.discord));
+  if (!inProcess && !token) throw new ConfigError('discord.token is not set: the worker posts Discord jobs with the bot token (DISCORD_TOKEN), as the gateway process has it');
+  const client = inProcess?.client ?? restOnlyClient(token!, config.discord?.api_url);
+  const logger: Logger = inProcess?.logger ?? {
+    info: (m) => log.info(`discord: ${m}`),
+    warn: (m) => log.warn(`discord: ${m}`),
+    error: (m) => log.error(`discord: ${m}`),
+    debug: () => undefined,
+  };
+  const ctx: BotContext = { app: core, client, logger, settings: inProcess?.settings ?? settingsFrom(config.discord) };
   const ttl = ctx.settings.interactionTokenTtlMs;
 
-  async function run(p: RunPayload, setThread: (thread: string) => Promise<void>): Promise<void> {
+  async function run(p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>): Promise<void> {
     const replies = tokenReplies(client, p.applicationId, p.token);
     const fetched = await channelById(client, p.place.channelId);
     let where = p.place.channelId;
@@ -60,39 +75,39 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike): Pla
       startThread: (first, name) => startThreadFrom(client, first, name),
       onThread: async (id) => {
         where = id;
-        await setThread(threadField(id));
+        await setThread({ channel: id });
       },
-      onRunId: (runId) => setThread(threadField(where, runId)),
+      onRunId: (runId) => setThread({ channel: where, runId }),
+      ...(p.attachments?.length ? { attachments: p.attachments } : {}),
     });
   }
 
-  return {
-    async run(data: ChatJobData, setThread) {
-      if (data.kind === 'run') return run(data.payload as RunPayload, setThread);
-      if (data.kind === 'action') {
-        const p = data.payload as ActionPayload;
-        await setThread(threadField(p.channelId, p.runId));
-        return runActionJob(ctx, {
-          replies: tokenReplies(client, p.applicationId, p.token),
-          receivedAt: p.receivedAt,
-          channel: await sendableById(client, p.channelId),
-          conversation: p.conversation,
-          runId: p.runId,
-          userId: p.userId,
-          feedback: p.feedback,
-        });
-      }
-      if (data.kind === 'reply') {
-        const p = data.payload as ReplyPayload;
-        await setThread(threadField(p.channelId, p.runId));
-        return threadReplyJob(ctx, { ...p, channel: await sendableById(client, p.channelId) });
-      }
-      throw new Error(`unknown Discord job kind "${data.kind}"`);
+  const handlers: JobHandlers<DiscordJobKinds, (thread: ThreadRef) => Promise<void>> = {
+    run,
+    action: async (p, setThread) => {
+      await setThread({ channel: p.channelId, runId: p.runId });
+      await runActionJob(ctx, {
+        replies: tokenReplies(client, p.applicationId, p.token),
+        receivedAt: p.receivedAt,
+        channel: await sendableById(client, p.channelId),
+        conversation: p.conversation,
+        runId: p.runId,
+        userId: p.userId,
+        feedback: p.feedback,
+      });
     },
+    reply: async (p, setThread) => {
+      await setThread({ channel: p.channelId, runId: p.runId });
+      await threadReplyJob(ctx, { ...p, channel: await sendableById(client, p.channelId) });
+    },
+  };
+
+  return {
+    run: (data, setThread) => dispatchJob('discord', handlers, data, setThread),
 
     async interrupted(data: ChatJobData): Promise<InterruptNotice | undefined> {
       const p = data.payload as DiscordPayload;
-      const { channelId, runId } = parseThreadField(data.thread);
+      const { channel: channelId, runId } = data.thread ?? {};
       const { run, ended } = runId ? await markInterrupted(core.store, await core.store.getRun(p.conversation, runId)) : { run: undefined, ended: false };
       if (ended) return undefined;
       // in the thread (or channel) where it rendered; else, while its token lives, as a follow-up
@@ -110,13 +125,13 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike): Pla
     async falseAlarm(data: ChatJobData, notice: InterruptNotice | undefined) {
       const p = data.payload as DiscordPayload;
       for (const m of notice?.messages ?? []) await editChannelMessage(client, m.channel, m.id, { content: `ℹ️ ~~❌ Failed~~ ${FALSE_ALARM}` }, logger);
-      const { runId } = parseThreadField(data.thread);
+      const runId = data.thread?.runId;
       const run = runId ? await core.store.getRun(p.conversation, runId) : undefined;
       if (run && run.status !== 'running') await refreshRunHeader(ctx, run);
     },
 
     async close() {
-      await client.destroy();
+      if (!inProcess) await client.destroy();
     },
   };
 }

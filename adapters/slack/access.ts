@@ -16,10 +16,3 @@ export function refusal(settings: Pick<SlackSettings, 'allowedChannels' | 'allow
   }
   return undefined;
 }
-
-/** The text shown when the job limiter refuses a job. */
-export function busyText(reason: 'user_busy' | 'queue_full'): string {
-  return reason === 'user_busy'
-    ? 'You already have a job running; wait for it to finish, then try again.'
-    : 'This channel has too many jobs queued right now; try again in a minute.';
-}

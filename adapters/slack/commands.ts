@@ -4,14 +4,12 @@
  * answers only the user should see go in the ack as an ephemeral response, and work happens after.
  */
 import type { App as BoltApp, SlashCommand, RespondFn, AckFn, RespondArguments } from '@slack/bolt';
-import { busyText, refusal } from './access.js';
-import { firstDelivery } from './dedupe.js';
-import { conversationId, track, type SlackContext } from './context.js';
-import { newRunJob } from './jobs.js';
+import { refusal } from './access.js';
+import { conversationId, type SlackContext } from './context.js';
 import { historyText, showText } from './history-view.js';
 import { escapeMrkdwn, section } from './mrkdwn.js';
 import { fromSlackText } from './incoming-text.js';
-import { enqueueCommand } from './enqueue.js';
+import { admitCommand } from './enqueue.js';
 
 /** Longest a command waits for the store before acking empty and answering via response_url, in ms. */
 export const ANSWER_WITHIN_MS = 2000;
@@ -28,7 +26,7 @@ function usage(kind: 'run' | 'generate', name: string): string {
 export function registerCommands(app: BoltApp, ctx: SlackContext): void {
   const names = ctx.settings.commands;
   for (const kind of ['run', 'generate'] as const) {
-    app.command(names[kind], async ({ command, ack, respond }) => startCommand(ctx, kind, command, ack, respond));
+    app.command(names[kind], async ({ command, ack }) => startCommand(ctx, kind, command, ack));
   }
   app.command(names.history, async ({ command, ack, respond }) => {
     const refused = refusal(ctx.settings, command.channel_id, command.user_id);
@@ -44,39 +42,13 @@ export function registerCommands(app: BoltApp, ctx: SlackContext): void {
   });
 }
 
-async function startCommand(ctx: SlackContext, kind: 'run' | 'generate', command: SlashCommand, ack: Ack, respond: RespondFn): Promise<void> {
+async function startCommand(ctx: SlackContext, kind: 'run' | 'generate', command: SlashCommand, ack: Ack): Promise<void> {
   const refused = refusal(ctx.settings, command.channel_id, command.user_id);
-  if (refused) return ack(ephemeral(refused));
   const requirement = fromSlackText(command.text).trim();
-  if (!requirement) return ack(ephemeral(usage(kind, ctx.settings.commands[kind])));
-  const max = ctx.core.agent.maxRequirementChars;
-  if (requirement.length > max) {
-    return ack(ephemeral(`Your request is ${requirement.length} characters long; the limit is ${max}. Shorten it and try again.`));
-  }
-  if (ctx.queue) {
-    const text = await enqueueCommand(ctx, kind, command, requirement);
-    return ack(text === undefined ? undefined : ephemeral(escapeMrkdwn(text)));
-  }
-  // no I/O before the ack: memory dedupe now, the store's (which survives restarts) inside the job
-  if (!ctx.recent.first(`command:${command.trigger_id}`)) return ack();
-  const admission = ctx.limiter.submit(command.channel_id, command.user_id, async () => {
-    await new Promise((resolve) => setImmediate(resolve)); // let the ack go out first
-    if (!(await firstDelivery(ctx.core.store, 'command', command.trigger_id, ctx.settings.dedupeTtlMs))) return;
-    await newRunJob(ctx, {
-      kind,
-      team: command.team_id,
-      channel: command.channel_id,
-      user: command.user_id,
-      userName: command.user_name,
-      requirement,
-      tell: async (text) => {
-        await respond(ephemeral(text)).catch((err: unknown) => ctx.log.warn('slack: response_url failed', (err as Error).message));
-      },
-    });
-  });
-  if (!admission.accepted) return ack(ephemeral(busyText(admission.reason)));
-  track(ctx, admission.done);
-  await ack(admission.position > 0 ? ephemeral(`Queued: ${admission.position} job(s) ahead of yours in this channel.`) : undefined);
+  if (!refused && !requirement) return ack(ephemeral(usage(kind, ctx.settings.commands[kind])));
+  const result = await admitCommand(ctx, kind, command, requirement, refused);
+  if (result.outcome === 'duplicate') return ack();
+  await ack(result.text === undefined ? undefined : ephemeral(escapeMrkdwn(result.text)));
 }
 
 /** An ephemeral response; `text` is mrkdwn (already safe). */

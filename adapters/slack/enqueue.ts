@@ -1,23 +1,22 @@
 /**
- * Queue mode's ingress for Slack: instead of running a job, dedupe it in the shared store, admit it
- * against the global limits and put it on the queue, all before the ack (Redis answers in about a
- * millisecond; Slack wants the ack within 3 s: https://docs.slack.dev/interactivity/implementing-slash-commands#responding_to_commands).
+ * Slack's inbound traffic → admission (src/chat/admission.ts): a slash command or a thread reply
+ * becomes a typed job on the chat queue, all before the ack (Slack wants it within 3 s:
+ * https://docs.slack.dev/interactivity/implementing-slash-commands#responding_to_commands).
  */
 import type { SlashCommand } from '@slack/bolt';
-import { jobIdOf } from '../../src/queue/jobs.js';
-import type { QueueAdmission } from '../../src/queue/limits.js';
-import { busyText } from './access.js';
-import { firstDelivery } from './dedupe.js';
+import { jobIdOf } from '../../src/chat/job-queue.js';
+import { admit, type AdmissionResult } from '../../src/chat/admission.js';
 import type { SlackContext } from './context.js';
-import { slackLimitKey, type ReplyPayload, type RunPayload } from './queued.js';
+import { slackLimitKey, type ReplyPayload, type RerunPayload, type RunPayload } from './queued.js';
 
-/** What to answer the user (ephemerally); undefined = a plain ack (the job starts at once). */
-export type QueueAnswer = string | undefined;
-
-/** Enqueues `/run` or `/generate`. @returns the ack's text; a repeat delivery gets a plain ack. */
-export async function enqueueCommand(ctx: SlackContext, kind: 'run' | 'generate', command: SlashCommand, requirement: string): Promise<QueueAnswer> {
-  if (!ctx.recent.first(`command:${command.trigger_id}`)) return undefined;
-  if (!(await firstDelivery(ctx.core.store, 'command', command.trigger_id, ctx.settings.dedupeTtlMs))) return undefined;
+/** Admits `/run` or `/generate` (`refusal`: the access decision). */
+export async function admitCommand(
+  ctx: SlackContext,
+  kind: 'run' | 'generate',
+  command: SlashCommand,
+  requirement: string,
+  refusal: string | undefined,
+): Promise<AdmissionResult> {
   const jobId = jobIdOf('slack', 'command', command.trigger_id);
   const payload: RunPayload = {
     team: command.team_id,
@@ -27,28 +26,59 @@ export async function enqueueCommand(ctx: SlackContext, kind: 'run' | 'generate'
     requirement,
     responseUrl: command.response_url,
   };
-  const admission = await submit(ctx, jobId, kind, slackLimitKey(jobId, command.team_id, command.channel_id, command.user_id), payload);
-  return answer(admission);
+  return admit(ctx.admitter, {
+    refusal,
+    request: { kind, requirement },
+    deliveryId: command.trigger_id ? `slack:command:${command.trigger_id}` : undefined,
+    jobId,
+    job: { platform: 'slack', kind, limit: slackLimitKey(jobId, command.team_id, command.channel_id, command.user_id), payload },
+  });
 }
 
-/** Enqueues a thread reply (already deduped and allowed). @returns what to tell the user, if anything. */
-export async function enqueueReply(ctx: SlackContext, eventId: string | undefined, payload: ReplyPayload): Promise<QueueAnswer> {
-  const jobId = jobIdOf('slack', 'event', eventId ?? `${payload.channel}-${payload.threadTs}-${Date.now()}`);
-  const admission = await submit(ctx, jobId, 'reply', slackLimitKey(jobId, payload.team, payload.channel, payload.user), payload);
-  return answer(admission);
+/**
+ * Admits a run started by a message: one that mentions the app in a channel, or one sent to the
+ * app directly (its files become input files). @param eventId the event's id (dedupe, job id)
+ */
+export async function admitMessageRun(ctx: SlackContext, eventId: string | undefined, payload: RunPayload, refusal: string | undefined): Promise<AdmissionResult> {
+  const jobId = jobIdOf('slack', 'event', eventId ?? `${payload.channel}-${payload.user}-${Date.now()}`);
+  return admit(ctx.admitter, {
+    refusal,
+    request: { kind: 'run', requirement: payload.requirement },
+    deliveryId: eventId ? `slack:event:${eventId}` : undefined,
+    jobId,
+    job: { platform: 'slack', kind: 'run', limit: slackLimitKey(jobId, payload.team, payload.channel, payload.user), payload },
+  });
 }
 
-async function submit(ctx: SlackContext, jobId: string, kind: string, limit: ReturnType<typeof slackLimitKey>, payload: RunPayload | ReplyPayload): Promise<QueueAdmission | Error> {
-  try {
-    return await ctx.queue!.submit(jobId, { platform: 'slack', kind, limit, payload });
-  } catch (err) {
-    ctx.log.error('slack: could not enqueue a job', err);
-    return err as Error;
-  }
+/**
+ * Admits a reply in a run's thread (or, `kind` `improve`, the Improve modal's feedback): it waits
+ * its turn rather than being refused for its user. @param deliveryId the event's id (a modal: `view-<trigger_id>`)
+ */
+export async function admitReply(
+  ctx: SlackContext,
+  deliveryId: string | undefined,
+  payload: ReplyPayload,
+  refusal: string | undefined,
+  kind: 'reply-improve' | 'improve' = 'reply-improve',
+): Promise<AdmissionResult> {
+  const jobId = jobIdOf('slack', 'event', deliveryId ?? `${payload.channel}-${payload.threadTs}-${Date.now()}`);
+  return admit(ctx.admitter, {
+    refusal,
+    request: { kind },
+    deliveryId: deliveryId ? `slack:event:${deliveryId}` : undefined,
+    jobId,
+    job: { platform: 'slack', kind: 'reply', limit: slackLimitKey(jobId, payload.team, payload.channel, payload.user), payload },
+  });
 }
 
-function answer(admission: QueueAdmission | Error): QueueAnswer {
-  if (admission instanceof Error) return `Could not queue your job (${admission.message}); try again in a minute.`;
-  if (!admission.accepted) return busyText(admission.reason);
-  return admission.ahead > 0 ? `Queued: ${admission.ahead} job(s) ahead of yours.` : undefined;
+/** Admits the Re-run button of a run's thread (waits its turn like a reply). */
+export async function admitRerun(ctx: SlackContext, triggerId: string, payload: RerunPayload, refusal: string | undefined): Promise<AdmissionResult> {
+  const jobId = jobIdOf('slack', 'action', triggerId);
+  return admit(ctx.admitter, {
+    refusal,
+    request: { kind: 're-run' },
+    deliveryId: `slack:action:${triggerId}`,
+    jobId,
+    job: { platform: 'slack', kind: 'rerun', limit: slackLimitKey(jobId, payload.team, payload.channel, payload.user), payload },
+  });
 }

@@ -1,12 +1,12 @@
 /**
- * Files attached to a thread reply become input files in the sandbox work dir. They are downloaded
+ * Files attached to a message that starts or improves a run become input files in the sandbox work dir. They are downloaded
  * from `url_private` with the bot token (https://docs.slack.dev/messaging/working-with-files#authenticating),
  * only from Slack's file hosts (or the configured API host), every redirect checked the same way
  * (src/chat/safe-fetch.ts), and capped in size and number.
  */
 import type { InputFile } from '../../src/sandbox/types.js';
 import type { SlackSettings } from './settings.js';
-import { inputFilesNote, prepareInputs } from '../../src/chat/input-note.js';
+import { prepareInputs } from '../../src/chat/input-note.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 
 /** The part of a Slack file object we use (https://docs.slack.dev/reference/objects/file-object). */
@@ -73,10 +73,4 @@ export async function downloadInputs(
   }
   const prepared = prepareInputs(result.files);
   return { files: prepared.files, skipped: [...result.skipped, ...prepared.skipped] };
-}
-
-/** A sentence telling the LLM which input files are in the work dir (their cleaned names), or '' when none. */
-export function describeInputs(files: InputFile[]): string {
-  const note = inputFilesNote(files);
-  return note === '' ? '' : `\n\n${note}`;
 }

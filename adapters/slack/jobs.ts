@@ -8,10 +8,12 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { conversationId, type SlackContext } from './context.js';
 import { ThreadRenderer, type ThreadTarget } from './thread.js';
 import { rootText } from './views.js';
-import { describeInputs, downloadInputs, type SlackFile } from './inputs.js';
-import { inlineText } from './mrkdwn.js';
-import { endThrownRun } from '../../src/chat/run-end.js';
-import { redactUrls } from '../../src/text/redact.js';
+import { downloadInputs, type SlackFile } from './inputs.js';
+import { withInputFilesNote } from '../../src/chat/input-note.js';
+import { escapeMrkdwn, inlineText } from './mrkdwn.js';
+import { waitForRunTurn, WAITING_FOR_RUN } from '../../src/chat/run-turn.js';
+import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/agent.js';
+import { callAgent } from '../../src/chat/agent-call.js';
 
 /** A new run asked for with a slash command. */
 export interface NewRunRequest {
@@ -21,7 +23,9 @@ export interface NewRunRequest {
   user: string;
   userName: string | undefined;
   requirement: string;
-  /** Tells the user something only they see (the slash command's response_url). */
+  /** Files attached to the message that started the run (downloaded as input files). */
+  files?: SlackFile[];
+  /** Tells the user something only they see (the slash command's response_url, or an ephemeral message). */
   tell: (text: string) => Promise<void>;
   /** Called with the thread's ts once the channel message is posted (queue mode records it on the job). */
   onThread?: (threadTs: string) => Promise<void>;
@@ -52,35 +56,48 @@ export async function newRunJob(ctx: JobContext, req: NewRunRequest): Promise<vo
   }
   meta.threadTs = threadTs;
   await req.onThread?.(threadTs);
+  const inputs = await inputsOf(ctx, req.channel, threadTs, req.files);
+  const requirement = withInputFilesNote(req.requirement, inputs);
+  const options = { requestedBy: req.user, meta, ...(inputs.length ? { inputFiles: inputs } : {}) };
   const target: ThreadTarget = { channel: req.channel, threadTs, firstAttempt: 1, maxRetries: core.agent.maxRetries, kind: req.kind, root: draft };
   await render(ctx, conv, target, (onEvent) =>
-    req.kind === 'generate'
-      ? core.agent.generate(conv, req.requirement, { requestedBy: req.user, meta, onEvent })
-      : core.agent.run(conv, req.requirement, { requestedBy: req.user, meta, onEvent }),
+    req.kind === 'generate' ? core.agent.generate(conv, requirement, { ...options, onEvent }) : core.agent.run(conv, requirement, { ...options, onEvent }),
   );
 }
 
-/** A reply in a run's thread. */
-export interface ReplyRequest {
+/** A request on the run of a thread: a reply (or the Improve button's feedback), or a Re-run. */
+export interface ThreadRequest {
   team: string | undefined;
   channel: string;
   threadTs: string;
   user: string;
+}
+
+/** A reply in a run's thread, or the feedback typed after the Improve button. */
+export interface ReplyRequest extends ThreadRequest {
   text: string;
   files: SlackFile[] | undefined;
 }
 
+/** The Re-run button: runs the latest code of the thread's run again. */
+export async function rerunJob(ctx: JobContext, req: ThreadRequest): Promise<void> {
+  const { core, poster } = ctx;
+  const conv = conversationId(req.team, req.channel);
+  const run = await turnOf(ctx, conv, req);
+  if (!run) return;
+  await poster.update(req.channel, req.threadTs, rootText(run, `⏳ re-running (for ${inlineText(req.user, 40)})…`, run.meta?.kind));
+  const target: ThreadTarget = { channel: req.channel, threadTs: req.threadTs, firstAttempt: run.attempts.length + 1, maxRetries: core.agent.maxRetries, kind: 'improve' };
+  await render(ctx, conv, target, (onEvent) => core.agent.execute(run, { requestedBy: req.user, onEvent }), run);
+}
+
 /** Improves the thread's run with the reply as feedback (attached files become input files). */
 export async function replyJob(ctx: JobContext, req: ReplyRequest): Promise<void> {
-  const { core, poster, settings } = ctx;
+  const { core, poster } = ctx;
   const conv = conversationId(req.team, req.channel);
-  const run = await core.store.findRunByThread(conv, req.threadTs);
+  const run = await turnOf(ctx, conv, req);
   if (!run) return;
-  const inputs = await downloadInputs(req.files, settings);
-  if (inputs.skipped.length > 0) {
-    await poster.post(req.channel, `⚠️ Some attached files were not used:\n${inputs.skipped.map((s) => `• ${inlineText(s, 300)}`).join('\n')}`, req.threadTs);
-  }
-  const feedback = (req.text.trim() || (inputs.files.length ? 'Use the attached input files.' : '')) + describeInputs(inputs.files);
+  const files = await inputsOf(ctx, req.channel, req.threadTs, req.files);
+  const feedback = withInputFilesNote(req.text.trim() || (files.length ? 'Use the attached input files.' : ''), files);
   const status = `⏳ improving (reply by ${inlineText(req.user, 40)})…`;
   await poster.update(req.channel, req.threadTs, rootText(run, status, run.meta?.kind));
   const target: ThreadTarget = {
@@ -90,11 +107,27 @@ export async function replyJob(ctx: JobContext, req: ReplyRequest): Promise<void
     maxRetries: core.agent.maxRetries,
     kind: 'improve',
   };
-  await render(ctx, conv, target, (onEvent) => core.agent.improve(run, feedback.trim() || undefined, { requestedBy: req.user, inputFiles: inputFiles(inputs.files), onEvent }), run);
+  await render(ctx, conv, target, (onEvent) => core.agent.improve(run, feedback || undefined, { requestedBy: req.user, ...(files.length ? { inputFiles: files } : {}), onEvent }), run);
 }
 
-function inputFiles(files: InputFile[]): InputFile[] | undefined {
-  return files.length > 0 ? files : undefined;
+/** The thread's run once no other job works on it (the thread says when it waits). */
+async function turnOf(ctx: JobContext, conv: string, req: ThreadRequest): Promise<Run | undefined> {
+  const found = await ctx.core.store.findRunByThread(conv, req.threadTs);
+  if (!found) return undefined;
+  return waitForRunTurn(ctx.core.store, conv, found.id, {
+    timeoutMs: ctx.core.agent.runTimeoutMs || DEFAULT_RUN_TIMEOUT_MS,
+    onWait: async () => void (await ctx.poster.post(req.channel, escapeMrkdwn(WAITING_FOR_RUN), req.threadTs)),
+  });
+}
+
+/** Downloads a message's attached files as input files; says in the thread which were not used. */
+async function inputsOf(ctx: JobContext, channel: string, threadTs: string, attached: SlackFile[] | undefined): Promise<InputFile[]> {
+  if (!attached?.length) return [];
+  const inputs = await downloadInputs(attached, ctx.settings);
+  if (inputs.skipped.length > 0) {
+    await ctx.poster.post(channel, `⚠️ Some attached files were not used:\n${inputs.skipped.map((s) => `• ${inlineText(s, 300)}`).join('\n')}`, threadTs);
+  }
+  return inputs.files;
 }
 
 /**
@@ -118,15 +151,14 @@ async function render(
     }
     renderer.listener(event);
   };
-  let run: Run | undefined = known;
-  let error: unknown;
-  try {
-    run = await call(onEvent);
-  } catch (err) {
-    error = err;
-  }
+  const outcome = await callAgent({
+    store: ctx.core.store,
+    conversation: conv,
+    call: () => call(onEvent),
+    runId: () => runId,
+    settle: async () => linked,
+    onInternalError: (err) => ctx.log.error('slack: a job failed', err),
+  });
   await linked;
-  const reason = error === undefined ? undefined : redactUrls(error instanceof Error ? error.message : String(error));
-  const note = reason === undefined ? undefined : await endThrownRun(ctx.core.store, conv, runId, reason);
-  await renderer.finish(run, error, note);
+  await renderer.finish(outcome.run ?? known, outcome.failure, outcome.note);
 }

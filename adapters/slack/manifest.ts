@@ -17,7 +17,7 @@ const DEFAULT_NAMES: SlackCommandNames = { run: '/run', generate: '/generate', h
 
 /**
  * The manifest text with the configured command names and, when `publicUrl` is given, request URLs
- * `<publicUrl>/slack/events` (Bolt's default path).
+ * `<publicUrl>/slack/events` (Bolt's default path) for commands, events and interactivity (buttons, modals).
  * @param publicUrl an https URL without a path, e.g. `https://bot.example.org`
  * @throws {InputError} when `publicUrl` is not an https URL
  */
@@ -40,7 +40,10 @@ export function slackManifest(template: string, names: SlackCommandNames, public
       if (events) entry.set('url', events);
     }
   }
-  if (events) doc.setIn(['settings', 'event_subscriptions', 'request_url'], events);
+  if (events) {
+    doc.setIn(['settings', 'event_subscriptions', 'request_url'], events);
+    doc.setIn(['settings', 'interactivity', 'request_url'], events);
+  }
   return doc.toString({ lineWidth: 0 });
 }
 

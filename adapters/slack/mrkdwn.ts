@@ -13,9 +13,6 @@ import { cutChars } from '../../src/text/cut.js';
 /** Most characters of a section block's text (Slack's limit). */
 export const SECTION_TEXT_MAX = 3000;
 
-/** Most characters of a message's top-level `text` Slack shows in full before truncating (40000); we stay far below. */
-export const MESSAGE_TEXT_MAX = 3000;
-
 /** Lines of output shown inline before the rest goes to a file. */
 export const OUTPUT_LINES_MAX = 40;
 
@@ -67,4 +64,26 @@ export function inlineText(raw: string, max = 200): string {
 /** A section block with mrkdwn text (caller keeps it ≤ {@link SECTION_TEXT_MAX}). */
 export function section(text: string): { type: 'section'; text: { type: 'mrkdwn'; text: string } } {
   return { type: 'section', text: { type: 'mrkdwn', text } };
+}
+
+/** A button of an actions block (https://docs.slack.dev/reference/block-kit/block-elements/button-element). */
+export interface SlackButton {
+  actionId: string;
+  text: string;
+  value: string;
+  primary?: boolean;
+}
+
+/** An actions block of buttons (plain-text labels; `value` at most 2000 characters). */
+export function actions(buttons: SlackButton[]): { type: 'actions'; elements: unknown[] } {
+  return {
+    type: 'actions',
+    elements: buttons.map((b) => ({
+      type: 'button',
+      action_id: b.actionId,
+      text: { type: 'plain_text', text: b.text },
+      value: b.value.slice(0, 2000),
+      ...(b.primary ? { style: 'primary' } : {}),
+    })),
+  };
 }

@@ -10,7 +10,7 @@
  * POST to upload_url → files.completeUploadExternal, done by WebClient.filesUploadV2)
  */
 import { WebClient, LogLevel, type RetryOptions, type Logger } from '@slack/web-api';
-import { escapeMrkdwn, section } from './mrkdwn.js';
+import { actions, escapeMrkdwn, section, type SlackButton } from './mrkdwn.js';
 
 /**
  * Retries of one Web API call: up to 4 after the first, exponential from 0.5 s to 10 s.
@@ -61,12 +61,12 @@ export class SlackPoster {
 
   /**
    * Posts mrkdwn (one section block per string, each ≤ 3000 characters) in a channel or thread.
-   * `plain` is the notification/fallback text (already escaped).
+   * `plain` is the notification/fallback text (already escaped); `buttons` go in an actions block after the text.
    * Falls back to a file when Slack refuses the text as too long or its blocks as invalid.
    * @returns the message ts (or the fallback notice's ts).
    * @throws {NotInChannelError} when the app is not in the channel; other WebClient errors as is.
    */
-  async post(channel: string, text: string | string[], threadTs?: string, plain?: string): Promise<string> {
+  async post(channel: string, text: string | string[], threadTs?: string, plain?: string, buttons?: SlackButton[]): Promise<string> {
     const sections = Array.isArray(text) ? text : [text];
     plain ??= sections.join('\n');
     try {
@@ -74,7 +74,7 @@ export class SlackPoster {
         channel,
         ...(threadTs ? { thread_ts: threadTs } : {}),
         text: plain,
-        blocks: sections.map(section),
+        blocks: [...sections.map(section), ...(buttons?.length ? [actions(buttons)] : [])],
         link_names: false,
         unfurl_links: false,
         unfurl_media: false,
@@ -121,10 +121,10 @@ export class SlackPoster {
     } as Parameters<WebClient['filesUploadV2']>[0]);
   }
 
-  /** A message only `user` sees; plain text is escaped. Errors are swallowed (best effort). */
-  async ephemeral(channel: string, user: string, plain: string, threadTs?: string): Promise<void> {
+  /** A message only `user` sees; plain text is escaped (unless `mrkdwn`: already safe). Errors are swallowed (best effort). */
+  async ephemeral(channel: string, user: string, plain: string, threadTs?: string, mrkdwn = false): Promise<void> {
     await this.client.chat
-      .postEphemeral({ channel, user, text: escapeMrkdwn(plain), ...(threadTs ? { thread_ts: threadTs } : {}) })
+      .postEphemeral({ channel, user, text: mrkdwn ? plain : escapeMrkdwn(plain), ...(threadTs ? { thread_ts: threadTs } : {}) })
       .catch(() => undefined);
   }
 }

@@ -1,23 +1,37 @@
 /**
- * Slack's jobs in queue mode: what the ingress puts on the queue (payloads), and the limit keys
- * (`slack:<team>:<channel>`, `slack:<team>:<user>`), shared by ingress and worker.
+ * Slack's jobs: what the ingress puts on the chat queue (typed payloads by kind), and the limit keys
+ * (`slack:<team>:<channel>`, `slack:<team>:<user>`), shared by ingress and processor.
  */
-import type { LimitKey } from '../../src/queue/limits.js';
-import type { ReplyRequest } from './jobs.js';
+import type { LimitKey } from '../../src/chat/limits.js';
+import type { ReplyRequest, ThreadRequest } from './jobs.js';
+import type { SlackFile } from './inputs.js';
 
-/** `/run` or `/generate` (job kind `run` / `generate`). */
+/** `/run` or `/generate`, or a message that mentions the app or is sent to it directly (job kind `run` / `generate`). */
 export interface RunPayload {
   team: string | undefined;
   channel: string;
   user: string;
   userName: string | undefined;
   requirement: string;
-  /** The slash command's response_url (ephemeral answers to the user, valid 30 min). */
-  responseUrl: string;
+  /** The slash command's response_url (ephemeral answers to the user, valid 30 min); absent for a message (answers are ephemeral messages). */
+  responseUrl?: string;
+  /** Files attached to the message that started the run (they become input files). */
+  files?: SlackFile[];
 }
 
-/** A reply in a run's thread (job kind `reply`): the embedded mode's request, as JSON. */
+/** A reply in a run's thread (job kind `reply`), as JSON. */
 export type ReplyPayload = ReplyRequest;
+
+/** The Re-run button on a run's final message (job kind `rerun`). */
+export type RerunPayload = ThreadRequest;
+
+/** Slack's job kinds and their payloads. */
+export interface SlackJobKinds {
+  run: RunPayload;
+  generate: RunPayload;
+  reply: ReplyPayload;
+  rerun: RerunPayload;
+}
 
 /** The limit key of a Slack job. */
 export function slackLimitKey(jobId: string, team: string | undefined, channel: string, user: string): LimitKey {

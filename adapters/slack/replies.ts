@@ -1,16 +1,16 @@
 /**
- * Thread replies (`message.channels` / `message.groups` events): a reply in a run's thread is an
- * improve request with the reply's text as feedback. Bolt acks events before listeners run.
+ * Messages (`message.channels` / `message.groups` / `message.im` events): a reply in a run's thread
+ * is an improve request with the reply's text as feedback; a message sent to the app directly (not
+ * in a thread) starts a run (mentions.ts). Bolt acks events before listeners run.
  * https://docs.slack.dev/reference/events/message
  */
 import type { App as BoltApp } from '@slack/bolt';
-import { busyText, refusal } from './access.js';
-import { firstDelivery } from './dedupe.js';
-import { conversationId, track, type SlackContext } from './context.js';
-import { replyJob } from './jobs.js';
+import { refusal } from './access.js';
+import { conversationId, type SlackContext } from './context.js';
 import type { SlackFile } from './inputs.js';
 import { fromSlackText } from './incoming-text.js';
-import { enqueueReply } from './enqueue.js';
+import { admitReply } from './enqueue.js';
+import { startFromMessage } from './mentions.js';
 
 /** The fields of a message event we read. */
 interface MessageLike {
@@ -21,6 +21,8 @@ interface MessageLike {
   ts?: string;
   thread_ts?: string;
   channel?: string;
+  /** `im` for a direct message to the app. */
+  channel_type?: string;
   files?: SlackFile[];
 }
 
@@ -32,26 +34,20 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
   app.event('message', async ({ event, body }) => {
     const msg = event as MessageLike;
     if (!PERSON_SUBTYPES.has(msg.subtype) || msg.bot_id || !msg.user || !msg.channel) return;
-    if (!msg.thread_ts || msg.thread_ts === msg.ts) return; // not a reply
     const team = (body as { team_id?: string }).team_id;
     const eventId = (body as { event_id?: string }).event_id;
+    if (!msg.thread_ts || msg.thread_ts === msg.ts) {
+      // not a reply: only a direct message to the app starts a run (in a channel, a mention does: mentions.ts)
+      if (msg.channel_type === 'im') await startFromMessage(ctx, { team, eventId, channel: msg.channel, user: msg.user, text: msg.text ?? '', files: msg.files });
+      return;
+    }
     const { channel, user, thread_ts: threadTs } = msg;
     const conv = conversationId(team, channel);
     // only threads of our runs; cheap lookup before anything else
     const run = await ctx.core.store.findRunByThread(conv, threadTs);
     if (!run) return;
-    if (!ctx.recent.first(`event:${eventId}`)) return;
-    if (!(await firstDelivery(ctx.core.store, 'event', eventId, ctx.settings.dedupeTtlMs))) return;
-    const refused = refusal(ctx.settings, channel, user);
-    if (refused) return ctx.poster.ephemeral(channel, user, refused, threadTs);
     const request = { team, channel, threadTs, user, text: fromSlackText(msg.text ?? ''), files: msg.files };
-    if (ctx.queue) {
-      const text = await enqueueReply(ctx, eventId, request);
-      if (text) await ctx.poster.ephemeral(channel, user, text, threadTs);
-      return;
-    }
-    const admission = ctx.limiter.submit(channel, user, () => replyJob(ctx, request));
-    if (!admission.accepted) return ctx.poster.ephemeral(channel, user, busyText(admission.reason), threadTs);
-    track(ctx, admission.done);
+    const result = await admitReply(ctx, eventId, request, refusal(ctx.settings, channel, user));
+    if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(channel, user, result.text, threadTs);
   });
 }

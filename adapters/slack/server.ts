@@ -8,16 +8,20 @@ import { App as BoltApp, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../../src/config/schema.js';
 import { createApp, type AppOverrides } from '../../src/app/app.js';
-import { JobLimiter } from '../../src/chat/job-limiter.js';
 import { registerCommands } from './commands.js';
 import { registerReplies } from './replies.js';
+import { registerActions } from './actions.js';
+import { registerMentions } from './mentions.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';
 import type { SlackContext } from './context.js';
 import type { SandboxUnavailableError } from '../../src/sandbox/types.js';
-import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import { JobQueue } from '../../src/queue/queue.js';
 import { IngressOnlyLlm } from '../../src/queue/ingress-llm.js';
+import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
+import type { ChatQueue } from '../../src/chat/job-queue.js';
+import { Deliveries } from '../../src/chat/deliveries.js';
+import { slackJobs } from './worker-jobs.js';
 
 /** A running adapter. */
 export interface SlackAdapter {
@@ -70,14 +74,15 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
       throw err;
     });
   }
-  const queue = ingress
+  // queue mode: jobs go to Redis for workers; else to a queue in this process, run by the same job code
+  let queue: ChatQueue | undefined = ingress
     ? await JobQueue.open(config, settings.maxQueuePerChannel).catch(async (err: unknown) => {
         await core.close();
         throw err;
       })
     : undefined;
-  const closeAll = async () => {
-    await queue?.close();
+  const closeAll = async (graceMs?: number) => {
+    await queue?.close(graceMs);
     await core.close();
   };
   const logLevel = LEVELS[config.log.level] ?? LogLevel.INFO;
@@ -112,18 +117,23 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     );
   }
   const log = options.logger ?? bolt.logger;
+  queue ??= new MemoryJobQueue({ slack: slackJobs(core, config, log) }, settings.maxQueuePerChannel, (what, err) => log.error(`slack: ${what}`, err));
   const ctx: SlackContext = {
     core,
     settings,
     poster: new SlackPoster(new WebClient(settings.botToken, webOptions)),
-    limiter: new JobLimiter(settings.maxQueuePerChannel),
     log,
-    recent: new RecentDeliveries(settings.dedupeTtlMs),
-    jobs: new Set(),
-    ...(queue ? { queue } : {}),
+    admitter: {
+      deliveries: new Deliveries(core.store, settings.dedupeTtlMs, (err) => log.warn('slack: deduplication unavailable:', (err as Error).message)),
+      queue,
+      maxRequirementChars: core.agent.maxRequirementChars,
+      onQueueError: (err) => log.error('slack: could not enqueue a job', err),
+    },
   };
   registerCommands(bolt, ctx);
   registerReplies(bolt, ctx);
+  registerActions(bolt, ctx);
+  registerMentions(bolt, ctx);
   bolt.error(async (err) => {
     log.error('slack: unhandled error', err);
   });
@@ -145,9 +155,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     ingress,
     async stop(graceMs = 10_000) {
       await bolt.stop().catch(() => undefined);
-      const pending = Promise.allSettled([...ctx.jobs]);
-      await Promise.race([pending, new Promise((r) => setTimeout(r, graceMs).unref())]);
-      await closeAll();
+      await closeAll(graceMs);
     },
   };
 }

@@ -8,12 +8,11 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import type { Run } from '../../src/history/types.js';
 import type { Artifact } from '../../src/sandbox/types.js';
 import { inlineText } from './mrkdwn.js';
-import { redactUrls } from '../../src/text/redact.js';
 import type { SlackPoster } from './poster.js';
-import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, streamingCodeView } from './views.js';
+import { codeView, finalStatus, finalText, improvingText, noticeText, progressText, resultView, rootText, runButtons, streamingCodeView } from './views.js';
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { agreementNotice, checksNotices, profileNotice, repeatNotice, reviewNotice, tablePreviewNotices } from '../../src/chat/verification.js';
+import { EventViews, type EventView } from '../../src/chat/event-view.js';
 
 /** Where and how a call is rendered. */
 export interface ThreadTarget {
@@ -40,6 +39,9 @@ export class ThreadRenderer {
   private ended = false;
   /** The attempt whose code is streaming in: its message (once posted) and the edit throttle. */
   private streaming: { attempt: number; ts?: string; throttle: Throttle<string> } | undefined;
+  private readonly views = new EventViews();
+  /** The highest attempt this call may reach, as the latest progress or auto-fix view said. */
+  private latestLastAttempt: number | undefined;
 
   constructor(
     private readonly poster: SlackPoster,
@@ -49,9 +51,14 @@ export class ThreadRenderer {
 
   /** The agent's event listener (sync; posts are queued in order). */
   readonly listener = (event: AgentEvent): void => {
-    if (event.type === 'code_delta') return this.streamCode(event.attempt, event.code);
-    if (event.type === 'generated') this.streaming?.throttle.stop(); // no edit after the final code
-    this.enqueue(event.type, () => this.render(event));
+    for (const view of this.views.of(event)) {
+      if ('lastAttempt' in view) this.latestLastAttempt = view.lastAttempt;
+      if (view.view === 'code_partial') this.streamCode(view.attempt, view.code);
+      else {
+        if (view.view === 'code') this.streaming?.throttle.stop(); // no edit after the final code
+        this.enqueue(view.view, () => this.show(view));
+      }
+    }
   };
 
   /** Posts the code being written, then edits it at most once a second (see `src/chat/code-stream.ts`). */
@@ -69,21 +76,21 @@ export class ThreadRenderer {
 
   private async showPartial(streaming: { attempt: number; ts?: string }, code: string): Promise<void> {
     const { channel, threadTs } = this.target;
-    const text = streamingCodeView(code, `*Code* (attempt ${this.relative(streaming.attempt)}/${this.total}):`);
+    const text = streamingCodeView(code, `*Code* (attempt ${streaming.attempt}/${this.lastAttempt}):`);
     if (streaming.ts) await this.poster.update(channel, streaming.ts, text);
     else streaming.ts = await this.poster.post(channel, text, threadTs);
   }
 
   /**
    * Waits for every queued post. If the call ended without a done/failed event (it threw),
-   * posts `error` as the final message so no run ends silently, ends the progress line, and posts
+   * posts `failure` (src/chat/agent-call.ts: already safe to show) as the final message so no run ends silently, ends the progress line, and posts
    * `note` (plain text, e.g. the history could not record the end) after it.
    */
-  async finish(run: Run | undefined, error?: unknown, note?: string): Promise<void> {
+  async finish(run: Run | undefined, failure?: string, note?: string): Promise<void> {
     this.streaming?.throttle.stop();
     await this.chain;
     if (this.ended) return;
-    const reason = redactUrls(error instanceof Error ? error.message : error ? String(error) : 'the run stopped unexpectedly');
+    const reason = failure ?? 'the run stopped unexpectedly';
     const failed = run ? { ...run, status: 'failed' as const, error: run.error ?? reason } : undefined;
     this.enqueue('final', async () => {
       if (failed) await this.end(failed);
@@ -102,12 +109,9 @@ export class ThreadRenderer {
     this.chain = this.chain.then(step).catch((err: unknown) => this.onError(err, what));
   }
 
-  private get total(): number {
-    return this.target.maxRetries + 1;
-  }
-
-  private relative(attempt: number): number {
-    return attempt - this.target.firstAttempt + 1;
+  /** The highest attempt this call may reach, from the latest progress view ("Attempt 3/5"). */
+  private get lastAttempt(): number {
+    return this.latestLastAttempt ?? this.target.firstAttempt + this.target.maxRetries;
   }
 
   private async progress(text: string): Promise<void> {
@@ -116,49 +120,38 @@ export class ThreadRenderer {
     else this.progressTs = await this.poster.post(channel, text, threadTs);
   }
 
-  private async render(event: AgentEvent): Promise<void> {
+  private async show(view: Exclude<EventView, { view: 'code_partial' }>): Promise<void> {
     const { channel, threadTs } = this.target;
-    switch (event.type) {
-      case 'generating':
-        return this.progress(progressText(this.relative(event.attempt), this.total, 'generating code…'));
-      case 'generated':
-        return this.showCode(event.attempt, event.code, event.error);
-      case 'executing':
-        return this.progress(progressText(this.relative(event.attempt), this.total, 'running…'));
-      case 'executed': {
-        const label = `*Result* (attempt ${this.relative(event.attempt)}/${this.total}):`;
-        const view = resultView(event.result, label);
-        await this.poster.post(channel, view.sections, threadTs, view.plain);
-        if (view.stdoutCut) await this.attachText('stdout.txt', event.result.stdout);
-        if (view.stderrCut) await this.attachText('stderr.txt', event.result.stderr);
-        for (const artifact of event.result.artifacts) await this.attachArtifact(artifact);
-        for (const notice of tablePreviewNotices(event.result)) await this.poster.post(channel, noticeText(notice), threadTs);
+    switch (view.view) {
+      case 'progress':
+        if (view.step === 'checks') return this.progress('⏳ Deriving checks from the request…');
+        return this.progress(progressText(view.attempt, view.lastAttempt, view.step === 'writing' ? 'generating code…' : 'running…'));
+      case 'code':
+        return this.showCode(view.attempt, view.code, view.error);
+      case 'result': {
+        const label = `*Result* (attempt ${view.attempt}/${view.lastAttempt}):`;
+        const shown = resultView(view.result, label);
+        await this.poster.post(channel, shown.sections, threadTs, shown.plain);
+        if (shown.stdoutCut) await this.attachText('stdout.txt', view.result.stdout);
+        if (shown.stderrCut) await this.attachText('stderr.txt', view.result.stderr);
+        for (const artifact of view.result.artifacts) await this.attachArtifact(artifact);
         return;
       }
-      case 'checks':
-        for (const notice of checksNotices(event)) await this.poster.post(channel, noticeText(notice), threadTs);
+      case 'notices':
+        for (const notice of view.notices) await this.poster.post(channel, noticeText(notice), threadTs);
         return;
-      case 'reviewed':
-        return void (await this.poster.post(channel, noticeText(reviewNotice(event)), threadTs));
-      case 'profiled':
-        return void (await this.poster.post(channel, noticeText(profileNotice(event)), threadTs));
-      case 'agreement':
-        return void (await this.poster.post(channel, noticeText(agreementNotice(event)), threadTs));
-      case 'repeated':
-        return void (await this.poster.post(channel, noticeText(repeatNotice(event)), threadTs));
-      case 'improving': {
-        const attempt = event.retry + 1;
-        return void (await this.poster.post(channel, improvingText(attempt, this.total, event.reason), threadTs));
-      }
-      case 'done':
-      case 'failed':
-        return this.end(event.run);
+      case 'improving':
+        return void (await this.poster.post(channel, improvingText(view.attempt, view.lastAttempt, view.reason), threadTs));
+      case 'end':
+        return this.end(view.run);
+      default:
+        return unshown(view);
     }
   }
 
   private async showCode(attempt: number, code: string, error: string | undefined): Promise<void> {
     const { channel, threadTs } = this.target;
-    const label = `*Code* (attempt ${this.relative(attempt)}/${this.total}):`;
+    const label = `*Code* (attempt ${attempt}/${this.lastAttempt}):`;
     // the message that showed this attempt's code while it was written becomes the final one
     const streamedTs = this.streaming?.attempt === attempt ? this.streaming.ts : undefined;
     if (streamedTs) await delay(this.streaming!.throttle.waitMs()); // the final edit keeps the pace too
@@ -196,7 +189,12 @@ export class ThreadRenderer {
     const { channel, threadTs } = this.target;
     const status = finalStatus(run);
     await this.progress(`Finished: ${status}`).catch((err: unknown) => this.onError(err, 'progress'));
-    await this.poster.post(channel, finalText(run), threadTs);
+    await this.poster.post(channel, finalText(run), threadTs, undefined, runButtons(run));
     await this.poster.update(channel, threadTs, rootText(run, status, run.meta?.kind));
   }
+}
+
+/** Compile-time proof that every view has a case in {@link ThreadRenderer}. */
+function unshown(view: never): never {
+  throw new Error(`view not shown in Slack: ${JSON.stringify(view)}`);
 }

@@ -6,7 +6,7 @@ import type { ExecutionResult } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
 import { statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
-import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText } from './mrkdwn.js';
+import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type SlackButton } from './mrkdwn.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { codeTail } from '../../src/chat/code-stream.js';
 
@@ -104,6 +104,18 @@ export function finalText(run: Run): string {
     return fencedSection(run.error ?? 'not confirmed', `⚠️ *Done*, but not confirmed after ${madeAttempts(run)} attempt(s): the program ran, but its result could not be confirmed. Reply in this thread to improve it. Why:`, 3000, 12).text;
   }
   return fencedSection(run.error ?? 'failed', '❌ *Failed*. Reply in this thread with feedback to try again. Reason:', 3000, 12).text;
+}
+
+/** Action ids of the buttons on a run's final message (the button's value is the run id). */
+export const RERUN_ACTION = 'ca_rerun';
+export const IMPROVE_ACTION = 'ca_improve';
+
+/** The Re-run (`Run` for generated code) and Improve buttons of a run. */
+export function runButtons(run: Pick<Run, 'id' | 'status'>): SlackButton[] {
+  return [
+    { actionId: RERUN_ACTION, text: run.status === 'generated' ? 'Run' : 'Re-run', value: run.id, primary: true },
+    { actionId: IMPROVE_ACTION, text: 'Improve', value: run.id },
+  ];
 }
 
 /** A verification notice as one section: the title, then its lines in a code block. */

@@ -1,12 +1,12 @@
 /**
  * `code-agent worker`: queue mode's worker (docs/deploy.md). Takes chat jobs from the queue at
  * `queue.url`, runs the agent and the sandbox, and posts to each platform's API with the same
- * rendering code as the embedded mode. Runs until SIGINT or SIGTERM, then finishes its running jobs.
+ * job code as an app without a queue (which runs them on a queue in its own process). Runs until SIGINT or SIGTERM, then finishes its running jobs.
  */
 import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import { createApp } from '../../src/app/app.js';
-import type { PlatformJobs } from '../../src/queue/jobs.js';
+import type { PlatformJobs } from '../../src/chat/job-queue.js';
 import { queueSettings } from '../../src/queue/queue.js';
 import { checkRedis, redactedUrl } from '../../src/queue/connection.js';
 import { startQueueWorker } from '../../src/queue/worker.js';

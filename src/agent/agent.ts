@@ -12,6 +12,9 @@ import type { AgentEventListener } from './events.js';
 import { thisProcess } from '../history/process-identity.js';
 import { judgeAttempt } from './verdict.js';
 import { newAttempt, RunSteps, type TurnOptions } from './steps.js';
+import type { CallOptions, VerifyMode } from './call-options.js';
+
+export type { CallOptions, VerifyMode } from './call-options.js';
 import { InputError } from './input-error.js';
 import { TURN_LEASE_MS } from './turn-lease.js';
 import { runTurn } from './turn.js';
@@ -33,11 +36,6 @@ function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): 
   ];
 }
 
-/**
- * How the agent checks a result beyond the exit code: `checks` derived from the requirement and run
- * with the program, an LLM `review` of a run that succeeded, `both`, or `off`.
- */
-export type VerifyMode = 'off' | 'checks' | 'review' | 'both';
 
 export { InputError } from './input-error.js';
 
@@ -69,25 +67,6 @@ export interface AgentOptions {
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 900 s). */
 export const DEFAULT_RUN_TIMEOUT_MS = 900_000;
-
-/** Options of one agent call. */
-export interface CallOptions {
-  /** Who asked (platform user id or name). */
-  requestedBy?: string;
-  /**
-   * Files given with this call (e.g. chat attachments): added to the run's workspace (a file of a
-   * name already there replaces it), which every execution's work dir gets whole.
-   */
-  inputFiles?: InputFile[];
-  /** Cancels the current LLM call or execution; the run ends as failed with "cancelled". */
-  signal?: AbortSignal;
-  /** Receives the events of this call. */
-  onEvent?: AgentEventListener;
-  /** Platform data stored with a new run. */
-  meta?: Record<string, string>;
-  /** Overrides the agent's `maxRetries` for this call. */
-  maxRetries?: number;
-}
 
 /** Generates, executes and improves Python code for requirements; keeps runs in the store. */
 export class Agent {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ChatMessage, LlmProvider } from '../llm/types.js';
 import type { Executor } from '../sandbox/types.js';
 import type { Attempt, Run } from '../history/types.js';
-import type { CallOptions } from './agent.js';
+import type { CallOptions } from './call-options.js';
 import { askForProgram } from './reply.js';
 import { SYSTEM_PROMPT, firstMessage } from './prompts.js';
 import { requestSoFar } from './verdict.js';

@@ -6,7 +6,7 @@
 import type { Executor } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Attempt, Run } from '../history/types.js';
-import type { CallOptions, VerifyMode } from './agent.js';
+import { emit, type CallOptions, type VerifyMode } from './call-options.js';
 import type { Verdict } from './verdict.js';
 import { requestSoFar } from './verdict.js';
 import { profileInputs, profileSection } from '../data/profile.js';
@@ -14,7 +14,6 @@ import { sandboxInputNames } from '../sandbox/names.js';
 import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
 import { boundLine } from '../text/cut.js';
 import { agreeEitherWay } from './agreement.js';
-import { emit } from './steps.js';
 
 /**
  * Profiles the run's workspace files in the sandbox (under the names the program will see) and

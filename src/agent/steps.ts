@@ -8,7 +8,7 @@ import type { Executor } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Attempt, AttemptTrigger, HistoryStore, Run } from '../history/types.js';
 import type { AgentEvent } from './events.js';
-import type { CallOptions, VerifyMode } from './agent.js';
+import { emit, type CallOptions, type VerifyMode } from './call-options.js';
 import { safeSegment } from './ids.js';
 import { askForProgram, samplingAfter } from './reply.js';
 import { buildMessages, systemPrompt } from './prompts.js';
@@ -300,12 +300,4 @@ export function newAttempt(run: Run, trigger: AttemptTrigger, code: string, feed
   };
 }
 
-/** Sends an event to the call's listener; a listener's error never breaks the run. */
-export function emit(options: CallOptions, event: AgentEvent): void {
-  try {
-    options.onEvent?.(event);
-  } catch {
-    /* a listener's error must not break the run */
-  }
-}
 

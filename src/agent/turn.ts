@@ -10,7 +10,8 @@ import type { CallOptions } from './agent.js';
 import type { AgentEvent } from './events.js';
 import { publicReason } from './public-error.js';
 import { startDeadline } from './deadline.js';
-import { emit, type RunSteps, type TurnOptions } from './steps.js';
+import { type RunSteps, type TurnOptions } from './steps.js';
+import { emit } from './call-options.js';
 import { takeTurn } from './turn-lease.js';
 import { openWorkspace } from './workspace-turn.js';
 

@@ -3,7 +3,18 @@
  * program), platform-neutral: a title in plain words and lines of untrusted text that each adapter
  * shows inside a code block with its own caps and escaping.
  */
-import type { AgreementEvent, ChecksEvent, ProfiledEvent, RepeatedEvent, ReviewedEvent } from '../agent/events.js';
+import type {
+  AgreementEvent,
+  ChecksEvent,
+  ProfiledEvent,
+  QueuedEvent,
+  RepeatedEvent,
+  ReviewedEvent,
+  WorkspaceEvent,
+  WorkspaceRefusedEvent,
+  WorkspaceReplacedEvent,
+} from '../agent/events.js';
+import { queuedText, replacedText, workspaceEntryText } from '../text/workspace-entry.js';
 import { checkLines, checksPassedText } from '../agent/checks.js';
 import type { CheckReport, ExecutionResult } from '../sandbox/types.js';
 import { previewLines } from '../data/table-preview.js';
@@ -73,4 +84,24 @@ export function tablePreviewNotices(result: ExecutionResult): Notice[] {
   return result.artifacts
     .filter((a) => a.preview !== undefined)
     .map((a) => ({ title: `📋 ${a.name.replace(/[`*_~|<>]/g, "'")}: the first rows`, lines: previewLines(a.preview!) }));
+}
+
+/** The run's workspace at the start of a turn: one line per file (name, size, given or written by which attempt). */
+export function workspaceNotice(event: WorkspaceEvent): Notice {
+  return { title: `📁 Workspace of this run (${event.files.length} file${event.files.length === 1 ? '' : 's'}, in every attempt's work dir):`, lines: event.files.map(workspaceEntryText) };
+}
+
+/** A newer file of a name already in the workspace replaced the older one. */
+export function workspaceReplacedNotice(event: WorkspaceReplacedEvent): Notice {
+  return { title: replacedText(event.file, event.previous).replace(/[`*_~|<>]/g, "'"), lines: [] };
+}
+
+/** Files an attempt wrote that the workspace could not keep (a bound), and why. */
+export function workspaceRefusedNotice(event: WorkspaceRefusedEvent): Notice {
+  return { title: `⚠️ Not kept in the workspace (later turns will not find them): ${event.reason}`, lines: event.names };
+}
+
+/** This call waits for another turn of the same run. */
+export function queuedNotice(event: QueuedEvent): Notice {
+  return { title: queuedText(event.waitMs), lines: [] };
 }

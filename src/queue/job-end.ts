@@ -13,11 +13,8 @@
  */
 import type { Redis } from 'ioredis';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { InterruptNotice } from '../chat/job-queue.js';
 
-/** The messages that told a thread its job was interrupted (platform ids: Slack channel + ts, Discord channel + message id). */
-export interface InterruptNotice {
-  messages: Array<{ channel: string; id: string }>;
-}
 
 /** Who ends a job: its own run, or the handler of a job whose worker seemed to stop. */
 export type JobEnder = 'finished' | 'interrupted';

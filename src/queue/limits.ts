@@ -10,22 +10,23 @@
  * `staleMs` (a job whose process died without releasing it) no longer counts.
  */
 import type { Redis } from 'ioredis';
-import type { Refusal } from '../chat/job-limiter.js';
+import type { Admission, JobLimits, LimitKey } from '../chat/limits.js';
 
-/** Result of {@link RedisJobLimits.admit}. */
-export type QueueAdmission = { accepted: true; ahead: number } | { accepted: false; reason: Refusal };
-
-/** KEYS: user, channel, pending. ARGV: jobId, maxPerChannel, staleMs. Returns -1 user busy, -2 queue full, else ahead. */
+/**
+ * KEYS: user, channel, pending. ARGV: jobId, maxPerChannel, staleMs, waitsForUser ('1': a reply to an
+ * existing run, neither refused for nor holding its user). Returns -1 user busy, -2 queue full, else ahead.
+ */
 const ADMIT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local stale = now - tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', stale)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', stale)
-if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+local exempt = ARGV[4] == '1'
+if not exempt and redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return -2 end
 local ahead = redis.call('ZCARD', KEYS[3])
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+if not exempt then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3]) end
 redis.call('ZADD', KEYS[2], now, ARGV[1])
 redis.call('ZADD', KEYS[3], now, ARGV[1])
 return ahead`;
@@ -37,15 +38,8 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 return 1`;
 
-/** Who and where a job counts against. `channel` and `user` include the platform (e.g. `slack:T1:C1`). */
-export interface LimitKey {
-  jobId: string;
-  channel: string;
-  user: string;
-}
-
 /** See the module comment. */
-export class RedisJobLimits {
+export class RedisJobLimits implements JobLimits {
   private readonly prefix: string;
 
   /**
@@ -64,9 +58,9 @@ export class RedisJobLimits {
   }
 
   /** Admits a job or says why not; nothing is recorded for a refused job. */
-  async admit(key: LimitKey): Promise<QueueAdmission> {
+  async admit(key: LimitKey): Promise<Admission> {
     const result = Number(
-      await this.redis.eval(ADMIT, 3, ...this.keys(key), key.jobId, String(this.maxPerChannel), String(this.staleMs)),
+      await this.redis.eval(ADMIT, 3, ...this.keys(key), key.jobId, String(this.maxPerChannel), String(this.staleMs), key.waitsForUser ? '1' : '0'),
     );
     if (result === -1) return { accepted: false, reason: 'user_busy' };
     if (result === -2) return { accepted: false, reason: 'queue_full' };

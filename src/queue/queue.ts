@@ -8,8 +8,9 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import { checkRedis, closeConnection, ingressConnection } from './connection.js';
-import { RedisJobLimits, type QueueAdmission } from './limits.js';
-import type { ChatJobData } from './jobs.js';
+import { RedisJobLimits } from './limits.js';
+import type { ChatJobData, ChatQueue } from '../chat/job-queue.js';
+import type { Admission } from '../chat/limits.js';
 
 /** Completed and failed jobs kept in Redis for inspection, at most (older ones are removed). */
 export const KEEP_FINISHED_JOBS = 1000;
@@ -22,7 +23,7 @@ export function queueSettings(config: Config): Config['queue'] & { url: string }
 }
 
 /** Enqueues chat jobs (one per ingress process). */
-export class JobQueue {
+export class JobQueue implements ChatQueue {
   private constructor(
     private readonly redis: Redis,
     private readonly queue: Queue,
@@ -49,15 +50,10 @@ export class JobQueue {
   }
 
   /**
-   * Admits and enqueues a job; a refused job is not enqueued, and a job that could not be added
-   * frees its slots again.
-   * @param beforeAdd runs once the job is admitted, before any worker can see it (e.g. Discord's
-   *   deferral, which must precede the worker's edits of the response); when it throws, the job is
-   *   not enqueued and its slots are freed.
-   * @returns the admission (`ahead`: jobs that will start before this one).
+   * See {@link ChatQueue.submit}; `ahead` counts the admitted jobs no worker has started yet.
    * @throws Redis errors (unreachable, timeout) or what `beforeAdd` threw, after freeing the slots.
    */
-  async submit(jobId: string, data: Omit<ChatJobData, 'enqueuedAt'>, beforeAdd?: (ahead: number) => Promise<void>): Promise<QueueAdmission> {
+  async submit(jobId: string, data: Omit<ChatJobData, 'enqueuedAt'>, beforeAdd?: (ahead: number) => Promise<void>): Promise<Admission> {
     const admission = await this.limits.admit(data.limit);
     if (!admission.accepted) return admission;
     try {
@@ -75,7 +71,7 @@ export class JobQueue {
     return admission;
   }
 
-  /** Closes the queue and its connection. */
+  /** Closes the queue and its connection (running jobs are the workers'). */
   async close(): Promise<void> {
     await this.queue.close().catch(() => undefined);
     await closeConnection(this.redis);

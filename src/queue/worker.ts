@@ -19,7 +19,7 @@ import type { Config } from '../config/schema.js';
 import { closeConnection, workerConnection } from './connection.js';
 import { RedisJobLimits } from './limits.js';
 import { queueSettings } from './queue.js';
-import type { ChatJobData, PlatformJobs } from './jobs.js';
+import { processJob, runnerOf, type ChatJobData, type PlatformJobs } from '../chat/job-queue.js';
 import { JobEnds } from './job-end.js';
 
 /** BullMQ's failure reason for a job whose worker stopped (moveStalledJobsToWait). */
@@ -52,11 +52,6 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
   const limitsRedis = workerConnection(settings.url);
   const limits = new RedisJobLimits(limitsRedis, settings.name, Number.MAX_SAFE_INTEGER, settings.job_timeout_s * 1000);
   const ends = new JobEnds(limitsRedis, settings.name, settings.job_timeout_s * 1000);
-  const runnerOf = (data: ChatJobData): PlatformJobs => {
-    const runner = platforms[data.platform];
-    if (!runner) throw new Error(`this worker has no ${data.platform} configuration (job of platform "${data.platform}")`);
-    return runner;
-  };
 
   const worker = new Worker<ChatJobData>(
     settings.name,
@@ -65,7 +60,7 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
       await limits.started(job.id!).catch(() => undefined);
       log.info(`started job ${job.id} (${data.platform} ${data.kind}, ${Date.now() - data.enqueuedAt} ms after it was queued)`);
       try {
-        await runnerOf(data).run(data, async (thread) => {
+        await processJob(platforms, data, async (thread) => {
           await job.updateData({ ...data, thread });
         });
       } finally {
@@ -98,7 +93,7 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
         return;
       }
       log.error(`job ${jobId}: its worker stopped before it finished; telling its thread`);
-      const notice = await runnerOf(data).interrupted(data);
+      const notice = await runnerOf(platforms, data).interrupted(data);
       await ends.told(jobId, notice ?? { messages: [] });
     })()
       .catch((e: unknown) => log.error(`could not report the interrupted job ${jobId}`, e));
@@ -108,7 +103,7 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
     try {
       if (await ends.claim(jobId, 'finished')) return;
       log.error(`job ${jobId} ended after it was said to be interrupted (its worker was paused past its lock); correcting its thread`);
-      await runnerOf(data).falseAlarm(data, await ends.waitTold(jobId, NOTICE_WAIT_MS));
+      await runnerOf(platforms, data).falseAlarm(data, await ends.waitTold(jobId, NOTICE_WAIT_MS));
     } catch (err) {
       log.error(`could not correct the false interruption of job ${jobId}`, err);
     }

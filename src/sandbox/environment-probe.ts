@@ -5,7 +5,7 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Ready } from './executor.js';
+import type { Ready } from './ready.js';
 import {
   environmentCacheFiles,
   environmentFingerprint,

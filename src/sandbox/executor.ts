@@ -28,6 +28,7 @@ import { compileRunner, runnerPath } from './runner.js';
 import { seccompFilter } from './seccomp.js';
 import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation } from './slot.js';
 import { workDirBudget } from './disk-guard.js';
+import type { Ready } from './ready.js';
 import { sweepLeftovers } from './sweep.js';
 import { Teardowns } from './teardown.js';
 import { userProcessCount } from './uids.js';
@@ -80,21 +81,6 @@ export interface BubblewrapExecutorOptions {
 /** Default number of prepared slots for cold starts. */
 export const SPARE_SLOTS = 1;
 
-/** What setup found, once per executor. */
-export interface Ready {
-  tools: SandboxTools | null;
-  isolated: boolean;
-  iso: Isolation;
-  runner: string;
-  /** Host path of the seccomp filter handed to bwrap (x86_64 only). */
-  seccomp?: string;
-  /** Why isolation is off, for the warning. */
-  reason?: string;
-  /** The site dirs for the configured pins (they may not exist: setup not run). */
-  siteDirs: SiteDirs;
-  /** What every sandbox mounts of the Python environment (the font list joins after the probe). */
-  pythonDirs: PythonDirs;
-}
 
 const isRoot = () => process.getuid?.() === 0;
 

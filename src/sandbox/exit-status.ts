@@ -9,8 +9,13 @@
  * come after that and two more process wake-ups. A program that is not exiting is ignored: the
  * supervisor's status (runner.py) still decides then.
  */
+
+/** The runner's supervisor's word on how the program ended (its real wait status), from the status fd. */
+export interface SupervisorStatus {
+  exit?: number;
+  signal?: number;
+}
 import { readFileSync } from 'node:fs';
-import type { SupervisorStatus } from './process.js';
 
 /** `PF_EXITING` in a task's flags (include/linux/sched.h). */
 const PF_EXITING = 0x4;

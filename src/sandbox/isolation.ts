@@ -4,7 +4,7 @@
  */
 import { mkdtemp, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Ready } from './executor.js';
+import type { Ready } from './ready.js';
 import { mountWorkDir, unmountWorkDir } from './work-fs.js';
 
 /** One line per part of the isolation: on or off, and why. */

@@ -7,7 +7,7 @@ import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCommand, CHECKS_FD, SANDBOX_ENV, STATUS_FD } from './bwrap-args.js';
 import { launchCommand } from './cgroup.js';
-import type { Ready } from './executor.js';
+import type { Ready } from './ready.js';
 import { startProcess, type StartedProcess } from './process.js';
 import type { Slot } from './slot.js';
 import type { ExecutionLimits } from './types.js';

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { exitingStatus, programPid } from './exit-status.js';
+import { exitingStatus, programPid, type SupervisorStatus } from './exit-status.js';
 import { CappedOutput } from './output.js';
 
 /** After the program exits, how long stray holders of its pipes may keep them open, in ms. */
@@ -72,11 +72,6 @@ export function killGroup(pid: number | undefined): void {
   }
 }
 
-/** The runner's supervisor's word on how the program ended (its real wait status), from the status fd. */
-export interface SupervisorStatus {
-  exit?: number;
-  signal?: number;
-}
 
 /** A spawned sandbox command, not yet watched (a pooled sandbox waits like this for its job). */
 export interface StartedProcess {

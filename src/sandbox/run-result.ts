@@ -9,7 +9,7 @@ import { collectUnlessKilled, snapshot, type Snapshot } from './artifacts.js';
 import { USER_CODE_FILE } from './bwrap-args.js';
 import { classifyLimit } from './classify.js';
 import { checkWorkDir, guardWorkDir } from './disk-guard.js';
-import type { Ready } from './executor.js';
+import type { Ready } from './ready.js';
 import { cleanName, distinctName } from './names.js';
 import type { RunOutcome, StartedProcess, WatchedRun } from './process.js';
 import { resizeSlot, type Slot } from './slot.js';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { capText, codeBlock, neutraliseFences, statusLine } from '../../src/chat/format.js';
-import { JobLimiter } from '../../src/chat/job-limiter.js';
+import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
+import type { ChatJobData, PlatformJobs } from '../../src/chat/job-queue.js';
+import { dispatchJob, UnknownJobKindError } from '../../src/chat/job-kinds.js';
 import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
+import { waitForRunTurn } from '../../src/chat/run-turn.js';
+import { thrownReason } from '../../src/chat/agent-call.js';
+import { InputError } from '../../src/agent/agent.js';
+import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
+import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 const result = (over: Partial<ExecutionResult>): ExecutionResult => ({
@@ -38,30 +45,72 @@ describe('chat output shaping', () => {
   });
 });
 
-describe('JobLimiter', () => {
-  it('refuses a second job of a busy user and a full channel queue, and frees them after', async () => {
-    const limiter = new JobLimiter(2);
+/** A platform whose job of kind `k` runs `jobs[k]` (the test's own work), recording the order jobs ran in. */
+function platform(jobs: Record<string, () => Promise<void>>, ran: string[]): PlatformJobs {
+  const handlers = Object.fromEntries(Object.entries(jobs).map(([kind, work]) => [kind, async () => { await work(); ran.push(kind); }]));
+  return {
+    run: (data: ChatJobData) => dispatchJob('test', handlers, data, undefined),
+    interrupted: async () => undefined,
+    falseAlarm: async () => undefined,
+  };
+}
+const job = (kind: string, channel: string, user: string, waitsForUser = false) => ({
+  platform: 'test',
+  kind,
+  limit: { jobId: `${kind}-${user}`, channel, user, ...(waitsForUser ? { waitsForUser } : {}) },
+  payload: {},
+});
+
+describe('MemoryJobQueue (the in-memory chat queue and its limits)', () => {
+  it('refuses a second job of a busy user and a full channel queue, runs a channel in order, and frees them after', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const first = limiter.submit('C1', 'alice', () => gate.then(() => 'a'));
-    expect(first).toMatchObject({ accepted: true, position: 0 });
-    expect(limiter.submit('C2', 'alice', async () => 'x')).toEqual({ accepted: false, reason: 'user_busy' });
-    const second = limiter.submit('C1', 'bob', async () => 'b');
-    expect(second).toMatchObject({ accepted: true, position: 1 });
-    expect(limiter.submit('C1', 'carol', async () => 'c')).toEqual({ accepted: false, reason: 'queue_full' });
+    const ran: string[] = [];
+    const errors: unknown[] = [];
+    const queue = new MemoryJobQueue({ test: platform({ a: () => gate, b: async () => undefined, again: async () => undefined }, ran) }, 2, (_m, e) => errors.push(e));
+    expect(await queue.submit('a', job('a', 'C1', 'alice'))).toEqual({ accepted: true, ahead: 0 });
+    expect(await queue.submit('x', job('x', 'C2', 'alice'))).toEqual({ accepted: false, reason: 'user_busy' });
+    expect(await queue.submit('b', job('b', 'C1', 'bob'))).toEqual({ accepted: true, ahead: 1 });
+    expect(await queue.submit('c', job('c', 'C1', 'carol'))).toEqual({ accepted: false, reason: 'queue_full' });
     release();
-    expect(await (first as { done: Promise<string> }).done).toBe('a');
-    expect(await (second as { done: Promise<string> }).done).toBe('b');
-    expect(limiter.submit('C1', 'alice', async () => 'again')).toMatchObject({ accepted: true, position: 0 });
+    await queue.close();
+    expect(ran).toEqual(['a', 'b']);
+    expect(errors).toEqual([]);
+    const again = new MemoryJobQueue({ test: platform({ again: async () => undefined }, ran) }, 2, () => undefined);
+    expect(await again.submit('again', job('again', 'C1', 'alice'))).toEqual({ accepted: true, ahead: 0 });
   });
 
-  it('frees the user when a job throws', async () => {
-    const limiter = new JobLimiter(5);
-    const failing = limiter.submit('C', 'dave', async () => {
-      throw new Error('boom');
-    });
-    await expect((failing as { done: Promise<unknown> }).done).rejects.toThrow('boom');
-    expect(limiter.submit('C', 'dave', async () => 1)).toMatchObject({ accepted: true });
+  it('frees the user when a job throws, and reports the error', async () => {
+    const errors: unknown[] = [];
+    const queue = new MemoryJobQueue({ test: platform({ boom: async () => { throw new Error('boom'); }, ok: async () => undefined }, []) }, 5, (_m, e) => errors.push(e));
+    expect(await queue.submit('boom', job('boom', 'C', 'dave'))).toMatchObject({ accepted: true });
+    while (queue.size > 0) await new Promise((r) => setTimeout(r, 5));
+    expect(String(errors[0])).toContain('boom');
+    expect(await queue.submit('ok', job('ok', 'C', 'dave'))).toEqual({ accepted: true, ahead: 0 });
+    await queue.close();
+  });
+
+  it('a reply to an existing run is never refused for its busy user: it waits its turn behind the run', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const ran: string[] = [];
+    const queue = new MemoryJobQueue({ test: platform({ run: () => gate, reply: async () => undefined }, ran) }, 5, () => undefined);
+    expect(await queue.submit('run', job('run', 'C1', 'alice'))).toEqual({ accepted: true, ahead: 0 });
+    expect(await queue.submit('reply', job('reply', 'C1', 'alice', true))).toEqual({ accepted: true, ahead: 1 });
+    release();
+    await queue.close();
+    expect(ran).toEqual(['run', 'reply']);
+  });
+
+  it('an unknown job kind is a typed error, reported, never run as another kind', async () => {
+    const errors: unknown[] = [];
+    const ran: string[] = [];
+    const queue = new MemoryJobQueue({ test: platform({ run: async () => undefined }, ran) }, 5, (_m, e) => errors.push(e));
+    await queue.submit('odd', job('odd', 'C', 'erin'));
+    await queue.close();
+    expect(errors[0]).toBeInstanceOf(UnknownJobKindError);
+    expect(String(errors[0])).toContain('unknown test job kind "odd"');
+    expect(ran).toEqual([]);
   });
 });
 
@@ -73,5 +122,53 @@ describe('RecentDeliveries', () => {
     expect(recent.first('e2')).toBe(true);
     await new Promise((r) => setTimeout(r, 80));
     expect(recent.first('e1')).toBe(true);
+  });
+});
+
+describe('waitForRunTurn (jobs on one run take turns)', () => {
+  const stored = (status: Run['status']): Run => ({
+    id: 'r1',
+    conversationId: 'c',
+    requirement: 'req',
+    status,
+    attempts: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  });
+
+  it('waits while the run is at work (saying so once), and goes on with the run as it ended', async () => {
+    const store = new KeyvHistoryStore(new Map());
+    await store.saveRun(stored('running'));
+    const waits: number[] = [];
+    const turn = waitForRunTurn(store, 'c', 'r1', { timeoutMs: 10_000, onWait: async () => void waits.push(Date.now()) });
+    await new Promise((r) => setTimeout(r, 600));
+    await store.saveRun(stored('success'));
+    expect(await turn).toMatchObject({ status: 'success' });
+    expect(waits).toHaveLength(1);
+  });
+
+  it('goes on at once when the run is not at work, and after the timeout when it stays so', async () => {
+    const store = new KeyvHistoryStore(new Map());
+    await store.saveRun(stored('failed'));
+    let waited = false;
+    expect(await waitForRunTurn(store, 'c', 'r1', { timeoutMs: 10_000, onWait: async () => void (waited = true) })).toMatchObject({ status: 'failed' });
+    expect(waited).toBe(false);
+    await store.saveRun(stored('running'));
+    const started = Date.now();
+    expect(await waitForRunTurn(store, 'c', 'r1', { timeoutMs: 500, onWait: async () => undefined })).toMatchObject({ status: 'running' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(await waitForRunTurn(store, 'c', 'gone', { timeoutMs: 500, onWait: async () => undefined })).toBeUndefined();
+  });
+});
+
+describe('thrownReason (one wording for a chat job whose agent call threw)', () => {
+  it('keeps a refused request\'s own words, names anything else an internal error, and shows no credentials, fence or long text', () => {
+    expect(thrownReason(new InputError('The requirement is empty.'))).toBe('The requirement is empty.');
+    const leaked = thrownReason(new Error('connect to https://user:s3cret@db.example.org/x failed ``` then\nmore'));
+    expect(leaked.startsWith('internal error: connect to')).toBe(true);
+    expect(leaked).not.toContain('s3cret');
+    expect(leaked).not.toContain('```');
+    expect(leaked).not.toContain('\n');
+    expect(thrownReason(new Error('x'.repeat(5000))).length).toBeLessThanOrEqual(500);
   });
 });

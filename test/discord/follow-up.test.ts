@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHANNEL } from '../fakes/discord-server.js';
 import { py, startWorld, type World } from './harness.js';
+import { COMMANDS } from '../../adapters/discord/commands.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -27,6 +28,20 @@ describe('after a run', () => {
     // the first message shows the new outcome
     const header = discord.world.messages.get(discord.interaction(i.id).originalMessageId!)!;
     await discord.waitFor(() => header.content.includes('2 attempts'), 10_000, 'header refreshed');
+  });
+
+  it('a reply by the user whose run is still running is not refused: the thread says it is queued, and it runs next', async () => {
+    world = await startWorld({ replies: [py('import time; time.sleep(1.5); print("v1")'), py('print("v2")')] });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'print v1 slowly' }, world.from());
+    const thread = await world.threadOf(i.id);
+    await world.waitMessages(thread, /Running attempt 1/);
+    discord.say('print v2 instead', world.from(world.alice, thread));
+    const [queued] = await world.waitMessages(thread, /Queued: 1 job\(s\) ahead of yours/);
+    expect(queued!.content).not.toContain('already have a job');
+    await world.waitMessages(thread, /✅ Success · 2 attempts/);
+    expect(discord.messagesIn(thread).find((m) => m.content.startsWith('**Result of attempt 2**'))?.content).toContain('v2');
+    expect(world.llm.requests).toHaveLength(2);
   });
 
   it('the Re-run button runs the same code again; Improve asks in a modal', async () => {
@@ -126,5 +141,24 @@ describe('after a run', () => {
     const edits = discord.calls.filter((c) => c.method === 'PATCH' && c.path === `/channels/${header.channel_id}/messages/${header.id}`);
     expect(edits.length).toBeGreaterThan(0);
     expect(discord.calls.some((c) => c.path.includes('/webhooks/') && c.status === 401)).toBe(true);
+  });
+});
+
+describe('/run with a file', () => {
+  let fileWorld: World | undefined;
+  afterEach(async () => {
+    await fileWorld?.close();
+    fileWorld = undefined;
+  });
+
+  it('the optional file option becomes an input file of the run; the command definitions offer it', async () => {
+    expect(COMMANDS.find((c) => c.name === 'run')?.options).toContainEqual(expect.objectContaining({ name: 'file', type: 11, required: false }));
+    fileWorld = await startWorld({ replies: [py('print(open("data.csv").read().strip().upper())')] });
+    const { discord } = fileWorld;
+    const i = discord.slash('run', { requirement: 'print data.csv in capitals' }, fileWorld.from(), { file: { name: 'data.csv', data: Buffer.from('a,b\n') } });
+    const thread = await fileWorld.threadOf(i.id);
+    await fileWorld.waitMessages(thread, /✅ Success · 1 attempt/);
+    expect(discord.messagesIn(thread).find((m) => m.content.startsWith('**Result of attempt 1**'))?.content).toContain('A,B');
+    expect(JSON.stringify(fileWorld.llm.requests[0]!.messages)).toContain('data.csv');
   });
 });

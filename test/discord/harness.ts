@@ -46,6 +46,8 @@ export interface WorldOptions {
   settings?: Partial<DiscordSettings>;
   gateway?: GatewayOptions;
   maxRetries?: number;
+  /** `agent.max_requirement_chars`; default the config's. */
+  maxRequirementChars?: number;
   /** `store` keys replacing the default (SQLite file and data dir in the world's temp dir). */
   store?: Record<string, unknown>;
 }
@@ -61,7 +63,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const config = parseConfig(
     {
       llm: { provider: 'openai', base_url: llm.url, api_key: 'test', model: 'fake-model', max_retries: 0 },
-      agent: { max_retries: options.maxRetries ?? 3, verify: options.verify ?? 'off' },
+      agent: { max_retries: options.maxRetries ?? 3, verify: options.verify ?? 'off', ...(options.maxRequirementChars ? { max_requirement_chars: options.maxRequirementChars } : {}) },
       sandbox: { timeout_s: 10 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: dir, ...options.store },
       discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, ...options.discord },

@@ -119,6 +119,17 @@ describe('/run', () => {
 });
 
 describe('/run with verification', () => {
+  it('refuses a requirement over the agent\'s limit, ephemerally and with no LLM request (as Slack does)', async () => {
+    world = await startWorld({ replies: [py('print(1)')], maxRequirementChars: 50 });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'x'.repeat(60) }, world.from());
+    await discord.waitFor(() => i.callbacks.length > 0, 10_000, 'the answer');
+    expect(i.callbacks[0]!.data?.flags).toBe(64); // ephemeral
+    expect(String(i.callbacks[0]!.data?.content)).toContain('Your request is 60 characters long; the limit is 50');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(world.llm.requests).toHaveLength(0);
+  });
+
   it('shows the checks and marks a run no attempt could confirm with ⚠️, in the thread and the header', async () => {
     world = await startWorld({
       verify: 'checks',
@@ -137,5 +148,8 @@ describe('/run with verification', () => {
     expect(result.content.length).toBeLessThanOrEqual(2000);
     const header = discord.world.messages.get(discord.interaction(i.id).originalMessageId!)!;
     await discord.waitFor(() => header.content.includes('⚠️ Ran, but not confirmed'), 10_000, 'header unverified');
+    // the checks step (an LLM call as long as writing code) is shown on the progress line like every other step
+    const sent = discord.calls.filter((c) => c.method !== 'GET').map((c) => String((c.body as { content?: unknown } | undefined)?.content ?? ''));
+    expect(sent).toContain('🧪 Deriving checks from the request…');
   });
 });

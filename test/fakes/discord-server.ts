@@ -41,7 +41,11 @@ export interface FakeDiscord {
   /** Every REST call so far. */
   calls: RestCall[];
   /** Dispatches a slash command; returns its record. */
-  slash(name: string, options: Record<string, string | number>, from: From): InteractionRecord;
+  /**
+   * A slash command; `files` are attachment options by option name (uploaded by the user, served
+   * under `/attachments/…` and described in `data.resolved.attachments`, as Discord does).
+   */
+  slash(name: string, options: Record<string, string | number>, from: From, files?: Record<string, { name: string; data: Buffer }>): InteractionRecord;
   /** Clicks a button of a message. */
   click(message: FakeMessage, customId: string, from: From): InteractionRecord;
   /** Submits a modal with text inputs. */
@@ -112,9 +116,17 @@ export async function startFakeDiscord(options: GatewayOptions = {}): Promise<Fa
     gateway,
     apiUrl: `http://127.0.0.1:${port}/api`,
     calls: rest.calls,
-    slash(name, opts, from) {
-      const options = Object.entries(opts).map(([n, value]) => ({ name: n, type: typeof value === 'number' ? 4 : 3, value }));
-      return base(2, from, { id: snowflake(), name, type: 1, options });
+    slash(name, opts, from, files = {}) {
+      const options: Array<{ name: string; type: number; value: string | number }> = Object.entries(opts).map(([n, value]) => ({ name: n, type: typeof value === 'number' ? 4 : 3, value }));
+      const attachments: Record<string, Record<string, unknown>> = {};
+      for (const [option, file] of Object.entries(files)) {
+        const id = snowflake();
+        rest.userFiles.set(`${id}/${file.name}`, file.data);
+        const url = `${rest.baseUrl}/attachments/${id}/${encodeURIComponent(file.name)}`;
+        attachments[id] = { id, filename: file.name, size: file.data.length, url, proxy_url: url, content_type: 'application/octet-stream', ephemeral: true };
+        options.push({ name: option, type: 11, value: id });
+      }
+      return base(2, from, { id: snowflake(), name, type: 1, options, ...(Object.keys(attachments).length ? { resolved: { attachments } } : {}) });
     },
     click(message, customId, from) {
       return base(3, from, { custom_id: customId, component_type: 2 }, { message: world.json(message) });

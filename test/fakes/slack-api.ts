@@ -5,7 +5,8 @@
  * It answers like Slack (https://docs.slack.dev/apis/web-api/): HTTP 200 with `{ ok: true, … }` or
  * `{ ok: false, error }`, and HTTP 429 with `Retry-After` for scripted rate limits. Implemented:
  * `auth.test`, `chat.postMessage`, `chat.update`, `chat.postEphemeral`, `chat.getPermalink`,
- * `conversations.replies` (from what was posted), and the three-step upload:
+ * `conversations.replies` (from what was posted), `views.open` (a modal; `trigger_id` required,
+ * title at most 24 characters), and the three-step upload:
  * `files.getUploadURLExternal` → POST bytes to the returned `upload_url` (on this server) →
  * `files.completeUploadExternal`. Also serves hosted files at `url_private` (bot token required) and
  * records posts to `response_url`s.
@@ -106,6 +107,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const handlers: Record<string, (args: Record<string, unknown>) => Record<string, unknown>> = {
     'apps.connections.open': () => ({ url: socket!.openUrl() }),
+    'views.open': (a) => {
+      const view = (typeof a.view === 'string' ? JSON.parse(a.view) : a.view) as { type?: string; title?: { text?: string } } | undefined;
+      if (!a.trigger_id) throw new SlackApiError('invalid_arguments');
+      if (view?.type !== 'modal' || !view.title?.text || view.title.text.length > 24) throw new SlackApiError('invalid_arguments');
+      return { view: { id: `V${String(++seq).padStart(6, '0')}`, ...view } };
+    },
     'auth.test': () => ({ url: 'https://fake.slack.com/', team: 'Fake', user: 'code-agent', team_id: teamId, user_id: 'UBOT', bot_id: 'BBOT' }),
     'chat.postMessage': (a) => {
       checkBlocks(a.blocks);

@@ -3,8 +3,12 @@
  * slash command (HTTP posts them form-encoded; Socket Mode sends them as a `slash_commands`
  * envelope's `payload`) and an Events API `event_callback` (an HTTP JSON body, or an `events_api`
  * envelope's `payload`).
+ * envelope's `payload`), and interaction payloads (HTTP: the form field `payload`; Socket Mode: an
+ * `interactive` envelope's `payload`): a button click and a modal submission.
  * Slash commands: https://docs.slack.dev/interactivity/implementing-slash-commands#app_command_handling
  * Events API: https://docs.slack.dev/apis/events-api/#callback-field
+ * Interactions: https://docs.slack.dev/reference/interaction-payloads/block_actions-payload,
+ * https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload#view_submission
  */
 import { randomUUID } from 'node:crypto';
 
@@ -55,5 +59,51 @@ export function eventCallback(event: Record<string, unknown>, options: EventCall
     event_time: Math.floor(Date.now() / 1000),
     authorizations: [{ team_id: teamId, user_id: 'UBOT', is_bot: true }],
     event,
+  };
+}
+
+/** Who clicked where: a button on a message in a thread. */
+export interface ClickFields {
+  actionId: string;
+  value: string;
+  user: string;
+  channel: string;
+  /** The clicked message's ts and its thread's parent ts. */
+  messageTs: string;
+  threadTs: string;
+  teamId?: string;
+}
+
+/** A `block_actions` payload for a button click on a message in a thread. */
+export function blockActionsPayload(f: ClickFields): Record<string, unknown> {
+  const teamId = f.teamId ?? 'T0001';
+  return {
+    type: 'block_actions',
+    token: 'legacy-verification-token',
+    api_app_id: 'A0001',
+    team: { id: teamId, domain: 'fake' },
+    user: { id: f.user, username: f.user.toLowerCase(), team_id: teamId },
+    channel: { id: f.channel, name: 'general' },
+    container: { type: 'message', message_ts: f.messageTs, channel_id: f.channel, is_ephemeral: false, thread_ts: f.threadTs },
+    message: { type: 'message', ts: f.messageTs, thread_ts: f.threadTs, user: 'UBOT', bot_id: 'BBOT' },
+    trigger_id: `${Date.now()}.${randomUUID()}`,
+    response_url: 'http://127.0.0.1:9/unused',
+    actions: [{ type: 'button', action_id: f.actionId, block_id: 'b1', value: f.value, action_ts: String(Date.now() / 1000) }],
+  };
+}
+
+/** A `view_submission` payload of a modal the app opened (its `callback_id`, `private_metadata` and inputs' values). */
+export function viewSubmissionPayload(view: { callback_id: string; private_metadata: string; values: Record<string, Record<string, string>> }, user: string, teamId = 'T0001'): Record<string, unknown> {
+  const values = Object.fromEntries(
+    Object.entries(view.values).map(([block, inputs]) => [block, Object.fromEntries(Object.entries(inputs).map(([action, value]) => [action, { type: 'plain_text_input', value }]))]),
+  );
+  return {
+    type: 'view_submission',
+    token: 'legacy-verification-token',
+    api_app_id: 'A0001',
+    team: { id: teamId, domain: 'fake' },
+    user: { id: user, username: user.toLowerCase(), team_id: teamId },
+    trigger_id: `${Date.now()}.${randomUUID()}`,
+    view: { id: `V${randomUUID().slice(0, 8)}`, type: 'modal', team_id: teamId, callback_id: view.callback_id, private_metadata: view.private_metadata, state: { values } },
   };
 }

@@ -50,3 +50,8 @@ export function sendEvent(appUrl: string, secret: string, event: Record<string, 
     options.retryNum !== undefined ? { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' } : {};
   return postSigned(`${appUrl}/slack/events`, secret, body, 'application/json', headers);
 }
+
+/** Sends an interaction payload (a button click, a modal submission) form-encoded as `payload=<json>`. */
+export function sendInteraction(appUrl: string, secret: string, payload: Record<string, unknown>): Promise<AppResponse> {
+  return postSigned(`${appUrl}/slack/events`, secret, new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded');
+}

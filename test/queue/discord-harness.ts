@@ -37,6 +37,8 @@ export interface DiscordQueueOptions {
   sandbox?: Record<string, unknown>;
   /** `log.level` of every process (default `error`; `info` makes workers log each job's start). */
   logLevel?: string;
+  /** `agent` keys over the defaults (no auto-fix, no verification). */
+  agent?: Record<string, unknown>;
 }
 
 /** Starts redis, the fakes, the gateway ingress and the workers. */
@@ -54,7 +56,7 @@ export async function startDiscordQueueWorld(options: DiscordQueueOptions): Prom
   await writeFile(
     configFile,
     stringify({
-      ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel),
+      ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel, options.agent),
       discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, history_limit: 25 },
       queue: { url: redis.url, name: 'discord-test', lock_s: 2, stalled_interval_s: 1 },
     }),

@@ -52,6 +52,8 @@ export interface QueueWorldOptions {
   socketMode?: boolean;
   /** `log.level` of every process (default `error`; `info` makes workers log each job's start). */
   logLevel?: string;
+  /** `agent` keys over the defaults (no auto-fix, no verification). */
+  agent?: Record<string, unknown>;
 }
 
 /** Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first). */
@@ -82,10 +84,17 @@ export function stopProc(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
 }
 
 /** The config keys every queue-mode test world shares: the fake LLM, the sandbox, the store on Redis, the log level. */
-export function commonConfig(llmUrl: string, redisUrl: string, dir: string, sandbox: Record<string, unknown> = {}, logLevel = 'error'): Record<string, unknown> {
+export function commonConfig(
+  llmUrl: string,
+  redisUrl: string,
+  dir: string,
+  sandbox: Record<string, unknown> = {},
+  logLevel = 'error',
+  agent: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     llm: { provider: 'openai', base_url: llmUrl, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
-    agent: { max_retries: 0, verify: 'off' },
+    agent: { max_retries: 0, verify: 'off', ...agent },
     // no warm pool: every worker refilling one per job would load the 2-core CI machine for nothing
     // these tests look at (the pool has its own tests)
     sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, warm_pool: 0, ...sandbox },
@@ -106,7 +115,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
   await writeFile(
     configFile,
     stringify({
-      ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel),
+      ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel, options.agent),
       slack: {
         bot_token: 'xoxb-test',
         signing_secret: SECRET,

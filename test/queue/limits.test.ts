@@ -61,4 +61,15 @@ describe('RedisJobLimits', () => {
     await new Promise((r) => setTimeout(r, 400));
     expect(await limits.admit({ jobId: 's3', channel: 'c3', user: 's-user' })).toEqual({ accepted: true, ahead: 0 });
   });
+
+  it('admits a job on an existing run (waitsForUser) despite its busy user, without taking the user; the channel cap still holds', async () => {
+    const SCOPE = 'waits';
+    const limits = new RedisJobLimits(a, SCOPE, 2, 60_000);
+    expect(await limits.admit({ jobId: 'w1', channel: 'c4', user: 'w-user' })).toEqual({ accepted: true, ahead: 0 });
+    expect(await limits.admit({ jobId: 'w2', channel: 'c4', user: 'w-user', waitsForUser: true })).toEqual({ accepted: true, ahead: 1 });
+    expect(await limits.admit({ jobId: 'w3', channel: 'c4', user: 'w-user', waitsForUser: true })).toEqual({ accepted: false, reason: 'queue_full' });
+    // the reply did not take the user: once the run is released, the user may start a new job
+    await limits.release({ jobId: 'w1', channel: 'c4', user: 'w-user' });
+    expect(await limits.admit({ jobId: 'w4', channel: 'other', user: 'w-user' })).toEqual({ accepted: true, ahead: 1 }); // w2 waits before it
+  });
 });

@@ -12,7 +12,7 @@ import type { Config } from '../../src/config/schema.js';
 import { startSlackAdapter, type SlackAdapter } from '../../adapters/slack/server.js';
 import { startFakeSlack, type FakeSlack, type SlackCall } from '../fakes/slack-api.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
-import { sendCommand, sendEvent, type AppResponse, type SlashFields } from '../fakes/slack-signed.js';
+import { sendCommand, sendEvent, sendInteraction, type AppResponse, type SlashFields } from '../fakes/slack-signed.js';
 import type { SocketAck } from '../fakes/slack-socket.js';
 
 export const SECRET = 'test-signing-secret';
@@ -57,6 +57,10 @@ export interface World extends Fakes {
   socketCommand(fields: Partial<SlashFields> & { text: string }): Promise<SocketAck>;
   /** Sends a thread reply as an `events_api` envelope; resolves with the app's ack. */
   socketReply(threadTs: string, text: string, options?: ReplyOptions): Promise<SocketAck>;
+  /** Sends any Events API event over HTTP (signed), e.g. an `app_mention` or a direct message. */
+  event(event: Record<string, unknown>, eventId?: string): Promise<AppResponse>;
+  /** Sends an interaction payload (button click, modal submission) over HTTP (signed). */
+  interact(payload: Record<string, unknown>): Promise<AppResponse>;
   /** Thread posts (chat.postMessage with thread_ts) in a thread. */
   threadPosts(threadTs: string): SlackCall[];
   /** The channel message ts of the n-th (0-based) run started in a channel. */
@@ -159,6 +163,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     command: async (fields, headers) => sendCommand(httpUrl(), SECRET, commandFields(fields), headers),
     reply: async (threadTs, text, o = {}) =>
       sendEvent(httpUrl(), SECRET, replyEvent(threadTs, text, o), { eventId: o.eventId, retryNum: o.retryNum, teamId: TEAM }),
+    event: async (event, eventId) => sendEvent(httpUrl(), SECRET, event, { eventId, teamId: TEAM }),
+    interact: async (payload) => sendInteraction(httpUrl(), SECRET, payload),
     socketCommand: (fields) => slack.socket.slashCommand(commandFields(fields)),
     socketReply: (threadTs, text, o = {}) =>
       slack.socket.event(replyEvent(threadTs, text, o), { eventId: o.eventId, retryAttempt: o.retryNum, teamId: TEAM }),

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allText, py, startWorld, type World } from './harness.js';
 import { routedReplies } from '../helpers/verify-replies.js';
+import type { SlackCall } from '../fakes/slack-api.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -66,7 +67,7 @@ describe('/run', () => {
     const root = await world.rootTs();
     await world.finished(root);
     for (const call of world.threadPosts(root)) {
-      for (const block of (call.args.blocks as { text: { text: string } }[]) ?? []) expect(block.text.text.length).toBeLessThanOrEqual(3000);
+      for (const block of sections(call)) expect(block.text.text.length).toBeLessThanOrEqual(3000);
     }
     expect(allText(world.threadPosts(root))).toContain('full text attached');
     const file = await world.slack.waitFor(() => world!.slack.uploads.find((u) => u.filename === 'stdout.txt'));
@@ -87,7 +88,7 @@ describe('/run', () => {
     for (const call of calls) expect(call.args.link_names).not.toBe(true);
     // every code block opens and closes in pairs: the program's ``` did not close one
     for (const call of calls) {
-      for (const block of (call.args.blocks as { text: { text: string } }[]) ?? []) {
+      for (const block of sections(call)) {
         expect((block.text.text.match(/```/g) ?? []).length % 2).toBe(0);
       }
     }
@@ -123,5 +124,13 @@ describe('/run with verification', () => {
     expect(text).toContain('⚠️ *Done*, but not confirmed after 2 attempt(s)');
     const updates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root);
     expect(String(updates.at(-1)?.args.text)).toContain('⚠️ ran, but not confirmed (2 attempts)');
+    // the checks step (an LLM call as long as writing code) is shown on the progress line like every other step
+    const progress = [...world.threadPosts(root), ...world.slack.callsOf('chat.update')].map((c) => String(c.args.text));
+    expect(progress).toContain('⏳ Deriving checks from the request…');
   });
 });
+
+/** The text blocks of a post (its buttons, an actions block, have no text). */
+function sections(call: SlackCall): { type: string; text: { text: string } }[] {
+  return ((call.args.blocks as { type: string; text: { text: string } }[]) ?? []).filter((b) => b.type === 'section');
+}

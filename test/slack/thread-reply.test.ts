@@ -25,6 +25,20 @@ describe('a reply in a run thread', () => {
     expect(String(last?.args.text)).toContain('success (2 attempts)');
   });
 
+  it('a reply by the user whose run is still running is not refused: it is queued (the thread says so) and runs next', async () => {
+    world = await startWorld({ replies: [py('import time; time.sleep(1.5); print("v1")'), py('print("v2")')] });
+    await world.command({ text: 'print v1 slowly', user_id: 'U_ALICE' });
+    const root = await world.rootTs();
+    await world.slack.waitFor(() => world!.slack.calls.some((c) => /running…/.test(String(c.args.text))), 20_000, 'running…');
+    await world.reply(root, 'print v2 instead', { user: 'U_ALICE' });
+    const eph = await world.slack.waitFor(() => world!.slack.callsOf('chat.postEphemeral')[0]);
+    expect(eph.args).toMatchObject({ user: 'U_ALICE', thread_ts: root });
+    expect(String(eph.args.text)).toContain('Queued: 1 job(s) ahead of yours');
+    await world.finished(root, 2);
+    expect(allText(world.threadPosts(root))).toContain('v2');
+    expect(world.llm.requests).toHaveLength(2);
+  });
+
   it('runs once when Slack delivers the same event twice', async () => {
     world = await startWorld({ replies: [py('print(1)'), py('print(2)')] });
     await world.command({ text: 'count' });

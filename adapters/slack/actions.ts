@@ -1,0 +1,97 @@
+/**
+ * The Re-run and Improve buttons of a run's final message (Block Kit `block_actions`), and the
+ * Improve modal's submission (`view_submission`). Bolt acks each within Slack's 3 s; Re-run and the
+ * modal's feedback then go through admission like a thread reply (they wait their turn behind the
+ * run, never refused for their busy user). Improve opens the modal with the click's `trigger_id`
+ * (valid 3 s: https://docs.slack.dev/surfaces/modals#opening_modals).
+ */
+import type { App as BoltApp, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
+import { refusal } from './access.js';
+import type { SlackContext } from './context.js';
+import { admitReply, admitRerun } from './enqueue.js';
+import { fromSlackText } from './incoming-text.js';
+import { IMPROVE_ACTION, RERUN_ACTION } from './views.js';
+
+/** The Improve modal's callback id, and its one input. */
+export const IMPROVE_VIEW = 'ca_improve_modal';
+const FEEDBACK_BLOCK = 'feedback';
+const FEEDBACK_INPUT = 'text';
+
+/** Longest feedback typed in the modal (Slack allows up to 3000 in a plain-text input). */
+export const MAX_FEEDBACK_CHARS = 3000;
+
+/** Where a button was clicked: the run's thread. */
+interface ThreadOf {
+  team: string | undefined;
+  channel: string;
+  threadTs: string;
+}
+
+/** The thread of a click on a message in a run's thread (the message's `thread_ts`). */
+function threadOf(body: BlockAction): ThreadOf | undefined {
+  const channel = body.channel?.id ?? body.container?.channel_id;
+  const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
+  if (!channel || typeof threadTs !== 'string') return undefined;
+  return { team: body.team?.id, channel, threadTs };
+}
+
+/** Registers the button and modal handlers. */
+export function registerActions(app: BoltApp, ctx: SlackContext): void {
+  app.action<BlockAction<ButtonAction>>(RERUN_ACTION, async ({ ack, body }) => {
+    await ack();
+    const where = threadOf(body);
+    if (!where) return;
+    const user = body.user.id;
+    const result = await admitRerun(ctx, body.trigger_id, { ...where, user }, refusal(ctx.settings, where.channel, user));
+    if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(where.channel, user, result.text, where.threadTs);
+  });
+
+  app.action<BlockAction<ButtonAction>>(IMPROVE_ACTION, async ({ ack, body, client }) => {
+    await ack();
+    const where = threadOf(body);
+    if (!where) return;
+    const refused = refusal(ctx.settings, where.channel, body.user.id);
+    if (refused) return ctx.poster.ephemeral(where.channel, body.user.id, refused, where.threadTs);
+    await client.views
+      .open({
+        trigger_id: body.trigger_id,
+        view: {
+          type: 'modal',
+          callback_id: IMPROVE_VIEW,
+          private_metadata: JSON.stringify(where),
+          title: { type: 'plain_text', text: 'Improve the code' },
+          submit: { type: 'plain_text', text: 'Improve' },
+          blocks: [
+            {
+              type: 'input',
+              block_id: FEEDBACK_BLOCK,
+              label: { type: 'plain_text', text: 'What should change?' },
+              element: { type: 'plain_text_input', action_id: FEEDBACK_INPUT, multiline: true, max_length: MAX_FEEDBACK_CHARS },
+            },
+          ],
+        },
+      })
+      .catch((err: unknown) => ctx.log.warn('slack: opening the Improve modal failed:', (err as Error).message));
+  });
+
+  app.view<ViewSubmitAction>(IMPROVE_VIEW, async ({ ack, body, view }) => {
+    await ack();
+    const where = parseWhere(view.private_metadata);
+    if (!where) return;
+    const user = body.user.id;
+    const text = fromSlackText(view.state.values[FEEDBACK_BLOCK]?.[FEEDBACK_INPUT]?.value ?? '').trim();
+    if (!text) return ctx.poster.ephemeral(where.channel, user, 'The feedback was empty: say what should change.', where.threadTs);
+    const result = await admitReply(ctx, `view-${body.trigger_id}`, { ...where, user, text, files: undefined }, refusal(ctx.settings, where.channel, user), 'improve');
+    if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(where.channel, user, result.text, where.threadTs);
+  });
+}
+
+/** The thread a modal was opened for (our own JSON in `private_metadata`); undefined when it is not. */
+function parseWhere(raw: string): ThreadOf | undefined {
+  try {
+    const v = JSON.parse(raw) as Partial<ThreadOf>;
+    return typeof v.channel === 'string' && typeof v.threadTs === 'string' ? { team: typeof v.team === 'string' ? v.team : undefined, channel: v.channel, threadTs: v.threadTs } : undefined;
+  } catch {
+    return undefined;
+  }
+}

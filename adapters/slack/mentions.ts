@@ -1,0 +1,61 @@
+/**
+ * Runs started by a message instead of a slash command, so that files can come with the
+ * requirement (slash commands carry no files): a message that mentions the app in a channel
+ * (`app_mention`: https://docs.slack.dev/reference/events/app_mention), or a message sent to the
+ * app directly (`message.im`). The text without the app's mention is the requirement; attached
+ * files become input files. A mention inside a run's thread is a reply (replies.ts).
+ */
+import type { App as BoltApp } from '@slack/bolt';
+import { refusal } from './access.js';
+import type { SlackContext } from './context.js';
+import { admitMessageRun } from './enqueue.js';
+import { fromSlackText } from './incoming-text.js';
+import type { SlackFile } from './inputs.js';
+
+/** A message that starts a run. */
+export interface StartingMessage {
+  team: string | undefined;
+  eventId: string | undefined;
+  channel: string;
+  user: string;
+  /** Slack's text (mentions as `<@U…>`). */
+  text: string;
+  files: SlackFile[] | undefined;
+}
+
+/** Leading mentions of the app (`<@UBOT>`, `<@UBOT|code-agent>`) are not part of the requirement. */
+const LEADING_MENTIONS = /^(\s*<@[A-Z0-9]+(?:\|[^>]*)?>[\s,:]*)+/;
+
+/** Admits the run a message asks for; answers the user ephemerally (usage, refusal, busy, queued). */
+export async function startFromMessage(ctx: SlackContext, msg: StartingMessage): Promise<void> {
+  const refused = refusal(ctx.settings, msg.channel, msg.user);
+  const typed = fromSlackText(msg.text.replace(LEADING_MENTIONS, '')).trim();
+  const requirement = typed || (msg.files?.length ? 'Use the attached input files.' : '');
+  if (!refused && !requirement) {
+    return ctx.poster.ephemeral(msg.channel, msg.user, 'Say what the program should do, e.g. "@code-agent plot a sine wave"; attach files to use them as input.');
+  }
+  const result = await admitMessageRun(
+    ctx,
+    msg.eventId,
+    { team: msg.team, channel: msg.channel, user: msg.user, userName: undefined, requirement, ...(msg.files?.length ? { files: msg.files } : {}) },
+    refused,
+  );
+  if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(msg.channel, msg.user, result.text);
+}
+
+/** Registers the `app_mention` listener. */
+export function registerMentions(app: BoltApp, ctx: SlackContext): void {
+  app.event('app_mention', async ({ event, body }) => {
+    const e = event as { user?: string; text?: string; ts?: string; thread_ts?: string; channel?: string; bot_id?: string; files?: SlackFile[] };
+    if (!e.user || !e.channel || e.bot_id) return;
+    if (e.thread_ts && e.thread_ts !== e.ts) return; // in a thread: a reply, when the thread is a run's
+    await startFromMessage(ctx, {
+      team: (body as { team_id?: string }).team_id,
+      eventId: (body as { event_id?: string }).event_id,
+      channel: e.channel,
+      user: e.user,
+      text: e.text ?? '',
+      files: e.files,
+    });
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * Admission of a chat request, in one declared order for every platform and both modes:
+ *
+ * 1. access — who may ask where (the platform's lists); a refusal costs nothing else;
+ * 2. the request — a new run's requirement within the agent's limit, the platform's own checks
+ *    (e.g. the run a button names still exists);
+ * 3. dedupe — a delivery seen before (in memory, then in the store) is dropped;
+ * 4. limits — one job per user, a bounded queue per channel; a request on an existing run (a reply,
+ *    Re-run, Improve) is never refused for its busy user: it waits its turn. The admitted job goes
+ *    on the queue.
+ *
+ * The platform turns the {@link AdmissionResult} into its answer (an ack, an ephemeral message, a
+ * reply in the thread). Nothing here knows whether the queue is in memory or in Redis.
+ */
+import type { ChatJobData, ChatQueue } from './job-queue.js';
+import type { Deliveries, SeenIn } from './deliveries.js';
+import { busyText, couldNotQueueText, queuedText, tooLongText } from './messages.js';
+import { onExistingRun, type ChatRequest } from './request.js';
+
+/** What admission uses: the dedupe, the queue, the agent's requirement limit, and a log for queue errors. */
+export interface Admitter {
+  deliveries: Deliveries;
+  queue: ChatQueue;
+  /** Longest requirement the agent takes, in characters. */
+  maxRequirementChars: number;
+  onQueueError(err: unknown): void;
+}
+
+/** One request to admit. */
+export interface AdmissionRequest {
+  /** Step 1: the platform's access decision (undefined: allowed), made by the caller from its lists. */
+  refusal: string | undefined;
+  /** Steps 2 and 4: what is asked (a new run's requirement is checked; a job on an existing run waits its turn). */
+  request: ChatRequest;
+  /** Step 2: the platform's check of the request (undefined: valid, else why not). */
+  check?: () => Promise<string | undefined>;
+  /** Step 3: the delivery's id (e.g. `slack:command:<trigger_id>`); undefined: not deduplicated. */
+  deliveryId: string | undefined;
+  /** Step 4: the job (its limit key's `waitsForUser` is set here, from the request). */
+  jobId: string;
+  job: Omit<ChatJobData, 'enqueuedAt'>;
+  /** Runs once the job is admitted, before it can start (see {@link ChatQueue.submit}). */
+  beforeAdd?: (ahead: number) => Promise<void>;
+}
+
+/** How admission ended; `text` is plain, for the requester. */
+export type AdmissionResult =
+  | { outcome: 'refused'; step: 'access' | 'request'; text: string }
+  | { outcome: 'duplicate'; seenIn: SeenIn }
+  | { outcome: 'busy'; text: string }
+  | { outcome: 'unavailable'; text: string }
+  | { outcome: 'queued'; ahead: number; text: string | undefined };
+
+/** Admits a request (see the module comment). Never throws. */
+export async function admit(admitter: Admitter, req: AdmissionRequest): Promise<AdmissionResult> {
+  if (req.refusal !== undefined) return { outcome: 'refused', step: 'access', text: req.refusal };
+  const { request } = req;
+  if ('requirement' in request && request.requirement.length > admitter.maxRequirementChars) {
+    return { outcome: 'refused', step: 'request', text: tooLongText(request.requirement.length, admitter.maxRequirementChars) };
+  }
+  const invalid = await req.check?.();
+  if (invalid !== undefined) return { outcome: 'refused', step: 'request', text: invalid };
+  const seenIn = await admitter.deliveries.seen(req.deliveryId);
+  if (seenIn) return { outcome: 'duplicate', seenIn };
+  try {
+    const limit = { ...req.job.limit, ...(onExistingRun(request) ? { waitsForUser: true } : {}) };
+    const admission = await admitter.queue.submit(req.jobId, { ...req.job, limit }, req.beforeAdd);
+    if (!admission.accepted) return { outcome: 'busy', text: busyText(admission.reason) };
+    return { outcome: 'queued', ahead: admission.ahead, text: admission.ahead > 0 ? queuedText(admission.ahead) : undefined };
+  } catch (err) {
+    admitter.onQueueError(err);
+    return { outcome: 'unavailable', text: couldNotQueueText(err as Error) };
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * What every chat platform says, in one wording (plain text; each platform escapes it for its
+ * markup): refusals of the limits, the queue position, a queue that could not be reached, a
+ * requirement over the limit, and a repeated delivery.
+ */
+import type { Refusal } from './limits.js';
+
+/** A refusal of the job limits. */
+export function busyText(reason: Refusal): string {
+  return reason === 'user_busy'
+    ? 'You already have a job running; wait for it to finish, then try again.'
+    : 'This channel has too many jobs queued right now; try again in a minute.';
+}
+
+/** An admitted job that waits: how many jobs start before it. */
+export function queuedText(ahead: number): string {
+  return `Queued: ${ahead} job(s) ahead of yours.`;
+}
+
+/** The queue could not take the job (its store is down). */
+export function couldNotQueueText(err: Error): string {
+  return `Could not queue your job (${err.message}); try again in a minute.`;
+}
+
+/** A requirement longer than the agent takes. */
+export function tooLongText(length: number, max: number): string {
+  return `Your request is ${length} characters long; the limit is ${max}. Shorten it and try again.`;
+}
+
+/** A request delivered again after it was handled (shown where a platform must answer every delivery). */
+export const ALREADY_HANDLED = 'This request was already handled.';
