@@ -32,7 +32,8 @@ describe('buttons on a run', () => {
     expect((await click(rerun!)).status).toBe(200);
     await world.finished(root, 2);
     expect(world.llm.requests).toHaveLength(1); // the same code, run again
-    expect(allText(world.threadPosts(root))).toMatch(/\*Result\* \(attempt 1\/4\)[\s\S]*\*Result\* \(attempt 1\/4\)/);
+    // attempt numbers continue across the turns of a run: the re-run is the run's attempt 2
+    expect(allText(world.threadPosts(root))).toMatch(/\*Result\* \(attempt 1\/4\)[\s\S]*\*Result\* \(attempt 2\/2\)/);
 
     expect((await click(improve!)).status).toBe(200);
     const opened = await world.slack.waitFor(() => world!.slack.callsOf('views.open')[0]);
