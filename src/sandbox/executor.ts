@@ -32,6 +32,8 @@ import { sweepLeftovers } from './sweep.js';
 import { Teardowns } from './teardown.js';
 import { userProcessCount } from './uids.js';
 import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
+import { copyToolsPackage } from '../tools/python-package.js';
+import type { RunningBroker } from '../tools/types.js';
 import { SandboxUnavailableError, type ExecuteOptions, type ExecutionLimits, type ExecutionResult, type Executor } from './types.js';
 
 export { DEFAULT_LIMITS, limitsFromConfig } from './limits.js';
@@ -262,6 +264,7 @@ export class BubblewrapExecutor implements Executor {
     const pythonDirs: PythonDirs = {
       wheels: siteDirReady(siteDirs.wheels) ? siteDirs.wheels : undefined,
       extra: siteDirReady(siteDirs.extra) ? siteDirs.extra : undefined,
+      tools: await copyToolsPackage(join(workRoot, 'pylib')),
     };
     let failure: SandboxUnavailableError;
     try {
@@ -333,8 +336,9 @@ export class BubblewrapExecutor implements Executor {
     const checksFd = options.checks === undefined ? undefined : openChecks(ready.iso.workRoot, options.checks);
     try {
       const before = await prepareInputs(slot, code, options.inputFiles ?? []);
+      const broker = await options.tools?.start(slot.toolsDir);
       const started = launchSandbox(ready, this.python, slot, limits, { checksFd, nprocOffset });
-      return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+      return await withToolCalls(broker, finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess }));
     } finally {
       if (checksFd !== undefined) closeSync(checksFd);
       this.teardowns.add(slot); // the sandbox was killed when the run ended; the rest needs no waiting
@@ -349,13 +353,26 @@ export class BubblewrapExecutor implements Executor {
       const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
       const before = await prepareInputs(slot, code, options.inputFiles ?? [], budget);
       slot.cgroup?.setLimits(cgroupLimits(limits, slot.cgroup.usageBytes())); // the warm-up's memory is not the program's
+      const broker = await options.tools?.start(slot.toolsDir); // before the job: the program looks for its socket
       started.control?.end(`${kind === 'spare' ? 'go\n' : ''}${encodeJob(limits, options.checks, slot.cgroup !== null)}`);
-      return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+      return await withToolCalls(broker, finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess }));
     } finally {
       started.kill();
       this.teardowns.add(slot);
     }
   }
+}
+
+/**
+ * The run's result with the calls its tool broker served (the broker is stopped once the run
+ * ended, whatever the outcome).
+ */
+async function withToolCalls(broker: RunningBroker | undefined, run: Promise<ExecutionResult>): Promise<ExecutionResult> {
+  if (!broker) return run;
+  const settled = await run.then((result) => ({ result }), (error: unknown) => ({ error }));
+  const calls = await broker.stop();
+  if ('error' in settled) throw settled.error;
+  return { ...settled.result, toolCalls: calls };
 }
 
 /** Without a uid of its own, RLIMIT_NPROC counts every process of the user: they are added to the limit. */

@@ -1,0 +1,30 @@
+/** One-line summaries of tool calls, as shown in the terminal and the thread ("🔧 …"). */
+import type { ToolCallRecord } from './types.js';
+
+/** A byte count for people: `512 B`, `2.1 KB`, `3.4 MB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** `api.example.com/v1/rates` from a URL: host (with a port other than the default) and path, no query, at most 120 chars. */
+export function shortUrl(url: URL): string {
+  const text = `${url.host}${url.pathname}`;
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/**
+ * The record of an HTTP call: `GET api.example.com/v1/rates → 200, 2.1 KB, 84 ms`, or
+ * `GET evil.example.com/ → refused: …`.
+ * @param outcome the status, or the reason it was refused or failed
+ */
+export function httpRecord(method: string, target: string, outcome: number | string, bytes: number, durationMs: number): ToolCallRecord {
+  const ms = Math.round(durationMs);
+  const ok = typeof outcome === 'number' && outcome < 400;
+  const tail = typeof outcome === 'number' ? `${outcome}, ${formatBytes(bytes)}, ${ms} ms` : `${outcome} (${ms} ms)`;
+  return { tool: 'http', summary: `${method} ${target} → ${tail}`, ok, durationMs: ms, bytes };
+}
+
+/** The line shown for a record: `🔧 <summary>`. */
+export const toolCallLine = (record: ToolCallRecord): string => `🔧 ${record.summary}`;
