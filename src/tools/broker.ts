@@ -71,13 +71,14 @@ class BrokerSession {
   private readonly records: ToolCallRecord[] = [];
   private calls = 0;
   private readonly ended = new AbortController();
-  private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  private readonly agents: { http: http.Agent; https: https.Agent };
   /** https tunnels: the server that reads the requests inside them. */
   private readonly tunnels: http.Server;
   private readonly tunnelTargets = new WeakMap<object, CheckedTarget>();
   private readonly sockets = new Set<Duplex>();
 
   constructor(private readonly options: BrokerOptions) {
+    this.agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true, ca: options.http?.upstreamCa }) };
     this.server = http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => void this.onRequest(req, res));
     this.server.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.onConnect(req, socket, head));
     this.server.on('connection', (s: Duplex) => this.track(s));

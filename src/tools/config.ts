@@ -68,6 +68,8 @@ export const httpToolSchema = z
     timeout_s: positive(30),
     /** Most requests one execution may make. */
     max_calls: positive(100, true),
+    /** A PEM file of CA certificates trusted for https to allowed hosts, besides the system's (an internal CA). */
+    ca_file: z.string().trim().min(1).optional(),
   })
   .strict()
   .superRefine((http, ctx) => {

@@ -7,6 +7,7 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { Allowlist, normalizeHost, ruleMatches, type HostRule } from '../allowlist.js';
 import type { HttpToolConfig } from '../config.js';
 
@@ -23,6 +24,14 @@ export interface HttpCaps {
   timeoutMs: number;
   /** Most requests one execution may make. */
   maxCalls: number;
+}
+
+/** How the HTTP tool reaches hosts, besides the rules. */
+export interface HttpPolicyOptions {
+  /** Resolves names (default: the system's resolver). */
+  resolve?: Resolver;
+  /** Extra CA certificates (PEM) trusted for https upstream, besides the system's. */
+  extraCa?: string;
 }
 
 /** Where a request that passed the rules goes. */
@@ -50,7 +59,13 @@ export class HttpPolicy {
   readonly caps: HttpCaps;
   private readonly headerRules: Array<{ rule: HostRule; headers: Record<string, string> }>;
 
-  constructor(config: Pick<HttpToolConfig, 'allow' | 'headers' | 'methods' | 'max_response_mb' | 'timeout_s' | 'max_calls'>, private readonly resolve: Resolver = systemResolver) {
+  /** CA certificates trusted upstream (PEM): the system's, plus `tools.http.ca_file`'s; undefined: Node's default. */
+  readonly upstreamCa: string[] | undefined;
+  private readonly resolve: Resolver;
+
+  constructor(config: Pick<HttpToolConfig, 'allow' | 'headers' | 'methods' | 'max_response_mb' | 'timeout_s' | 'max_calls'>, options: HttpPolicyOptions = {}) {
+    this.resolve = options.resolve ?? systemResolver;
+    this.upstreamCa = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
     this.allow = new Allowlist(config.allow);
     this.methods = new Set(config.methods.map((m) => m.toUpperCase()));
     this.caps = {
