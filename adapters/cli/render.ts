@@ -11,6 +11,7 @@ import { boundLine } from '../../src/text/cut.js';
 import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/checks.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { CANCELLED } from './outcome.js';
+import { toolCallLine } from '../../src/tools/records.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -41,6 +42,8 @@ export function progressLine(event: AgentEvent): string | undefined {
       return event.result.success
         ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}${checksNote(event.result)}${previewsNote(event.result)}`
         : `[Agent] Execution failed: ${summarizeFailure(event.result)}`;
+    case 'tool_calls':
+      return event.calls.map((c) => `[Agent] ${boundLine(toolCallLine(c), 300)}`).join('\n');
     case 'deriving_checks':
       return '[Agent] Deriving checks from the request…';
     case 'checks':

@@ -8,6 +8,7 @@ import type { Executor, InputFile } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { HistoryStore, Run } from '../history/types.js';
 import type { AgentEventListener } from './events.js';
+import type { AgentTools } from '../tools/types.js';
 import { thisProcess } from '../history/process-identity.js';
 import { publicReason } from './public-error.js';
 import { judgeAttempt } from './verdict.js';
@@ -57,6 +58,8 @@ export interface AgentOptions {
   verify?: VerifyMode;
   /** The longest a call (run, improve, execute) may take, in ms; 0: no deadline. Default {@link DEFAULT_RUN_TIMEOUT_MS}. */
   runTimeoutMs?: number;
+  /** The tools programs may call, per conversation (src/tools). Default: none. */
+  tools?: AgentTools;
 }
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 900 s). */

@@ -1,6 +1,7 @@
 /**
  * Typed events the agent emits while it works; adapters render them. The agent never prints.
  */
+import type { ToolCallRecord } from '../tools/types.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
 
@@ -46,6 +47,16 @@ export interface ExecutedEvent {
   runId: string;
   attempt: number;
   result: ExecutionResult;
+}
+/**
+ * Emitted after an execution whose program called tools (before `executed`): one record per call,
+ * each with a one-line `summary` to show as `🔧 <summary>` (records.ts `toolCallLine`).
+ */
+export interface ToolCallsEvent {
+  type: 'tool_calls';
+  runId: string;
+  attempt: number;
+  calls: ToolCallRecord[];
 }
 /** Emitted when a failure is fed back to the LLM. `retry` counts from 1 to `maxRetries`. */
 export interface ImprovingEvent {
@@ -129,6 +140,7 @@ export type AgentEvent =
   | GeneratedEvent
   | ExecutingEvent
   | ExecutedEvent
+  | ToolCallsEvent
   | ImprovingEvent
   | CheckingEvent
   | ChecksEvent

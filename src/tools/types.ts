@@ -47,6 +47,14 @@ export interface Tool {
   routes?(conversationId: string): Record<string, RouteHandler>;
 }
 
+/** The tools as the agent uses them (the Toolbox, src/tools/toolbox.ts). */
+export interface AgentTools {
+  /** The broker for an execution in the conversation, or undefined when it may use no tool. */
+  brokerFor(conversationId: string): ToolBrokerStarter | undefined;
+  /** What the model is told about the conversation's tools ('' when none). */
+  describe(conversationId: string, signal?: AbortSignal): Promise<string>;
+}
+
 /** Hands the executor a broker for one execution (the executor starts and stops it). */
 export interface ToolBrokerStarter {
   /**

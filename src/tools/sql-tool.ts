@@ -1,0 +1,77 @@
+/**
+ * The SQL tool as the agent and the broker see it: which conversation may use which source, the
+ * text telling the model each source with its tables and columns, and the broker's `/sql` route.
+ * The engine (opening sources, running a query under the rules) is behind {@link SqlEngine}.
+ */
+import { conversationAllowed } from './access.js';
+import type { ToolsConfig } from './config.js';
+import type { RouteAnswer, RouteHandler, Tool } from './types.js';
+
+/** What runs queries: opened once per process, shared by every execution. */
+export interface SqlEngine {
+  /**
+   * Serves one `/sql` call: `payload` is the program's `{source, query, params}`; a source for
+   * which `allowed(name)` is false is refused (403). Never throws.
+   */
+  call(allowed: (name: string) => boolean, payload: unknown, signal: AbortSignal): Promise<RouteAnswer>;
+  /** The source's tables and columns as text for the model, bounded. @throws {Error} when it cannot be read */
+  describe(name: string, signal?: AbortSignal): Promise<string>;
+  /** Checks the source answers. @throws {Error} saying why not */
+  ping(name: string, signal?: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The engine when none is built in: every call is a clear 501. */
+export const UNAVAILABLE_SQL_ENGINE: SqlEngine = {
+  call: async () => ({ status: 501, body: { error: 'the SQL tool is not available in this build of code-agent' } }),
+  describe: async (name) => `${name} (tables unknown: the SQL tool is not available in this build)`,
+  ping: async () => {
+    throw new Error('the SQL tool is not available in this build of code-agent');
+  },
+  close: async () => undefined,
+};
+
+/** How long describing one source may take before the model is told without its tables, in ms. */
+export const DESCRIBE_TIMEOUT_MS = 5000;
+
+/** `tools.sql` as a {@link Tool}. */
+export class SqlTool implements Tool {
+  readonly name = 'sql';
+
+  constructor(readonly config: ToolsConfig['sql'], readonly engine: SqlEngine) {}
+
+  /** The sources `conversationId` may use. */
+  sourcesFor(conversationId: string): string[] {
+    return Object.entries(this.config.sources)
+      .filter(([, s]) => conversationAllowed(s.conversations, conversationId))
+      .map(([name]) => name);
+  }
+
+  allows(conversationId: string): boolean {
+    return this.sourcesFor(conversationId).length > 0;
+  }
+
+  async describe(conversationId: string, signal?: AbortSignal): Promise<string | undefined> {
+    const names = this.sourcesFor(conversationId);
+    if (names.length === 0) return undefined;
+    const described = await Promise.all(
+      names.map((n) => {
+        const timeout = AbortSignal.timeout(DESCRIBE_TIMEOUT_MS);
+        const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+        return this.engine.describe(n, both).catch((err: unknown) => `${n} (its tables could not be read: ${(err as Error).message})`);
+      }),
+    );
+    return [
+      'SQL: `from tools import sql`, then `df = sql("<source>", "SELECT …", [params])` returns a pandas DataFrame.',
+      'One read-only statement per call (SELECT or WITH); pass values as params ($1, $2… for PostgreSQL, ? for SQLite), never formatted into the text. Results are capped in rows, bytes and time.',
+      'Sources:',
+      ...described,
+    ].join('\n');
+  }
+
+  routes(conversationId: string): Record<string, RouteHandler> {
+    const allowed = new Set(this.sourcesFor(conversationId));
+    if (allowed.size === 0) return {};
+    return { sql: (payload, signal) => this.engine.call((name) => allowed.has(name), payload, signal) };
+  }
+}
