@@ -67,9 +67,9 @@ const NOT_PUBLIC = (() => {
     ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
   ] as const) list.addSubnet(net, bits, 'ipv4');
   for (const [net, bits] of [
-    ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32], ['::ffff:0:0', 96],
+    ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32],
   ] as const) list.addSubnet(net, bits, 'ipv6');
-  return list;
+  return list; // IPv4-mapped IPv6 addresses are checked as IPv4 (normalizeHost): Node's list would match every IPv4 address to ::ffff:0:0/96
 })();
 
 /** True when `address` (an IP address) is loopback, private, link-local or otherwise not public. */

@@ -42,12 +42,13 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the broker sets itself: a configured value for them would break the exchange. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'trailer', 'keep-alive']);
 
-const headerSet = z.record(
-  z.string().regex(HEADER_NAME, { message: 'expected a header name (letters, digits, -)' }).refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), {
-    message: 'the broker sets this header itself',
-  }),
-  z.string().refine((v) => !/[\r\n\0]/.test(v), { message: 'a header value cannot hold a line break' }),
-);
+const headerSet = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'expected a header name (letters, digits, -)' });
+    else if (RESERVED_HEADERS.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: [name], message: 'the broker sets this header itself' });
+    if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: 'custom', path: [name], message: 'a header value cannot hold a line break' });
+  }
+});
 
 /** Methods a program may use; GET and HEAD unless the operator allows more. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
