@@ -1,8 +1,7 @@
 /** Shared helpers of the tools tests: real HTTP servers on 127.0.0.1 that record what reached them. */
-import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import forge from 'node-forge';
+import { selfSignedFor } from '../fakes/self-signed.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
 import { httpToolSchema } from '../../src/tools/config.js';
@@ -61,27 +60,10 @@ export function httpBroker(http: Record<string, unknown>, options: HttpPolicyOpt
   return new ToolBroker({ http: new HttpPolicy(httpToolSchema.parse(http), options) });
 }
 
-/** A self-signed certificate for 127.0.0.1 (PEM), for an https target. */
-export function selfSigned(): { key: string; cert: string } {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-  const key = forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey;
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  cert.serialNumber = '01';
-  cert.validity.notBefore = new Date(Date.now() - 3600_000);
-  cert.validity.notAfter = new Date(Date.now() + 24 * 3600_000);
-  const name = [{ name: 'commonName', value: '127.0.0.1' }];
-  cert.setSubject(name);
-  cert.setIssuer(name);
-  cert.setExtensions([{ name: 'basicConstraints', cA: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }]);
-  cert.sign(key, forge.md.sha256.create());
-  return { key: privateKey, cert: forge.pki.certificateToPem(cert) };
-}
-
 /** An https server on a free loopback port with a self-signed certificate; `cert` is what to trust. */
 export async function httpsTargetServer(handle?: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<TargetServer & { cert: string }> {
   const seen: Seen[] = [];
-  const pair = selfSigned();
+  const pair = selfSignedFor('127.0.0.1');
   const server = https.createServer(pair, (req, res) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     if (handle) handle(req, res);
