@@ -34,25 +34,20 @@ export const MAX_RECORDS = 200;
 export interface BrokerOptions {
   /** The HTTP tool's rules for the conversation, or undefined: no HTTP at all. */
   http?: HttpPolicy;
-  /** Routes by name (`sql` → `POST /sql`). */
-  routes?: Record<string, RouteHandler>;
+  /** Makes the routes of one execution, by name (`sql` → `POST /sql`); called at each start (per-execution counters). */
+  routes?: () => Record<string, RouteHandler>;
 }
 
 /** Starts a broker per execution with the same options (the conversation's tools). */
 export class ToolBroker implements ToolBrokerStarter {
   constructor(private readonly options: BrokerOptions) {}
 
-  /** True when the broker would serve anything at all. */
-  get serves(): boolean {
-    return this.options.http !== undefined || Object.keys(this.options.routes ?? {}).length > 0;
-  }
-
   /**
    * Listens on `<dir>/broker.sock` (and writes `<dir>/ca.pem` with an HTTP tool).
    * @throws {Error} when the socket cannot be made
    */
   async start(dir: string): Promise<RunningBroker> {
-    const session = new BrokerSession(this.options);
+    const session = new BrokerSession(this.options.http, this.options.routes?.() ?? {});
     if (this.options.http) await writeFile(join(dir, BROKER_CA), caCertificatePem(), { mode: 0o644 });
     const path = join(dir, BROKER_SOCKET);
     await rm(path, { force: true });
@@ -77,8 +72,11 @@ class BrokerSession {
   private readonly tunnelTargets = new WeakMap<object, CheckedTarget>();
   private readonly sockets = new Set<Duplex>();
 
-  constructor(private readonly options: BrokerOptions) {
-    this.agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true, ca: options.http?.upstreamCa }) };
+  constructor(
+    private readonly policy: HttpPolicy | undefined,
+    private readonly routes: Record<string, RouteHandler>,
+  ) {
+    this.agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true, ca: policy?.upstreamCa }) };
     this.server = http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => void this.onRequest(req, res));
     this.server.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.onConnect(req, socket, head));
     this.server.on('connection', (s: Duplex) => this.track(s));
@@ -131,7 +129,7 @@ class BrokerSession {
   private async proxy(req: http.IncomingMessage, res: http.ServerResponse, scheme: 'http' | 'https', url: URL, tunnel?: CheckedTarget): Promise<void> {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
-    const policy = this.options.http;
+    const policy = this.policy;
     const label = shortUrl(url);
     if (!policy) {
       answerError(res, 403, 'this conversation may not use the HTTP tool (tools.http.conversations)');
@@ -157,7 +155,7 @@ class BrokerSession {
   private async onConnect(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     this.track(socket);
     const started = performance.now();
-    const policy = this.options.http;
+    const policy = this.policy;
     const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
     const refuse = (status: number, reason: string) => {
       const body = `code-agent tools: ${reason}\n`;
@@ -196,7 +194,7 @@ class BrokerSession {
   /** `POST /<route>`: a tool's JSON route. */
   private async onRoute(req: http.IncomingMessage, res: http.ServerResponse, url: string): Promise<void> {
     const name = url.slice(1).split('?')[0]!;
-    const handler = this.options.routes?.[name];
+    const handler = Object.hasOwn(this.routes, name) ? this.routes[name] : undefined;
     const json = (status: number, body: unknown) => {
       const data = Buffer.from(JSON.stringify(body));
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': data.length });

@@ -69,9 +69,20 @@ export class SqlTool implements Tool {
     ].join('\n');
   }
 
+  /** The `/sql` route of one execution: the conversation's sources, at most `tools.sql.max_calls` calls. */
   routes(conversationId: string): Record<string, RouteHandler> {
     const allowed = new Set(this.sourcesFor(conversationId));
     if (allowed.size === 0) return {};
-    return { sql: (payload, signal) => this.engine.call((name) => allowed.has(name), payload, signal) };
+    const max = this.config.max_calls;
+    let calls = 0;
+    return {
+      sql: async (payload, signal) => {
+        if (++calls > max) {
+          const error = `this execution already made ${max} sql calls, the most allowed (tools.sql.max_calls)`;
+          return { status: 429, body: { error }, record: { tool: 'sql', summary: 'sql: refused (too many calls)', ok: false, durationMs: 0, bytes: 0 } };
+        }
+        return this.engine.call((name) => allowed.has(name), payload, signal);
+      },
+    };
   }
 }

@@ -54,7 +54,7 @@ export class Toolbox {
     if (this.allowedIn(conversationId).length === 0) return undefined;
     return new ToolBroker({
       http: this.http.allows(conversationId) ? this.http.policy : undefined,
-      routes: this.sql.routes(conversationId),
+      routes: () => this.sql.routes(conversationId),
     });
   }
 
