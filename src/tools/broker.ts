@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { TLSSocket } from 'node:tls';
 import { caCertificatePem, hostContext } from './mitm.js';
-import { answerError, forward } from './http/forward.js';
+import { answerError, forward, reasonPhrase } from './http/forward.js';
 import { isRefusal, type CheckedTarget, type HttpPolicy } from './http/policy.js';
 import { httpRecord, shortUrl } from './records.js';
 import type { RouteHandler, RunningBroker, ToolBrokerStarter, ToolCallRecord } from './types.js';
@@ -159,8 +159,7 @@ class BrokerSession {
     const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
     const refuse = (status: number, reason: string) => {
       const body = `code-agent tools: ${reason}\n`;
-      const statusText = reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);
-      socket.end(`HTTP/1.1 ${status} ${statusText}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(`HTTP/1.1 ${status} ${reasonPhrase(reason)}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       this.record(httpRecord('CONNECT', req.url ?? '?', `refused: ${reason}`, 0, performance.now() - started));
     };
     if (!m) return refuse(400, `CONNECT needs host:port, got ${(req.url ?? '').slice(0, 100)}`);

@@ -41,7 +41,7 @@ describe('HTTP tool attacks', () => {
     const code = `${get(`${allowed.url}/start`)}import urllib.request\ntry:\n    urllib.request.urlopen("${allowed.url}/again")\nexcept Exception as e:\n    print("urllib:", e)\n`;
     const result = await ex.execute(code, { tools: httpBroker({ allow: [allowed.host] }) });
     expect(result.stdout).toContain(`403 code-agent tools: http://127.0.0.1:${hidden.port} is not in tools.http.allow`);
-    expect(result.stdout).toContain('urllib: HTTP Error 403');
+    expect(result.stdout).toContain(`urllib: HTTP Error 403: code-agent tools: http://127.0.0.1:${hidden.port} is not in tools.http.allow`);
     expect(allowed.seen.map((s) => s.url)).toEqual(['/start', '/again']);
     expect(hidden.seen).toHaveLength(0);
   }, 30_000);
@@ -132,7 +132,7 @@ describe('HTTP tool attacks', () => {
     const target = await targetServer();
     const code = `import urllib.request\nfor i in range(3):\n    try:\n        print(urllib.request.urlopen("${target.url}/%d" % i).status)\n    except Exception as e:\n        print(e, e.read().decode().strip())`;
     const result = await ex.execute(code, { tools: httpBroker({ allow: [target.host], max_calls: 2 }) });
-    expect(result.stdout).toBe('200\n200\nHTTP Error 429: Too Many Requests code-agent tools: this execution already made 2 http calls, the most allowed (tools.http.max_calls)\n');
+    expect(result.stdout).toBe('200\n200\nHTTP Error 429: code-agent tools: this execution already made 2 http calls, the most allowed (tools.http.max_calls) code-agent tools: this execution already made 2 http calls, the most allowed (tools.http.max_calls)\n');
     expect(target.seen).toHaveLength(2);
   }, 30_000);
 
@@ -154,7 +154,7 @@ describe('HTTP tool attacks', () => {
   it("the host's credentials are absent from the sandbox's environment, files and output, even when the server echoes them", async () => {
     const target = await targetServer((req, res) => {
       res.setHeader('x-echo', String(req.headers.authorization));
-      res.end(`you sent ${req.headers.authorization}`);
+      res.end(`you sent ${req.headers.authorization}; token ${String(req.headers.authorization).split(' ')[1]}`);
     });
     const code = [
       'import os, requests',
@@ -176,7 +176,7 @@ describe('HTTP tool attacks', () => {
     ].join('\n');
     const result = await ex.execute(code, { tools: httpBroker({ allow: [target.host], headers: { [target.host]: { Authorization: SECRET } } }) });
     expect(target.seen[0]!.headers.authorization).toBe(SECRET); // it did arrive, replacing the program's own
-    expect(result.stdout).toBe('you sent [redacted] [redacted]\nfiles: []\nenv: []\n');
+    expect(result.stdout).toBe('you sent [redacted]; token [redacted] [redacted]\nfiles: []\nenv: []\n');
     expect(JSON.stringify(result)).not.toContain('top-secret');
   }, 60_000);
 });

@@ -83,15 +83,24 @@ export function redactSecrets(data: Buffer, secrets: readonly string[]): Buffer 
   return out;
 }
 
-/** Answers the program with a plain-text error (the broker's, not the server's). */
+/**
+ * Answers the program with a plain-text error (the broker's, not the server's). The reason is also
+ * the status line's phrase, so `HTTP Error 403: …` (urllib) and `raise_for_status()` say it.
+ */
 export function answerError(res: http.ServerResponse, status: number, text: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const body = Buffer.from(`code-agent tools: ${text}\n`);
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length, 'x-code-agent-refused': '1' });
+  res.writeHead(status, reasonPhrase(text), { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length, 'x-code-agent-refused': '1' });
   res.end(body);
+}
+
+/** A status line's phrase from a sentence: printable ASCII, at most 300 characters. */
+export function reasonPhrase(text: string): string {
+  const clean = `code-agent tools: ${text}`.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 300 ? `${clean.slice(0, 299)}~` : clean;
 }
 
 /**

@@ -76,9 +76,14 @@ export class HttpPolicy {
     this.headerRules = Object.entries(config.headers).map(([entry, headers]) => ({ rule: new Allowlist([entry]).rules[0]!, headers }));
   }
 
-  /** Every configured header value (the secrets the broker keeps out of what the program sees). */
+  /**
+   * The secrets the broker keeps out of what the program sees: every configured header value, and
+   * its credential alone when it has a scheme word (`Bearer abc…` → also `abc…`). Longest first.
+   */
   secrets(): string[] {
-    return this.headerRules.flatMap((h) => Object.values(h.headers)).filter((v) => v.length >= 4);
+    const values = this.headerRules.flatMap((h) => Object.values(h.headers));
+    const credentials = values.map((v) => /^\S+\s+(\S{8,})$/.exec(v.trim())?.[1]).filter((v): v is string => v !== undefined);
+    return [...new Set([...values, ...credentials])].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
   }
 
   /**
