@@ -168,8 +168,8 @@ class BrokerSession {
     const target = await policy.checkHost('https', host, Number(m[2]));
     if (isRefusal(target)) return refuse(target.status, target.reason);
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) socket.unshift(head); // bytes of the TLS handshake that came with the CONNECT
     const tls = new TLSSocket(socket as never, { isServer: true, secureContext: hostContext(target.host) });
-    if (head.length > 0) socket.unshift(head);
     tls.on('error', () => socket.destroy());
     this.tunnelTargets.set(tls, target);
     this.track(tls);

@@ -24,13 +24,15 @@ def _relay(listener, path):
         for key, _ in sel.select():
             sock = key.fileobj
             if sock is listener:
-                client, _ = listener.accept()
-                upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 try:
+                    client, _ = listener.accept()
+                except OSError:  # out of file descriptors: the client waits in the backlog
+                    continue
+                try:
+                    upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                     upstream.connect(path)
                 except OSError:
                     client.close()
-                    upstream.close()
                     continue
                 peers[client], peers[upstream] = upstream, client
                 sel.register(client, selectors.EVENT_READ, None)
