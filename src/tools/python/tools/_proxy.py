@@ -28,11 +28,14 @@ def _relay(listener, path):
                     client, _ = listener.accept()
                 except OSError:  # out of file descriptors: the client waits in the backlog
                     continue
+                upstream = None
                 try:
                     upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                     upstream.connect(path)
                 except OSError:
                     client.close()
+                    if upstream is not None:
+                        upstream.close()
                     continue
                 peers[client], peers[upstream] = upstream, client
                 sel.register(client, selectors.EVENT_READ, None)
