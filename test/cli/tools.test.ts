@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
 import { routedReplies } from '../helpers/verify-replies.js';
+import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 
 const TOKEN = 'rates-4f8e2b9c1d7a';
 const REQUEST = "chart this quarter's exchange rates from our internal rates API";
@@ -89,6 +90,12 @@ describe('code-agent run with the HTTP tool', () => {
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     for (const f of filesUnder(join(dir, 'data'))) expect(readFileSync(f).includes(TOKEN), f).toBe(false);
     for (const req of fake.requests) expect(JSON.stringify(req.messages)).not.toContain(TOKEN);
+
+    // kept with the attempt in the history
+    const store = await KeyvHistoryStore.open(`sqlite://${join(dir, 'data', 'history.sqlite')}`);
+    const [run] = await store.listRuns('cli:local', 1);
+    await store.close();
+    expect(run!.attempts.at(-1)!.result!.toolCalls).toEqual([expect.objectContaining({ tool: 'http', ok: true, bytes: 64 })]);
 
     const json = await runCli(['run', '--json', REQUEST], dir, '', { RATES_TOKEN: TOKEN });
     expect(JSON.parse(json.stdout).toolCalls).toEqual([
