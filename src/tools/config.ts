@@ -84,15 +84,15 @@ export const httpToolSchema = z
 
 export const sqlSourceSchema = z
   .object({
-    /** `postgresql://…` or `sqlite://path` (the file is opened read-only). */
-    url: z.string().trim().regex(/^(postgres(ql)?|sqlite):\/\/\S+$/, { message: 'expected a postgresql:// or sqlite:// URL' }),
+    /** `postgresql://…`, or a SQLite file: `sqlite:///abs/path.db` or `sqlite:relative/path.db` (opened read-only). */
+    url: z.string().trim().regex(/^(postgres(ql)?:\/\/\S+|sqlite:\S+)$/, { message: 'expected a postgresql:// URL or sqlite:///path.db' }),
     conversations: conversationsSchema,
     /** Longest one query may run, in s. */
     timeout_s: positive(30),
     /** Most rows one query returns. */
     max_rows: positive(100_000, true),
     /** Largest result one query returns, in MB. */
-    max_result_mb: positive(50),
+    max_result_mb: positive(32),
   })
   .strict();
 

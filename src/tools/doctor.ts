@@ -30,7 +30,7 @@ export interface ToolsReport {
 export function sourceWhere(url: string): string {
   try {
     const u = new URL(url);
-    if (u.protocol === 'sqlite:') return `sqlite:${decodeURIComponent(u.host + u.pathname)}`;
+    if (u.protocol === 'sqlite:') return `sqlite:${decodeURIComponent(url.slice('sqlite:'.length).replace(/^\/\//, '').replace(/\?.*$/, ''))}`;
     return `${u.protocol}//${u.host}${u.pathname}`;
   } catch {
     return url.replace(/\/\/[^@/]*@/, '//');

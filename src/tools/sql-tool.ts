@@ -33,12 +33,30 @@ export const UNAVAILABLE_SQL_ENGINE: SqlEngine = {
 
 /** How long describing one source may take before the model is told without its tables, in ms. */
 export const DESCRIBE_TIMEOUT_MS = 5000;
+/** How long a source's description is reused (every attempt's prompt has it), in ms. */
+export const DESCRIBE_CACHE_MS = 60_000;
 
 /** `tools.sql` as a {@link Tool}. */
 export class SqlTool implements Tool {
   readonly name = 'sql';
 
+  private readonly described = new Map<string, { text: string; at: number }>();
+
   constructor(readonly config: ToolsConfig['sql'], readonly engine: SqlEngine) {}
+
+  /** A source's description, read at most every {@link DESCRIBE_CACHE_MS} (a failure is not kept). */
+  private async description(name: string, signal?: AbortSignal): Promise<string> {
+    const cached = this.described.get(name);
+    if (cached && Date.now() - cached.at < DESCRIBE_CACHE_MS) return cached.text;
+    const timeout = AbortSignal.timeout(DESCRIBE_TIMEOUT_MS);
+    try {
+      const text = await this.engine.describe(name, signal ? AbortSignal.any([signal, timeout]) : timeout);
+      this.described.set(name, { text, at: Date.now() });
+      return text;
+    } catch (err) {
+      return `${name} (its tables could not be read: ${(err as Error).message})`;
+    }
+  }
 
   /** The sources `conversationId` may use. */
   sourcesFor(conversationId: string): string[] {
@@ -54,13 +72,7 @@ export class SqlTool implements Tool {
   async describe(conversationId: string, signal?: AbortSignal): Promise<string | undefined> {
     const names = this.sourcesFor(conversationId);
     if (names.length === 0) return undefined;
-    const described = await Promise.all(
-      names.map((n) => {
-        const timeout = AbortSignal.timeout(DESCRIBE_TIMEOUT_MS);
-        const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-        return this.engine.describe(n, both).catch((err: unknown) => `${n} (its tables could not be read: ${(err as Error).message})`);
-      }),
-    );
+    const described = await Promise.all(names.map((n) => this.description(n, signal)));
     return [
       'SQL: `from tools import sql`, then `df = sql("<source>", "SELECT …", [params])` returns a pandas DataFrame.',
       'One read-only statement per call (SELECT or WITH); pass values as params ($1, $2… for PostgreSQL, ? for SQLite), never formatted into the text. Results are capped in rows, bytes and time.',

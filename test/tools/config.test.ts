@@ -43,7 +43,7 @@ describe('tools config', () => {
     [{ http: { conversations: 'some' } }, 'tools.http.conversations: expected "all" or a list of conversation (channel) ids'],
     [{ http: { max_response_mb: -1 } }, 'tools.http.max_response_mb:'],
     [{ http: { allowed: [] } }, 'tools.http: unknown key allowed'],
-    [{ sql: { sources: { shop: { url: 'mysql://db/shop' } } } }, 'tools.sql.sources.shop.url: expected a postgresql:// or sqlite:// URL'],
+    [{ sql: { sources: { shop: { url: 'mysql://db/shop' } } } }, 'tools.sql.sources.shop.url: expected a postgresql:// URL or sqlite:///path.db'],
     [{ sql: { sources: { 'my shop': { url: 'sqlite://a.db' } } } }, 'tools.sql.sources.my shop:'],
     [{ sql: { sources: { shop: { url: 'sqlite://a.db', password: 'x' } } } }, 'tools.sql.sources.shop: unknown key password'],
   ])('%j is refused: %s', (tools, message) => {
