@@ -65,6 +65,8 @@ class BrokerSession {
   readonly server: http.Server;
   private readonly records: ToolCallRecord[] = [];
   private calls = 0;
+  /** Response bytes handed to the program so far (HTTP). */
+  private received = 0;
   private readonly ended = new AbortController();
   private readonly agents: { http: http.Agent; https: https.Agent };
   /** https tunnels: the server that reads the requests inside them. */
@@ -142,12 +144,22 @@ class BrokerSession {
       answerError(res, checked.status, checked.reason);
       return this.record(httpRecord(method, label, `refused: ${checked.reason}`, 0, performance.now() - started));
     }
+    const left = policy.caps.maxTotalBytes - this.received;
+    if (left <= 0) {
+      const why = `this execution already received ${policy.caps.maxTotalBytes} bytes, the most allowed (tools.http.max_total_mb)`;
+      answerError(res, 429, why);
+      return this.record(httpRecord(method, label, `refused: ${why}`, 0, performance.now() - started));
+    }
+    const perCall = left >= policy.caps.maxResponseBytes;
     const out = await forward(req, res, checked, `${url.pathname}${url.search}`, {
-      caps: policy.caps,
+      maxBytes: perCall ? policy.caps.maxResponseBytes : left,
+      maxBytesSetting: perCall ? 'tools.http.max_response_mb' : 'what is left of tools.http.max_total_mb',
+      timeoutMs: policy.caps.timeoutMs,
       secrets: policy.secrets(),
       agents: this.agents,
       signal: this.ended.signal,
     });
+    this.received += out.bytes;
     this.record(httpRecord(method, label, out.failure ? `${out.status} ${out.failure}` : out.status, out.bytes, performance.now() - started));
   }
 

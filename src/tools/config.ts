@@ -69,6 +69,8 @@ export const httpToolSchema = z
     timeout_s: positive(30),
     /** Most requests one execution may make. */
     max_calls: positive(100, true),
+    /** Most response bytes one execution may receive in all, in MB. */
+    max_total_mb: positive(100),
     /** A PEM file of CA certificates trusted for https to allowed hosts, besides the system's (an internal CA). */
     ca_file: z.string().trim().min(1).optional(),
   })

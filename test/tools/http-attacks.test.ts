@@ -122,6 +122,13 @@ describe('HTTP tool attacks', () => {
     expect(result.toolCalls?.[0]).toMatchObject({ ok: false, bytes: 0 });
   }, 30_000);
 
+  it('responses past what an execution may receive in all (tools.http.max_total_mb) are cut', async () => {
+    const target = await targetServer((_req, res) => res.end(Buffer.alloc(800 * 1024, 97)));
+    const code = `import urllib.request\nfor i in range(2):\n    try:\n        print(len(urllib.request.urlopen("${target.url}/%d" % i).read()))\n    except Exception as e:\n        print(e)`;
+    const result = await ex.execute(code, { tools: httpBroker({ allow: [target.host], max_response_mb: 1, max_total_mb: 1.5 }) });
+    expect(result.stdout).toBe(`819200\nHTTP Error 502: code-agent tools: the response from 127.0.0.1 is larger than the cap of 753664 bytes (what is left of tools.http.max_total_mb); it was cut\n`);
+  }, 30_000);
+
   it('a server that does not answer is given up on at the time cap with a 504', async () => {
     const target = await targetServer(() => undefined); // never answers
     const result = await ex.execute(get(`${target.url}/slow`), { tools: httpBroker({ allow: [target.host], timeout_s: 0.5 }) });

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { CheckedTarget, HttpCaps } from './policy.js';
+import type { CheckedTarget } from './policy.js';
 
 /** Request and response headers that concern one connection only (RFC 9110 §7.6.1), plus proxy ones. */
 const HOP_BY_HOP = new Set([
@@ -27,7 +27,11 @@ export interface Forwarded {
 
 /** What {@link forward} needs besides the request. */
 export interface ForwardContext {
-  caps: HttpCaps;
+  /** Largest body this request may hand back, in bytes, and the setting that says so (for the message). */
+  maxBytes: number;
+  maxBytesSetting: string;
+  /** Longest the request may take, in ms. */
+  timeoutMs: number;
   /** Values replaced by `[redacted]` in the answer. */
   secrets: readonly string[];
   /** Keep-alive agents of this execution's broker. */
@@ -110,7 +114,7 @@ export function reasonPhrase(text: string): string {
 export async function forward(req: http.IncomingMessage, res: http.ServerResponse, target: CheckedTarget, path: string, ctx: ForwardContext): Promise<Forwarded> {
   let body: Buffer;
   try {
-    body = await readBody(req, ctx.caps.maxResponseBytes);
+    body = await readBody(req, ctx.maxBytes);
   } catch (err) {
     answerError(res, 413, (err as Error).message);
     return { status: 413, bytes: 0, failure: (err as Error).message };
@@ -139,19 +143,19 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
       agent: target.scheme === 'https' ? ctx.agents.https : ctx.agents.http,
       ...(target.scheme === 'https' ? { servername: isIpLiteral(target.host) ? undefined : target.host } : {}),
     });
-    const timer = setTimeout(() => fail(504, `no complete answer from ${target.host} within ${ctx.caps.timeoutMs} ms (tools.http.timeout_s)`), ctx.caps.timeoutMs);
+    const timer = setTimeout(() => fail(504, `no complete answer from ${target.host} within ${ctx.timeoutMs} ms (tools.http.timeout_s)`), ctx.timeoutMs);
     const onAbort = () => fail(503, 'the execution ended');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     upstream.on('error', (err) => fail(502, `${target.host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`));
     upstream.on('response', (answer) => {
       const declared = Number(answer.headers['content-length'] ?? NaN);
-      const tooBig = () => `the response from ${target.host} is larger than the cap of ${ctx.caps.maxResponseBytes} bytes (tools.http.max_response_mb); it was cut`;
-      if (declared > ctx.caps.maxResponseBytes) return fail(502, tooBig());
+      const tooBig = () => `the response from ${target.host} is larger than the cap of ${ctx.maxBytes} bytes (${ctx.maxBytesSetting}); it was cut`;
+      if (declared > ctx.maxBytes) return fail(502, tooBig());
       const chunks: Buffer[] = [];
       let size = 0;
       answer.on('data', (c: Buffer) => {
         size += c.length;
-        if (size > ctx.caps.maxResponseBytes) fail(502, tooBig());
+        if (size > ctx.maxBytes) fail(502, tooBig());
         else chunks.push(c);
       });
       answer.on('error', (err) => fail(502, `${target.host}: ${err.message}`));

@@ -24,6 +24,8 @@ export interface HttpCaps {
   timeoutMs: number;
   /** Most requests one execution may make. */
   maxCalls: number;
+  /** Most response bytes one execution may receive in all. */
+  maxTotalBytes: number;
 }
 
 /** How the HTTP tool reaches hosts, besides the rules. */
@@ -63,7 +65,7 @@ export class HttpPolicy {
   readonly upstreamCa: string[] | undefined;
   private readonly resolve: Resolver;
 
-  constructor(config: Pick<HttpToolConfig, 'allow' | 'headers' | 'methods' | 'max_response_mb' | 'timeout_s' | 'max_calls'>, options: HttpPolicyOptions = {}) {
+  constructor(config: Pick<HttpToolConfig, 'allow' | 'headers' | 'methods' | 'max_response_mb' | 'timeout_s' | 'max_calls' | 'max_total_mb'>, options: HttpPolicyOptions = {}) {
     this.resolve = options.resolve ?? systemResolver;
     this.upstreamCa = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
     this.allow = new Allowlist(config.allow);
@@ -72,6 +74,7 @@ export class HttpPolicy {
       maxResponseBytes: Math.floor(config.max_response_mb * 1024 * 1024),
       timeoutMs: Math.round(config.timeout_s * 1000),
       maxCalls: config.max_calls,
+      maxTotalBytes: Math.floor(config.max_total_mb * 1024 * 1024),
     };
     this.headerRules = Object.entries(config.headers).map(([entry, headers]) => ({ rule: new Allowlist([entry]).rules[0]!, headers }));
   }
