@@ -337,8 +337,10 @@ export class BubblewrapExecutor implements Executor {
     try {
       const before = await prepareInputs(slot, code, options.inputFiles ?? []);
       const broker = await options.tools?.start(slot.toolsDir);
-      const started = launchSandbox(ready, this.python, slot, limits, { checksFd, nprocOffset });
-      return await withToolCalls(broker, finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess }));
+      return await withToolCalls(broker, () => {
+        const started = launchSandbox(ready, this.python, slot, limits, { checksFd, nprocOffset });
+        return finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+      });
     } finally {
       if (checksFd !== undefined) closeSync(checksFd);
       this.teardowns.add(slot); // the sandbox was killed when the run ended; the rest needs no waiting
@@ -354,8 +356,10 @@ export class BubblewrapExecutor implements Executor {
       const before = await prepareInputs(slot, code, options.inputFiles ?? [], budget);
       slot.cgroup?.setLimits(cgroupLimits(limits, slot.cgroup.usageBytes())); // the warm-up's memory is not the program's
       const broker = await options.tools?.start(slot.toolsDir); // before the job: the program looks for its socket
-      started.control?.end(`${kind === 'spare' ? 'go\n' : ''}${encodeJob(limits, options.checks, slot.cgroup !== null)}`);
-      return await withToolCalls(broker, finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess }));
+      return await withToolCalls(broker, () => {
+        started.control?.end(`${kind === 'spare' ? 'go\n' : ''}${encodeJob(limits, options.checks, slot.cgroup !== null)}`);
+        return finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+      });
     } finally {
       started.kill();
       this.teardowns.add(slot);
@@ -367,9 +371,11 @@ export class BubblewrapExecutor implements Executor {
  * The run's result with the calls its tool broker served (the broker is stopped once the run
  * ended, whatever the outcome).
  */
-async function withToolCalls(broker: RunningBroker | undefined, run: Promise<ExecutionResult>): Promise<ExecutionResult> {
-  if (!broker) return run;
-  const settled = await run.then((result) => ({ result }), (error: unknown) => ({ error }));
+async function withToolCalls(broker: RunningBroker | undefined, run: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+  if (!broker) return run();
+  const settled = await Promise.resolve()
+    .then(run)
+    .then((result) => ({ result }), (error: unknown) => ({ error }));
   const calls = await broker.stop();
   if ('error' in settled) throw settled.error;
   return { ...settled.result, toolCalls: calls };
