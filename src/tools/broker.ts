@@ -48,7 +48,7 @@ export class ToolBroker implements ToolBrokerStarter {
    */
   async start(dir: string): Promise<RunningBroker> {
     const session = new BrokerSession(this.options.http, this.options.routes?.() ?? {});
-    if (this.options.http) await writeFile(join(dir, BROKER_CA), caCertificatePem(), { mode: 0o644 });
+    if (this.options.http) await writeFile(join(dir, BROKER_CA), await caCertificatePem(), { mode: 0o644 });
     const path = join(dir, BROKER_SOCKET);
     await rm(path, { force: true });
     await new Promise<void>((resolve, reject) => {

@@ -4,7 +4,8 @@
  * signs a certificate per host the program reaches, so the host side sees the requests and adds
  * the host's headers. The private keys never leave this process.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPair, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { isIP } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import forge from 'node-forge';
@@ -23,9 +24,15 @@ interface Authority {
 }
 
 let authority: Authority | undefined;
+let making: Promise<Authority> | undefined;
 
-function rsaKey(): { pem: string; key: forge.pki.rsa.PrivateKey } {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+/** An RSA key made off the event loop (a 2048-bit key takes ~50-200 ms). */
+async function rsaKey(): Promise<{ pem: string; key: forge.pki.rsa.PrivateKey }> {
+  const { privateKey } = await promisify(generateKeyPair)('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   return { pem: privateKey, key: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey };
 }
 
@@ -38,10 +45,8 @@ function newCert(publicKey: forge.pki.PublicKey): forge.pki.Certificate {
   return cert;
 }
 
-function getAuthority(): Authority {
-  if (authority) return authority;
-  const ca = rsaKey();
-  const host = rsaKey();
+async function makeAuthority(): Promise<Authority> {
+  const [ca, host] = await Promise.all([rsaKey(), rsaKey()]);
   const caPublic = forge.pki.setRsaPublicKey(ca.key.n, ca.key.e);
   const cert = newCert(caPublic);
   const name = [{ name: 'commonName', value: `code-agent tools broker ${process.pid}` }, { name: 'organizationName', value: 'code-agent' }];
@@ -53,7 +58,7 @@ function getAuthority(): Authority {
     { name: 'subjectKeyIdentifier' },
   ]);
   cert.sign(ca.key, forge.md.sha256.create());
-  authority = {
+  return {
     certPem: forge.pki.certificateToPem(cert),
     cert,
     key: ca.key,
@@ -61,17 +66,27 @@ function getAuthority(): Authority {
     hostKey: forge.pki.setRsaPublicKey(host.key.n, host.key.e),
     contexts: new Map(),
   };
-  return authority;
 }
 
-/** The CA certificate (PEM) programs trust (`SSL_CERT_FILE`, `REQUESTS_CA_BUNDLE`). */
-export function caCertificatePem(): string {
-  return getAuthority().certPem;
+/** The CA certificate (PEM) programs trust (`SSL_CERT_FILE`, `REQUESTS_CA_BUNDLE`); makes the CA on first use. */
+export async function caCertificatePem(): Promise<string> {
+  making ??= makeAuthority().then(
+    (a) => (authority = a),
+    (err: unknown) => {
+      making = undefined; // tried again by the next broker
+      throw err;
+    },
+  );
+  return (await making).certPem;
 }
 
-/** A TLS server context presenting a certificate for `host` (a name or an address), signed by the CA. Cached per host. */
+/**
+ * A TLS server context presenting a certificate for `host` (a name or an address), signed by the CA. Cached per host.
+ * @throws {Error} before {@link caCertificatePem} made the CA (a broker always awaits it when it starts)
+ */
 export function hostContext(host: string): SecureContext {
-  const ca = getAuthority();
+  const ca = authority;
+  if (!ca) throw new Error('the tools CA is not made yet');
   const cached = ca.contexts.get(host);
   if (cached) return cached;
   const cert = newCert(ca.hostKey);
