@@ -23,11 +23,22 @@ const positive = (def: number, integer = false) =>
   ).default(def);
 
 /** `all`, or a list of conversation ids (`C0123`, `slack:T1:C0123`, `discord:G:123`); unset: the terminal only. */
-export const conversationsSchema = z
-  .union([z.literal('all'), z.array(z.coerce.string().trim().min(1))], {
-    error: 'expected "all" or a list of conversation (channel) ids',
-  })
-  .optional();
+export const conversationsSchema = z.unknown().transform((value, ctx): 'all' | string[] | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (value === 'all') return 'all';
+  if (!Array.isArray(value)) {
+    ctx.addIssue({ code: 'custom', message: 'expected "all" or a list of conversation (channel) ids' });
+    return z.NEVER;
+  }
+  return value.map((id: unknown, i) => {
+    if (typeof id === 'string' && id.trim() !== '') return id.trim();
+    if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
+    // a Discord id written without quotes is a number YAML cannot hold exactly
+    const message = typeof id === 'number' ? 'a long id must be quoted ("123456789012345678"): as a number it loses digits' : 'expected a conversation (channel) id';
+    ctx.addIssue({ code: 'custom', path: [i], message });
+    return '';
+  });
+}).optional();
 
 const hostEntry = z.string().superRefine((v, ctx) => {
   try {

@@ -42,6 +42,7 @@ describe('tools config', () => {
     [{ http: { methods: ['GET', 'BREW'] } }, 'tools.http.methods.1:'],
     [{ http: { conversations: 'some' } }, 'tools.http.conversations: expected "all" or a list of conversation (channel) ids'],
     [{ http: { max_response_mb: -1 } }, 'tools.http.max_response_mb:'],
+    [{ http: { conversations: [1234567890123456789] } }, 'tools.http.conversations.0: a long id must be quoted'],
     [{ http: { allowed: [] } }, 'tools.http: unknown key allowed'],
     [{ sql: { sources: { shop: { url: 'mysql://db/shop' } } } }, 'tools.sql.sources.shop.url: expected a postgresql:// URL or sqlite:///path.db'],
     [{ sql: { sources: { 'my shop': { url: 'sqlite://a.db' } } } }, 'tools.sql.sources.my shop:'],
