@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { makeExecutor } from '../sandbox/helpers.js';
-import { httpBroker, targetServer } from './helpers.js';
+import { httpBroker, httpsTargetServer, targetServer } from './helpers.js';
 
 const SECRET = 'Bearer top-secret-4b1d9a7e';
 
@@ -88,6 +88,16 @@ describe('HTTP tool attacks', () => {
     expect(result.stdout).toBe(`200 hello from ${first.port}\n`);
     expect(lookups).toBe(1);
     expect(seenBySecond).toHaveLength(0);
+  }, 30_000);
+
+  it("a Host header of the program's own does not redirect the request (http, and inside an https tunnel)", async () => {
+    const plain = await targetServer();
+    const tls = await httpsTargetServer();
+    const code = `import requests\nprint(requests.get("${plain.url}/a", headers={"Host": "evil.example.com"}).status_code)\nprint(requests.get("${tls.url}/b", headers={"Host": "evil.example.com"}).status_code)`;
+    const result = await ex.execute(code, { tools: httpBroker({ allow: [plain.host, tls.host] }, { extraCa: tls.cert }) });
+    expect(result.stdout).toBe('200\n200\n');
+    expect(plain.seen.map((s) => s.headers.host)).toEqual([plain.host]);
+    expect(tls.seen.map((s) => s.headers.host)).toEqual([tls.host]);
   }, 30_000);
 
   it('methods other than GET and HEAD are refused by default, and the server is not reached', async () => {
