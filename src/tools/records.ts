@@ -26,5 +26,15 @@ export function httpRecord(method: string, target: string, outcome: number | str
   return { tool: 'http', summary: `${method} ${target} → ${tail}`, ok, durationMs: ms, bytes };
 }
 
+/** Most tool calls listed in the feedback to the model. */
+export const FEEDBACK_CALLS = 10;
+
+/** The calls as lines for the model's feedback: the first {@link FEEDBACK_CALLS}, then how many more. */
+export function toolCallsText(calls: readonly ToolCallRecord[]): string {
+  const lines = calls.slice(0, FEEDBACK_CALLS).map((c) => `- ${c.summary}`);
+  if (calls.length > FEEDBACK_CALLS) lines.push(`- … ${calls.length - FEEDBACK_CALLS} more`);
+  return lines.join('\n');
+}
+
 /** The line shown for a record: `🔧 <summary>`. */
 export const toolCallLine = (record: ToolCallRecord): string => `🔧 ${record.summary}`;

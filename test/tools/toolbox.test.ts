@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { Toolbox } from '../../src/tools/toolbox.js';
 import { systemPrompt } from '../../src/agent/prompts.js';
+import { describeResult } from '../../src/agent/failure.js';
 
 const toolbox = (tools: unknown) => new Toolbox(parseConfig({ tools }, { TOKEN: 'tok-abcdef' }).tools);
 const SLACK = 'slack:T01:C0123';
@@ -49,5 +50,18 @@ describe('tools per conversation', () => {
     const text = await box.describe('cli:local');
     expect(text).toContain('`from tools import sql`, then `df = sql("<source>", "SELECT …", [params])` returns a pandas DataFrame.');
     expect(text).toContain('Sources:\nshop');
+  });
+});
+
+describe('tool calls in the feedback to the model', () => {
+  it('lists the calls with the rule that refused one, at most 10', () => {
+    const call = (summary: string, ok = true) => ({ tool: 'http', summary, ok, durationMs: 1, bytes: 0 });
+    const result = {
+      success: false, stdout: '', stderr: 'JSONDecodeError: Expecting value', exitCode: 1, signal: null, timedOut: false, limitHit: null, durationMs: 5, artifacts: [],
+      toolCalls: [call('GET api.example.com/v1 → 200, 1.0 KB, 3 ms'), call('GET evil.example.com/ → refused: http://evil.example.com:80 is not in tools.http.allow (allowed: api.example.com) (1 ms)', false)],
+    };
+    expect(describeResult(result)).toContain('Tool calls:\n- GET api.example.com/v1 → 200, 1.0 KB, 3 ms\n- GET evil.example.com/ → refused: http://evil.example.com:80 is not in tools.http.allow');
+    const many = { ...result, toolCalls: Array.from({ length: 12 }, (_, i) => call(`GET a.example.com/${i} → 200, 1 B, 1 ms`)) };
+    expect(describeResult(many)).toMatch(/- GET a\.example\.com\/9 → 200, 1 B, 1 ms\n- … 2 more$/);
   });
 });
