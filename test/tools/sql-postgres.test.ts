@@ -77,6 +77,17 @@ describe('PostgreSQL source', () => {
     expect(r.note).toMatch(/byte cap \(1000000 bytes\)/);
   });
 
+  it('cuts wide rows at the byte cap without fetching far past it', async () => {
+    const r = await shop.query("SELECT g, repeat('x', 100000) FROM generate_series(1, 100000) g", [], { ...DEFAULT_SQL_LIMITS, maxBytes: 1_000_000 });
+    expect([r.rows.length, r.truncated]).toEqual([9, true]);
+  });
+
+  it('stops a single value larger than the byte cap on the wire, and the source still answers', async () => {
+    await expect(shop.query("SELECT repeat('x', 50000000)", [], { ...DEFAULT_SQL_LIMITS, maxBytes: 1_000_000 }))
+      .rejects.toThrow('the result passed the byte cap (1000000 bytes) before its rows could be cut: select fewer or smaller columns');
+    expect((await shop.query('SELECT 1 AS one', [], DEFAULT_SQL_LIMITS)).rows).toEqual([[1]]);
+  });
+
   it('says not truncated when the rows end exactly at the cap', async () => {
     const r = await shop.query('SELECT g FROM generate_series(1, 10) g', [], { ...DEFAULT_SQL_LIMITS, maxRows: 10 });
     expect([r.rows.length, r.truncated]).toEqual([10, false]);

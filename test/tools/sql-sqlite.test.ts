@@ -79,6 +79,10 @@ describe('SQLite source', () => {
     expect(b.note).toMatch(/byte cap/);
   });
 
+  it('refuses a single value past the byte cap', async () => {
+    await expect(shop.query('SELECT randomblob(50000000)', [], { ...DEFAULT_SQL_LIMITS, maxBytes: 1_000_000 })).rejects.toThrow('the database refused the query: string or blob too big');
+  });
+
   it('stops an endless query at the time limit', async () => {
     const t0 = Date.now();
     const err = await shop.query('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n', [], { ...DEFAULT_SQL_LIMITS, timeoutMs: 1500 }).catch((e: unknown) => e);

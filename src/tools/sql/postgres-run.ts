@@ -11,8 +11,13 @@ import Cursor from 'pg-cursor';
 import { columnType, identityTypes, type Encoder } from './postgres-values.js';
 import { SqlQueryError, type SqlColumn, type SqlLimits, type SqlParam, type SqlResult } from './types.js';
 
-/** Rows fetched per round trip. */
+/** Rows fetched per round trip at most (fewer when the rows are wide: see {@link nextBatch}). */
 const BATCH_ROWS = 1000;
+/** Rows of the first round trip, which measures how wide the rows are (one more round trip per query, ~0.2 ms on loopback). */
+const FIRST_BATCH_ROWS = 1;
+/** Bytes the connection may receive for one query, per byte of the cap (text on the wire is a few bytes a value more than JSON). */
+const WIRE_BYTES_PER_CAP_BYTE = 4;
+const WIRE_SLACK_BYTES = 1024 * 1024;
 /** The host stops a query this long after its time limit if the server has not. */
 const HOST_GRACE_MS = 500;
 
@@ -34,11 +39,24 @@ export async function runReadOnly(
   const client = await pool.connect().catch((err: unknown) => {
     throw connectError(err);
   });
-  let stopped: 'timeout' | 'abort' | undefined;
+  let stopped: 'timeout' | 'abort' | 'bytes' | undefined;
   let cursor: Cursor | undefined;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   let healthy = false;
+  // a connection lost while checked out emits 'error' on the client: the query's own error says it
+  const ignore = () => undefined;
+  client.on('error', ignore);
+  // the byte cap counts encoded rows; this stops a single huge value (or a wide batch) on the wire
+  const stream = client.connection.stream;
+  let wire = 0;
+  const onData = (chunk: Buffer) => {
+    wire += chunk.length;
+    if (wire > WIRE_BYTES_PER_CAP_BYTE * limits.maxBytes + WIRE_SLACK_BYTES && !stopped) {
+      stopped = 'bytes';
+      stream.destroy();
+    }
+  };
   try {
     const setup = (await client.query(sessionSetup(limits.timeoutMs))) as unknown as pg.QueryResult[];
     const pid = Number(setup.at(-1)?.rows[0]?.pid);
@@ -50,6 +68,7 @@ export async function runReadOnly(
     timer = setTimeout(() => stop('timeout'), limits.timeoutMs + HOST_GRACE_MS);
     onAbort = () => stop('abort');
     signal?.addEventListener('abort', onAbort, { once: true });
+    stream.on('data', onData);
     cursor = client.query(new Cursor(sql, params as unknown[], { rowMode: 'array', types: identityTypes }));
     const result = await collect(cursor, limits);
     healthy = true;
@@ -59,7 +78,9 @@ export async function runReadOnly(
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
-    healthy = (await reset(client, cursor)) && healthy;
+    stream.off('data', onData);
+    healthy = stopped !== 'bytes' && (await reset(client, cursor)) && healthy;
+    client.off('error', ignore);
     client.release(!healthy);
   }
 }
@@ -98,13 +119,20 @@ function read(cursor: Cursor, rows: number): Promise<{ rows: string[][]; fields:
   });
 }
 
+/** Rows to ask for next: what is left of the row cap (and one more, to know there is more), and of the byte cap at the mean row size so far. */
+function nextBatch(limits: SqlLimits, rows: number, bytes: number): number {
+  const byRows = limits.maxRows - rows + 1;
+  const byBytes = rows === 0 ? FIRST_BATCH_ROWS : Math.ceil((limits.maxBytes - bytes) / (bytes / rows)) + 1;
+  return Math.max(1, Math.min(BATCH_ROWS, byRows, byBytes));
+}
+
 async function collect(cursor: Cursor, limits: SqlLimits): Promise<SqlResult> {
-  const batch = Math.max(1, Math.min(BATCH_ROWS, limits.maxRows + 1));
   let columns: SqlColumn[] | undefined;
   let encoders: Encoder[] = [];
   const rows: unknown[][] = [];
   let bytes = 2;
   for (;;) {
+    const batch = nextBatch(limits, rows.length, bytes);
     const got = await read(cursor, batch);
     if (!columns) {
       const types = got.fields.map((f) => columnType(f.dataTypeID));
@@ -142,9 +170,10 @@ export function connectError(err: unknown): SqlQueryError {
   return new SqlQueryError(`cannot connect to the database: ${reason}`);
 }
 
-function queryError(err: unknown, stopped: 'timeout' | 'abort' | undefined, limits: SqlLimits): SqlQueryError {
+function queryError(err: unknown, stopped: 'timeout' | 'abort' | 'bytes' | undefined, limits: SqlLimits): SqlQueryError {
   if (err instanceof SqlQueryError) return err;
   if (stopped === 'abort') return stoppedError();
+  if (stopped === 'bytes') return new SqlQueryError(`the result passed the byte cap (${limits.maxBytes} bytes) before its rows could be cut: select fewer or smaller columns`);
   const e = err as { code?: string; message?: string; hint?: string; severity?: string };
   if (stopped === 'timeout' || (e.code === '57014' && /statement timeout/.test(e.message ?? ''))) return timeoutError(limits);
   if (!e.severity) return connectError(err);

@@ -13,6 +13,7 @@ import base64
 import json
 import math
 import re
+import resource
 import sqlite3
 import sys
 import time
@@ -41,9 +42,14 @@ def run(request):
     if word.lower() not in READ_WORDS:
         return refused("read only", "%s is not allowed: %s" % (word.upper() or "this statement", READ_ONLY_HINT))
     deadline = time.monotonic() + request["timeoutMs"] / 1000
+    # memory: values no longer than the byte cap allows, and the process as a whole bounded
+    memory = 256 * 1024 * 1024 + 8 * request["maxBytes"]
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     try:
         conn = sqlite3.connect("file:%s?mode=ro" % pathname2url(request["path"]), uri=True, isolation_level=None)
         conn.execute("PRAGMA query_only = ON")
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max(1_000_000, request["maxBytes"]))
+        conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
         for pragma in SCHEMA_PRAGMAS:  # load the pragmas' virtual tables before the authorizer watches
             conn.execute("SELECT * FROM pragma_%s('sqlite_master') LIMIT 0" % pragma).fetchall()
     except sqlite3.Error as err:
@@ -70,10 +76,10 @@ def run(request):
     try:
         cursor = conn.execute(request["sql"], request["params"])
         return collect(cursor, request["maxRows"], request["maxBytes"])
-    except (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError) as err:
+    except (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError, MemoryError) as err:
         if denial:
             return denial[0]
-        message = str(err)
+        message = str(err) or type(err).__name__
         if "one statement at a time" in message:
             return refused("one statement", "several statements given: send exactly one statement per call (no \";\" between statements)")
         if message == "interrupted" and time.monotonic() > deadline:
