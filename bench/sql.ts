@@ -38,7 +38,7 @@ for _ in range(${runs + 2}):
     df = sql("bench", "${QUERY}")
     total.append((time.perf_counter() - t0) * 1000)
     assert len(df) == ${ROWS}, len(df)
-    raw = json.dumps(call("/sql", {"source": "bench", "query": "${QUERY}", "params": []}))
+    raw = json.dumps(call("sql", {"source": "bench", "query": "${QUERY}", "params": []}))
     t0 = time.perf_counter()
     body = json.loads(raw)
     _frame(body["columns"], body["rows"])

@@ -1,13 +1,14 @@
 /**
  * The `/sql` route's handler on a real SQLite file: payload checks (400), sources a conversation may
  * not use (403), refusals with their rule (400), database errors (422), the time limit (504), and the
- * record: a one-line summary without the source's URL.
+ * record: a one-line summary without the source's URL; and the engine over configured sources.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqlSources } from '../../src/tools/sql/engine.js';
 import { handleSqlCall } from '../../src/tools/sql/handler.js';
 import { openSqlSource } from '../../src/tools/sql/open.js';
 import { DEFAULT_SQL_LIMITS, type SqlSource } from '../../src/tools/sql/types.js';
@@ -91,5 +92,32 @@ describe('handleSqlCall', () => {
   it('keeps control characters and long names out of the record', async () => {
     const out = await call({ source: `x\n${'y'.repeat(100)}`, query: 'SELECT 1' });
     expect(out.record.summary).toBe(`sql x?${'y'.repeat(62)}…: refused (not a source this conversation may use)`);
+  });
+});
+
+describe('SqlSources (the engine)', () => {
+  it('applies each source its own limits, describes and pings by name', async () => {
+    const engine = new SqlSources({
+      shop: { url: `sqlite://${join(dir, 'shop.db')}`, max_rows: 2 },
+      hr: { url: `sqlite://${join(dir, 'hr.db')}`, timeout_s: 5, max_result_mb: 1 },
+    });
+    try {
+      expect(engine.names).toEqual(['shop', 'hr']);
+      expect(engine.limitsOf('hr')).toEqual({ maxRows: 100_000, maxBytes: 1024 * 1024, timeoutMs: 5000 });
+      const shop = await engine.call(() => true, { source: 'shop', query: 'SELECT id FROM orders' });
+      expect(shop.body).toMatchObject({ rows: [[1], [2]], truncated: true });
+      expect(shop.record).toMatchObject({ tool: 'sql', ok: true });
+      const hr = await engine.call(() => true, { source: 'hr', query: 'SELECT id FROM orders' });
+      expect(hr.body).toMatchObject({ rows: [[1], [2], [3]], truncated: false });
+      expect(await engine.describe('hr')).toBe('hr (SQLite), 1 table:\n  orders(id integer, total real)');
+      await engine.ping('shop');
+      await expect(engine.describe('nope')).rejects.toThrow('no SQL source named "nope"');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('refuses a URL of another kind, naming the source but not the URL', () => {
+    expect(() => new SqlSources({ crm: { url: 'mysql://admin:hunter2@db/crm' } })).toThrow(/^tools\.sql\.sources\.crm\.url: expected postgresql:\/\/… or sqlite:\/\/\/path\.db, not mysql:$/);
   });
 });

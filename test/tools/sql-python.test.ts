@@ -1,7 +1,7 @@
 /**
- * The Python client `tools.sql` end to end: Debian's python3 and pandas call the `/sql` handler
- * (served by this test on a Unix socket, through a harness `_broker.call`) against a real
- * PostgreSQL; dtypes, values, parameters, refusals, caps.
+ * The Python client `tools.sql` end to end: Debian's python3 and pandas call the SQL engine's
+ * `/sql` route (served by this test on a Unix socket, reached through a harness `_broker.call` with
+ * the broker client's contract) against a real PostgreSQL; dtypes, values, parameters, refusals, caps.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,13 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestServer } from '../helpers/servers.js';
-import { handleSqlCall } from '../../src/tools/sql/handler.js';
-import { PostgresSource } from '../../src/tools/sql/postgres.js';
-import { DEFAULT_SQL_LIMITS, type SqlSource } from '../../src/tools/sql/types.js';
+import { SqlSources } from '../../src/tools/sql/engine.js';
 import { seedShop } from './sql-fixtures.js';
 
 let server: TestServer;
-let shop: PostgresSource;
+let engine: SqlSources;
 let dir: string;
 let http: Server;
 const socket = () => join(dir, 'broker.sock');
@@ -24,8 +22,7 @@ const socket = () => join(dir, 'broker.sock');
 beforeAll(async () => {
   server = await startPostgres();
   await seedShop(server.url);
-  shop = new PostgresSource('shop', server.url);
-  const sources = new Map<string, SqlSource>([['shop', shop]]);
+  engine = new SqlSources({ shop: { url: server.url, max_rows: 1000 } });
   dir = mkdtempSync(join(tmpdir(), 'sql-python-'));
   mkdirSync(join(dir, 'tools'));
   writeFileSync(join(dir, 'tools', '__init__.py'), 'from .sql import sql\n');
@@ -35,7 +32,8 @@ beforeAll(async () => {
     let text = '';
     req.on('data', (d) => (text += d));
     req.on('end', async () => {
-      const out = await handleSqlCall(sources, (name) => name === 'shop', JSON.parse(text), { ...DEFAULT_SQL_LIMITS, maxRows: 1000 });
+      if (req.url !== '/sql') return res.writeHead(404).end('{"error": "no such route"}');
+      const out = await engine.call((name) => name === 'shop', JSON.parse(text));
       res.writeHead(out.status, { 'content-type': 'application/json' }).end(JSON.stringify(out.body));
     });
   });
@@ -44,7 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((r) => http?.close(r));
-  await shop?.close();
+  await engine?.close();
   await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -103,6 +101,8 @@ print(df["id"].tolist())
   it('raises SqlError with the rule for a refused statement, and for a source not allowed', async () => {
     const { stdout } = await python(`
 from tools.sql import SqlError
+from tools._broker import ToolError
+assert issubclass(SqlError, ToolError)
 for source, q in [("shop", "COMMIT; DELETE FROM orders"), ("shop", "DELETE FROM orders"), ("secret", "SELECT 1"), ("shop", "SELECT nope")]:
     try:
         sql(source, q)

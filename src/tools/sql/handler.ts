@@ -20,8 +20,8 @@ export interface SqlCallOutcome {
    */
   status: number;
   body: object;
-  /** e.g. `sql shop: 1 query, 3 rows, 12 ms`; `ok` false for any status but 200; `bytes` of the JSON body. */
-  record: { summary: string; ok: boolean; durationMs: number; bytes: number };
+  /** e.g. `sql shop: 1 query, 3 rows, 12 ms`; `ok` false for any status but 200; `bytes` of the JSON body; `tool` always `sql`. */
+  record: { tool: 'sql'; summary: string; ok: boolean; durationMs: number; bytes: number };
 }
 
 /** The payload a program sends: `{source, query, params?}`. */
@@ -38,7 +38,7 @@ class PayloadError extends Error {}
  * @param sources the configured sources, by name (already open)
  * @param allowed whether the current conversation may use a source (by name)
  * @param payload the request's parsed JSON body: `{source: string, query: string, params?: (string|number|boolean|null|array)[]}`
- * @param limits rows, bytes and time (ms) for this query
+ * @param limits rows, bytes and time (ms) for this query, or the limits of each source by name
  * @param signal aborts the query (the execution ended)
  * @returns the status, body and record; never throws (an unexpected error is a 500 with its message)
  */
@@ -46,7 +46,7 @@ export async function handleSqlCall(
   sources: ReadonlyMap<string, SqlSource>,
   allowed: (name: string) => boolean,
   payload: unknown,
-  limits: SqlLimits,
+  limits: SqlLimits | ((source: string) => SqlLimits),
   signal?: AbortSignal,
 ): Promise<SqlCallOutcome> {
   const started = performance.now();
@@ -54,6 +54,7 @@ export async function handleSqlCall(
     status,
     body,
     record: {
+      tool: 'sql',
       summary,
       ok: status === 200,
       durationMs: Math.round(performance.now() - started),
@@ -76,7 +77,7 @@ export async function handleSqlCall(
     return finish(403, { error }, `${label}: refused (not a source this conversation may use)`);
   }
   try {
-    const result = await source.query(call.query, call.params, limits, signal);
+    const result = await source.query(call.query, call.params, typeof limits === 'function' ? limits(call.source) : limits, signal);
     const ms = Math.round(performance.now() - started);
     const body = { columns: result.columns, rows: result.rows, truncated: result.truncated, ...(result.note ? { note: result.note } : {}) };
     return finish(200, body, `${label}: 1 query, ${rowCount(result)}, ${duration(ms)}`);

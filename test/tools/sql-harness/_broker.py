@@ -1,9 +1,14 @@
-"""Test harness for the SQL client: posts a route's JSON payload to the test's HTTP server on the
-Unix socket named by SQL_HARNESS_SOCKET and returns the JSON body (whatever the status)."""
+"""Test harness for the SQL client, with the broker client's contract: ``call(route, payload)``
+POSTs the JSON payload to ``/<route>`` on the Unix socket named by SQL_HARNESS_SOCKET, returns the
+JSON answer, and raises ToolError with the answer's ``error`` when the status is 400 or more."""
 import http.client
 import json
 import os
 import socket
+
+
+class ToolError(RuntimeError):
+    pass
 
 
 class _UnixConnection(http.client.HTTPConnection):
@@ -18,5 +23,9 @@ class _UnixConnection(http.client.HTTPConnection):
 
 def call(route, payload):
     conn = _UnixConnection(os.environ["SQL_HARNESS_SOCKET"])
-    conn.request("POST", route, body=json.dumps(payload), headers={"Content-Type": "application/json"})
-    return json.loads(conn.getresponse().read())
+    conn.request("POST", "/" + route, body=json.dumps(payload), headers={"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    answer = json.loads(resp.read())
+    if resp.status >= 400:
+        raise ToolError(answer.get("error") or "the %s tool answered %d" % (route, resp.status))
+    return answer

@@ -12,12 +12,15 @@ import decimal
 import math
 import warnings
 
-from ._broker import call
+from . import _broker
 
 __all__ = ["sql", "SqlError"]
 
+# the broker raises its ToolError for any refused or failed call
+_BrokerError = getattr(_broker, "ToolError", RuntimeError)
 
-class SqlError(RuntimeError):
+
+class SqlError(_BrokerError):
     """The query was refused or failed; the message says why (and which rule, for a refusal)."""
 
 
@@ -42,9 +45,11 @@ def sql(source, query, params=None):
         params = []
     elif isinstance(params, (str, bytes, dict)) or not hasattr(params, "__iter__"):
         raise TypeError("sql(): params must be a list of values, e.g. [42, \"2024-03-01\"]")
-    body = call("/sql", {"source": source, "query": query, "params": [_param(p, "params[%d]" % i) for i, p in enumerate(params)]})
-    if "error" in body:
-        raise SqlError(body["error"])
+    payload = {"source": source, "query": query, "params": [_param(p, "params[%d]" % i) for i, p in enumerate(params)]}
+    try:
+        body = _broker.call("sql", payload)
+    except _BrokerError as err:
+        raise SqlError(str(err)) from None
     frame = _frame(body["columns"], body["rows"])
     frame.attrs["truncated"] = bool(body.get("truncated"))
     if body.get("truncated"):
