@@ -77,6 +77,15 @@ describe('PostgreSQL statement rules', () => {
     ['SELECT pg_terminate_backend(1)', 'function'],
     ["SELECT nextval('s')", 'function'],
     ['SELEC 1', 'syntax'],
+    ['SELECT U&"pg\\005fread_file"(\'/etc/passwd\')', 'function'],
+    ["SELECT * FROM orders, LATERAL pg_ls_dir('.') d", 'function'],
+    ["SELECT pg_catalog.pg_file_write('x', 'y', false)", 'function'],
+    ["SELECT lo_put(1, 0, 'x')", 'function'],
+    ['EXPLAIN ANALYSE SELECT 1', 'EXPLAIN without ANALYZE'],
+    ['EXPLAIN (ANALYSE) SELECT 1', 'EXPLAIN without ANALYZE'],
+    ['EXPLAIN ("analyze" true) SELECT 1', 'EXPLAIN without ANALYZE'],
+    ['EXPLAIN (ANALYZE on) SELECT 1', 'EXPLAIN without ANALYZE'],
+    ['EXPLAIN (ANALYZE 1) SELECT 1', 'EXPLAIN without ANALYZE'],
   ])('refuses %s (%s)', async (sql, rule) => {
     expect(await ruleOf(sql)).toBe(rule);
   });
