@@ -2,6 +2,7 @@
  * Attacks on the PostgreSQL source, as the superuser (the role could do anything): each is refused
  * by a named rule, and the tables, settings and files are as they were. Then the second layer on its
  * own (the statement sent without the rules): the read-only, rolled-back, reset session still holds.
+ * And a hung server: the host drops the connection when neither the server nor a cancel ends the query.
  */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,3 +136,37 @@ describe('PostgreSQL session: the backstop without the rules', () => {
     expect(existsSync(join(dir, 'marker'))).toBe(false);
   });
 });
+
+describe('PostgreSQL source: a hung server', () => {
+  it('a query on a hung server stops at the time limit: its connection is dropped', async () => {
+    const t0 = Date.now();
+    const query = shop.query('SELECT pg_sleep(20) AS hung_backend', [], { ...DEFAULT_SQL_LIMITS, timeoutMs: 1000 }).catch((e: unknown) => e);
+    const pid = await backendRunning(server.url, 'hung_backend');
+    process.kill(pid, 'SIGSTOP'); // neither the server's timer nor a cancel can end it now
+    try {
+      const err = await query;
+      expect((err as SqlQueryError).timedOut).toBe(true);
+      expect(Date.now() - t0).toBeGreaterThan(1000 + 5000); // the host's clock, then the grace for the cancel
+      expect(Date.now() - t0).toBeLessThan(15_000);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect((await shop.query('SELECT 1 AS one', [], DEFAULT_SQL_LIMITS)).rows).toEqual([[1]]);
+  });
+});
+
+/** The pid of the backend running a query containing `marker`, once it runs. */
+async function backendRunning(url: string, marker: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (let i = 0; i < 100; i++) {
+      const r = await client.query("SELECT pid FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%' || $1 || '%'", [marker]);
+      if (r.rows[0]) return r.rows[0].pid as number;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no backend ran ${marker}`);
+  } finally {
+    await client.end();
+  }
+}

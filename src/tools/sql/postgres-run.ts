@@ -20,6 +20,8 @@ const WIRE_BYTES_PER_CAP_BYTE = 4;
 const WIRE_SLACK_BYTES = 1024 * 1024;
 /** The host stops a query this long after its time limit if the server has not. */
 const HOST_GRACE_MS = 500;
+/** A query the server has not ended this long after the host asked it to loses its connection. */
+const CANCEL_GRACE_MS = 5000;
 
 /**
  * Runs `sql` with `params` ($1, $2…) on a connection of `pool`.
@@ -42,6 +44,7 @@ export async function runReadOnly(
   let stopped: 'timeout' | 'abort' | 'bytes' | undefined;
   let cursor: Cursor | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let hardStop: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   let healthy = false;
   // a connection lost while checked out emits 'error' on the client: the query's own error says it
@@ -64,6 +67,7 @@ export async function runReadOnly(
       if (stopped) return;
       stopped = why;
       void cancel(pid).catch(() => undefined);
+      hardStop = setTimeout(() => stream.destroy(), CANCEL_GRACE_MS);
     };
     timer = setTimeout(() => stop('timeout'), limits.timeoutMs + HOST_GRACE_MS);
     onAbort = () => stop('abort');
@@ -77,9 +81,10 @@ export async function runReadOnly(
     throw queryError(err, stopped, limits);
   } finally {
     clearTimeout(timer);
+    clearTimeout(hardStop);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     stream.off('data', onData);
-    healthy = stopped !== 'bytes' && (await reset(client, cursor)) && healthy;
+    healthy = !stream.destroyed && (await reset(client, cursor)) && healthy;
     client.off('error', ignore);
     client.release(!healthy);
   }
