@@ -90,6 +90,12 @@ describe('PostgreSQL statement rules', () => {
     expect(await ruleOf(sql)).toBe(rule);
   });
 
+  it('refuses statements nested too deep for the parser, and parses the next one', async () => {
+    expect(await ruleOf(`SELECT ${'('.repeat(20_000)}1${')'.repeat(20_000)}`)).toBe('syntax');
+    expect(await ruleOf(`SELECT 1${' + 1'.repeat(20_000)}`)).toBe('syntax');
+    expect(await ruleOf('SELECT 1')).toBeNull();
+  });
+
   it('names the rule and what to do in the message', async () => {
     await expect(checkPostgresStatement('COMMIT; DELETE FROM orders')).rejects.toThrow(/2 statements given: send exactly one statement/);
     await expect(checkPostgresStatement('DELETE FROM orders')).rejects.toThrow(/DELETE is not allowed: only one SELECT/);
