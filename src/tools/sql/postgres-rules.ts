@@ -10,7 +10,6 @@
  * control, `DO`, `CALL`…), data-modifying `WITH`, `SELECT … INTO`, locking clauses
  * (`FOR UPDATE`/`SHARE`), and the functions of {@link DENIED_FUNCTIONS} / {@link DENIED_FUNCTION_PREFIXES}.
  */
-import { loadModule, parseSync } from 'libpg-query';
 import { SqlRefusedError } from './types.js';
 
 /** Functions refused by exact name (any schema). */
@@ -52,7 +51,15 @@ const STATEMENT_NAMES: Record<string, string> = {
 
 const READ_ONLY_HINT = 'only one SELECT, WITH … SELECT, VALUES, TABLE or EXPLAIN (without ANALYZE) statement is allowed';
 
-let loaded: Promise<void> | undefined;
+/** The parser, loaded on first use (its WebAssembly module costs tens of ms to load). */
+let parser: Promise<(sql: string) => unknown> | undefined;
+
+function loadParser(): Promise<(sql: string) => unknown> {
+  return (parser ??= import('libpg-query').then(async ({ loadModule, parseSync }) => {
+    await loadModule();
+    return parseSync;
+  }));
+}
 
 /** A parse tree node: `{NodeName: {…fields}}`, arrays of nodes, or scalars. */
 type Tree = unknown;
@@ -64,10 +71,10 @@ type Tree = unknown;
  *   `no SELECT INTO`, `no locking clause`, `EXPLAIN without ANALYZE`, `function`)
  */
 export async function checkPostgresStatement(sql: string): Promise<void> {
-  await (loaded ??= loadModule());
+  const parse = await loadParser();
   let tree: { stmts?: { stmt: Tree }[] };
   try {
-    tree = parseSync(sql);
+    tree = parse(sql) as { stmts?: { stmt: Tree }[] };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new SqlRefusedError('syntax', `the statement could not be parsed: ${message}`);
