@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { jsonRowBytes } from './json-size.js';
 import { columnType, identityTypes, type Encoder } from './postgres-values.js';
 import { SqlQueryError, type SqlColumn, type SqlLimits, type SqlParam, type SqlResult } from './types.js';
 
@@ -149,7 +150,7 @@ async function collect(cursor: Cursor, limits: SqlLimits): Promise<SqlResult> {
         return { columns, rows, bytes, truncated: true, note: `stopped at ${rows.length} rows (the row cap): the query has more; filter, aggregate or LIMIT it in SQL` };
       }
       const row = raw.map((v, i) => (v === null ? null : encoders[i]!(v)));
-      const size = Buffer.byteLength(JSON.stringify(row)) + 1;
+      const size = jsonRowBytes(row) + 1;
       if (bytes + size > limits.maxBytes) {
         return { columns, rows, bytes, truncated: true, note: `stopped at ${rows.length} rows: the result passed the byte cap (${limits.maxBytes} bytes); select fewer columns or rows` };
       }
