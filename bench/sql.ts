@@ -3,6 +3,7 @@
  * run with `node dist/bench/sql.js` (needs the Debian packages postgresql and python3-pandas that
  * `npm run setup` installs). Starts a throwaway PostgreSQL, fills a table of 10 000 rows (int,
  * numeric, text, timestamptz, float, bool), then prints p50 and p99 over `BENCH_RUNS` (default 15) of:
+ * - baseline: the same query with the pg client alone (one plain query, rows parsed by pg), interleaved;
  * - host query: the PostgreSQL source's query() alone (rules, read-only transaction, cursor, encoding);
  * - host route: the `/sql` handler plus its JSON body's serialisation;
  * - to DataFrame: `sql("bench", …)` in one warm python3 process (pandas imported once), through a
@@ -57,14 +58,17 @@ async function main(): Promise<void> {
     await admin.query(`CREATE TABLE bench_rows AS SELECT g AS id, (g * 1.25)::numeric(12,2) AS amount, md5(g::text) AS label,
       timestamptz '2024-01-01' + g * interval '1 minute' AS at, g / 7.0::float8 AS ratio, g % 2 = 0 AS even
       FROM generate_series(1, ${ROWS}) g`);
-    await admin.end();
 
     const sources = new Map<string, SqlSource>([['bench', source]]);
     const limits = DEFAULT_SQL_LIMITS;
+    const baseline: number[] = [];
     const hostQuery: number[] = [];
     const hostRoute: number[] = [];
     for (let i = 0; i < RUNS + 2; i++) {
       let t0 = performance.now();
+      await admin.query({ text: QUERY, rowMode: 'array' });
+      const plain = performance.now() - t0;
+      t0 = performance.now();
       const result = await source.query(QUERY, [], limits);
       const query = performance.now() - t0;
       if (result.rows.length !== ROWS) throw new Error(`expected ${ROWS} rows, got ${result.rows.length}`);
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
       JSON.stringify(out.body);
       const route = performance.now() - t0;
       if (i >= 2) {
+        baseline.push(plain);
         hostQuery.push(query);
         hostRoute.push(route);
       }
@@ -98,10 +103,12 @@ async function main(): Promise<void> {
     const py = JSON.parse(stdout) as { total: number[]; build: number[]; dtypes: string[] };
 
     console.log(`SQL tool, ${ROWS} rows × 6 columns (${py.dtypes.join(', ')}), ${RUNS} runs each`);
+    show('baseline (pg client alone)', baseline);
     show('host query (source.query)', hostQuery);
     show('host route (handler + JSON)', hostRoute);
     show('to DataFrame (sql() in Python)', py.total);
     show('  of which JSON parse + DataFrame', py.build);
+    await admin.end();
   } finally {
     await new Promise((r) => http.close(r));
     await source.close();

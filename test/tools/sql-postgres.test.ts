@@ -3,6 +3,7 @@
  * caps on a million-row result, the time limit on a 60 s query, aborting, describe and ping.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import pg from 'pg';
 import { startPostgres, type TestServer } from '../helpers/servers.js';
 import { closedPort } from '../helpers/net.js';
@@ -146,6 +147,19 @@ describe('PostgreSQL source', () => {
       expect((err as Error).message).not.toMatch(/s3cret|reader|127\.0\.0\.1/);
     } finally {
       await down.close();
+    }
+  });
+
+  it('a server that never answers fails at the connect timeout, saying so', async () => {
+    const silent = net.createServer(() => undefined); // accepts, then says nothing
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as net.AddressInfo).port;
+    const mute = new PostgresSource('mute', `postgresql://reader:s3cret-pw@127.0.0.1:${port}/shop`, 500);
+    try {
+      await expect(mute.ping()).rejects.toThrow('cannot connect to the database: no connection within the connect timeout (the server did not answer, or every connection of this source stayed busy)');
+    } finally {
+      await mute.close();
+      silent.close();
     }
   });
 

@@ -6,7 +6,7 @@ import type { SqlSource, SqlSourceConfig } from './types.js';
 
 /**
  * Opens `{name, url}`: `postgresql://…` / `postgres://…` (connects lazily), or a SQLite file as
- * `sqlite:///abs/path.db` (absolute) or `sqlite:relative/path.db` (from the working directory).
+ * `sqlite:///abs/path.db` (absolute) or `sqlite://relative/path.db` (from the working directory).
  * @throws {Error} for another scheme or an empty SQLite path; the message names the source and the
  *   scheme, never the URL (it may hold a password)
  */

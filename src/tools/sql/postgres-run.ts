@@ -172,6 +172,9 @@ function timeoutError(limits: SqlLimits): SqlQueryError {
 /** A connection failure, without the URL (pg's network errors name the host and port). */
 export function connectError(err: unknown): SqlQueryError {
   const e = err as { code?: string; message?: string; severity?: string };
+  if (/timeout exceeded when trying to connect|due to connection timeout/.test(e.message ?? '')) {
+    return new SqlQueryError('cannot connect to the database: no connection within the connect timeout (the server did not answer, or every connection of this source stayed busy)');
+  }
   const reason = e.severity ? e.message : (e.code ?? 'no answer');
   return new SqlQueryError(`cannot connect to the database: ${reason}`);
 }

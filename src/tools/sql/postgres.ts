@@ -7,7 +7,7 @@ import type { SqlLimits, SqlParam, SqlResult, SqlSource } from './types.js';
 
 /** Connections per source at most. */
 const POOL_SIZE = 4;
-/** Time to connect, in ms. */
+/** Time to connect, in ms (default). */
 const CONNECT_TIMEOUT_MS = 10_000;
 /** Limits of the schema query behind describe(). */
 const DESCRIBE_LIMITS: SqlLimits = { maxRows: 5000, maxBytes: 2 * 1024 * 1024, timeoutMs: 10_000 };
@@ -24,14 +24,17 @@ export class PostgresSource implements SqlSource {
   readonly engine = 'postgresql' as const;
   readonly #pool: pg.Pool;
   readonly #url: string;
+  readonly #connectTimeoutMs: number;
 
-  constructor(readonly name: string, url: string) {
+  /** @param connectTimeoutMs time to get a connection (a new one, or a free one of the pool), in ms */
+  constructor(readonly name: string, url: string, connectTimeoutMs = CONNECT_TIMEOUT_MS) {
     this.#url = url;
+    this.#connectTimeoutMs = connectTimeoutMs;
     this.#pool = new pg.Pool({
       connectionString: url,
       max: POOL_SIZE,
       idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: connectTimeoutMs,
       application_name: 'code-agent sql tool',
     });
     this.#pool.on('error', () => undefined); // an idle connection lost: the next query reconnects
@@ -49,7 +52,7 @@ export class PostgresSource implements SqlSource {
   }
 
   async ping(signal?: AbortSignal): Promise<void> {
-    await this.query('SELECT 1', [], { maxRows: 1, maxBytes: 1024, timeoutMs: CONNECT_TIMEOUT_MS }, signal);
+    await this.query('SELECT 1', [], { maxRows: 1, maxBytes: 1024, timeoutMs: this.#connectTimeoutMs }, signal);
   }
 
   async close(): Promise<void> {
@@ -58,7 +61,7 @@ export class PostgresSource implements SqlSource {
 
   /** Cancels the statement running in backend `pid`, from a separate connection. */
   async #cancel(pid: number): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: this.#connectTimeoutMs });
     try {
       await client.connect();
       await client.query('SELECT pg_cancel_backend($1)', [pid]);

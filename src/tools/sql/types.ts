@@ -7,7 +7,7 @@
 export interface SqlSourceConfig {
   /** The name programs use: `sql("<name>", …)`. */
   name: string;
-  /** `postgresql://user:password@host:port/db` (or `postgres://`), or `sqlite:///abs/path.db` / `sqlite:relative.db`. */
+  /** `postgresql://user:password@host:port/db` (or `postgres://`), or `sqlite:///abs/path.db` / `sqlite://relative.db`. */
   url: string;
 }
 
