@@ -119,5 +119,8 @@ describe('SqlSources (the engine)', () => {
 
   it('refuses a URL of another kind, naming the source but not the URL', () => {
     expect(() => new SqlSources({ crm: { url: 'mysql://admin:hunter2@db/crm' } })).toThrow(/^tools\.sql\.sources\.crm\.url: expected postgresql:\/\/… or sqlite:\/\/\/path\.db, not mysql:$/);
+    for (const url of ['postgresql://admin:hunter2@db:99999/crm', 'postgresql://admin:hunter2@[db/crm']) {
+      expect(() => new SqlSources({ crm: { url } })).toThrow(/^tools\.sql\.sources\.crm\.url: not a valid URL \(expected postgresql:\/\/user:password@host:port\/database; a password with reserved characters is written %-encoded\)$/);
+    }
   });
 });

@@ -87,9 +87,10 @@ export async function handleSqlCall(
     }
     if (err instanceof SqlQueryError) {
       const status = err.timedOut ? 504 : 422;
-      return finish(status, { error: err.message }, `${label}: 1 query failed (${firstLine(err.message)})`);
+      const message = withoutUrls(err.message);
+      return finish(status, { error: message }, `${label}: 1 query failed (${firstLine(message)})`);
     }
-    const message = err instanceof Error ? err.message : String(err);
+    const message = withoutUrls(err instanceof Error ? err.message : String(err));
     return finish(500, { error: `the SQL tool failed: ${message}` }, `${label}: 1 query failed (internal error)`);
   }
 }
@@ -137,6 +138,11 @@ function duration(ms: number): string {
 function printable(text: string): string {
   const clean = text.replace(/[^\x20-\x7e]/g, '?');
   return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean;
+}
+
+/** A message with any URL (which could hold a password) replaced by `<url>`. */
+function withoutUrls(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>');
 }
 
 function firstLine(text: string): string {

@@ -125,7 +125,7 @@ def collect(cursor, max_rows, max_bytes):
                 note = "stopped at %d rows (the row cap): the query has more; filter, aggregate or LIMIT it in SQL" % len(rows)
                 break
             row = [encode(v) for v in raw]
-            row_size = len(json.dumps(row, ensure_ascii=False).encode("utf-8")) + 1
+            row_size = len(json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) + 1
             if size + row_size > max_bytes:
                 note = "stopped at %d rows: the result passed the byte cap (%d bytes); select fewer columns or rows" % (len(rows), max_bytes)
                 break
