@@ -76,6 +76,8 @@ describe('PostgreSQL statement rules', () => {
     ['SELECT pg_advisory_lock(1)', 'function'],
     ['SELECT pg_terminate_backend(1)', 'function'],
     ["SELECT nextval('s')", 'function'],
+    ["SELECT brin_summarize_new_values('orders_brin')", 'function'],
+    ['SELECT pg_stat_statements_reset()', 'function'],
     ['SELEC 1', 'syntax'],
     ['SELECT U&"pg\\005fread_file"(\'/etc/passwd\')', 'function'],
     ["SELECT * FROM orders, LATERAL pg_ls_dir('.') d", 'function'],

@@ -26,6 +26,8 @@ export const DENIED_FUNCTIONS: ReadonlySet<string> = new Set([
   'pg_notify', 'nextval', 'setval', 'txid_current', 'pg_current_xact_id',
   'pg_reload_conf', 'pg_rotate_logfile', 'pg_promote',
   'pg_export_snapshot', 'pg_switch_wal', 'pg_switch_xlog',
+  'pg_stat_statements_reset', 'pg_truncate_visibility_map', // maintenance that changes state
+  'brin_summarize_new_values', 'brin_summarize_range', 'brin_desummarize_range', 'gin_clean_pending_list',
 ]);
 
 /** Functions refused by the start of their name (any schema). */
