@@ -55,6 +55,17 @@ describe('PostgreSQL source', () => {
     expect(r.rows[0]).toEqual(['9007199254740993', 42, 'NaN', '-Infinity', 0.1, { a: [1, 2] }, 'AP8=', [1, 2], '1 day 02:00:00', 'x']);
   });
 
+  it('encodes array elements as their own type would be', async () => {
+    const r = await shop.query(
+      "SELECT ARRAY[date '2024-03-01', NULL] AS d, ARRAY[[1, 2], [3, 4]] AS m, ARRAY[9007199254740993::int8] AS b, ARRAY['NaN'::float8, 0.5] AS f, " +
+        "ARRAY[1.10::numeric] AS n, ARRAY[true, false] AS t, ARRAY['a,b', 'NULL', '\"q\"'] AS s, ARRAY['{\"k\": 1}'::jsonb] AS j, ARRAY[timestamptz '2024-03-01 12:00+02'] AS ts",
+      [],
+      DEFAULT_SQL_LIMITS,
+    );
+    expect(r.columns.map((c) => c.dbType)).toEqual(['date[]', 'int4[]', 'int8[]', 'float8[]', 'numeric[]', 'bool[]', 'text[]', 'jsonb[]', 'timestamptz[]']);
+    expect(r.rows[0]).toEqual([['2024-03-01', null], [[1, 2], [3, 4]], ['9007199254740993'], ['NaN', 0.5], ['1.10'], [true, false], ['a,b', 'NULL', '"q"'], [{ k: 1 }], ['2024-03-01 10:00:00+00']]);
+  });
+
   it('gives the columns of an empty result', async () => {
     const r = await shop.query('SELECT id, note FROM orders WHERE false', [], DEFAULT_SQL_LIMITS);
     expect(r.columns.map((c) => c.name)).toEqual(['id', 'note']);

@@ -45,18 +45,27 @@ const asBytes: Encoder = (s) => Buffer.from(s.slice(2), 'hex').toString('base64'
 
 const ENCODERS: Partial<Record<SqlKind, Encoder>> = { int: asInt, float: asFloat, bool: asBool, json: asJson, bytes: asBytes };
 
+/** PostgreSQL's array text (`{a,"b c",NULL}`, nested) → nested arrays of the elements' text. */
+const TEXT_ARRAY_OID = 1009;
+const parseArrayText = (pg.types.getTypeParser as (oid: number, format: 'text') => (s: string) => unknown[])(TEXT_ARRAY_OID, 'text');
+
+function mapElements(value: unknown, encode: Encoder): unknown {
+  if (value === null) return null;
+  return Array.isArray(value) ? value.map((v) => mapElements(v, encode)) : encode(value as string);
+}
+
 /** The text parser the query uses for every type: the server's text as is. */
 export const identityTypes = { getTypeParser: () => (value: string) => value };
 
 /**
- * A column's kind, database type name and encoder, from its type oid.
- * Arrays are parsed by pg's own array parser (elements as pg parses them; dates as ISO text).
+ * A column's kind, database type name and encoder, from its type oid. An array's elements are
+ * encoded as a column of the element's type would be (`{2024-03-01,NULL}` → `["2024-03-01", null]`).
  */
 export function columnType(oid: number): { kind: SqlKind; dbType: string; encode: Encoder } {
   const element = ARRAY_OIDS.get(oid);
   if (element !== undefined) {
-    const parse = pg.types.getTypeParser(oid, 'text') as (s: string) => unknown;
-    return { kind: 'array', dbType: `${element}[]`, encode: (s) => JSON.parse(JSON.stringify(parse(s))) };
+    const encodeElement = ENCODERS[KINDS[element] ?? 'other'] ?? asText;
+    return { kind: 'array', dbType: `${element}[]`, encode: (s) => mapElements(parseArrayText(s), encodeElement) };
   }
   const dbType = OID_NAMES.get(oid) ?? `oid ${oid}`;
   const kind = KINDS[dbType] ?? 'other';
