@@ -8,7 +8,9 @@
  * - host route: the `/sql` handler plus its JSON body's serialisation;
  * - to DataFrame: `sql("bench", …)` in one warm python3 process (pandas imported once), through a
  *   Unix-socket HTTP route to the handler — the whole call as a program sees it;
- * - of which in Python: JSON parsing and the DataFrame build, from the same body.
+ * - of which in Python: JSON parsing and the DataFrame build, from the same body;
+ * - a one-row query (`WHERE id = $1`): the pg client alone against source.query(), the fixed cost
+ *   of a call (parsing the statement, the read-only transaction, rollback and session reset).
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { DEFAULT_SQL_LIMITS, type SqlSource } from '../src/tools/sql/types.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ROWS = 10_000;
 const QUERY = 'SELECT * FROM bench_rows ORDER BY id';
+const ONE_ROW = 'SELECT * FROM bench_rows WHERE id = $1';
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 const show = (label: string, xs: number[]) => console.log(`${label.padEnd(34)} p50 ${quantile(xs, 0.5).toFixed(1).padStart(7)} ms   p99 ${quantile(xs, 0.99).toFixed(1).padStart(7)} ms`);
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
     await admin.query(`CREATE TABLE bench_rows AS SELECT g AS id, (g * 1.25)::numeric(12,2) AS amount, md5(g::text) AS label,
       timestamptz '2024-01-01' + g * interval '1 minute' AS at, g / 7.0::float8 AS ratio, g % 2 = 0 AS even
       FROM generate_series(1, ${ROWS}) g`);
+    await admin.query('CREATE UNIQUE INDEX ON bench_rows (id)');
 
     const sources = new Map<string, SqlSource>([['bench', source]]);
     const limits = DEFAULT_SQL_LIMITS;
@@ -80,6 +84,21 @@ async function main(): Promise<void> {
         baseline.push(plain);
         hostQuery.push(query);
         hostRoute.push(route);
+      }
+    }
+
+    const smallPlain: number[] = [];
+    const smallTool: number[] = [];
+    for (let i = 0; i < RUNS * 4 + 2; i++) {
+      let t0 = performance.now();
+      await admin.query({ text: ONE_ROW, values: [i + 1], rowMode: 'array' });
+      const plain = performance.now() - t0;
+      t0 = performance.now();
+      await source.query(ONE_ROW, [i + 1], limits);
+      const tool = performance.now() - t0;
+      if (i >= 2) {
+        smallPlain.push(plain);
+        smallTool.push(tool);
       }
     }
 
@@ -108,6 +127,9 @@ async function main(): Promise<void> {
     show('host route (handler + JSON)', hostRoute);
     show('to DataFrame (sql() in Python)', py.total);
     show('  of which JSON parse + DataFrame', py.build);
+    console.log(`one-row query, ${RUNS * 4} runs each`);
+    show('baseline (pg client alone)', smallPlain);
+    show('source.query', smallTool);
     await admin.end();
   } finally {
     await new Promise((r) => http.close(r));
