@@ -7,7 +7,8 @@ import type { ToolsConfig } from './config.js';
 import { Toolbox } from './toolbox.js';
 
 /**
- * @throws {ConfigError} when a tool cannot be set up from its config (an unreadable `tools.http.ca_file`)
+ * @throws {ConfigError} when a tool cannot be set up from its config (an unreadable
+ *   `tools.http.ca_file`, a source URL that does not parse)
  */
 export async function toolboxFromConfig(config: ToolsConfig): Promise<Toolbox> {
   try {

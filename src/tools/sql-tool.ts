@@ -21,16 +21,6 @@ export interface SqlEngine {
   close(): Promise<void>;
 }
 
-/** The engine when none is built in: every call is a clear 501. */
-export const UNAVAILABLE_SQL_ENGINE: SqlEngine = {
-  call: async () => ({ status: 501, body: { error: 'the SQL tool is not available in this build of code-agent' } }),
-  describe: async (name) => `${name} (tables unknown: the SQL tool is not available in this build)`,
-  ping: async () => {
-    throw new Error('the SQL tool is not available in this build of code-agent');
-  },
-  close: async () => undefined,
-};
-
 /** How long describing one source may take before the model is told without its tables, in ms. */
 export const DESCRIBE_TIMEOUT_MS = 5000;
 /** How long a source's description is reused (every attempt's prompt has it), in ms. */

@@ -7,14 +7,15 @@ import { ToolBroker } from './broker.js';
 import type { ToolsConfig } from './config.js';
 import { HttpTool } from './http/tool.js';
 import type { Resolver } from './http/policy.js';
-import { SqlTool, UNAVAILABLE_SQL_ENGINE, type SqlEngine } from './sql-tool.js';
+import { SqlTool, type SqlEngine } from './sql-tool.js';
+import { SqlSources } from './sql/engine.js';
 import type { Tool, ToolBrokerStarter } from './types.js';
 
 /** How the tools reach the outside, besides the config. */
 export interface ToolboxOptions {
   /** Resolves host names for the HTTP tool (default: the system's). */
   resolve?: Resolver;
-  /** Runs SQL queries (default: none; every `/sql` call is a clear 501). */
+  /** Runs SQL queries (default: the configured sources, opened here: sql/engine.ts). */
   sql?: SqlEngine;
 }
 
@@ -24,7 +25,8 @@ export class Toolbox {
   readonly sql: SqlTool;
 
   /**
-   * @throws {Error} when `tools.http.ca_file` cannot be read (its path in the message)
+   * @throws {Error} when `tools.http.ca_file` cannot be read (its path in the message), or a
+   *   source's URL cannot be opened (its name in the message, never the URL)
    */
   constructor(readonly config: ToolsConfig, options: ToolboxOptions = {}) {
     let extraCa: string | undefined;
@@ -36,7 +38,7 @@ export class Toolbox {
       }
     }
     this.http = new HttpTool(config.http, { resolve: options.resolve, extraCa });
-    this.sql = new SqlTool(config.sql, options.sql ?? UNAVAILABLE_SQL_ENGINE);
+    this.sql = new SqlTool(config.sql, options.sql ?? new SqlSources(config.sql.sources));
   }
 
   /** Every tool, configured or not. */

@@ -1,5 +1,8 @@
 /** Which conversation may use which tool, and what its model is told. */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../sandbox/helpers.js';
 import { parseConfig } from '../../src/config/load.js';
 import { Toolbox } from '../../src/tools/toolbox.js';
 import { systemPrompt } from '../../src/agent/prompts.js';
@@ -45,11 +48,14 @@ describe('tools per conversation', () => {
     expect(systemPrompt()).toContain('no input(), no network, no package installs');
   });
 
-  it('the SQL tool is described with its sources, and without an engine says so', async () => {
-    const box = toolbox({ sql: { sources: { shop: { url: 'sqlite://shop.db' } } } });
+  it('the SQL tool is described with each source and its tables, read from the database', async () => {
+    const file = join(tempDir('toolbox-sql-'), 'shop.db');
+    execFileSync('/usr/bin/python3', ['-c', 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE orders (id INTEGER, total REAL)"); c.commit()', file]);
+    const box = toolbox({ sql: { sources: { shop: { url: `sqlite://${file}` }, gone: { url: 'sqlite:///nonexistent/x.db' } } } });
     const text = await box.describe('cli:local');
+    await box.close();
     expect(text).toContain('`from tools import sql`, then `df = sql("<source>", "SELECT …", [params])` returns a pandas DataFrame.');
-    expect(text).toContain('Sources:\nshop');
+    expect(text).toMatch(/Sources:\nshop \(\w+\), 1 table:\n  orders\(id integer, total real\)\ngone \(its tables could not be read: /);
   });
 });
 

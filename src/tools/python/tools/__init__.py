@@ -3,13 +3,18 @@
 HTTP needs nothing from here: ordinary code (urllib.request, requests, pandas.read_csv(url))
 reaches the allowed hosts through the proxy the runner sets up (HTTP_PROXY, HTTPS_PROXY).
 SQL: ``from tools import sql`` then ``sql("shop", "SELECT ...", params)`` returns a DataFrame.
+
+``sql`` and ``SqlError`` are loaded on first use: the runner imports this package for the HTTP
+relay alone, which should not pay for the SQL client's imports (http.client, email: ~40 ms).
 """
-try:
-    from .sql import sql  # noqa: F401
-except ImportError as _exc:  # the SQL tool is not installed in this build
-    _SQL_MISSING = str(_exc)
 
-    def sql(source, query, params=None):
-        raise RuntimeError("the SQL tool is not available here (%s)" % _SQL_MISSING)
+__all__ = ["sql", "SqlError"]
 
-__all__ = ["sql"]
+
+def __getattr__(name):
+    if name in __all__:
+        import importlib
+        module = importlib.import_module(".sql", __name__)  # binds the name `sql` here to the submodule…
+        globals().update(sql=module.sql, SqlError=module.SqlError)  # …so bind the function after it
+        return globals()[name]
+    raise AttributeError("module 'tools' has no attribute %r" % (name,))
