@@ -1,9 +1,12 @@
 /** `code-agent doctor` on the tools: hosts, methods, who may use them, sources without credentials. */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../adapters/cli/doctor.js';
 import { parseConfig } from '../../src/config/load.js';
 import { sourceWhere } from '../../src/tools/doctor.js';
+import { tempDir } from '../sandbox/helpers.js';
 
 async function doctor(tools: Record<string, unknown>, json = false): Promise<{ code: number; text: string }> {
   const out = new PassThrough();
@@ -32,6 +35,15 @@ describe('code-agent doctor: tools', () => {
     expect(text).toContain('              methods GET, HEAD; used by the terminal and C0123\n');
     expect(text).toContain('              headers added for api.example.com\n');
     expect(text).not.toContain('tok-123456');
+  }, 60_000);
+
+  it('checks each source answers: exit 1 and why when one does not', async () => {
+    const file = join(tempDir('doctor-sql-'), 'shop.db');
+    execFileSync('/usr/bin/python3', ['-c', 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("CREATE TABLE t (x)")', file]);
+    const { code, text } = await doctor({ sql: { sources: { shop: { url: `sqlite://${file}`, conversations: 'all' }, gone: { url: 'sqlite:///nonexistent/gone.db' } } } });
+    expect(text).toContain(`  sql shop    ok   sqlite:${file}; used by all conversations\n`);
+    expect(text).toMatch(/ {2}sql gone {4}BAD {2}sqlite:\/nonexistent\/gone\.db; used by the terminal only: does not answer: .+\n/);
+    expect(code).toBe(1);
   }, 60_000);
 
   it('names a source by where it is, without its user or password', () => {
