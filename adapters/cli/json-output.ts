@@ -3,6 +3,7 @@
  */
 import type { Run } from '../../src/history/types.js';
 import type { CheckResult } from '../../src/sandbox/types.js';
+import type { ToolCallRecord } from '../../src/tools/types.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { answerResult, runOutcome } from './outcome.js';
 
@@ -44,6 +45,8 @@ export interface RunJson {
   outcome?: 'success' | 'unverified' | 'failed' | 'cancelled' | 'generated';
   /** The checks derived from the requirement and how the last attempt fared. Added field. */
   checks?: { asserts: string[]; results: CheckResult[]; error?: string };
+  /** The tool calls of the last execution (`summary` like `GET api.example.com/v1/rates → 200, 2.1 KB, 84 ms`). Added field. */
+  toolCalls?: ToolCallRecord[];
 }
 
 /** Builds the JSON output of a finished run. */
@@ -69,6 +72,7 @@ export function runToJson(run: Run): RunJson {
   json.runDurationMs = Math.max(0, Date.parse(run.updatedAt) - Date.parse(run.createdAt)) || 0;
   const outcome = runOutcome(run);
   json.outcome = outcome === 'running' ? 'failed' : outcome; // a finished run (never running here)
+  if (result?.toolCalls?.length) json.toolCalls = result.toolCalls;
   if (run.checks?.code) {
     json.checks = { asserts: run.checks.asserts, results: result?.checks?.results ?? [] };
     if (result?.checks?.error) json.checks.error = result.checks.error;

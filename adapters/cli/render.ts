@@ -12,6 +12,7 @@ import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/c
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { CANCELLED } from './outcome.js';
 import { queuedText, replacedText, workspaceEntryText } from '../../src/text/workspace-entry.js';
+import { toolCallLine } from '../../src/tools/records.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -44,6 +45,8 @@ export function progressLine(event: AgentEvent): string | undefined {
       return event.result.success
         ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}${checksNote(event.result)}${previewsNote(event.result)}`
         : `[Agent] Execution failed: ${summarizeFailure(event.result)}`;
+    case 'tool_calls':
+      return event.calls.map((c) => `[Agent] ${boundLine(toolCallLine(c), 300)}`).join('\n');
     case 'deriving_checks':
       return '[Agent] Deriving checks from the request…';
     case 'checks':

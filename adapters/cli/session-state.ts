@@ -13,7 +13,8 @@ import type { InputFile } from '../../src/sandbox/types.js';
 import { InputError, type CallOptions } from '../../src/agent/agent.js';
 import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
 import { createRenderer, formatCode } from './render.js';
-import { sizeText, workspaceEntryText } from '../../src/text/workspace-entry.js';
+import { workspaceEntryText } from '../../src/text/workspace-entry.js';
+import { formatBytes } from '../../src/text/bytes.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { describeError } from './errors.js';
 import { readInputFiles } from './input-files.js';
@@ -223,7 +224,7 @@ export class Session {
         const replaced = put.replaced.find((f) => f.name === name);
         this.io.print(
           replaced
-            ? `${name} replaced the file of that name in the current run's workspace (${sizeText(replaced.bytes)} → ${sizeText(file!.content.length)})`
+            ? `${name} replaced the file of that name in the current run's workspace (${formatBytes(replaced.bytes)} → ${formatBytes(file!.content.length)})`
             : put.added.includes(name!)
               ? `${name} added to the current run's workspace (/improve or /execute finds it)`
               : `${name} is already in the current run's workspace, unchanged`,

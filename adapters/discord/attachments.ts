@@ -3,7 +3,7 @@
  * number. A file over the cap is skipped (said to the user), never truncated.
  */
 import type { InputFile } from '../../src/sandbox/types.js';
-import { formatBytes } from './render.js';
+import { formatBytes } from '../../src/text/bytes.js';
 import { prepareInputs } from '../../src/chat/input-note.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 import type { Surface } from './surface.js';

@@ -16,6 +16,7 @@ import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { customId } from './ids.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { codeTail } from '../../src/chat/code-stream.js';
+import { formatBytes } from '../../src/text/bytes.js';
 
 /**
  * Characters in one message's content.
@@ -250,9 +251,3 @@ export function showMessage(run: Run): Outgoing {
   return { content: cutChars(content, MESSAGE_CHARS), ...(files.length ? { files } : {}) };
 }
 
-/** Bytes in words, e.g. `12.3 KB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}

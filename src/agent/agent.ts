@@ -9,6 +9,7 @@ import type { Executor, InputFile } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { HistoryStore, Run } from '../history/types.js';
 import type { AgentEventListener } from './events.js';
+import type { AgentTools } from '../tools/types.js';
 import { thisProcess } from '../history/process-identity.js';
 import { judgeAttempt } from './verdict.js';
 import { newAttempt, RunSteps, type TurnOptions } from './steps.js';
@@ -63,6 +64,8 @@ export interface AgentOptions {
    * deadline plus {@link TURN_LEASE_MS} (an hour without a deadline).
    */
   turnWaitMs?: number;
+  /** The tools programs may call, per conversation (src/tools). Default: none. */
+  tools?: AgentTools;
 }
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 900 s). */

@@ -3,6 +3,7 @@
  * files ran and its checks cannot pin its answer, independent programs compute it again and the
  * printed answers are compared.
  */
+import type { AgentTools } from '../tools/types.js';
 import { join } from 'node:path';
 import type { ChatMessage, LlmProvider } from '../llm/types.js';
 import type { Executor } from '../sandbox/types.js';
@@ -77,7 +78,7 @@ function readsData(source: string, run: Run): boolean {
  * @throws {LlmError} when an LLM call fails (the caller's guard ends the run)
  */
 export async function seekAgreement(
-  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; system?: string },
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; system?: string; tools?: AgentTools },
   run: Run,
   attempt: Attempt,
   options: CallOptions,
@@ -97,6 +98,7 @@ export async function seekAgreement(
       inputFiles: options.inputFiles,
       signal: options.signal,
       artifactDir: join(deps.artifactRoot, safeSegment(run.conversationId), run.id, `independent-${attempt.index}-${i}`),
+      tools: deps.tools?.brokerFor(run.conversationId),
     });
     if (options.signal?.aborted) throw new Error('cancelled');
     if (!result.success || result.stdout.trim() === '') {

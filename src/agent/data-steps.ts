@@ -3,6 +3,7 @@
  * request the check writer reads (with the profile), and settling a verdict by agreement when the
  * checks cannot pin the answer. `steps.ts` calls these; they store nothing themselves.
  */
+import type { AgentTools } from '../tools/types.js';
 import type { Executor } from '../sandbox/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Attempt, Run } from '../history/types.js';
@@ -44,7 +45,7 @@ export function checksRequest(run: Run): string {
  * answers in the reason. Other verdicts pass through unchanged.
  */
 export async function settleByAgreement(
-  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string },
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string; tools?: AgentTools },
   run: Run,
   attempt: Attempt,
   verdict: Verdict,

@@ -1,6 +1,7 @@
 /**
  * Typed events the agent emits while it works; adapters render them. The agent never prints.
  */
+import type { ToolCallRecord } from '../tools/types.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
 import type { WorkspaceOrigin } from '../history/workspace.js';
@@ -52,6 +53,16 @@ export interface ExecutedEvent {
   runId: string;
   attempt: number;
   result: ExecutionResult;
+}
+/**
+ * Emitted after an execution whose program called tools (before `executed`): one record per call,
+ * each with a one-line `summary` to show as `🔧 <summary>` (records.ts `toolCallLine`).
+ */
+export interface ToolCallsEvent {
+  type: 'tool_calls';
+  runId: string;
+  attempt: number;
+  calls: ToolCallRecord[];
 }
 /** Emitted when a failure is fed back to the LLM. `retry` counts from 1 to `maxRetries` within one call. */
 export interface ImprovingEvent {
@@ -190,6 +201,7 @@ export type AgentEvent =
   | GeneratedEvent
   | ExecutingEvent
   | ExecutedEvent
+  | ToolCallsEvent
   | ImprovingEvent
   | CheckingEvent
   | ChecksEvent

@@ -2,6 +2,7 @@
  * Turns an execution result into words: one line for progress output, and the fuller report
  * that goes back to the LLM (exception, stderr tail, exit status, limit hit).
  */
+import { toolCallsText } from '../tools/records.js';
 import { constants } from 'node:os';
 import type { ExecutionResult, LimitName } from '../sandbox/types.js';
 import { boundLine, cutCharsEnd } from '../text/cut.js';
@@ -128,5 +129,7 @@ export function describeResult(result: ExecutionResult): string {
   if (result.artifacts.length > 0) {
     sections.push(`Files written: ${result.artifacts.map((a) => `${a.name} (${a.bytes} bytes)`).join(', ')}`);
   }
+  // a refused call says which rule refused it, even when the program only saw a status code
+  if (result.toolCalls?.length) sections.push(`Tool calls:\n${toolCallsText(result.toolCalls)}`);
   return sections.join('\n\n');
 }

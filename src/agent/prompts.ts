@@ -40,16 +40,19 @@ export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile'>, opt
 /**
  * Instructions given to the model before the requirement.
  * @param libraries the sentence saying which packages are installed (environment-text.ts), probed in the sandbox
+ * @param tools what the conversation's tools offer (src/tools, `Toolbox.describe`); '' when none
  */
-export function systemPrompt(libraries: string = librariesSentence(undefined)): string {
-  return `You are a Python programmer. Write one complete, self-contained Python 3.11 program that does what the user asks.
+export function systemPrompt(libraries: string = librariesSentence(undefined), tools = ''): string {
+  const network = tools === '' ? 'no network' : 'no network except the tools below';
+  const rules = `You are a Python programmer. Write one complete, self-contained Python 3.11 program that does what the user asks.
 Rules:
 - Reply with the program in a single \`\`\`python code block. Keep any explanation short and outside the block.
-- The program runs non-interactively in a sandbox: no input(), no network, no package installs. ${libraries}
+- The program runs non-interactively in a sandbox: no input(), ${network}, no package installs. ${libraries}
 - Print the results so the user can see them.
 - Do not plot and do not import matplotlib unless the request asks for a chart, plot, graph or figure. When it does, use matplotlib: figures are saved automatically as PNG (you may also savefig to a file in the current directory).
 - Files the program writes in the current directory are returned to the user.
 - When you are told about an error or given feedback, reply with the whole corrected program, not a diff.`;
+  return tools === '' ? rules : `${rules}\n\n${tools}`;
 }
 
 /** The system prompt when the sandbox's packages are not known (the fixed default list). */

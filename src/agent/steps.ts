@@ -9,6 +9,7 @@ import type { LlmProvider } from '../llm/types.js';
 import type { Attempt, AttemptTrigger, HistoryStore, Run } from '../history/types.js';
 import type { AgentEvent } from './events.js';
 import { emit, type CallOptions, type VerifyMode } from './call-options.js';
+import type { AgentTools } from '../tools/types.js';
 import { safeSegment } from './ids.js';
 import { askForProgram, samplingAfter } from './reply.js';
 import { buildMessages, systemPrompt } from './prompts.js';
@@ -57,6 +58,8 @@ export interface StepsOptions {
   workspaceLimits?: WorkspaceLimits;
   /** The operator's log. */
   log?: (message: string) => void;
+  /** The tools programs may call, per conversation. */
+  tools?: AgentTools;
 }
 
 /** The steps of runs (see the module doc). */
@@ -68,8 +71,9 @@ export class RunSteps {
   }
 
   /** The system prompt of a program's LLM call, naming the packages the sandbox's probe found. */
-  private async systemPrompt(): Promise<string> {
-    return systemPrompt(librariesSentence(await this.options.environment()));
+  private async systemPrompt(run: Run, signal?: AbortSignal): Promise<string> {
+    const tools = (await this.options.tools?.describe(run.conversationId, signal)) ?? '';
+    return systemPrompt(librariesSentence(await this.options.environment()), tools);
   }
 
   private get usesReview(): boolean {
@@ -97,7 +101,7 @@ export class RunSteps {
         await this.repairChecks(run, attempt, options);
       }
       const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
-      const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt() }, run, attempt, reviewed, options);
+      const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt(run, options.signal) }, run, attempt, reviewed, options);
       if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
         return;
@@ -204,7 +208,7 @@ export class RunSteps {
     const streamer = () => codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
     let onToken = streamer();
     const checksInReply = this.checksInReply(run);
-    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, { checksInReply, system: await this.systemPrompt(), workspace: options.workspace?.manifest }), {
+    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, { checksInReply, system: await this.systemPrompt(run, options.signal), workspace: options.workspace?.manifest }), {
       signal: options.signal,
       onToken: (text) => onToken(text),
       onRestart: () => (onToken = streamer()),
@@ -253,7 +257,9 @@ export class RunSteps {
       ...(run.checks?.code ? { checks: run.checks.code } : {}),
       signal: options.signal,
       artifactDir,
+      tools: this.options.tools?.brokerFor(run.conversationId),
     });
+    if (result.toolCalls?.length) emit(options, { type: 'tool_calls', runId: run.id, attempt: attempt.index, calls: result.toolCalls });
     // a table the program wrote is previewed in the thread; without a preview it is still returned
     if (result.success) await previewTables(this.options.executor, result.artifacts, options.signal).catch(() => undefined);
     const kept = await keepFullOutput(result, artifactDir);

@@ -12,6 +12,8 @@ import { StaleRunRecovery } from '../history/stale-runs.js';
 import type { HistoryStore } from '../history/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Executor } from '../sandbox/types.js';
+import { toolboxFromConfig } from '../tools/from-config.js';
+import type { Toolbox } from '../tools/toolbox.js';
 
 /** The wired core. */
 export interface App {
@@ -20,6 +22,8 @@ export interface App {
   executor: Executor;
   store: HistoryStore;
   agent: Agent;
+  /** The tools programs may call (tools.http, tools.sql), per conversation. */
+  tools: Toolbox;
   /** Host folder for artifacts, absolute. */
   artifactRoot: string;
   /** Closes the store, releases the executor's temp folder and frees the LLM provider the app built. */
@@ -50,6 +54,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const executor = overrides.executor ?? executorFromConfig(config.sandbox, { warn });
   const store = new StaleRunRecovery(overrides.store ?? (await KeyvHistoryStore.open(config.store.url)));
   const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
+  const tools = await toolboxFromConfig(config.tools);
   const agent = new Agent({
     llm,
     executor,
@@ -65,11 +70,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       maxBytes: config.workspace.max_bytes,
       maxConversationBytes: config.workspace.max_conversation_bytes,
     },
+    tools,
   });
   const close = async () => {
     await executor.close?.();
+    await tools.close();
     await store.close();
     if (!overrides.llm) await llm.dispose?.(); // a provider passed in belongs to the caller
   };
-  return { config, llm, executor, store, agent, artifactRoot, close };
+  return { config, llm, executor, store, agent, tools, artifactRoot, close };
 }

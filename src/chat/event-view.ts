@@ -12,6 +12,7 @@ import {
   checksNotices,
   profileNotice,
   queuedNotice,
+  toolCallsNotice,
   repeatNotice,
   reviewNotice,
   tablePreviewNotices,
@@ -73,6 +74,8 @@ export class EventViews {
         const previews = tablePreviewNotices(event.result);
         return [{ view: 'result', attempt: event.attempt, lastAttempt: Math.max(this.lastAttempt, event.attempt), result: event.result }, ...(previews.length ? [{ view: 'notices' as const, notices: previews }] : [])];
       }
+      case 'tool_calls':
+        return event.calls.length ? [{ view: 'notices', notices: [toolCallsNotice(event)] }] : [];
       case 'improving':
         this.lastAttempt = Math.max(this.lastAttempt, event.lastAttempt);
         return [{ view: 'improving', retry: event.retry, maxRetries: event.maxRetries, attempt: event.attempt, lastAttempt: event.lastAttempt, reason: event.reason }];

@@ -10,11 +10,13 @@ import type {
   QueuedEvent,
   RepeatedEvent,
   ReviewedEvent,
+  ToolCallsEvent,
   WorkspaceEvent,
   WorkspaceRefusedEvent,
   WorkspaceReplacedEvent,
 } from '../agent/events.js';
 import { queuedText, replacedText, workspaceEntryText } from '../text/workspace-entry.js';
+import { FEEDBACK_CALLS, toolCallLine } from '../tools/records.js';
 import { checkLines, checksPassedText } from '../agent/checks.js';
 import type { CheckReport, ExecutionResult } from '../sandbox/types.js';
 import { previewLines } from '../data/table-preview.js';
@@ -104,4 +106,17 @@ export function workspaceRefusedNotice(event: WorkspaceRefusedEvent): Notice {
 /** This call waits for another turn of the same run. */
 export function queuedNotice(event: QueuedEvent): Notice {
   return { title: queuedText(event.waitMs), lines: [] };
+}
+
+/**
+ * The tool calls of one execution: `🔧 GET api.example.com/v1/rates → 200, 2.1 KB, 84 ms`, one line
+ * per call (the first {@link FEEDBACK_CALLS}, then how many more). The lines hold URLs the program
+ * chose: untrusted text, shown in a code block like the rest of `lines`.
+ */
+export function toolCallsNotice(event: ToolCallsEvent): Notice {
+  const refused = event.calls.filter((c) => !c.ok).length;
+  const lines = event.calls.slice(0, FEEDBACK_CALLS).map(toolCallLine);
+  if (event.calls.length > FEEDBACK_CALLS) lines.push(`… ${event.calls.length - FEEDBACK_CALLS} more`);
+  const count = `${event.calls.length} tool call${event.calls.length === 1 ? '' : 's'}${refused ? `, ${refused} refused or failed` : ''}`;
+  return { title: `🔧 Attempt ${event.attempt}: ${count}`, lines };
 }

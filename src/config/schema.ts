@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from '../history/workspace.js';
 import { PIN_PATTERN } from '../sandbox/python-packages.js';
+import { toolsSchema } from '../tools/config.js';
 
 /** Empty strings (from `${VAR}` with VAR unset) count as "not set". */
 const optionalString = z
@@ -231,6 +232,8 @@ export const configSchema = z
       .strict()
       .default({ level: 'info' }),
     queue: queueSchema.default(queueSchema.parse({})),
+    /** What programs may reach through the host-side broker (src/tools/config.ts). */
+    tools: toolsSchema.default(toolsSchema.parse({})),
     slack: slackSchema.optional(),
     discord: z
       .object({

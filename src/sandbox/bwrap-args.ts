@@ -14,6 +14,11 @@ export const SANDBOX_RUNNER_PATH = '/opt/code-agent/runner.py';
 /** Where the runner's bytecode appears inside the sandbox, when the host compiled it (runner.ts). */
 export const SANDBOX_RUNNER_BYTECODE_PATH = '/opt/code-agent/runner.pyc';
 
+/** Where the Python package `tools` (src/tools/python) appears inside the sandbox, on sys.path. */
+export const SANDBOX_TOOLS_PACKAGE_DIR = '/opt/code-agent/pylib';
+/** Where an execution's tools folder (the tool broker's socket, its CA) appears inside the sandbox (read-only). */
+export const SANDBOX_TOOLS_DIR = '/run/code-agent/tools';
+
 /** Where the matplotlib font list made at executor setup appears inside the sandbox (environment.ts). */
 export const SANDBOX_FONT_CACHE_DIR = '/opt/code-agent/mpl';
 
@@ -76,6 +81,11 @@ export interface CommandSpec {
   workDir: string;
   /** Read-only host folders of the Python environment: site dirs and the font list (none: no such bind). */
   pythonDirs?: PythonDirs;
+  /**
+   * Host folder of the slot's tool broker (`broker.sock`, `ca.pem` once an execution with tools
+   * starts), bound read-only at {@link SANDBOX_TOOLS_DIR}. Undefined: no tools.
+   */
+  toolsDir?: string;
   limits: ExecutionLimits;
   /** Host uid/gid to drop to before bwrap (root only; makes RLIMIT_NPROC count). Null: stay as is. */
   hostId: number | null;
@@ -108,6 +118,8 @@ export interface PythonDirs {
   extra?: string;
   /** The folder holding matplotlib's font list, bound at {@link SANDBOX_FONT_CACHE_DIR}. */
   fontCache?: string;
+  /** The folder holding the `tools` package, bound at {@link SANDBOX_TOOLS_PACKAGE_DIR} (last on sys.path of the three). */
+  tools?: string;
 }
 
 /** Each Python folder as `[host, path inside the sandbox]`, in sys.path order (operator's first). */
@@ -115,6 +127,7 @@ export function pythonBinds(dirs: PythonDirs | undefined): Array<[string, string
   const binds: Array<[string, string]> = [];
   if (dirs?.extra) binds.push([dirs.extra, SANDBOX_SITE_DIRS.extra]);
   if (dirs?.wheels) binds.push([dirs.wheels, SANDBOX_SITE_DIRS.wheels]);
+  if (dirs?.tools) binds.push([dirs.tools, SANDBOX_TOOLS_PACKAGE_DIR]);
   if (dirs?.fontCache) binds.push([dirs.fontCache, SANDBOX_FONT_CACHE_DIR]);
   return binds;
 }
@@ -128,6 +141,7 @@ export function pythonDirArgs(dirs: PythonDirs | undefined, isolated: boolean): 
   const args: string[] = [];
   if (dirs?.extra) args.push('--path', inSandbox(dirs.extra, SANDBOX_SITE_DIRS.extra));
   if (dirs?.wheels) args.push('--path', inSandbox(dirs.wheels, SANDBOX_SITE_DIRS.wheels));
+  if (dirs?.tools) args.push('--path', inSandbox(dirs.tools, SANDBOX_TOOLS_PACKAGE_DIR));
   if (dirs?.fontCache) args.push('--font-cache', inSandbox(dirs.fontCache, SANDBOX_FONT_CACHE_DIR));
   return args;
 }
@@ -149,7 +163,7 @@ export function prlimitArgs(limits: ExecutionLimits, nprocOffset = 0, cgroup = f
  * bwrap options: every namespace new, system paths read-only, the root and /dev read-only;
  * writable are the work dir (host disk) and two size-capped tmpfs (/tmp, /dev/shm: host RAM).
  */
-export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath' | 'seccompFd' | 'pythonDirs'>): string[] {
+export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath' | 'seccompFd' | 'pythonDirs' | 'toolsDir'>): string[] {
   const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ['--setenv', k, v]);
   return [
     '--unshare-all',
@@ -175,6 +189,8 @@ export function bwrapArgs(spec: Pick<CommandSpec, 'workDir' | 'runnerPath' | 'se
     '--size', String(TMPFS_BYTES), '--tmpfs', '/tmp',
     '--ro-bind', spec.runnerPath, sandboxRunner(spec.runnerPath),
     ...pythonBinds(spec.pythonDirs).flatMap(([host, inside]) => ['--ro-bind', host, inside]),
+    // the broker's socket: connecting needs no write access to the mount (the sandbox keeps --unshare-net)
+    ...(spec.toolsDir ? ['--ro-bind', spec.toolsDir, SANDBOX_TOOLS_DIR] : []),
     '--bind', spec.workDir, SANDBOX_WORK_DIR,
     '--remount-ro', '/', // bwrap's root is an unbounded tmpfs: nothing may be written there
     '--chdir', SANDBOX_WORK_DIR,
@@ -208,6 +224,7 @@ export function buildCommand(spec: CommandSpec): [string, string[]] {
   if (spec.checks || spec.jobMode) chain.push('--checks-fd', String(CHECKS_FD), '--report-fd', String(REPORT_FD));
   if (spec.isolated) chain.push('--exit-hint-fd', String(EXIT_HINT_FD));
   chain.push(...pythonDirArgs(spec.pythonDirs, spec.isolated));
+  if (spec.toolsDir) chain.push('--tools-dir', spec.isolated ? SANDBOX_TOOLS_DIR : spec.toolsDir);
   chain.push('--status-fd', String(STATUS_FD));
   if (spec.jobMode) chain.push(`--${spec.jobMode}`);
   return [chain[0]!, chain.slice(1)];

@@ -33,6 +33,8 @@ import { sweepLeftovers } from './sweep.js';
 import { Teardowns } from './teardown.js';
 import { userProcessCount } from './uids.js';
 import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
+import { copyToolsPackage } from '../tools/python-package.js';
+import type { RunningBroker } from '../tools/types.js';
 import { SandboxUnavailableError, type ExecuteOptions, type ExecutionLimits, type ExecutionResult, type Executor } from './types.js';
 
 export { DEFAULT_LIMITS, limitsFromConfig } from './limits.js';
@@ -248,6 +250,7 @@ export class BubblewrapExecutor implements Executor {
     const pythonDirs: PythonDirs = {
       wheels: siteDirReady(siteDirs.wheels) ? siteDirs.wheels : undefined,
       extra: siteDirReady(siteDirs.extra) ? siteDirs.extra : undefined,
+      tools: await copyToolsPackage(join(workRoot, 'pylib')),
     };
     let failure: SandboxUnavailableError;
     try {
@@ -319,8 +322,11 @@ export class BubblewrapExecutor implements Executor {
     const checksFd = options.checks === undefined ? undefined : openChecks(ready.iso.workRoot, options.checks);
     try {
       const before = await prepareInputs(slot, code, options.inputFiles ?? []);
-      const started = launchSandbox(ready, this.python, slot, limits, { checksFd, nprocOffset });
-      return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+      const broker = await options.tools?.start(slot.toolsDir);
+      return await withToolCalls(broker, () => {
+        const started = launchSandbox(ready, this.python, slot, limits, { checksFd, nprocOffset });
+        return finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+      });
     } finally {
       if (checksFd !== undefined) closeSync(checksFd);
       this.teardowns.add(slot); // the sandbox was killed when the run ended; the rest needs no waiting
@@ -335,13 +341,30 @@ export class BubblewrapExecutor implements Executor {
       const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
       const before = await prepareInputs(slot, code, options.inputFiles ?? [], budget);
       slot.cgroup?.setLimits(cgroupLimits(limits, slot.cgroup.usageBytes())); // the warm-up's memory is not the program's
-      started.control?.end(`${kind === 'spare' ? 'go\n' : ''}${encodeJob(limits, options.checks, slot.cgroup !== null)}`);
-      return await finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+      const broker = await options.tools?.start(slot.toolsDir); // before the job: the program looks for its socket
+      return await withToolCalls(broker, () => {
+        started.control?.end(`${kind === 'spare' ? 'go\n' : ''}${encodeJob(limits, options.checks, slot.cgroup !== null)}`);
+        return finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
+      });
     } finally {
       started.kill();
       this.teardowns.add(slot);
     }
   }
+}
+
+/**
+ * The run's result with the calls its tool broker served (the broker is stopped once the run
+ * ended, whatever the outcome).
+ */
+async function withToolCalls(broker: RunningBroker | undefined, run: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+  if (!broker) return run();
+  const settled = await Promise.resolve()
+    .then(run)
+    .then((result) => ({ result }), (error: unknown) => ({ error }));
+  const calls = await broker.stop();
+  if ('error' in settled) throw settled.error;
+  return { ...settled.result, toolCalls: calls };
 }
 
 /** Without a uid of its own, RLIMIT_NPROC counts every process of the user: they are added to the limit. */

@@ -35,6 +35,7 @@ export function launchSandbox(ready: Ready, python: string, slot: Slot, limits: 
       runnerPath: ready.runner,
       workDir: slot.workDir,
       pythonDirs: ready.pythonDirs,
+      toolsDir: slot.toolsDir,
       limits,
       hostId: slot.hostId,
       nprocOffset: how.nprocOffset ?? 0,

@@ -26,6 +26,7 @@ WARM_MODULES = ("numpy", "pandas", "matplotlib", "matplotlib.pyplot")  # pool mo
 FONT_FALLBACK = ("DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP")
 _PATHS = []  # --path DIR: site dirs put on sys.path before the system's (operator's first)
 _FONT_CACHE = []  # --font-cache DIR: the font list made at executor setup, copied in before matplotlib loads
+_TOOLS_DIR = []  # --tools-dir DIR: where the host's tool broker listens (broker.sock) when the execution has one
 
 
 def _save_figures(close):
@@ -461,6 +462,7 @@ def _main(checks, report_fd):
         if sys.flags.no_site:
             _site()
         sys.meta_path.insert(0, _PyplotHook())
+    _start_tools()
     with open(USER_FILE, "rb") as f:
         source = f.read()
     main = type(sys)("__main__")
@@ -498,13 +500,27 @@ def _main(checks, report_fd):
     return status
 
 
+def _start_tools():
+    """With a tool broker for this execution (its socket is made before the program starts, also
+    for a pooled sandbox): the relay that carries the program's HTTP to it (tools/_proxy.py)."""
+    if not _TOOLS_DIR or not posix.access(_TOOLS_DIR[0] + "/broker.sock", posix.F_OK):
+        return
+    try:
+        from tools import _proxy
+        _proxy.start(_TOOLS_DIR[0])
+    except Exception as exc:  # the program still runs; its tool calls will fail and say so
+        sys.stderr.write("code-agent: the tools relay did not start: %s\n" % (exc,))
+
+
 def _options(argv):
-    """`--path DIR` (repeatable) and `--font-cache DIR`."""
+    """`--path DIR` (repeatable), `--font-cache DIR` and `--tools-dir DIR`."""
     for i, arg in enumerate(argv[:-1]):
         if arg == "--path":
             _PATHS.append(argv[i + 1])
         elif arg == "--font-cache":
             _FONT_CACHE.append(argv[i + 1])
+        elif arg == "--tools-dir":
+            _TOOLS_DIR.append(argv[i + 1])
 
 
 if __name__ == "__main__":

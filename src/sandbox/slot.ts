@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { chown, mkdtemp, rmdir } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OWN_PROCESSES } from './bwrap-args.js';
 import { RunCgroup, type CgroupSupport } from './cgroup.js';
@@ -41,6 +41,11 @@ export interface Slot {
   diskBytes: number;
   /** The `mount` process while the work dir is being mounted. */
   mounting?: ChildProcess;
+  /**
+   * Host folder bound read-only into the sandbox for an execution's tool broker (its socket is made
+   * there when the execution starts, also for a pooled slot made ahead).
+   */
+  toolsDir: string;
 }
 
 /** The cgroup limits of a run: the process limit plus our own few processes. */
@@ -56,9 +61,11 @@ export const cgroupLimits = (limits: ExecutionLimits, extraBytes = 0) => ({
 export async function openSlot(iso: Isolation, limits: ExecutionLimits, diskBytes: number): Promise<Slot> {
   const hostId = iso.randomUid ? randomInt(SANDBOX_UID_MIN, SANDBOX_UID_MAX) : null;
   const workDir = await mkdtemp(join(iso.workRoot, 'run-'));
-  const slot: Slot = { hostId, workDir, cgroup: null, tmpfs: false, diskBytes };
+  const slot: Slot = { hostId, workDir, cgroup: null, tmpfs: false, diskBytes, toolsDir: `${workDir}.tools` };
   track(slot);
   try {
+    await mkdir(slot.toolsDir, { mode: 0o711 });
+    await chmod(slot.toolsDir, 0o711); // the sandbox's uid reaches the socket by name; it cannot list
     if (iso.tmpfs) {
       await mountWorkDir(workDir, diskBytes, hostId, (child) => (slot.mounting = child));
       slot.mounting = undefined;
@@ -93,6 +100,7 @@ export async function resizeSlot(slot: Slot, diskBytes: number): Promise<void> {
 /** Kills what is left in the cgroup, removes it, unmounts and removes the work dir. Never throws. */
 export async function closeSlot(slot: Slot, logger: { warn(msg: string): void }): Promise<void> {
   try {
+    await rm(slot.toolsDir, { recursive: true, force: true }).catch(() => undefined);
     await slot.cgroup?.removeAsync();
     if (slot.tmpfs) {
       await unmountWorkDir(slot.workDir);
@@ -109,6 +117,7 @@ export function closeSlotSync(slot: Slot): void {
   untrack(slot);
   slot.cgroup?.remove();
   try {
+    rmSync(slot.toolsDir, { recursive: true, force: true });
     if (slot.tmpfs || slot.mounting) unmountWorkDirSync(slot.workDir, slot.mounting);
     rmSync(slot.workDir, { recursive: true, force: true });
   } catch {

@@ -1,4 +1,5 @@
 import type { PythonEnvironment } from './environment.js';
+import type { ToolBrokerStarter, ToolCallRecord } from '../tools/types.js';
 
 /**
  * The sandbox boundary: one interface, many possible backends (bubblewrap today).
@@ -119,6 +120,11 @@ export interface ExecutionResult {
    * never checked). `success` is about the program alone and does not include the checks.
    */
   checks?: CheckReport;
+  /**
+   * Every call the program made to a tool through the host-side broker, in order (absent when the
+   * execution had no tools). Addition to the contract.
+   */
+  toolCalls?: ToolCallRecord[];
 }
 
 /** Options of one execution. */
@@ -137,6 +143,11 @@ export interface ExecuteOptions {
   checks?: string;
   /** Overrides of the executor's default limits for this execution. */
   limits?: Partial<ExecutionLimits>;
+  /**
+   * The tools this execution may call (src/tools): a broker started on the host before the program
+   * runs and stopped when it ends; its calls come back as {@link ExecutionResult.toolCalls}.
+   */
+  tools?: ToolBrokerStarter;
 }
 
 /** Runs untrusted Python code in isolation. */

@@ -15,12 +15,12 @@ describe('workspace events in the terminal', () => {
           { name: 'clean.csv', bytes: 1234, origin: { kind: 'written', attempt: 1, turn: 1, at: AT } },
         ],
       }),
-    ).toBe('[Agent] 📁 Workspace: inventory.csv (20 B, given), clean.csv (1.2 kB, written by attempt 1)');
+    ).toBe('[Agent] 📁 Workspace: inventory.csv (20 B, given), clean.csv (1.2 KB, written by attempt 1)');
     expect(
       progressLine({
         type: 'workspace_replaced',
         runId: 'r',
-        file: { name: 'inventory.csv', bytes: 2_500_000, origin: { kind: 'input', turn: 3, at: AT } },
+        file: { name: 'inventory.csv', bytes: 2_621_440, origin: { kind: 'input', turn: 3, at: AT } },
         previous: { name: 'inventory.csv', bytes: 20, origin: { kind: 'input', turn: 2, at: AT } },
       }),
     ).toBe('[Agent] 📁 inventory.csv replaced the earlier file of that name (20 B → 2.5 MB)');

@@ -50,6 +50,8 @@ export interface WorldOptions {
   maxRequirementChars?: number;
   /** `store` keys replacing the default (SQLite file and data dir in the world's temp dir). */
   store?: Record<string, unknown>;
+  /** The config's `tools` section (none by default), or made from the id of the world's `general` channel. */
+  tools?: Record<string, unknown> | ((general: string) => Record<string, unknown>);
 }
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
@@ -66,6 +68,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       agent: { max_retries: options.maxRetries ?? 3, verify: options.verify ?? 'off', ...(options.maxRequirementChars ? { max_requirement_chars: options.maxRequirementChars } : {}) },
       sandbox: { timeout_s: 10 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: dir, ...options.store },
+      ...(options.tools ? { tools: typeof options.tools === 'function' ? options.tools(general.id) : options.tools } : {}),
       discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, ...options.discord },
     },
     {},

@@ -81,6 +81,8 @@ export interface WorldOptions {
   socketMode?: boolean;
   /** `store` keys replacing the default (SQLite file and data dir in the world's temp dir). */
   store?: Record<string, unknown>;
+  /** The config's `tools` section (none by default). */
+  tools?: Record<string, unknown>;
 }
 
 /** Starts the fakes and builds the config the adapter would run with. */
@@ -95,6 +97,7 @@ export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
       sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data'), ...options.store },
       log: { level: 'error' },
+      ...(options.tools ? { tools: options.tools } : {}),
       slack: {
         bot_token: 'xoxb-test',
         signing_secret: SECRET,

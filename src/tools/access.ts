@@ -1,0 +1,24 @@
+/**
+ * Which conversation may use a tool or a source (`conversations:` in config): `all`, or a list of
+ * conversation ids. An entry names a conversation by its whole id (`slack:T01:C0123`,
+ * `discord:123:456`) or by its channel id alone (`C0123`, `456`). The terminal (`cli:…`), the
+ * operator's own, may always use every configured tool; without `conversations:` it is the only one.
+ */
+
+/** The conversation id prefix of the terminal (adapters/cli). */
+export const TERMINAL_PREFIX = 'cli:';
+
+/** True when `list` (unset, `all`, or ids) lets `conversationId` use the tool. */
+export function conversationAllowed(list: 'all' | readonly string[] | undefined, conversationId: string): boolean {
+  if (conversationId.startsWith(TERMINAL_PREFIX) || list === 'all') return true;
+  if (list === undefined) return false;
+  const channel = conversationId.split(':').at(-1);
+  return list.some((entry) => entry === conversationId || entry === channel);
+}
+
+/** How a `conversations:` setting reads in `doctor`: `all conversations`, `the terminal only`, or the ids. */
+export function describeConversations(list: 'all' | readonly string[] | undefined): string {
+  if (list === 'all') return 'all conversations';
+  if (list === undefined || list.length === 0) return 'the terminal only';
+  return `the terminal and ${list.join(', ')}`;
+}

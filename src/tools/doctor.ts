@@ -1,0 +1,73 @@
+/**
+ * What `code-agent doctor` says about the tools: the HTTP tool's hosts, methods and who may use
+ * it; each SQL source (where it is, without credentials), who may use it, and whether it answers.
+ */
+import { describeConversations } from './access.js';
+import type { Toolbox } from './toolbox.js';
+
+/** How long one source may take to answer the doctor, in ms. */
+export const PING_TIMEOUT_MS = 5000;
+
+/** One SQL source in the report. */
+export interface SourceReport {
+  name: string;
+  /** Where it is, without user or password: `postgresql://db:5432/shop`, `sqlite:data/shop.db`. */
+  where: string;
+  conversations: string;
+  /** True when it answered. */
+  ok: boolean;
+  /** Why it did not answer. */
+  error?: string;
+}
+
+/** The tools part of the doctor's report. */
+export interface ToolsReport {
+  http: { allow: string[]; headersFor: string[]; methods: string[]; conversations: string } | null;
+  sql: SourceReport[];
+}
+
+/** A source URL without its credentials (never printed: they are secrets). */
+export function sourceWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.protocol === 'sqlite:') return `sqlite:${decodeURIComponent(url.slice('sqlite:'.length).replace(/^\/\//, '').replace(/\?.*$/, ''))}`;
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//');
+  }
+}
+
+/** Builds the report; pings every source (at most {@link PING_TIMEOUT_MS} each, all at once). */
+export async function toolsReport(toolbox: Toolbox): Promise<ToolsReport> {
+  const http = toolbox.config.http;
+  const sql = await Promise.all(
+    Object.entries(toolbox.config.sql.sources).map(async ([name, source]): Promise<SourceReport> => {
+      const base = { name, where: sourceWhere(source.url), conversations: describeConversations(source.conversations) };
+      try {
+        await toolbox.sql.engine.ping(name, AbortSignal.timeout(PING_TIMEOUT_MS));
+        return { ...base, ok: true };
+      } catch (err) {
+        return { ...base, ok: false, error: (err as Error).message };
+      }
+    }),
+  );
+  return {
+    http: http.allow.length === 0 ? null : { allow: http.allow, headersFor: Object.keys(http.headers), methods: http.methods, conversations: describeConversations(http.conversations) },
+    sql,
+  };
+}
+
+/** The report as aligned lines. */
+export function formatTools(r: ToolsReport): string {
+  const lines = ['tools:'];
+  if (!r.http && r.sql.length === 0) lines.push('  none configured (tools.http.allow, tools.sql.sources)');
+  if (r.http) {
+    lines.push(`  http        on   ${r.http.allow.join(', ')}`);
+    lines.push(`              methods ${r.http.methods.join(', ')}; used by ${r.http.conversations}`);
+    if (r.http.headersFor.length) lines.push(`              headers added for ${r.http.headersFor.join(', ')}`);
+  }
+  for (const s of r.sql) {
+    lines.push(`  sql ${s.name.padEnd(8)}${s.ok ? 'ok ' : 'BAD'}  ${s.where}; used by ${s.conversations}${s.ok ? '' : `: does not answer: ${s.error}`}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

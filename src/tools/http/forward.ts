@@ -1,0 +1,182 @@
+/**
+ * Sends one checked request on, from the host, and hands the answer back to the program: hop-by-hop
+ * and proxy headers dropped, the host's configured headers added (they replace any the program
+ * sent), the body read up to the cap (a larger one is cut: the upstream connection is closed and
+ * the program gets a 502 saying so), the time capped, and the configured secrets replaced in what
+ * comes back, so a server that echoes a credential does not hand it to the program.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { CheckedTarget } from './policy.js';
+
+/** Request and response headers that concern one connection only (RFC 9110 §7.6.1), plus proxy ones. */
+const HOP_BY_HOP = new Set([
+  'connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer',
+  'transfer-encoding', 'upgrade', 'host', 'content-length',
+]);
+
+/** What came back, for the record. */
+export interface Forwarded {
+  /** The status handed to the program. */
+  status: number;
+  /** Body bytes handed to the program. */
+  bytes: number;
+  /** Set when the broker answered instead of the server (a cap, an error): why. */
+  failure?: string;
+}
+
+/** What {@link forward} needs besides the request. */
+export interface ForwardContext {
+  /** Largest body this request may hand back, in bytes, and the setting that says so (for the message). */
+  maxBytes: number;
+  maxBytesSetting: string;
+  /** Longest the request may take, in ms. */
+  timeoutMs: number;
+  /** Values replaced by `[redacted]` in the answer. */
+  secrets: readonly string[];
+  /** Keep-alive agents of this execution's broker. */
+  agents: { http: http.Agent; https: https.Agent };
+  /** Cancels the request (the broker stopped). */
+  signal: AbortSignal;
+}
+
+/** Reads a request body, refusing one over `max` bytes. */
+async function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) throw new Error(`the request body is over ${max} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function outgoingHeaders(req: http.IncomingMessage, target: CheckedTarget, body: Buffer): http.OutgoingHttpHeaders {
+  const named = new Set((req.headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase()));
+  const configured = new Set(Object.keys(target.headers).map((k) => k.toLowerCase()));
+  const headers: http.OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined || HOP_BY_HOP.has(k) || named.has(k) || configured.has(k)) continue;
+    headers[k] = v;
+  }
+  const defaultPort = target.scheme === 'https' ? 443 : 80;
+  headers.host = target.port === defaultPort ? hostForHeader(target.host) : `${hostForHeader(target.host)}:${target.port}`;
+  headers['accept-encoding'] = 'identity'; // what comes back is read for secrets
+  if (body.length > 0 || !['GET', 'HEAD'].includes(req.method ?? 'GET')) headers['content-length'] = String(body.length);
+  return { ...headers, ...target.headers };
+}
+
+const hostForHeader = (host: string) => (host.includes(':') ? `[${host}]` : host);
+
+/** Replaces every secret in `data` by `[redacted]`. */
+export function redactSecrets(data: Buffer, secrets: readonly string[]): Buffer {
+  let out = data;
+  for (const secret of secrets) {
+    const needle = Buffer.from(secret);
+    if (out.indexOf(needle) < 0) continue;
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
+      parts.push(out.subarray(from, at), Buffer.from('[redacted]'));
+      from = at + needle.length;
+    }
+    parts.push(out.subarray(from));
+    out = Buffer.concat(parts);
+  }
+  return out;
+}
+
+/**
+ * Answers the program with a plain-text error (the broker's, not the server's). The reason is also
+ * the status line's phrase, so `HTTP Error 403: …` (urllib) and `raise_for_status()` say it.
+ */
+export function answerError(res: http.ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = Buffer.from(`code-agent tools: ${text}\n`);
+  res.writeHead(status, reasonPhrase(text), { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length, 'x-code-agent-refused': '1' });
+  res.end(body);
+}
+
+/** A status line's phrase from a sentence: printable ASCII, at most 300 characters. */
+export function reasonPhrase(text: string): string {
+  const clean = `code-agent tools: ${text}`.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 300 ? `${clean.slice(0, 299)}~` : clean;
+}
+
+/**
+ * Forwards `req` (path `path`, with query) to the checked target and answers `res`.
+ * Never throws: every failure becomes an answer to the program and a {@link Forwarded} saying why.
+ */
+export async function forward(req: http.IncomingMessage, res: http.ServerResponse, target: CheckedTarget, path: string, ctx: ForwardContext): Promise<Forwarded> {
+  let body: Buffer;
+  try {
+    body = await readBody(req, ctx.maxBytes);
+  } catch (err) {
+    answerError(res, 413, (err as Error).message);
+    return { status: 413, bytes: 0, failure: (err as Error).message };
+  }
+  const lib = target.scheme === 'https' ? https : http;
+  return new Promise<Forwarded>((resolve) => {
+    let done = false;
+    const finish = (f: Forwarded) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      resolve(f);
+    };
+    const fail = (status: number, why: string) => {
+      upstream.destroy();
+      answerError(res, status, why);
+      finish({ status, bytes: 0, failure: why });
+    };
+    const upstream = lib.request({
+      host: target.address,
+      port: target.port,
+      method: req.method,
+      path,
+      headers: outgoingHeaders(req, target, body),
+      agent: target.scheme === 'https' ? ctx.agents.https : ctx.agents.http,
+      ...(target.scheme === 'https' ? { servername: isIpLiteral(target.host) ? undefined : target.host } : {}),
+    });
+    const timer = setTimeout(() => fail(504, `no complete answer from ${target.host} within ${ctx.timeoutMs} ms (tools.http.timeout_s)`), ctx.timeoutMs);
+    const onAbort = () => fail(503, 'the execution ended');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    upstream.on('error', (err) => fail(502, `${target.host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`));
+    upstream.on('response', (answer) => {
+      const declared = Number(answer.headers['content-length'] ?? NaN);
+      const tooBig = () => `the response from ${target.host} is larger than the cap of ${ctx.maxBytes} bytes (${ctx.maxBytesSetting}); it was cut`;
+      if (declared > ctx.maxBytes) return fail(502, tooBig());
+      const chunks: Buffer[] = [];
+      let size = 0;
+      answer.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > ctx.maxBytes) fail(502, tooBig());
+        else chunks.push(c);
+      });
+      answer.on('error', (err) => fail(502, `${target.host}: ${err.message}`));
+      answer.on('end', () => {
+        if (done) return;
+        const data = redactSecrets(Buffer.concat(chunks), ctx.secrets);
+        const headers: http.OutgoingHttpHeaders = {};
+        for (const [k, v] of Object.entries(answer.headers)) {
+          if (v === undefined || HOP_BY_HOP.has(k)) continue;
+          headers[k] = Array.isArray(v) ? v.map((x) => redactSecrets(Buffer.from(x), ctx.secrets).toString()) : redactSecrets(Buffer.from(String(v)), ctx.secrets).toString();
+        }
+        if (req.method !== 'HEAD') headers['content-length'] = data.length;
+        else if (answer.headers['content-length'] !== undefined) headers['content-length'] = answer.headers['content-length'];
+        const status = answer.statusCode ?? 502;
+        res.writeHead(status, answer.statusMessage, headers);
+        res.end(req.method === 'HEAD' ? undefined : data);
+        finish({ status, bytes: data.length });
+      });
+    });
+    upstream.end(body);
+  });
+}
+
+const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');

@@ -1,0 +1,151 @@
+/**
+ * The rules a PostgreSQL statement must pass before it is sent, checked on the tree of the real
+ * PostgreSQL parser (libpg-query). The read-only transaction the statement then runs in is the
+ * backstop for anything these rules miss; these rules also stop what a read-only transaction
+ * allows: reading server files, signalling other sessions, session-level locks and settings,
+ * functions that run a query given as text.
+ *
+ * Allowed: one `SELECT`, `WITH … SELECT`, `VALUES` or `TABLE` statement, or `EXPLAIN` (without
+ * `ANALYZE`) of one. Refused: every other statement (writes, DDL, `COPY`, `SET`, transaction
+ * control, `DO`, `CALL`…), data-modifying `WITH`, `SELECT … INTO`, locking clauses
+ * (`FOR UPDATE`/`SHARE`), and the functions of {@link DENIED_FUNCTIONS} / {@link DENIED_FUNCTION_PREFIXES}.
+ */
+import { SqlRefusedError } from './types.js';
+
+/** Functions refused by exact name (any schema). */
+export const DENIED_FUNCTIONS: ReadonlySet<string> = new Set([
+  'set_config', // changes settings (e.g. transaction_read_only, statement_timeout)
+  'query_to_xml', 'query_to_xmlschema', 'query_to_xml_and_xmlschema', // run a query given as text
+  'cursor_to_xml', 'cursor_to_xmlschema',
+  'table_to_xml', 'table_to_xmlschema', 'table_to_xml_and_xmlschema',
+  'schema_to_xml', 'schema_to_xmlschema', 'schema_to_xml_and_xmlschema',
+  'database_to_xml', 'database_to_xmlschema', 'database_to_xml_and_xmlschema',
+  'ts_stat', 'ts_rewrite', // ts_stat(text) and ts_rewrite(tsquery, text) run a query given as text
+  'pg_stat_file', 'pg_current_logfile', 'pg_logdir_ls', // server files
+  'loread', 'lowrite', // large objects (lo_* below)
+  'pg_notify', 'nextval', 'setval', 'txid_current', 'pg_current_xact_id',
+  'pg_reload_conf', 'pg_rotate_logfile', 'pg_promote',
+  'pg_export_snapshot', 'pg_switch_wal', 'pg_switch_xlog',
+  'pg_stat_statements_reset', 'pg_truncate_visibility_map', // maintenance that changes state
+  'brin_summarize_new_values', 'brin_summarize_range', 'brin_desummarize_range', 'gin_clean_pending_list',
+]);
+
+/** Functions refused by the start of their name (any schema). */
+export const DENIED_FUNCTION_PREFIXES: readonly string[] = [
+  'pg_read_', 'pg_ls_', 'pg_file_', // server files: pg_read_file, pg_read_binary_file, pg_ls_dir…
+  'lo_', // large objects: lo_import / lo_export read and write server files
+  'dblink', // connections to other databases
+  'pg_advisory_', 'pg_try_advisory_', // session locks outlive the rolled-back transaction
+  'pg_terminate_', 'pg_cancel_', 'pg_signal_', 'pg_log_backend_', // other sessions
+  'pg_create_', 'pg_drop_', 'pg_replication_', 'pg_logical_', 'pg_copy_', // replication slots
+  'pg_backup_', 'pg_start_backup', 'pg_stop_backup', 'pg_wal_replay_', 'pg_stat_reset', 'pg_import_',
+];
+
+/** Statement node names → how a refusal names them. */
+const STATEMENT_NAMES: Record<string, string> = {
+  InsertStmt: 'INSERT', UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE', CopyStmt: 'COPY',
+  TransactionStmt: 'transaction control (BEGIN/COMMIT/ROLLBACK…)', VariableSetStmt: 'SET', VariableShowStmt: 'SHOW',
+  DoStmt: 'DO', CallStmt: 'CALL', TruncateStmt: 'TRUNCATE', CreateStmt: 'CREATE TABLE', CreateTableAsStmt: 'CREATE TABLE AS',
+  DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE', GrantStmt: 'GRANT', PrepareStmt: 'PREPARE', ExecuteStmt: 'EXECUTE',
+  DeclareCursorStmt: 'DECLARE CURSOR', LockStmt: 'LOCK', ListenStmt: 'LISTEN', NotifyStmt: 'NOTIFY', VacuumStmt: 'VACUUM',
+  LoadStmt: 'LOAD', CreateFunctionStmt: 'CREATE FUNCTION', ExplainStmt: 'EXPLAIN',
+};
+
+const READ_ONLY_HINT = 'only one SELECT, WITH … SELECT, VALUES, TABLE or EXPLAIN (without ANALYZE) statement is allowed';
+
+/** The parser, loaded on first use (its WebAssembly module costs tens of ms to load). */
+let parser: Promise<(sql: string) => unknown> | undefined;
+
+function loadParser(): Promise<(sql: string) => unknown> {
+  return (parser ??= import('libpg-query').then(async ({ loadModule, parseSync }) => {
+    await loadModule();
+    return parseSync;
+  }));
+}
+
+/** A parse tree node: `{NodeName: {…fields}}`, arrays of nodes, or scalars. */
+type Tree = unknown;
+
+/**
+ * Checks one statement against the rules.
+ * @param sql the statement's text, as the program sent it
+ * @throws {SqlRefusedError} naming the rule it breaks (`syntax`, `one statement`, `read only`,
+ *   `no SELECT INTO`, `no locking clause`, `EXPLAIN without ANALYZE`, `function`)
+ */
+export async function checkPostgresStatement(sql: string): Promise<void> {
+  const parse = await loadParser();
+  let tree: { stmts?: { stmt: Tree }[] };
+  try {
+    tree = parse(sql) as { stmts?: { stmt: Tree }[] };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new SqlRefusedError('syntax', `the statement could not be parsed: ${message}`);
+  }
+  const stmts = tree.stmts ?? [];
+  if (stmts.length !== 1) {
+    throw new SqlRefusedError('one statement', `${stmts.length === 0 ? 'no statement' : `${stmts.length} statements`} given: send exactly one statement per call (no ";" between statements)`);
+  }
+  let top = stmts[0]!.stmt as Record<string, Tree>;
+  const explain = top.ExplainStmt as { query: Tree; options?: { DefElem: { defname: string; arg?: Tree } }[] } | undefined;
+  if (explain) {
+    const analyze = (explain.options ?? []).find((o) => o.DefElem.defname === 'analyze');
+    if (analyze && !isFalse(analyze.DefElem.arg)) {
+      throw new SqlRefusedError('EXPLAIN without ANALYZE', 'EXPLAIN ANALYZE runs the statement: use EXPLAIN without ANALYZE');
+    }
+    top = explain.query as Record<string, Tree>;
+  }
+  if (!('SelectStmt' in top)) refuseStatement(Object.keys(top)[0] ?? 'unknown');
+  walk(top);
+}
+
+/** Whether an option's argument turns it off (`ANALYZE false`, `ANALYZE off`, `ANALYZE 0`). */
+function isFalse(arg: Tree): boolean {
+  const text = JSON.stringify(arg ?? null).toLowerCase();
+  return /"(false|off)"|"boolval":\{\}|"ival":\{\}|"ival":0/.test(text);
+}
+
+function refuseStatement(node: string): never {
+  const what = STATEMENT_NAMES[node] ?? node.replace(/Stmt$/, '');
+  throw new SqlRefusedError('read only', `${what} is not allowed: ${READ_ONLY_HINT}`);
+}
+
+function deniedFunction(name: string): boolean {
+  const n = name.toLowerCase();
+  return DENIED_FUNCTIONS.has(n) || DENIED_FUNCTION_PREFIXES.some((p) => n.startsWith(p));
+}
+
+function refuseFunction(name: string): never {
+  throw new SqlRefusedError('function', `the function ${name}() is not allowed here (it reads server files, changes settings or sessions, or runs a query given as text)`);
+}
+
+/** Names in a list of `{String: {sval}}` nodes. */
+function names(list: Tree): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((n) => (n && typeof n === 'object' && 'String' in n ? [String((n as { String: { sval?: string } }).String.sval ?? '')] : []));
+}
+
+function walk(node: Tree): void {
+  if (Array.isArray(node)) {
+    for (const item of node) walk(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  for (const [key, value] of Object.entries(node as Record<string, Tree>)) {
+    if (key.endsWith('Stmt') && key !== 'SelectStmt') refuseStatement(key);
+    if (key === 'SelectStmt') {
+      const select = value as { intoClause?: Tree; lockingClause?: Tree[] };
+      if (select.intoClause) throw new SqlRefusedError('no SELECT INTO', 'SELECT … INTO creates a table: not allowed');
+      if (select.lockingClause?.length) throw new SqlRefusedError('no locking clause', 'FOR UPDATE / FOR SHARE locks rows: not allowed');
+    }
+    if (key === 'FuncCall') {
+      const name = names((value as { funcname?: Tree }).funcname).at(-1) ?? '';
+      if (deniedFunction(name)) refuseFunction(name);
+    }
+    // attribute notation calls a function too: (x).pg_ls_dir is pg_ls_dir(x)
+    if (key === 'ColumnRef' || key === 'A_Indirection') {
+      const fields = key === 'ColumnRef' ? (value as { fields?: Tree }).fields : (value as { indirection?: Tree }).indirection;
+      for (const name of names(fields)) if (deniedFunction(name)) refuseFunction(name);
+    }
+    walk(value);
+  }
+}
