@@ -188,8 +188,10 @@ describe('a run is a workspace', () => {
     const a = await worker(server);
     const b = await worker(server, { turnWaitMs: 500 });
     const conv = conversation();
-    const going = a.agent.run(conv, 'print slow', {});
-    await new Promise((r) => setTimeout(r, 300));
+    let executing!: () => void;
+    const started = new Promise<void>((resolve) => (executing = resolve));
+    const going = a.agent.run(conv, 'print slow', { onEvent: (e) => e.type === 'executing' && executing() });
+    await started; // the first turn holds the run's lease while its program sleeps
     const [stored] = await b.store.listRuns(conv, 1);
     await expect(b.agent.improve(stored!, 'faster', {})).rejects.toThrow(/still going after 1 s; nothing was done/);
     const done = await going;
