@@ -141,7 +141,7 @@ async function render(
   call: (onEvent: (e: AgentEvent) => void) => Promise<Run>,
   known?: Run,
 ): Promise<void> {
-  const renderer = new ThreadRenderer(ctx.poster, target, (err, what) => ctx.log.warn(`slack: ${what} failed:`, (err as Error).message));
+  const renderer = new ThreadRenderer(ctx.poster, { ...target, workspace: (run) => ctx.core.agent.workspace(run) }, (err, what) => ctx.log.warn(`slack: ${what} failed:`, (err as Error).message));
   let linked: Promise<void> | undefined;
   let runId = known?.id;
   const onEvent = (event: AgentEvent) => {

@@ -84,6 +84,93 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     expect(await chat.show()).toContain('nums.txt');
   });
 
+  describe('a thread is a workspace', () => {
+    let w1: string;
+    const inventory = Buffer.from('sku,qty\nA1,3\nB2,1\nA1,4\nC3,9\nB2,2\nD4,5\n'); // 7 lines, 4 distinct skus
+    const countLines = py('print("lines=" + str(len(open("inventory.csv").read().splitlines())))');
+
+    it('W1: the run asks for a file; the reply with it runs the same program with the file and succeeds', async () => {
+      chat.llm.enqueue(countLines);
+      w1 = await (await chat.run('count the lines of inventory.csv')).thread();
+      const [first] = await chat.finals(w1, 1);
+      expect(first).toMatch(/[Ff]ailed/);
+      expect(chat.text(w1)).toMatch(/attach inventory\.csv/);
+      chat.llm.enqueue(countLines);
+      await chat.reply(w1, 'here it is', { file: { name: 'inventory.csv', data: inventory } });
+      const finals = await chat.finals(w1, 2);
+      expect(finals[1]).toMatch(/success|Success/);
+      const text = chat.text(w1);
+      expect(text).toContain('lines=7');
+      expect(text).not.toMatch(/not run again/);
+      // the reply's attempt is the run's attempt 2: numbers continue, never "attempt 1" of the reply again
+      const afterFirst = text.slice(text.indexOf(first!) + first!.length);
+      expect(afterFirst).toMatch(/[Aa]ttempt\*{0,2} 2\b/);
+      expect(afterFirst).not.toMatch(/[Aa]ttempt\*{0,2} 1\b/);
+    });
+
+    it('W1: a later reply without the file finds it; Re-run succeeds; /show lists the workspace', async () => {
+      chat.llm.enqueue(py('import csv\nprint("distinct=" + str(len({r["sku"] for r in csv.DictReader(open("inventory.csv"))})))'));
+      await chat.reply(w1, 'and the number of distinct sku values');
+      const finals = await chat.finals(w1, 3);
+      expect(finals[2]).toMatch(/success|Success/);
+      expect(chat.text(w1)).toContain('distinct=4');
+      const asked = chat.llm.requests.length;
+      await chat.rerun(w1);
+      const again = await chat.finals(w1, 4);
+      expect(again[3]).toMatch(/success|Success/);
+      expect(chat.llm.requests.length).toBe(asked);
+      expect(chat.text(w1).split('distinct=4').length).toBeGreaterThan(2);
+      // the end message names the workspace
+      expect(again[3]).toMatch(/[Ww]orkspace.*inventory\.csv/s);
+      const shown = await chat.show(w1);
+      expect(shown).toMatch(/inventory\.csv \(\d+ B, given\)/);
+    });
+
+    it('W2: a file a turn wrote is an input of the next; a newer file of that name replaces it, and the thread says so', async () => {
+      chat.llm.enqueue(py('with open("clean.csv", "w") as f:\n    f.write("x,y\\n1,10\\n2,20\\n3,12\\n")\nprint("wrote clean.csv")'));
+      const t = await (await chat.run('write clean.csv with two columns')).thread();
+      expect((await chat.finals(t, 1))[0]).toMatch(/success|Success/);
+      const secondColumn = py('import csv\nrows = list(csv.reader(open("clean.csv")))[1:]\nprint("sum2=" + str(sum(int(r[1]) for r in rows)))');
+      chat.llm.enqueue(secondColumn);
+      await chat.reply(t, 'plot the second column of clean.csv');
+      expect((await chat.finals(t, 2))[1]).toMatch(/success|Success/);
+      expect(chat.text(t)).toContain('sum2=42');
+      expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toMatch(/clean\.csv \([^)]*written by the program of attempt 1\)/);
+      chat.llm.enqueue(secondColumn);
+      await chat.reply(t, 'again, with this one', { file: { name: 'clean.csv', data: Buffer.from('x,y\n1,1\n2,2\n') } });
+      expect((await chat.finals(t, 3))[2]).toMatch(/success|Success/);
+      expect(chat.text(t)).toMatch(/clean\.csv replaced the earlier file of that name/);
+      expect(chat.text(t)).toContain('sum2=3');
+      // removing a file from the workspace: later turns no longer find it
+      expect(await chat.removeFile(t, 'clean.csv')).toMatch(/removed/i);
+      expect(await chat.show(t)).not.toContain('clean.csv (');
+      chat.llm.enqueue(py('import os\nprint("has=" + str(os.path.exists("clean.csv")))'));
+      await chat.reply(t, 'is clean.csv still there?');
+      await chat.finals(t, 4);
+      expect(chat.text(t)).toContain('has=False');
+    });
+
+    it('two replies at once on a run still at work: both run after it, in order, the later ones say they are queued; retries are deduplicated', async () => {
+      const asked = chat.llm.requests.length;
+      chat.llm.enqueue(py('import time; time.sleep(2); print("turn-one")'), py('print("reply-a")'), py('print("reply-b")'));
+      const t = await (await chat.run('print turn-one slowly')).thread();
+      // the requester replies while the run is still at work, another user right after: delivered twice each
+      await chat.reply(t, 'print reply-a', { user: 1, twice: true });
+      await new Promise((r) => setTimeout(r, 200));
+      await chat.reply(t, 'print reply-b', { user: 2, twice: true });
+      const finals = await chat.finals(t, 3);
+      expect(finals.every((f) => /success|Success/.test(f))).toBe(true);
+      const text = chat.text(t);
+      expect(`${text}\n${chat.told()}`).toMatch(/Queued|waits for it|queued/);
+      expect(text.indexOf('turn-one')).toBeLessThan(text.indexOf('reply-a'));
+      expect(text.indexOf('reply-a')).toBeLessThan(text.indexOf('reply-b'));
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(chat.llm.requests.length).toBe(asked + 3);
+      expect(await chat.finals(t, 3)).toHaveLength(3);
+      expect(chat.told()).not.toMatch(/already have a job running/);
+    }, 90_000);
+  });
+
   // queue mode only: an embedded app's jobs die with it (its runs are ended when next read, test/history)
   if (name.includes('queue')) it('a worker killed mid-run: the thread says so and the run ends failed', async () => {
     chat.llm.enqueue(py('import time; time.sleep(30); print("never")'));

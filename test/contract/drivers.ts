@@ -42,7 +42,12 @@ export interface ChatDriver {
   /** All the text posted in a thread. */
   text(thread: string): string;
   history(): Promise<string>;
-  show(): Promise<string>;
+  /** `/show` of a thread's run (default: the channel's newest run), as the requester sees it. */
+  show(thread?: string): Promise<string>;
+  /** Removes a file from a thread's run's workspace (`/show … remove`); returns the answer. */
+  removeFile(thread: string, name: string): Promise<string>;
+  /** Everything only a requester was told (ephemeral answers), so far. */
+  told(): string;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   close(): Promise<void>;
@@ -58,6 +63,14 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   const finalPosts = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
   const eph = () => slack.callsOf('chat.postEphemeral').length;
   let seq = 0;
+  const slackShow = async (text: string) => {
+    const responses = slack.responses.length;
+    const res = await sendCommand(appUrl, SECRET, { command: '/show', text, user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM, response_url: slack.responseUrl(`show${++seq}`) });
+    const body = typeof res.body === 'object' && res.body ? JSON.stringify(res.body) : '';
+    if (body) return body;
+    // acked empty: the answer came later, via response_url
+    return JSON.stringify((await slack.waitFor(() => slack.responses[responses], 30_000, 'the /show answer')).body);
+  };
   const event = (e: Record<string, unknown>, twice: boolean | undefined) => {
     const eventId = `Ev_C${++seq}`;
     return (async () => {
@@ -118,10 +131,9 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
       const res = await sendCommand(appUrl, SECRET, { command: '/history', text: '', user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM });
       return JSON.stringify(res.body);
     },
-    async show() {
-      const res = await sendCommand(appUrl, SECRET, { command: '/show', text: '', user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM });
-      return JSON.stringify(res.body);
-    },
+    show: (ts) => slackShow(ts ?? ''),
+    removeFile: (ts, name) => slackShow(`${ts} remove ${name}`),
+    told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
     ...(kill ? { killWorkers: kill } : {}),
     close,
   };
@@ -137,6 +149,7 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     await discord.waitFor(() => !/^$/.test(discord.world.messages.get(record.originalMessageId!)?.content ?? ''), 20_000, 'the answer text');
     return discord.world.messages.get(record.originalMessageId!)!.content;
   };
+  const runIdOf = (thread: string) => /run `([^`]+)`/.exec(finalMessages(thread).at(-1)?.content ?? '')![1]!;
   const press = async (thread: string, which: 0 | 1) => {
     const final = finalMessages(thread).at(-1)!;
     const button = (final.components[0] as { components: Array<{ custom_id: string }> }).components[which]!;
@@ -176,7 +189,10 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     },
     text: (thread) => discord.messagesIn(thread).map((m) => m.content).join('\n'),
     history: async () => deferredAnswer(discord.slash('history', {}, from(2)).id),
-    show: async () => deferredAnswer(discord.slash('show', {}, from(2)).id),
+    show: async (thread) => deferredAnswer(discord.slash('show', thread ? { run: runIdOf(thread) } : {}, from(2)).id),
+    removeFile: async (thread, name) => deferredAnswer(discord.slash('show', { run: runIdOf(thread), remove: name }, from(1)).id),
+    // a refused reply is answered in its thread, a refused command in its interaction's message
+    told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
     ...(kill ? { killWorkers: kill } : {}),
     close,
   };
