@@ -4,7 +4,14 @@
  * scripts the LLM replies it uses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
 import { WORLDS, type ChatDriver } from './drivers.js';
+
+/** The names of the files under a directory, at any depth (empty when it does not exist). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
+}
 
 const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
 
@@ -96,6 +103,7 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
       expect(first).toMatch(/[Ff]ailed/);
       expect(chat.text(w1)).toMatch(/attach inventory\.csv/);
       chat.llm.enqueue(countLines);
+      await chat.moveWorkers?.(); // queue mode: the reply runs on another host
       await chat.reply(w1, 'here it is', { file: { name: 'inventory.csv', data: inventory } });
       const finals = await chat.finals(w1, 2);
       expect(finals[1]).toMatch(/success|Success/);
@@ -109,11 +117,13 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     });
 
     it('W1: a later reply without the file finds it; Re-run succeeds; /show lists the workspace', async () => {
+      const host = await chat.moveWorkers?.(); // queue mode: yet another host, with none of the files on its disk
       chat.llm.enqueue(py('import csv\nprint("distinct=" + str(len({r["sku"] for r in csv.DictReader(open("inventory.csv"))})))'));
       await chat.reply(w1, 'and the number of distinct sku values');
       const finals = await chat.finals(w1, 3);
       expect(finals[2]).toMatch(/success|Success/);
       expect(chat.text(w1)).toContain('distinct=4');
+      if (host) expect(await filesUnder(host)).not.toContain('inventory.csv');
       const asked = chat.llm.requests.length;
       await chat.rerun(w1);
       const again = await chat.finals(w1, 4);
@@ -130,11 +140,19 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
       chat.llm.enqueue(py('with open("clean.csv", "w") as f:\n    f.write("x,y\\n1,10\\n2,20\\n3,12\\n")\nprint("wrote clean.csv")'));
       const t = await (await chat.run('write clean.csv with two columns')).thread();
       expect((await chat.finals(t, 1))[0]).toMatch(/success|Success/);
-      const secondColumn = py('import csv\nrows = list(csv.reader(open("clean.csv")))[1:]\nprint("sum2=" + str(sum(int(r[1]) for r in rows)))');
+      const secondColumn = py('import csv\nrows = list(csv.reader(open("clean.csv")))[1:]\nopen("col2.txt", "w").write(" ".join(r[1] for r in rows))\nprint("sum2=" + str(sum(int(r[1]) for r in rows)))');
       chat.llm.enqueue(secondColumn);
+      const host = await chat.moveWorkers?.(); // queue mode: the next turn runs on another host
       await chat.reply(t, 'plot the second column of clean.csv');
       expect((await chat.finals(t, 2))[1]).toMatch(/success|Success/);
       expect(chat.text(t)).toContain('sum2=42');
+      // the worker of the other host ran the turn (its artifact is on that host's disk), and clean.csv
+      // came from the shared store: that disk never had it
+      if (host) {
+        const there = await filesUnder(host);
+        expect(there).toContain('col2.txt');
+        expect(there).not.toContain('clean.csv');
+      }
       expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toMatch(/clean\.csv \([^)]*written by the program of attempt 1\)/);
       chat.llm.enqueue(secondColumn);
       await chat.reply(t, 'again, with this one', { file: { name: 'clean.csv', data: Buffer.from('x,y\n1,1\n2,2\n') } });
@@ -152,8 +170,14 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
 
     it('two replies at once on a run still at work: both run after it, in order, the later ones say they are queued; retries are deduplicated', async () => {
       const asked = chat.llm.requests.length;
-      chat.llm.enqueue(py('import time; time.sleep(2); print("turn-one")'), py('print("reply-a")'), py('print("reply-b")'));
+      const bounced = () => chat.told().split('already have a job running').length;
+      const bouncedBefore = bounced();
+      // outputs the thread can show only when the programs ran (the code and the replies spell them apart)
+      chat.llm.enqueue(py('import time; time.sleep(2); print("out" + "-one")'), py('print("out" + "-a")'), py('print("out" + "-b")'));
       const t = await (await chat.run('print turn-one slowly')).thread();
+      // once its code shows, the run is at work (its thread linked): it sleeps for 2 s
+      const until = Date.now() + 30_000;
+      while (!chat.text(t).includes('time.sleep(2)') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       // the requester replies while the run is still at work, another user right after: delivered twice each
       await chat.reply(t, 'print reply-a', { user: 1, twice: true });
       await new Promise((r) => setTimeout(r, 200));
@@ -162,12 +186,13 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
       expect(finals.every((f) => /success|Success/.test(f))).toBe(true);
       const text = chat.text(t);
       expect(`${text}\n${chat.told()}`).toMatch(/Queued|waits for it|queued/);
-      expect(text.indexOf('turn-one')).toBeLessThan(text.indexOf('reply-a'));
-      expect(text.indexOf('reply-a')).toBeLessThan(text.indexOf('reply-b'));
+      expect(text.indexOf('out-one')).toBeGreaterThan(-1);
+      expect(text.indexOf('out-one')).toBeLessThan(text.indexOf('out-a'));
+      expect(text.indexOf('out-a')).toBeLessThan(text.indexOf('out-b'));
       await new Promise((r) => setTimeout(r, 1500));
       expect(chat.llm.requests.length).toBe(asked + 3);
       expect(await chat.finals(t, 3)).toHaveLength(3);
-      expect(chat.told()).not.toMatch(/already have a job running/);
+      expect(bounced()).toBe(bouncedBefore);
     }, 90_000);
   });
 

@@ -12,7 +12,10 @@ import { sendCommand, sendEvent, sendInteraction } from '../fakes/slack-signed.j
 import { blockActionsPayload, viewSubmissionPayload } from '../fakes/slack-payloads.js';
 import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
-import { startQueueWorld } from '../queue/harness.js';
+import { startQueueWorld, type Proc } from '../queue/harness.js';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
 import { stopChild } from '../helpers/servers.js';
 
@@ -50,13 +53,18 @@ export interface ChatDriver {
   told(): string;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
+  /**
+   * Queue mode: stops every worker and starts one with a data dir of its own (as on another host;
+   * the store and the queue are shared). @returns that data dir
+   */
+  moveWorkers?(): Promise<string>;
   close(): Promise<void>;
 }
 
 const AGENT = { max_retries: 2 };
 
 /** The Slack driver over a fake Slack and an app URL (embedded or queue ingress: the same protocol). */
-function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>, kill?: () => Promise<void>): ChatDriver {
+function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>, workers?: Workers): ChatDriver {
   const users = { 1: 'U_ALICE', 2: 'U_BOB' } as const;
   const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
   const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
@@ -134,13 +142,13 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     show: (ts) => slackShow(ts ?? ''),
     removeFile: (ts, name) => slackShow(`${ts} remove ${name}`),
     told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
-    ...(kill ? { killWorkers: kill } : {}),
+    ...(workers ?? {}),
     close,
   };
 }
 
 /** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
-function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, people: [FakeUser, FakeUser], close: () => Promise<void>, kill?: () => Promise<void>): ChatDriver {
+function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, people: [FakeUser, FakeUser], close: () => Promise<void>, workers?: Workers): ChatDriver {
   const from = (u: 1 | 2 = 1, c = channel) => ({ user: people[u - 1]!, channelId: c });
   const finalMessages = (thread: string) => discord.messagesIn(thread).filter((m) => m.components.length > 0);
   const deferredAnswer = async (id: string) => {
@@ -193,8 +201,28 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     removeFile: async (thread, name) => deferredAnswer(discord.slash('show', { run: runIdOf(thread), remove: name }, from(1)).id),
     // a refused reply is answered in its thread, a refused command in its interaction's message
     told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
-    ...(kill ? { killWorkers: kill } : {}),
+    ...(workers ?? {}),
     close,
+  };
+}
+
+/** What a queue-mode world does with its workers. */
+type Workers = Pick<ChatDriver, 'killWorkers' | 'moveWorkers'>;
+
+/** The workers of a queue-mode world (Slack's or Discord's: both have `workers` and `addWorker`). */
+function queueWorkers(w: { workers: Proc[]; addWorker(o?: { dataDir?: string }): Promise<Proc> }): Workers {
+  let hosts = 0;
+  return {
+    async killWorkers() {
+      for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
+      await w.addWorker();
+    },
+    async moveWorkers() {
+      for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGTERM', 10_000);
+      const dataDir = join(await mkdtemp(join(tmpdir(), 'contract-host-')), `host-${++hosts}`);
+      await w.addWorker({ dataDir });
+      return dataDir;
+    },
   };
 }
 
@@ -210,18 +238,10 @@ export const WORLDS: Record<string, () => Promise<ChatDriver>> = {
   },
   'Slack, queue mode': async () => {
     const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT });
-    const kill = async () => {
-      for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
-      await w.addWorker();
-    };
-    return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close(), kill);
+    return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close(), queueWorkers(w));
   },
   'Discord, queue mode': async () => {
     const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT });
-    const kill = async () => {
-      for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
-      await w.addWorker();
-    };
-    return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close(), kill);
+    return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close(), queueWorkers(w));
   },
 };
