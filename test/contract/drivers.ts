@@ -58,6 +58,8 @@ export interface ChatDriver {
    * the store and the queue are shared). @returns that data dir
    */
   moveWorkers?(): Promise<string>;
+  /** Queue mode: starts one more worker (same data dir). */
+  addWorker?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -207,7 +209,7 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
 }
 
 /** What a queue-mode world does with its workers. */
-type Workers = Pick<ChatDriver, 'killWorkers' | 'moveWorkers'>;
+type Workers = Pick<ChatDriver, 'killWorkers' | 'moveWorkers' | 'addWorker'>;
 
 /** The workers of a queue-mode world (Slack's or Discord's: both have `workers` and `addWorker`). */
 function queueWorkers(w: { workers: Proc[]; addWorker(o?: { dataDir?: string }): Promise<Proc> }): Workers {
@@ -215,6 +217,9 @@ function queueWorkers(w: { workers: Proc[]; addWorker(o?: { dataDir?: string }):
   return {
     async killWorkers() {
       for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
+      await w.addWorker();
+    },
+    async addWorker() {
       await w.addWorker();
     },
     async moveWorkers() {
