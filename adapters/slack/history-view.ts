@@ -48,7 +48,7 @@ export async function showText(deps: ShowDeps, conv: string, arg: string, names:
       ? `No run found for that id or thread in this channel. \`${names.history}\` lists the runs.`
       : `No runs in this channel yet. Start one with \`${names.run} <what the program should do>\`.`;
   }
-  if (remove !== undefined) return escapeMrkdwn(await removeFileText(deps.agent, run, remove));
+  if (remove !== undefined) return inlineText(await removeFileText(deps.agent, run, remove), 2900);
   const head = `*${inlineText(run.requirement, 300)}* (\`${run.id}\`, ${finalStatus(run)})`;
   const listing = workspaceListing(await deps.agent.workspace(run), `\`${names.show} ${run.id} remove <name>\` removes one`);
   const files = fencedSection(listing.lines.join('\n'), escapeMrkdwn(listing.title), 1200, 30).text;

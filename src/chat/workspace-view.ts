@@ -46,15 +46,16 @@ function badName(name: string): string | undefined {
  * @throws the store's errors
  */
 export async function removeFileText(agent: Agent, run: Run, name: string): Promise<string> {
-  const bad = badName(name.trim());
-  if (bad) return `Nothing removed: ${bad}.`;
   const wanted = name.trim();
+  const bad = badName(wanted);
+  if (bad) return `Nothing removed: ${bad}.`;
   // a turn at work holds the run's files: removing waits for it, which a chat answer cannot
   if (run.status === 'running') return `Nothing removed: run ${run.id} is still at work; remove ${wanted} when it ends.`;
   const removed = await agent.removeFile(run, wanted);
   if (!removed) {
     const names = (await agent.workspace(run)).files.map((f) => f.name);
-    return `Nothing removed: the workspace of run ${run.id} has no file named ${wanted}${names.length ? ` (it has: ${names.join(', ')})` : ' (it is empty)'}.`;
+    const listed = names.length > NAMED_MAX * 2 ? `${names.slice(0, NAMED_MAX * 2).join(', ')} and ${names.length - NAMED_MAX * 2} more` : names.join(', ');
+    return `Nothing removed: the workspace of run ${run.id} has no file named ${wanted}${names.length ? ` (it has: ${listed})` : ' (it is empty)'}.`;
   }
   return `🗑️ Removed ${wanted} from the workspace of run ${run.id}: later turns no longer find it (earlier results keep it).`;
 }
