@@ -13,8 +13,6 @@ import { blockActionsPayload, viewSubmissionPayload } from '../fakes/slack-paylo
 import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
 import { startQueueWorld, type Proc } from '../queue/harness.js';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
 import { stopChild } from '../helpers/servers.js';
@@ -211,8 +209,8 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
 /** What a queue-mode world does with its workers. */
 type Workers = Pick<ChatDriver, 'killWorkers' | 'moveWorkers' | 'addWorker'>;
 
-/** The workers of a queue-mode world (Slack's or Discord's: both have `workers` and `addWorker`). */
-function queueWorkers(w: { workers: Proc[]; addWorker(o?: { dataDir?: string }): Promise<Proc> }): Workers {
+/** The workers of a queue-mode world (Slack's or Discord's: both have `workers`, `addWorker` and a temp `dir`). */
+function queueWorkers(w: { dir: string; workers: Proc[]; addWorker(o?: { dataDir?: string }): Promise<Proc> }): Workers {
   let hosts = 0;
   return {
     async killWorkers() {
@@ -224,7 +222,7 @@ function queueWorkers(w: { workers: Proc[]; addWorker(o?: { dataDir?: string }):
     },
     async moveWorkers() {
       for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGTERM', 10_000);
-      const dataDir = join(await mkdtemp(join(tmpdir(), 'contract-host-')), `host-${++hosts}`);
+      const dataDir = join(w.dir, `host-${++hosts}`);
       await w.addWorker({ dataDir });
       return dataDir;
     },

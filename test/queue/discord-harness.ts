@@ -23,6 +23,8 @@ export interface DiscordQueueWorld {
   bob: FakeUser;
   ingress: Proc;
   workers: Proc[];
+  /** The world's temp dir (config, data dirs), removed on close. */
+  dir: string;
   from(user: FakeUser, channelId?: string): From;
   /** Starts one more worker (`dataDir`: its own `store.data_dir`, as on another host); resolves once it takes jobs. */
   addWorker(options?: { dataDir?: string }): Promise<Proc>;
@@ -72,6 +74,7 @@ export async function startDiscordQueueWorld(options: DiscordQueueOptions): Prom
     bob,
     ingress: undefined as unknown as Proc,
     workers: [],
+    dir,
     from: (user, channelId = general.id) => ({ user, channelId }),
     async addWorker(o = {}) {
       const config = o.dataDir ? await configWithDataDir(configFile, o.dataDir) : configFile;
