@@ -79,7 +79,7 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
   },
   {
     name: 'show',
-    description: 'Show a run of this channel: its latest code and result',
+    description: 'Show a run of this channel: its workspace, latest code and result',
     type: ApplicationCommandType.ChatInput,
     options: [
       {
@@ -88,6 +88,13 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
         type: ApplicationCommandOptionType.String,
         required: false,
         max_length: 64,
+      },
+      {
+        name: 'remove',
+        description: "A file to remove from the run's workspace (later turns no longer find it)",
+        type: ApplicationCommandOptionType.String,
+        required: false,
+        max_length: 255,
       },
     ],
     contexts,

@@ -5,8 +5,6 @@
 import { ActionRowBuilder, ModalBuilder, TextInputBuilder, TextInputStyle, type ButtonInteraction, type SendableChannels } from 'discord.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import type { Run } from '../../src/history/types.js';
-import { waitForRunTurn, WAITING_FOR_RUN } from '../../src/chat/run-turn.js';
-import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/agent.js';
 import { inputFiles, type RemoteFile } from './attachments.js';
 import { withInputFilesNote } from '../../src/chat/input-note.js';
 import { downloadLimits, type BotContext } from './context.js';
@@ -93,7 +91,8 @@ export async function threadReplyJob(ctx: BotContext, spec: ThreadReplySpec): Pr
 
 /**
  * Loads the run fresh from the store (another job may have changed it) and re-runs it (no
- * feedback) or improves it; then refreshes the run's first message.
+ * feedback) or improves it; then refreshes the run's first message. A turn of the run still at work
+ * elsewhere is waited for by the agent (its turn lease); its `queued` event tells the thread.
  */
 async function continueRun(
   ctx: BotContext,
@@ -106,10 +105,6 @@ async function continueRun(
   onFinish?: (run: Run | undefined) => Promise<void>,
 ): Promise<void> {
   const rerun = feedback === undefined;
-  await waitForRunTurn(ctx.app.store, conversation, runId, {
-    timeoutMs: ctx.app.agent.runTimeoutMs || DEFAULT_RUN_TIMEOUT_MS,
-    onWait: async () => void (await surface.post({ content: WAITING_FOR_RUN })),
-  });
   await runJob(ctx, {
     surface,
     conversation,

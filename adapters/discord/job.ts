@@ -11,6 +11,7 @@ import { finalMessage, finalState, headerMessage, type JobKind } from './render.
 import { editChannelMessage, type Surface } from './surface.js';
 import { neutraliseFences } from '../../src/chat/format.js';
 import { callAgent } from '../../src/chat/agent-call.js';
+import { workspaceLine } from '../../src/chat/workspace-view.js';
 
 /** What a job needs. */
 export interface JobSpec {
@@ -50,7 +51,7 @@ export async function runJob(ctx: BotContext, spec: JobSpec): Promise<Run | unde
   });
   if (!run) renderer.setProgress('❌ Stopped by an error');
   await renderer.settled();
-  if (run) await renderer.post(finalMessage(run));
+  if (run) await renderer.post(finalMessage(run, await workspaceLineOf(ctx, run)));
   else await renderer.post({ content: `⚠️ ${failure ?? 'the job ended without a result'}` });
   if (note) await renderer.post({ content: `⚠️ ${neutraliseFences(note)}` });
   try {
@@ -59,6 +60,16 @@ export async function runJob(ctx: BotContext, spec: JobSpec): Promise<Run | unde
     ctx.logger.warn(`finishing the job failed: ${(err as Error)?.message ?? String(err)}`);
   }
   return run;
+}
+
+/** The line naming a run's workspace (undefined when empty, or when it cannot be read: logged). */
+async function workspaceLineOf(ctx: BotContext, run: Run): Promise<string | undefined> {
+  try {
+    return workspaceLine(await ctx.app.agent.workspace(run));
+  } catch (err) {
+    ctx.logger.warn(`reading the workspace of run ${run.id} failed: ${(err as Error)?.message ?? String(err)}`);
+    return undefined;
+  }
 }
 
 /**

@@ -210,10 +210,11 @@ export function runButtons(runId: string, generatedOnly = false): APIActionRowCo
   ];
 }
 
-/** The last message of a job in the thread: its outcome and the buttons. */
-export function finalMessage(run: Run): Outgoing {
+/** The last message of a job in the thread: its outcome, the line naming its workspace (`workspace`, plain) and the buttons. */
+export function finalMessage(run: Run, workspace?: string): Outgoing {
   const hint = 'Reply in this thread to improve it with your feedback (attached files go to the sandbox).';
-  return { content: cutChars(`${finalState(run)}\n${hint}`, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
+  const line = workspace ? `\n${neutraliseFences(oneLine(workspace, 600))}` : '';
+  return { content: cutChars(`${finalState(run)}\n${hint}${line}`, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
 }
 
 /** `/history`: the channel's recent runs, newest first. */
@@ -232,9 +233,16 @@ export function historyMessage(runs: Run[]): Outgoing {
   return { content };
 }
 
-/** `/show`: a run's requirement, status, latest code and latest result (capped; files attached). */
-export function showMessage(run: Run): Outgoing {
-  const header = `**Run \`${run.id}\`** · ${finalState(run)}\n> ${neutraliseFences(oneLine(run.requirement, 300))}`;
+/** A run's workspace as `/show` lists it: the title, then the files in a code block (at most 900 characters). */
+function workspaceText(listing: Notice): string {
+  const title = neutraliseFences(listing.title);
+  return listing.lines.length ? fitBlock(listing.lines.join('\n'), 900, { maxLines: 30, wrap: (block) => `${title}\n${block}` }).text : title;
+}
+
+/** `/show`: a run's requirement, status, its workspace, latest code and latest result (capped; files attached). */
+export function showMessage(run: Run, workspace?: Notice): Outgoing {
+  const listed = workspace ? `\n${workspaceText(workspace)}` : '';
+  const header = `**Run \`${run.id}\`** · ${finalState(run)}\n> ${neutraliseFences(oneLine(run.requirement, 300))}${listed}`;
   const latest = run.attempts.at(-1);
   if (!latest) return { content: header };
   const code = codeMessage(latest);

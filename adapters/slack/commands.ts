@@ -38,7 +38,7 @@ export function registerCommands(app: BoltApp, ctx: SlackContext): void {
     const refused = refusal(ctx.settings, command.channel_id, command.user_id);
     if (refused) return ack(ephemeral(refused));
     const conv = conversationId(command.team_id, command.channel_id);
-    await answer(ack, respond, async () => ephemeral(await showText(ctx.core.store, conv, command.text, names)));
+    await answer(ack, respond, async () => ephemeral(await showText(ctx.core, conv, command.text, names)));
   });
 }
 

@@ -10,9 +10,7 @@ import { ThreadRenderer, type ThreadTarget } from './thread.js';
 import { rootText } from './views.js';
 import { downloadInputs, type SlackFile } from './inputs.js';
 import { withInputFilesNote } from '../../src/chat/input-note.js';
-import { escapeMrkdwn, inlineText } from './mrkdwn.js';
-import { waitForRunTurn, WAITING_FOR_RUN } from '../../src/chat/run-turn.js';
-import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/agent.js';
+import { inlineText } from './mrkdwn.js';
 import { callAgent } from '../../src/chat/agent-call.js';
 
 /** A new run asked for with a slash command. */
@@ -110,14 +108,12 @@ export async function replyJob(ctx: JobContext, req: ReplyRequest): Promise<void
   await render(ctx, conv, target, (onEvent) => core.agent.improve(run, feedback || undefined, { requestedBy: req.user, ...(files.length ? { inputFiles: files } : {}), onEvent }), run);
 }
 
-/** The thread's run once no other job works on it (the thread says when it waits). */
-async function turnOf(ctx: JobContext, conv: string, req: ThreadRequest): Promise<Run | undefined> {
-  const found = await ctx.core.store.findRunByThread(conv, req.threadTs);
-  if (!found) return undefined;
-  return waitForRunTurn(ctx.core.store, conv, found.id, {
-    timeoutMs: ctx.core.agent.runTimeoutMs || DEFAULT_RUN_TIMEOUT_MS,
-    onWait: async () => void (await ctx.poster.post(req.channel, escapeMrkdwn(WAITING_FOR_RUN), req.threadTs)),
-  });
+/**
+ * The thread's run. A turn of it still at work elsewhere is waited for by the agent (its turn lease),
+ * which then reads the run again; its `queued` event tells the thread.
+ */
+function turnOf(ctx: JobContext, conv: string, req: ThreadRequest): Promise<Run | undefined> {
+  return ctx.core.store.findRunByThread(conv, req.threadTs);
 }
 
 /** Downloads a message's attached files as input files; says in the thread which were not used. */
@@ -141,7 +137,7 @@ async function render(
   call: (onEvent: (e: AgentEvent) => void) => Promise<Run>,
   known?: Run,
 ): Promise<void> {
-  const renderer = new ThreadRenderer(ctx.poster, target, (err, what) => ctx.log.warn(`slack: ${what} failed:`, (err as Error).message));
+  const renderer = new ThreadRenderer(ctx.poster, { ...target, workspace: (run) => ctx.core.agent.workspace(run) }, (err, what) => ctx.log.warn(`slack: ${what} failed:`, (err as Error).message));
   let linked: Promise<void> | undefined;
   let runId = known?.id;
   const onEvent = (event: AgentEvent) => {

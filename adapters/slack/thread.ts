@@ -13,6 +13,8 @@ import { codeView, finalStatus, finalText, improvingText, noticeText, progressTe
 import { Throttle } from '../../src/chat/code-stream.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EventViews, type EventView } from '../../src/chat/event-view.js';
+import { workspaceLine } from '../../src/chat/workspace-view.js';
+import type { WorkspaceManifest } from '../../src/history/workspace.js';
 
 /** Where and how a call is rendered. */
 export interface ThreadTarget {
@@ -27,6 +29,8 @@ export interface ThreadTarget {
   kind: 'run' | 'generate' | 'improve';
   /** What the channel message shows, for a call that fails before its run exists. */
   root?: Pick<Run, 'requirement' | 'requestedBy' | 'meta'>;
+  /** Reads the run's workspace when it ends, for the line of the final message that names it. */
+  workspace?: (run: Run) => Promise<WorkspaceManifest>;
 }
 
 /** Receives errors of individual posts (a failed post never stops the run). */
@@ -184,12 +188,19 @@ export class ThreadRenderer {
     }
   }
 
+  /** The final text's sections, with the line naming the run's workspace (none when it is empty or cannot be read). */
+  private async withWorkspace(run: Run, text: string): Promise<string[]> {
+    const manifest = await this.target.workspace?.(run).catch((err: unknown) => void this.onError(err, 'workspace'));
+    const line = manifest && workspaceLine(manifest);
+    return line ? [text, inlineText(line, 600)] : [text];
+  }
+
   private async end(run: Run): Promise<void> {
     this.ended = true;
     const { channel, threadTs } = this.target;
     const status = finalStatus(run);
     await this.progress(`Finished: ${status}`).catch((err: unknown) => this.onError(err, 'progress'));
-    await this.poster.post(channel, finalText(run), threadTs, undefined, runButtons(run));
+    await this.poster.post(channel, await this.withWorkspace(run, finalText(run)), threadTs, undefined, runButtons(run));
     await this.poster.update(channel, threadTs, rootText(run, status, run.meta?.kind));
   }
 }

@@ -4,11 +4,8 @@ import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
 import type { ChatJobData, PlatformJobs } from '../../src/chat/job-queue.js';
 import { dispatchJob, UnknownJobKindError } from '../../src/chat/job-kinds.js';
 import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
-import { waitForRunTurn } from '../../src/chat/run-turn.js';
 import { thrownReason } from '../../src/chat/agent-call.js';
 import { InputError } from '../../src/agent/agent.js';
-import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
-import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 const result = (over: Partial<ExecutionResult>): ExecutionResult => ({
@@ -122,42 +119,6 @@ describe('RecentDeliveries', () => {
     expect(recent.first('e2')).toBe(true);
     await new Promise((r) => setTimeout(r, 80));
     expect(recent.first('e1')).toBe(true);
-  });
-});
-
-describe('waitForRunTurn (jobs on one run take turns)', () => {
-  const stored = (status: Run['status']): Run => ({
-    id: 'r1',
-    conversationId: 'c',
-    requirement: 'req',
-    status,
-    attempts: [],
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  });
-
-  it('waits while the run is at work (saying so once), and goes on with the run as it ended', async () => {
-    const store = new KeyvHistoryStore(new Map());
-    await store.saveRun(stored('running'));
-    const waits: number[] = [];
-    const turn = waitForRunTurn(store, 'c', 'r1', { timeoutMs: 10_000, onWait: async () => void waits.push(Date.now()) });
-    await new Promise((r) => setTimeout(r, 600));
-    await store.saveRun(stored('success'));
-    expect(await turn).toMatchObject({ status: 'success' });
-    expect(waits).toHaveLength(1);
-  });
-
-  it('goes on at once when the run is not at work, and after the timeout when it stays so', async () => {
-    const store = new KeyvHistoryStore(new Map());
-    await store.saveRun(stored('failed'));
-    let waited = false;
-    expect(await waitForRunTurn(store, 'c', 'r1', { timeoutMs: 10_000, onWait: async () => void (waited = true) })).toMatchObject({ status: 'failed' });
-    expect(waited).toBe(false);
-    await store.saveRun(stored('running'));
-    const started = Date.now();
-    expect(await waitForRunTurn(store, 'c', 'r1', { timeoutMs: 500, onWait: async () => undefined })).toMatchObject({ status: 'running' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
-    expect(await waitForRunTurn(store, 'c', 'gone', { timeoutMs: 500, onWait: async () => undefined })).toBeUndefined();
   });
 });
 

@@ -4,7 +4,14 @@
  * scripts the LLM replies it uses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
 import { WORLDS, type ChatDriver } from './drivers.js';
+
+/** The names of the files under a directory, at any depth (empty when it does not exist). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
+}
 
 const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
 
@@ -70,7 +77,8 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
 
   it('a run can start with a file', async () => {
     chat.llm.enqueue(py('print(open("nums.txt").read().split()[0])'));
-    const started = await chat.run('print the first number in nums.txt', { file: { name: 'nums.txt', data: Buffer.from('7 8 9\n') } });
+    // user 2: in queue mode user 1's slot of the previous scenario is freed just after its final message
+    const started = await chat.run('print the first number in nums.txt', { user: 2, file: { name: 'nums.txt', data: Buffer.from('7 8 9\n') } });
     const t = await started.thread();
     await chat.finals(t, 1);
     expect(chat.text(t)).toMatch(/\b7\b/);
@@ -82,6 +90,119 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     expect(history).toContain('print the word fixed');
     expect(history).toContain('print the first number in nums.txt');
     expect(await chat.show()).toContain('nums.txt');
+  });
+
+  describe('a thread is a workspace', () => {
+    let w1: string;
+    const inventory = Buffer.from('sku,qty\nA1,3\nB2,1\nA1,4\nC3,9\nB2,2\nD4,5\n'); // 7 lines, 4 distinct skus
+    const countLines = py('print("lines=" + str(len(open("inventory.csv").read().splitlines())))');
+
+    it('W1: the run asks for a file; the reply with it runs the same program with the file and succeeds', async () => {
+      chat.llm.enqueue(countLines);
+      w1 = await (await chat.run('count the lines of inventory.csv')).thread();
+      const [first] = await chat.finals(w1, 1);
+      expect(first).toMatch(/[Ff]ailed/);
+      expect(chat.text(w1)).toMatch(/attach inventory\.csv/);
+      chat.llm.enqueue(countLines);
+      await chat.moveWorkers?.(); // queue mode: the reply runs on another host
+      await chat.reply(w1, 'here it is', { file: { name: 'inventory.csv', data: inventory } });
+      const finals = await chat.finals(w1, 2);
+      expect(finals[1]).toMatch(/success|Success/);
+      const text = chat.text(w1);
+      expect(text).toContain('lines=7');
+      expect(text).not.toMatch(/not run again/);
+      // the reply's attempt is the run's attempt 2: numbers continue, never "attempt 1" of the reply again
+      const afterFirst = text.slice(text.indexOf(first!) + first!.length);
+      expect(afterFirst).toMatch(/[Aa]ttempt\*{0,2} 2\b/);
+      expect(afterFirst).not.toMatch(/[Aa]ttempt\*{0,2} 1\b/);
+    });
+
+    it('W1: a later reply without the file finds it; Re-run succeeds; /show lists the workspace', async () => {
+      const host = await chat.moveWorkers?.(); // queue mode: yet another host, with none of the files on its disk
+      chat.llm.enqueue(py('import csv\nprint("distinct=" + str(len({r["sku"] for r in csv.DictReader(open("inventory.csv"))})))'));
+      await chat.reply(w1, 'and the number of distinct sku values');
+      const finals = await chat.finals(w1, 3);
+      expect(finals[2]).toMatch(/success|Success/);
+      expect(chat.text(w1)).toContain('distinct=4');
+      if (host) expect(await filesUnder(host)).not.toContain('inventory.csv');
+      const asked = chat.llm.requests.length;
+      await chat.rerun(w1);
+      const again = await chat.finals(w1, 4);
+      expect(again[3]).toMatch(/success|Success/);
+      expect(chat.llm.requests.length).toBe(asked);
+      expect(chat.text(w1).split('distinct=4').length).toBeGreaterThan(2);
+      // the end message names the workspace
+      expect(again[3]).toMatch(/[Ww]orkspace.*inventory\.csv/s);
+      const shown = await chat.show(w1);
+      expect(shown).toMatch(/inventory\.csv \(\d+ B, given\)/);
+    });
+
+    it('W2: a file a turn wrote is an input of the next; a newer file of that name replaces it, and the thread says so', async () => {
+      chat.llm.enqueue(py('with open("clean.csv", "w") as f:\n    f.write("x,y\\n1,10\\n2,20\\n3,12\\n")\nprint("wrote clean.csv")'));
+      const t = await (await chat.run('write clean.csv with two columns')).thread();
+      expect((await chat.finals(t, 1))[0]).toMatch(/success|Success/);
+      const secondColumn = py('import csv\nrows = list(csv.reader(open("clean.csv")))[1:]\nopen("col2.txt", "w").write(" ".join(r[1] for r in rows))\nprint("sum2=" + str(sum(int(r[1]) for r in rows)))');
+      chat.llm.enqueue(secondColumn);
+      const host = await chat.moveWorkers?.(); // queue mode: the next turn runs on another host
+      await chat.reply(t, 'plot the second column of clean.csv');
+      expect((await chat.finals(t, 2))[1]).toMatch(/success|Success/);
+      expect(chat.text(t)).toContain('sum2=42');
+      // the worker of the other host ran the turn (its artifact is on that host's disk), and clean.csv
+      // came from the shared store: that disk never had it
+      if (host) {
+        const there = await filesUnder(host);
+        expect(there).toContain('col2.txt');
+        expect(there).not.toContain('clean.csv');
+      }
+      expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toMatch(/clean\.csv \([^)]*written by the program of attempt 1\)/);
+      chat.llm.enqueue(secondColumn);
+      await chat.reply(t, 'again, with this one', { file: { name: 'clean.csv', data: Buffer.from('x,y\n1,1\n2,2\n') } });
+      expect((await chat.finals(t, 3))[2]).toMatch(/success|Success/);
+      expect(chat.text(t)).toMatch(/clean\.csv replaced the earlier file of that name/);
+      expect(chat.text(t)).toContain('sum2=3');
+      // removing a file from the workspace: later turns no longer find it
+      expect(await chat.removeFile(t, 'clean.csv')).toMatch(/removed/i);
+      expect(await chat.show(t)).not.toContain('clean.csv (');
+      chat.llm.enqueue(py('import os\nprint("has=" + str(os.path.exists("clean.csv")))'));
+      await chat.reply(t, 'is clean.csv still there?');
+      await chat.finals(t, 4);
+      expect(chat.text(t)).toContain('has=False');
+    });
+
+    it('two replies at once on a run still at work: both run after it, in order, the later ones say they are queued; retries are deduplicated', async () => {
+      // queue mode: a second worker, so that a reply's job starts while the run's job is at work on the
+      // other one and waits for the run's turn there
+      await chat.addWorker?.();
+      const asked = chat.llm.requests.length;
+      const bounced = () => chat.told().split('already have a job running').length;
+      const bouncedBefore = bounced();
+      // outputs the thread can show only when the programs ran (the code and the replies spell them apart)
+      chat.llm.enqueue(py('import time; time.sleep(2); print("out" + "-one")'), py('print("out" + "-a")'), py('print("out" + "-b")'));
+      const t = await (await chat.run('print turn-one slowly')).thread();
+      // once its code shows, the run is at work (its thread linked): it sleeps for 2 s
+      const until = Date.now() + 30_000;
+      while (!chat.text(t).includes('time.sleep(2)') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      // the requester replies while the run is still at work, another user right after: delivered twice each
+      await chat.reply(t, 'print reply-a', { user: 1, twice: true });
+      await new Promise((r) => setTimeout(r, 200));
+      await chat.reply(t, 'print reply-b', { user: 2, twice: true });
+      const finals = await chat.finals(t, 3);
+      expect(finals.every((f) => /success|Success/.test(f))).toBe(true);
+      const text = chat.text(t);
+      expect(`${text}\n${chat.told()}`).toMatch(/Queued|waits for it|queued/);
+      if (chat.addWorker) expect(text).toMatch(/Another request on this run is going; this one waits for it/);
+      // one after the other: the run first; then each reply once, on attempts 2 and 3 (in either order
+      // when two workers compete for the turn)
+      expect(text.indexOf('out-one')).toBeGreaterThan(-1);
+      expect(text.indexOf('out-one')).toBeLessThan(Math.min(text.indexOf('out-a'), text.indexOf('out-b')));
+      expect(text.split('out-a').length - 1).toBeGreaterThan(0);
+      expect(text.split('out-b').length - 1).toBeGreaterThan(0);
+      expect(finals.join('\n')).toMatch(/3 attempt/);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(chat.llm.requests.length).toBe(asked + 3);
+      expect(await chat.finals(t, 3)).toHaveLength(3);
+      expect(bounced()).toBe(bouncedBefore);
+    }, 90_000);
   });
 
   // queue mode only: an embedded app's jobs die with it (its runs are ended when next read, test/history)

@@ -12,7 +12,8 @@ import { sendCommand, sendEvent, sendInteraction } from '../fakes/slack-signed.j
 import { blockActionsPayload, viewSubmissionPayload } from '../fakes/slack-payloads.js';
 import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
-import { startQueueWorld } from '../queue/harness.js';
+import { startQueueWorld, type Proc } from '../queue/harness.js';
+import { join } from 'node:path';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
 import { stopChild } from '../helpers/servers.js';
 
@@ -42,22 +43,42 @@ export interface ChatDriver {
   /** All the text posted in a thread. */
   text(thread: string): string;
   history(): Promise<string>;
-  show(): Promise<string>;
+  /** `/show` of a thread's run (default: the channel's newest run), as the requester sees it. */
+  show(thread?: string): Promise<string>;
+  /** Removes a file from a thread's run's workspace (`/show … remove`); returns the answer. */
+  removeFile(thread: string, name: string): Promise<string>;
+  /** Everything only a requester was told (ephemeral answers), so far. */
+  told(): string;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
+  /**
+   * Queue mode: stops every worker and starts one with a data dir of its own (as on another host;
+   * the store and the queue are shared). @returns that data dir
+   */
+  moveWorkers?(): Promise<string>;
+  /** Queue mode: starts one more worker (same data dir). */
+  addWorker?(): Promise<void>;
   close(): Promise<void>;
 }
 
 const AGENT = { max_retries: 2 };
 
 /** The Slack driver over a fake Slack and an app URL (embedded or queue ingress: the same protocol). */
-function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>, kill?: () => Promise<void>): ChatDriver {
+function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>, workers?: Workers): ChatDriver {
   const users = { 1: 'U_ALICE', 2: 'U_BOB' } as const;
   const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
   const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
   const finalPosts = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
   const eph = () => slack.callsOf('chat.postEphemeral').length;
   let seq = 0;
+  const slackShow = async (text: string) => {
+    const responses = slack.responses.length;
+    const res = await sendCommand(appUrl, SECRET, { command: '/show', text, user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM, response_url: slack.responseUrl(`show${++seq}`) });
+    const body = typeof res.body === 'object' && res.body ? JSON.stringify(res.body) : '';
+    if (body) return body;
+    // acked empty: the answer came later, via response_url
+    return JSON.stringify((await slack.waitFor(() => slack.responses[responses], 30_000, 'the /show answer')).body);
+  };
   const event = (e: Record<string, unknown>, twice: boolean | undefined) => {
     const eventId = `Ev_C${++seq}`;
     return (async () => {
@@ -118,17 +139,16 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
       const res = await sendCommand(appUrl, SECRET, { command: '/history', text: '', user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM });
       return JSON.stringify(res.body);
     },
-    async show() {
-      const res = await sendCommand(appUrl, SECRET, { command: '/show', text: '', user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM });
-      return JSON.stringify(res.body);
-    },
-    ...(kill ? { killWorkers: kill } : {}),
+    show: (ts) => slackShow(ts ?? ''),
+    removeFile: (ts, name) => slackShow(`${ts} remove ${name}`),
+    told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
+    ...(workers ?? {}),
     close,
   };
 }
 
 /** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
-function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, people: [FakeUser, FakeUser], close: () => Promise<void>, kill?: () => Promise<void>): ChatDriver {
+function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, people: [FakeUser, FakeUser], close: () => Promise<void>, workers?: Workers): ChatDriver {
   const from = (u: 1 | 2 = 1, c = channel) => ({ user: people[u - 1]!, channelId: c });
   const finalMessages = (thread: string) => discord.messagesIn(thread).filter((m) => m.components.length > 0);
   const deferredAnswer = async (id: string) => {
@@ -137,6 +157,7 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     await discord.waitFor(() => !/^$/.test(discord.world.messages.get(record.originalMessageId!)?.content ?? ''), 20_000, 'the answer text');
     return discord.world.messages.get(record.originalMessageId!)!.content;
   };
+  const runIdOf = (thread: string) => /run `([^`]+)`/.exec(finalMessages(thread).at(-1)?.content ?? '')![1]!;
   const press = async (thread: string, which: 0 | 1) => {
     const final = finalMessages(thread).at(-1)!;
     const button = (final.components[0] as { components: Array<{ custom_id: string }> }).components[which]!;
@@ -176,9 +197,35 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     },
     text: (thread) => discord.messagesIn(thread).map((m) => m.content).join('\n'),
     history: async () => deferredAnswer(discord.slash('history', {}, from(2)).id),
-    show: async () => deferredAnswer(discord.slash('show', {}, from(2)).id),
-    ...(kill ? { killWorkers: kill } : {}),
+    show: async (thread) => deferredAnswer(discord.slash('show', thread ? { run: runIdOf(thread) } : {}, from(2)).id),
+    removeFile: async (thread, name) => deferredAnswer(discord.slash('show', { run: runIdOf(thread), remove: name }, from(1)).id),
+    // a refused reply is answered in its thread, a refused command in its interaction's message
+    told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
+    ...(workers ?? {}),
     close,
+  };
+}
+
+/** What a queue-mode world does with its workers. */
+type Workers = Pick<ChatDriver, 'killWorkers' | 'moveWorkers' | 'addWorker'>;
+
+/** The workers of a queue-mode world (Slack's or Discord's: both have `workers`, `addWorker` and a temp `dir`). */
+function queueWorkers(w: { dir: string; workers: Proc[]; addWorker(o?: { dataDir?: string }): Promise<Proc> }): Workers {
+  let hosts = 0;
+  return {
+    async killWorkers() {
+      for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
+      await w.addWorker();
+    },
+    async addWorker() {
+      await w.addWorker();
+    },
+    async moveWorkers() {
+      for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGTERM', 10_000);
+      const dataDir = join(w.dir, `host-${++hosts}`);
+      await w.addWorker({ dataDir });
+      return dataDir;
+    },
   };
 }
 
@@ -194,18 +241,10 @@ export const WORLDS: Record<string, () => Promise<ChatDriver>> = {
   },
   'Slack, queue mode': async () => {
     const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT });
-    const kill = async () => {
-      for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
-      await w.addWorker();
-    };
-    return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close(), kill);
+    return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close(), queueWorkers(w));
   },
   'Discord, queue mode': async () => {
     const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT });
-    const kill = async () => {
-      for (const p of w.workers.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
-      await w.addWorker();
-    };
-    return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close(), kill);
+    return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close(), queueWorkers(w));
   },
 };

@@ -11,7 +11,7 @@ import { requireBuiltCli } from '../helpers/cli.js';
 import { startRedis, type TestServer } from '../helpers/servers.js';
 import { startFakeDiscord, type FakeDiscord, type FakeUser, type From } from '../fakes/discord-server.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
-import { commonConfig, spawnCli, stopProc, type Proc } from './harness.js';
+import { commonConfig, configWithDataDir, spawnCli, stopProc, type Proc } from './harness.js';
 
 export interface DiscordQueueWorld {
   redis: TestServer;
@@ -23,9 +23,11 @@ export interface DiscordQueueWorld {
   bob: FakeUser;
   ingress: Proc;
   workers: Proc[];
+  /** The world's temp dir (config, data dirs), removed on close. */
+  dir: string;
   from(user: FakeUser, channelId?: string): From;
-  /** Starts one more worker; resolves once it takes jobs. */
-  addWorker(): Promise<Proc>;
+  /** Starts one more worker (`dataDir`: its own `store.data_dir`, as on another host); resolves once it takes jobs. */
+  addWorker(options?: { dataDir?: string }): Promise<Proc>;
   /** Delivers an interaction's INTERACTION_CREATE again (as after a gateway resume). */
   redeliver(interactionId: string): void;
   close(): Promise<void>;
@@ -72,9 +74,11 @@ export async function startDiscordQueueWorld(options: DiscordQueueOptions): Prom
     bob,
     ingress: undefined as unknown as Proc,
     workers: [],
+    dir,
     from: (user, channelId = general.id) => ({ user, channelId }),
-    async addWorker() {
-      const proc = await spawnCli(['worker', '--config', configFile], dir, /worker running/);
+    async addWorker(o = {}) {
+      const config = o.dataDir ? await configWithDataDir(configFile, o.dataDir) : configFile;
+      const proc = await spawnCli(['worker', '--config', config], dir, /worker running/);
       procs.push(proc);
       world.workers.push(proc);
       return proc;

@@ -4,10 +4,11 @@
  * ingress processes and `code-agent worker` processes built from dist/, all on one config file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { CLI_BIN, requireBuiltCli } from '../helpers/cli.js';
 import { startRedis, stopChild, type TestServer } from '../helpers/servers.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
@@ -34,8 +35,8 @@ export interface QueueWorld {
   ingress: string[];
   ingressProcs: Proc[];
   workers: Proc[];
-  /** Starts one more worker; resolves once it takes jobs. */
-  addWorker(): Promise<Proc>;
+  /** Starts one more worker (`dataDir`: its own `store.data_dir`, as on another host); resolves once it takes jobs. */
+  addWorker(options?: { dataDir?: string }): Promise<Proc>;
   /** A signed slash command to one ingress. */
   command(ingress: number, fields: Partial<SlashFields> & { text: string }, headers?: Record<string, string>): Promise<AppResponse>;
   close(): Promise<void>;
@@ -81,6 +82,19 @@ export async function spawnCli(args: string[], cwd: string, ready: RegExp, timeo
 /** Stops a child (SIGTERM, then SIGKILL after 10 s: a worker finishes its running job first) and waits for its exit. */
 export function stopProc(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   return stopChild(child, signal, 10_000);
+}
+
+/**
+ * A copy of a world's config whose `store.data_dir` is `dataDir`: a process started with it shares
+ * the store (Redis) and the queue but not the disk, as a process on another host would.
+ * @returns the copy's path (next to the config)
+ */
+export async function configWithDataDir(configFile: string, dataDir: string): Promise<string> {
+  const config = parse(await readFile(configFile, 'utf8')) as { store: Record<string, unknown> };
+  config.store.data_dir = dataDir;
+  const copy = `${configFile.replace(/\.yaml$/, '')}-${randomUUID()}.yaml`;
+  await writeFile(copy, stringify(config));
+  return copy;
 }
 
 /** The config keys every queue-mode test world shares: the fake LLM, the sandbox, the store on Redis, the log level. */
@@ -137,8 +151,9 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
     ingress: [],
     ingressProcs: [],
     workers: [],
-    async addWorker() {
-      const proc = await spawnCli(['worker', '--config', configFile], dir, /worker running/);
+    async addWorker(o = {}) {
+      const config = o.dataDir ? await configWithDataDir(configFile, o.dataDir) : configFile;
+      const proc = await spawnCli(['worker', '--config', config], dir, /worker running/);
       procs.push(proc);
       world.workers.push(proc);
       return proc;
