@@ -6,14 +6,15 @@
 import type { Agent } from '../agent/agent.js';
 import type { Run } from '../history/types.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
-import { sizeText, workspaceEntryText } from '../text/workspace-entry.js';
+import { workspaceEntryText } from '../text/workspace-entry.js';
+import { formatBytes } from '../text/bytes.js';
 import type { Notice } from './verification.js';
 
 /** Most file names the end message's line names (the rest are counted). */
 const NAMED_MAX = 8;
 
 /**
- * The end message's line, e.g. `📁 Workspace: inventory.csv, clean.csv (2 files, 1.2 kB), in every
+ * The end message's line, e.g. `📁 Workspace: inventory.csv, clean.csv (2 files, 1.2 KB), in every
  * later turn's work dir`; undefined for an empty workspace.
  */
 export function workspaceLine(manifest: WorkspaceManifest): string | undefined {
@@ -22,7 +23,7 @@ export function workspaceLine(manifest: WorkspaceManifest): string | undefined {
   const named = files.slice(0, NAMED_MAX).map((f) => f.name);
   const more = files.length > NAMED_MAX ? ` and ${files.length - NAMED_MAX} more` : '';
   const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
-  return `📁 Workspace: ${named.join(', ')}${more} (${files.length} file${files.length === 1 ? '' : 's'}, ${sizeText(bytes)}), in every later turn's work dir`;
+  return `📁 Workspace: ${named.join(', ')}${more} (${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(bytes)}), in every later turn's work dir`;
 }
 
 /** `/show`'s listing of a run's workspace: one line per file (name, size, given or written by which attempt). */

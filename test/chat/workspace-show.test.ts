@@ -86,8 +86,8 @@ describe('Discord /show and the workspace', () => {
 describe('the end message line', () => {
   it('names at most 8 files and counts the rest; says nothing for an empty workspace', () => {
     const origin = { kind: 'input' as const, turn: 1, at: '2026-01-01T00:00:00Z' };
-    const files = Array.from({ length: 10 }, (_, i) => ({ name: `f${i}.csv`, hash: 'h', bytes: 1000, origin }));
-    expect(workspaceLine({ files })).toBe("📁 Workspace: f0.csv, f1.csv, f2.csv, f3.csv, f4.csv, f5.csv, f6.csv, f7.csv and 2 more (10 files, 10.0 kB), in every later turn's work dir");
+    const files = Array.from({ length: 10 }, (_, i) => ({ name: `f${i}.csv`, hash: 'h', bytes: 1024, origin }));
+    expect(workspaceLine({ files })).toBe("📁 Workspace: f0.csv, f1.csv, f2.csv, f3.csv, f4.csv, f5.csv, f6.csv, f7.csv and 2 more (10 files, 10.0 KB), in every later turn's work dir");
     expect(workspaceLine({ files: [] })).toBeUndefined();
   });
 });
