@@ -65,7 +65,7 @@ class BrokerSession {
   readonly server: http.Server;
   private readonly records: ToolCallRecord[] = [];
   private calls = 0;
-  /** Response bytes handed to the program so far (HTTP). */
+  /** Response bytes received from hosts so far, as they arrive (HTTP; cut responses too). */
   private received = 0;
   private readonly ended = new AbortController();
   private readonly agents: { http: http.Agent; https: https.Agent };
@@ -155,11 +155,14 @@ class BrokerSession {
       maxBytes: perCall ? policy.caps.maxResponseBytes : left,
       maxBytesSetting: perCall ? 'tools.http.max_response_mb' : 'what is left of tools.http.max_total_mb',
       timeoutMs: policy.caps.timeoutMs,
+      spend: (bytes) => {
+        this.received += bytes;
+        return this.received > policy.caps.maxTotalBytes ? `this execution received more than ${policy.caps.maxTotalBytes} bytes in all, the most allowed (tools.http.max_total_mb)` : undefined;
+      },
       secrets: policy.secrets(),
       agents: this.agents,
       signal: this.ended.signal,
     });
-    this.received += out.bytes;
     this.record(httpRecord(method, label, out.failure ? `${out.status} ${out.failure}` : out.status, out.bytes, performance.now() - started));
   }
 

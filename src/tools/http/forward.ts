@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { decodeBody } from './decode.js';
 import type { CheckedTarget } from './policy.js';
 
 /** Request and response headers that concern one connection only (RFC 9110 §7.6.1), plus proxy ones. */
@@ -32,6 +33,12 @@ export interface ForwardContext {
   maxBytesSetting: string;
   /** Longest the request may take, in ms. */
   timeoutMs: number;
+  /**
+   * Takes `bytes` received from the host from what the execution may still receive in all
+   * (tools.http.max_total_mb), counted as they arrive so that concurrent requests share the cap.
+   * @returns undefined, or why the response must be cut (the total is used up)
+   */
+  spend(bytes: number): string | undefined;
   /** Values replaced by `[redacted]` in the answer. */
   secrets: readonly string[];
   /** Keep-alive agents of this execution's broker. */
@@ -154,17 +161,27 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
       const chunks: Buffer[] = [];
       let size = 0;
       answer.on('data', (c: Buffer) => {
+        if (done) return;
         size += c.length;
+        const overTotal = ctx.spend(c.length);
         if (size > ctx.maxBytes) fail(502, tooBig());
+        else if (overTotal) fail(502, `the response from ${target.host} was cut: ${overTotal}`);
         else chunks.push(c);
       });
       answer.on('error', (err) => fail(502, `${target.host}: ${err.message}`));
-      answer.on('end', () => {
+      answer.on('end', async () => {
         if (done) return;
-        const data = redactSecrets(Buffer.concat(chunks), ctx.secrets);
+        const received = Buffer.concat(chunks);
+        const encoded = received.length > 0 && answer.headers['content-encoding'] !== undefined; // a HEAD's or a 304's empty body: nothing to decode
+        const decoded = encoded ? await decodeBody(received, answer.headers['content-encoding'], ctx.maxBytes) : received;
+        if (done) return;
+        if (typeof decoded === 'string') return fail(502, `the response from ${target.host} was refused: ${decoded}`);
+        const overTotal = decoded.length > received.length ? ctx.spend(decoded.length - received.length) : undefined;
+        if (overTotal) return fail(502, `the response from ${target.host} was cut: ${overTotal}`);
+        const data = redactSecrets(decoded, ctx.secrets);
         const headers: http.OutgoingHttpHeaders = {};
         for (const [k, v] of Object.entries(answer.headers)) {
-          if (v === undefined || HOP_BY_HOP.has(k)) continue;
+          if (v === undefined || HOP_BY_HOP.has(k) || (encoded && k === 'content-encoding')) continue;
           headers[k] = Array.isArray(v) ? v.map((x) => redactSecrets(Buffer.from(x), ctx.secrets).toString()) : redactSecrets(Buffer.from(String(v)), ctx.secrets).toString();
         }
         if (req.method !== 'HEAD') headers['content-length'] = data.length;
