@@ -129,4 +129,33 @@ describe('broker attacks (from the sandbox)', () => {
     expect(next.stdout).toBe(`hello from ${target.port}\n`);
     expect(readFileSync('/proc/self/status', 'utf8')).toMatch(/State:\s+[RS]/); // the host process is alive and well
   }, 60_000);
+
+  it('many unfinished request bodies at once are not all buffered on the host: past one response cap in all they are refused (413)', async () => {
+    const target = await targetServer();
+    const code = [
+      'import os, socket, time',
+      'path = os.environ["CODE_AGENT_TOOLS"] + "/broker.sock"',
+      'conns = []',
+      'for i in range(30):',
+      '    s = socket.socket(socket.AF_UNIX); s.connect(path); s.settimeout(0.2)',
+      '    try:',
+      `        s.sendall(b"GET ${target.url}/up HTTP/1.1\\r\\nHost: x\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n" + (b"4000\\r\\n" + b"x" * 0x4000 + b"\\r\\n") * 50)  # 800 KB each, never ended`,
+      '    except OSError:',
+      '        pass  # the broker refused it and stopped reading',
+      '    conns.append(s)',
+      'time.sleep(1)',
+      'answered = 0',
+      'for s in conns:',
+      '    try:',
+      '        s.settimeout(0.1)',
+      '        if s.recv(100).startswith(b"HTTP/1.1 413"): answered += 1',
+      '    except OSError:',
+      '        pass',
+      'print("refused", answered)',
+    ].join('\n');
+    const result = await ex.execute(code, { tools: httpBroker({ allow: [target.host], max_response_mb: 1 }), limits: { wallTimeS: 30 } });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('refused 29\n'); // the first is within the cap and still waits for its end
+    expect(target.seen).toHaveLength(0);
+  }, 90_000);
 });

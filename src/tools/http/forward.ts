@@ -16,6 +16,18 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding', 'upgrade', 'host', 'content-length',
 ]);
 
+/**
+ * The request bodies one execution's broker holds at once: each body is read whole before it is
+ * sent, so without a shared bound a program's many unfinished uploads would each take host memory
+ * up to the per-request cap.
+ */
+export interface Uploads {
+  /** Bytes held now. */
+  held: number;
+  /** Most bytes held at once (the broker uses one response cap, tools.http.max_response_mb). */
+  readonly max: number;
+}
+
 /** What came back, for the record. */
 export interface Forwarded {
   /** The status handed to the program. */
@@ -39,6 +51,8 @@ export interface ForwardContext {
    * @returns undefined, or why the response must be cut (the total is used up)
    */
   spend(bytes: number): string | undefined;
+  /** Request-body bytes held at once by the execution's broker, shared by its concurrent requests. */
+  uploads: Uploads;
   /** Values replaced by `[redacted]` in the answer. */
   secrets: readonly string[];
   /** Keep-alive agents of this execution's broker. */
@@ -47,14 +61,25 @@ export interface ForwardContext {
   signal: AbortSignal;
 }
 
-/** Reads a request body, refusing one over `max` bytes. */
-async function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
+/**
+ * Reads a request body, refusing one over `max` bytes, or one that would take the bodies held at
+ * once by this execution's broker (`uploads.held`, counted here as they arrive) past `uploads.max`.
+ * The caller gives back the bytes of a body it was handed (`uploads.held -= body.length`) once sent.
+ */
+async function readBody(req: http.IncomingMessage, max: number, uploads: Uploads): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) throw new Error(`the request body is over ${max} bytes`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      uploads.held += chunk.length;
+      if (size > max) throw new Error(`the request body is over ${max} bytes`);
+      if (uploads.held > uploads.max) throw new Error(`the request bodies this execution is sending at once are over ${uploads.max} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    uploads.held -= size;
+    throw err;
   }
   return Buffer.concat(chunks);
 }
@@ -121,7 +146,7 @@ export function reasonPhrase(text: string): string {
 export async function forward(req: http.IncomingMessage, res: http.ServerResponse, target: CheckedTarget, path: string, ctx: ForwardContext): Promise<Forwarded> {
   let body: Buffer;
   try {
-    body = await readBody(req, ctx.maxBytes);
+    body = await readBody(req, ctx.maxBytes, ctx.uploads);
   } catch (err) {
     answerError(res, 413, (err as Error).message);
     return { status: 413, bytes: 0, failure: (err as Error).message };
@@ -132,6 +157,7 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
     const finish = (f: Forwarded) => {
       if (done) return;
       done = true;
+      ctx.uploads.held -= body.length;
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       resolve(f);
