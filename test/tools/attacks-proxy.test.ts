@@ -3,6 +3,7 @@
  * (no client library to tidy the request): each asserts the server aimed at was NOT reached, the
  * secret did not come back, and the broker stayed within its caps.
  */
+import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { makeExecutor } from '../sandbox/helpers.js';
@@ -116,5 +117,60 @@ describe('HTTP proxy attacks (raw requests on the broker socket)', () => {
     const result = await ex.execute(code, { tools: httpBroker({ allow: [target.host], max_response_mb: 1, max_total_mb: 1 }) });
     expect(Number(result.stdout.trim())).toBeLessThanOrEqual(1024 * 1024);
     expect(result.toolCalls?.reduce((n, c) => n + c.bytes, 0)).toBeLessThanOrEqual(1024 * 1024);
+  }, 60_000);
+});
+
+describe('HTTP proxy attacks (credentials and redirects)', () => {
+  const ex = makeExecutor({ warmPool: 0, spareSlots: 0 });
+
+  it("an entry without a port gets its credentials over https only: http://<host>/ on port 80 is served without them", async () => {
+    const seen: Array<string | undefined> = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end('plain');
+    });
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(80, '127.0.0.1', resolve));
+    try {
+      const result = await ex.execute(`import requests\nprint(requests.get("http://127.0.0.1/x").text)`, {
+        tools: httpBroker({ allow: ['127.0.0.1'], headers: { '127.0.0.1': { Authorization: SECRET } } }),
+      });
+      expect(result.stdout).toBe('plain\n');
+      expect(seen).toEqual([undefined]);
+    } finally {
+      server.close();
+    }
+  }, 30_000);
+
+  it('redirects (301, 307, 308, relative, file:, ftp:, gopher:) reach nothing but allowed hosts', async () => {
+    const hidden = await targetServer();
+    const locations: Record<string, string> = {
+      '/301': `http://127.0.0.1:${hidden.port}/a`,
+      '/307': `//127.0.0.1:${hidden.port}/b`,
+      '/308': `http://127.0.0.1:${hidden.port}@evil/c`,
+      '/rel': '/landed',
+      '/file': 'file:///etc/passwd',
+      '/ftp': `ftp://127.0.0.1:${hidden.port}/d`,
+      '/gopher': `gopher://127.0.0.1:${hidden.port}/e`,
+    };
+    const allowed = await targetServer((req, res) => {
+      const to = locations[req.url ?? ''];
+      if (!to) return res.end('landed');
+      res.writeHead(Number(req.url!.slice(1)) || 302, { location: to });
+      res.end();
+    });
+    const code = [
+      'import requests, urllib.request',
+      `for p in ${JSON.stringify(Object.keys(locations))}:`,
+      '    for name, fetch in (("requests", lambda u: requests.get(u).text), ("urllib", lambda u: urllib.request.urlopen(u, timeout=5).read().decode())):',
+      '        try:',
+      `            out = fetch("${allowed.url}" + p)`,
+      '        except Exception as e:',
+      '            out = type(e).__name__',
+      '        print(p, name, out[:40].strip())',
+    ].join('\n');
+    const result = await ex.execute(code, { tools: httpBroker({ allow: [allowed.host] }), limits: { wallTimeS: 20 } });
+    expect(result.stdout).toContain('/rel requests landed\n/rel urllib landed\n');
+    expect(result.stdout).not.toMatch(/root:|hello from/);
+    expect(hidden.seen).toHaveLength(0);
   }, 60_000);
 });

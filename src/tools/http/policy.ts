@@ -125,9 +125,20 @@ export class HttpPolicy {
       if (why) return { status: 403, reason: `${where} is refused: ${why}` };
     }
     const headers: Record<string, string> = {};
-    for (const h of this.headerRules) if (ruleMatches(h.rule, host, port, scheme)) Object.assign(headers, h.headers);
+    for (const h of this.headerRules) if (sendsHeaders(h.rule, host, port, scheme)) Object.assign(headers, h.headers);
     return { scheme, host, port, address: normalizeHost(addresses[0]!), headers };
   }
+}
+
+/**
+ * True when the configured headers of `rule` go with a request to `host:port` over `scheme`. An
+ * entry without a port (`api.example.com`) allows http on 80 and https on 443, but its credentials
+ * go over https only: a program asking for `http://api.example.com/` must not make the host send
+ * them in clear text over the network. An entry naming its port (`10.0.0.5:8080`) is the
+ * operator's choice of that one endpoint, whatever its scheme.
+ */
+export function sendsHeaders(rule: HostRule, host: string, port: number, scheme: 'http' | 'https'): boolean {
+  return ruleMatches(rule, host, port, scheme) && (scheme === 'https' || rule.port !== null);
 }
 
 /** True when `x` is a refusal. */
