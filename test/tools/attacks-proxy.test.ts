@@ -173,4 +173,20 @@ describe('HTTP proxy attacks (credentials and redirects)', () => {
     expect(result.stdout).not.toMatch(/root:|hello from/);
     expect(hidden.seen).toHaveLength(0);
   }, 60_000);
+
+  it('a server echoing the credential escaped (JSON with \\/, percent-encoded) or a Basic password decoded does not hand it to the program', async () => {
+    const token = 'Bearer ab/cd+ef==top-secret-9';
+    const basic = `Basic ${Buffer.from('svc:hunter2-secret').toString('base64')}`;
+    const target = await targetServer((req, res) => {
+      const auth = String(req.headers.authorization);
+      if (req.url === '/php') res.end(JSON.stringify({ auth }).replaceAll('/', '\\/'));
+      else res.end(`next=${encodeURIComponent(auth)}`);
+    });
+    const other = await targetServer((req, res) => res.end(`password ${Buffer.from(String(req.headers.authorization).split(' ')[1]!, 'base64').toString().split(':')[1]}`));
+    const code = `import urllib.request\nfor u in ("${target.url}/php", "${target.url}/url", "${other.url}/basic"):\n    print(urllib.request.urlopen(u).read().decode())`;
+    const result = await ex.execute(code, { tools: httpBroker({ allow: [target.host, other.host], headers: { [target.host]: { Authorization: token }, [other.host]: { Authorization: basic } } }) });
+    expect(target.seen[0]!.headers.authorization).toBe(token);
+    expect(result.stdout).toBe('{"auth":"[redacted]"}\nnext=[redacted]\npassword [redacted]\n');
+    expect(result.stdout).not.toMatch(/top-secret|hunter2|ab%2Fcd/);
+  }, 30_000);
 });

@@ -81,12 +81,22 @@ export class HttpPolicy {
 
   /**
    * The secrets the broker keeps out of what the program sees: every configured header value, and
-   * its credential alone when it has a scheme word (`Bearer abc…` → also `abc…`). Longest first.
+   * its credential alone when it has a scheme word (`Bearer abc…` → also `abc…`); for `Basic`, the
+   * decoded `user:password` and the password; and each of them as a server may echo it escaped
+   * (JSON with `\/`, percent-encoded). Longest first.
    */
   secrets(): string[] {
     const values = this.headerRules.flatMap((h) => Object.values(h.headers));
     const credentials = values.map((v) => /^\S+\s+(\S{8,})$/.exec(v.trim())?.[1]).filter((v): v is string => v !== undefined);
-    return [...new Set([...values, ...credentials])].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
+    const basic = values.flatMap((v) => {
+      const b64 = /^basic\s+([A-Za-z0-9+/=]+)$/i.exec(v.trim())?.[1];
+      if (!b64) return [];
+      const pair = Buffer.from(b64, 'base64').toString('utf8');
+      return [pair, pair.slice(pair.indexOf(':') + 1)];
+    });
+    const plain = [...values, ...credentials, ...basic];
+    const escaped = plain.flatMap((v) => [JSON.stringify(v).slice(1, -1), JSON.stringify(v).slice(1, -1).replaceAll('/', '\\/'), encodeURIComponent(v)]);
+    return [...new Set([...plain, ...escaped])].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
   }
 
   /**
