@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { TLSSocket } from 'node:tls';
 import { caCertificatePem, hostContext } from './mitm.js';
-import { answerError, forward, reasonPhrase } from './http/forward.js';
+import { answerError, forward, reasonPhrase, type Uploads } from './http/forward.js';
 import { isRefusal, type CheckedTarget, type HttpPolicy } from './http/policy.js';
 import { httpRecord, shortUrl } from './records.js';
 import type { RouteHandler, RunningBroker, ToolBrokerStarter, ToolCallRecord } from './types.js';
@@ -65,9 +65,11 @@ class BrokerSession {
   readonly server: http.Server;
   private readonly records: ToolCallRecord[] = [];
   private calls = 0;
-  /** Response bytes handed to the program so far (HTTP). */
+  /** Response bytes received from hosts so far, as they arrive (HTTP; cut responses too). */
   private received = 0;
   private readonly ended = new AbortController();
+  /** Request bodies held at once (HTTP), at most one response cap in all. */
+  private readonly uploads: Uploads;
   private readonly agents: { http: http.Agent; https: https.Agent };
   /** https tunnels: the server that reads the requests inside them. */
   private readonly tunnels: http.Server;
@@ -78,6 +80,7 @@ class BrokerSession {
     private readonly policy: HttpPolicy | undefined,
     private readonly routes: Record<string, RouteHandler>,
   ) {
+    this.uploads = { held: 0, max: policy?.caps.maxResponseBytes ?? 0 };
     this.agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true, ca: policy?.upstreamCa }) };
     this.server = http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => void this.onRequest(req, res));
     this.server.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.onConnect(req, socket, head));
@@ -155,11 +158,15 @@ class BrokerSession {
       maxBytes: perCall ? policy.caps.maxResponseBytes : left,
       maxBytesSetting: perCall ? 'tools.http.max_response_mb' : 'what is left of tools.http.max_total_mb',
       timeoutMs: policy.caps.timeoutMs,
+      spend: (bytes) => {
+        this.received += bytes;
+        return this.received > policy.caps.maxTotalBytes ? `this execution received more than ${policy.caps.maxTotalBytes} bytes in all, the most allowed (tools.http.max_total_mb)` : undefined;
+      },
+      uploads: this.uploads,
       secrets: policy.secrets(),
       agents: this.agents,
       signal: this.ended.signal,
     });
-    this.received += out.bytes;
     this.record(httpRecord(method, label, out.failure ? `${out.status} ${out.failure}` : out.status, out.bytes, performance.now() - started));
   }
 

@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { decodeBody } from './decode.js';
 import type { CheckedTarget } from './policy.js';
 
 /** Request and response headers that concern one connection only (RFC 9110 §7.6.1), plus proxy ones. */
@@ -14,6 +15,18 @@ const HOP_BY_HOP = new Set([
   'connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer',
   'transfer-encoding', 'upgrade', 'host', 'content-length',
 ]);
+
+/**
+ * The request bodies one execution's broker holds at once: each body is read whole before it is
+ * sent, so without a shared bound a program's many unfinished uploads would each take host memory
+ * up to the per-request cap.
+ */
+export interface Uploads {
+  /** Bytes held now. */
+  held: number;
+  /** Most bytes held at once (the broker uses one response cap, tools.http.max_response_mb). */
+  readonly max: number;
+}
 
 /** What came back, for the record. */
 export interface Forwarded {
@@ -32,6 +45,14 @@ export interface ForwardContext {
   maxBytesSetting: string;
   /** Longest the request may take, in ms. */
   timeoutMs: number;
+  /**
+   * Takes `bytes` received from the host from what the execution may still receive in all
+   * (tools.http.max_total_mb), counted as they arrive so that concurrent requests share the cap.
+   * @returns undefined, or why the response must be cut (the total is used up)
+   */
+  spend(bytes: number): string | undefined;
+  /** Request-body bytes held at once by the execution's broker, shared by its concurrent requests. */
+  uploads: Uploads;
   /** Values replaced by `[redacted]` in the answer. */
   secrets: readonly string[];
   /** Keep-alive agents of this execution's broker. */
@@ -40,14 +61,25 @@ export interface ForwardContext {
   signal: AbortSignal;
 }
 
-/** Reads a request body, refusing one over `max` bytes. */
-async function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
+/**
+ * Reads a request body, refusing one over `max` bytes, or one that would take the bodies held at
+ * once by this execution's broker (`uploads.held`, counted here as they arrive) past `uploads.max`.
+ * The caller gives back the bytes of a body it was handed (`uploads.held -= body.length`) once sent.
+ */
+async function readBody(req: http.IncomingMessage, max: number, uploads: Uploads): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) throw new Error(`the request body is over ${max} bytes`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      uploads.held += chunk.length;
+      if (size > max) throw new Error(`the request body is over ${max} bytes`);
+      if (uploads.held > uploads.max) throw new Error(`the request bodies this execution is sending at once are over ${uploads.max} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    uploads.held -= size;
+    throw err;
   }
   return Buffer.concat(chunks);
 }
@@ -114,7 +146,7 @@ export function reasonPhrase(text: string): string {
 export async function forward(req: http.IncomingMessage, res: http.ServerResponse, target: CheckedTarget, path: string, ctx: ForwardContext): Promise<Forwarded> {
   let body: Buffer;
   try {
-    body = await readBody(req, ctx.maxBytes);
+    body = await readBody(req, ctx.maxBytes, ctx.uploads);
   } catch (err) {
     answerError(res, 413, (err as Error).message);
     return { status: 413, bytes: 0, failure: (err as Error).message };
@@ -125,6 +157,7 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
     const finish = (f: Forwarded) => {
       if (done) return;
       done = true;
+      ctx.uploads.held -= body.length;
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       resolve(f);
@@ -154,17 +187,27 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
       const chunks: Buffer[] = [];
       let size = 0;
       answer.on('data', (c: Buffer) => {
+        if (done) return;
         size += c.length;
+        const overTotal = ctx.spend(c.length);
         if (size > ctx.maxBytes) fail(502, tooBig());
+        else if (overTotal) fail(502, `the response from ${target.host} was cut: ${overTotal}`);
         else chunks.push(c);
       });
       answer.on('error', (err) => fail(502, `${target.host}: ${err.message}`));
-      answer.on('end', () => {
+      answer.on('end', async () => {
         if (done) return;
-        const data = redactSecrets(Buffer.concat(chunks), ctx.secrets);
+        const received = Buffer.concat(chunks);
+        const encoded = received.length > 0 && answer.headers['content-encoding'] !== undefined; // a HEAD's or a 304's empty body: nothing to decode
+        const decoded = encoded ? await decodeBody(received, answer.headers['content-encoding'], ctx.maxBytes) : received;
+        if (done) return;
+        if (typeof decoded === 'string') return fail(502, `the response from ${target.host} was refused: ${decoded}`);
+        const overTotal = decoded.length > received.length ? ctx.spend(decoded.length - received.length) : undefined;
+        if (overTotal) return fail(502, `the response from ${target.host} was cut: ${overTotal}`);
+        const data = redactSecrets(decoded, ctx.secrets);
         const headers: http.OutgoingHttpHeaders = {};
         for (const [k, v] of Object.entries(answer.headers)) {
-          if (v === undefined || HOP_BY_HOP.has(k)) continue;
+          if (v === undefined || HOP_BY_HOP.has(k) || (encoded && k === 'content-encoding')) continue;
           headers[k] = Array.isArray(v) ? v.map((x) => redactSecrets(Buffer.from(x), ctx.secrets).toString()) : redactSecrets(Buffer.from(String(v)), ctx.secrets).toString();
         }
         if (req.method !== 'HEAD') headers['content-length'] = data.length;

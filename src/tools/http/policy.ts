@@ -81,12 +81,22 @@ export class HttpPolicy {
 
   /**
    * The secrets the broker keeps out of what the program sees: every configured header value, and
-   * its credential alone when it has a scheme word (`Bearer abc…` → also `abc…`). Longest first.
+   * its credential alone when it has a scheme word (`Bearer abc…` → also `abc…`); for `Basic`, the
+   * decoded `user:password` and the password; and each of them as a server may echo it escaped
+   * (JSON with `\/`, percent-encoded). Longest first.
    */
   secrets(): string[] {
     const values = this.headerRules.flatMap((h) => Object.values(h.headers));
     const credentials = values.map((v) => /^\S+\s+(\S{8,})$/.exec(v.trim())?.[1]).filter((v): v is string => v !== undefined);
-    return [...new Set([...values, ...credentials])].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
+    const basic = values.flatMap((v) => {
+      const b64 = /^basic\s+([A-Za-z0-9+/=]+)$/i.exec(v.trim())?.[1];
+      if (!b64) return [];
+      const pair = Buffer.from(b64, 'base64').toString('utf8');
+      return [pair, pair.slice(pair.indexOf(':') + 1)];
+    });
+    const plain = [...values, ...credentials, ...basic];
+    const escaped = plain.flatMap((v) => [JSON.stringify(v).slice(1, -1), JSON.stringify(v).slice(1, -1).replaceAll('/', '\\/'), encodeURIComponent(v)]);
+    return [...new Set([...plain, ...escaped])].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
   }
 
   /**
@@ -125,9 +135,20 @@ export class HttpPolicy {
       if (why) return { status: 403, reason: `${where} is refused: ${why}` };
     }
     const headers: Record<string, string> = {};
-    for (const h of this.headerRules) if (ruleMatches(h.rule, host, port, scheme)) Object.assign(headers, h.headers);
+    for (const h of this.headerRules) if (sendsHeaders(h.rule, host, port, scheme)) Object.assign(headers, h.headers);
     return { scheme, host, port, address: normalizeHost(addresses[0]!), headers };
   }
+}
+
+/**
+ * True when the configured headers of `rule` go with a request to `host:port` over `scheme`. An
+ * entry without a port (`api.example.com`) allows http on 80 and https on 443, but its credentials
+ * go over https only: a program asking for `http://api.example.com/` must not make the host send
+ * them in clear text over the network. An entry naming its port (`10.0.0.5:8080`) is the
+ * operator's choice of that one endpoint, whatever its scheme.
+ */
+export function sendsHeaders(rule: HostRule, host: string, port: number, scheme: 'http' | 'https'): boolean {
+  return ruleMatches(rule, host, port, scheme) && (scheme === 'https' || rule.port !== null);
 }
 
 /** True when `x` is a refusal. */

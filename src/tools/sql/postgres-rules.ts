@@ -22,6 +22,7 @@ export const DENIED_FUNCTIONS: ReadonlySet<string> = new Set([
   'database_to_xml', 'database_to_xmlschema', 'database_to_xml_and_xmlschema',
   'ts_stat', 'ts_rewrite', // ts_stat(text) and ts_rewrite(tsquery, text) run a query given as text
   'pg_stat_file', 'pg_current_logfile', 'pg_logdir_ls', // server files
+  'pg_show_all_file_settings', 'pg_hba_file_rules', 'pg_ident_file_mappings', // the server's configuration files, parsed
   'loread', 'lowrite', // large objects (lo_* below)
   'pg_notify', 'nextval', 'setval', 'txid_current', 'pg_current_xact_id',
   'pg_reload_conf', 'pg_rotate_logfile', 'pg_promote',
@@ -29,6 +30,13 @@ export const DENIED_FUNCTIONS: ReadonlySet<string> = new Set([
   'pg_stat_statements_reset', 'pg_truncate_visibility_map', // maintenance that changes state
   'brin_summarize_new_values', 'brin_summarize_range', 'brin_desummarize_range', 'gin_clean_pending_list',
 ]);
+
+/**
+ * Views refused by name (any schema), with the `function` rule: they call a function of
+ * {@link DENIED_FUNCTIONS} themselves, so the statement's tree holds no call to refuse.
+ * `pg_file_settings` reads postgresql.conf and its includes, the others pg_hba.conf and pg_ident.conf.
+ */
+export const DENIED_VIEWS: ReadonlySet<string> = new Set(['pg_file_settings', 'pg_hba_file_rules', 'pg_ident_file_mappings']);
 
 /** Functions refused by the start of their name (any schema). */
 export const DENIED_FUNCTION_PREFIXES: readonly string[] = [
@@ -140,6 +148,10 @@ function walk(node: Tree): void {
     if (key === 'FuncCall') {
       const name = names((value as { funcname?: Tree }).funcname).at(-1) ?? '';
       if (deniedFunction(name)) refuseFunction(name);
+    }
+    if (key === 'RangeVar') {
+      const view = String((value as { relname?: string }).relname ?? '').toLowerCase();
+      if (DENIED_VIEWS.has(view)) throw new SqlRefusedError('function', `the view ${view} is not allowed here (it reads the server's configuration files)`);
     }
     // attribute notation calls a function too: (x).pg_ls_dir is pg_ls_dir(x)
     if (key === 'ColumnRef' || key === 'A_Indirection') {

@@ -5,6 +5,7 @@
  * touches). The process is killed when the query outlives its time limit or the execution ends.
  */
 import { spawn } from 'node:child_process';
+import PQueue from 'p-queue';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatDescription, type SchemaColumn } from './describe.js';
@@ -34,15 +35,26 @@ function readerPath(): string {
 /** Reader output: a result, or an error with its rule or time-out flag. */
 type ReaderOutput = (SqlResult & { error?: undefined }) | { error: string; rule?: string; timedOut?: boolean };
 
+/**
+ * Reader processes one SQLite source runs at once (a PostgreSQL source's pool has as many
+ * connections); further queries wait their turn. Each reader may use hundreds of MB: without this,
+ * a program calling `sql()` from many threads would start as many host processes as calls.
+ */
+export const MAX_SQLITE_READERS = 4;
+
 /** A SQLite file source (`sqlite:///abs/path.db`). See {@link SqlSource}. */
 export class SqliteSource implements SqlSource {
   readonly engine = 'sqlite' as const;
+  readonly #readers = new PQueue({ concurrency: MAX_SQLITE_READERS });
 
   /** @param path the database file's absolute path */
   constructor(readonly name: string, readonly path: string) {}
 
   async query(sql: string, params: readonly SqlParam[], limits: SqlLimits, signal?: AbortSignal): Promise<SqlResult> {
-    const out = await this.#run({ path: this.path, sql, params, maxRows: limits.maxRows, maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs }, limits, signal);
+    const request = { path: this.path, sql, params, maxRows: limits.maxRows, maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs };
+    const out = await this.#readers.add(() => this.#run(request, limits, signal), { signal, throwOnTimeout: true }).catch((err: unknown) => {
+      throw signal?.aborted ? stopped() : err; // aborted while waiting its turn
+    });
     if (out.error === undefined) return out;
     if (out.rule) throw new SqlRefusedError(out.rule, out.error);
     throw new SqlQueryError(out.error, out.timedOut === true);
