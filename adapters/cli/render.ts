@@ -46,7 +46,7 @@ export function progressLine(event: AgentEvent): string | undefined {
         ? `[Agent] Execution succeeded in ${event.result.durationMs} ms${artifactsNote(event.result)}${checksNote(event.result)}${previewsNote(event.result)}`
         : `[Agent] Execution failed: ${summarizeFailure(event.result)}`;
     case 'tool_calls':
-      return event.calls.map((c) => `[Agent] ${boundLine(toolCallLine(c), 300)}`).join('\n');
+      return event.calls.map((c) => `[Agent] ${event.independent ? `(independent program ${event.independent}) ` : ''}${boundLine(toolCallLine(c), 300)}`).join('\n');
     case 'deriving_checks':
       return '[Agent] Deriving checks from the request…';
     case 'checks':

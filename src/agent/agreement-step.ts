@@ -4,6 +4,7 @@
  * printed answers are compared.
  */
 import type { AgentTools } from '../tools/types.js';
+import { emit } from './call-options.js';
 import { join } from 'node:path';
 import type { ChatMessage, LlmProvider } from '../llm/types.js';
 import type { Executor } from '../sandbox/types.js';
@@ -101,6 +102,7 @@ export async function seekAgreement(
       tools: deps.tools?.brokerFor(run.conversationId),
     });
     if (options.signal?.aborted) throw new Error('cancelled');
+    if (result.toolCalls?.length) emit(options, { type: 'tool_calls', runId: run.id, attempt: attempt.index, independent: i, calls: result.toolCalls });
     if (!result.success || result.stdout.trim() === '') {
       record.programs.push({ code: reply.code, failure: result.success ? 'printed nothing' : summarizeFailure(result), agreed: false });
       continue;

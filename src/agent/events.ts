@@ -62,6 +62,11 @@ export interface ToolCallsEvent {
   type: 'tool_calls';
   runId: string;
   attempt: number;
+  /**
+   * Set when the calls were made by the n-th independent program that computed the attempt's answer
+   * again (the agreement step): those programs call the same tools, and every call is shown.
+   */
+  independent?: number;
   calls: ToolCallRecord[];
 }
 /** Emitted when a failure is fed back to the LLM. `retry` counts from 1 to `maxRetries` within one call. */

@@ -118,5 +118,6 @@ export function toolCallsNotice(event: ToolCallsEvent): Notice {
   const lines = event.calls.slice(0, FEEDBACK_CALLS).map(toolCallLine);
   if (event.calls.length > FEEDBACK_CALLS) lines.push(`… ${event.calls.length - FEEDBACK_CALLS} more`);
   const count = `${event.calls.length} tool call${event.calls.length === 1 ? '' : 's'}${refused ? `, ${refused} refused or failed` : ''}`;
-  return { title: `🔧 Attempt ${event.attempt}: ${count}`, lines };
+  const who = event.independent ? `Independent program ${event.independent} checking attempt ${event.attempt}` : `Attempt ${event.attempt}`;
+  return { title: `🔧 ${who}: ${count}`, lines };
 }

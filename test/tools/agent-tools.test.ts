@@ -56,4 +56,30 @@ describe('the agent with tools per conversation', () => {
     expect(other.attempts[0]!.result!.toolCalls).toBeUndefined();
     expect(api.seen).toHaveLength(1);
   }, 60_000);
+
+  it('the calls of an independent program that checks the answer are shown too, marked as its', async () => {
+    const api = await targetServer((_req, res) => res.end('42'));
+    const code = `\`\`\`python\nimport urllib.request\nprint(urllib.request.urlopen("${api.url}/signups").read().decode())\n\`\`\``;
+    fake = await startFakeOpenAi({ respond: () => code });
+    const agent = new Agent({
+      llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
+      executor: makeExecutor({ warmPool: 1, spareSlots: 0 }),
+      store: new KeyvHistoryStore(new Map()),
+      artifactRoot: tempDir('agent-tools-'),
+      maxRetries: 0,
+      verify: 'checks',
+      tools: new Toolbox(parseConfig({ tools: { http: { allow: [api.host], conversations: ['C0ALLOWED'] } } }, {}).tools),
+    });
+    const events: AgentEvent[] = [];
+    // a run with an input file: its answer is compared with an independent program's
+    const run = await agent.run(ALLOWED, 'how many signups are listed in days.txt and in the API?', {
+      inputFiles: [{ name: 'days.txt', content: Buffer.from('mon\ntue\n') }],
+      onEvent: (e) => events.push(e),
+    });
+    expect(run.agreement?.outcome).toBe('agreed');
+    const shown = events.filter((e) => e.type === 'tool_calls');
+    expect(shown.map((e) => e.type === 'tool_calls' && e.independent)).toEqual([undefined, 1]);
+    expect(api.seen).toHaveLength(2); // every request that reached the server was shown
+  }, 60_000);
 });
+
