@@ -22,7 +22,7 @@ Examples:
   code-agent run --file sales.csv --out results "plot the monthly totals of sales.csv"
   code-agent                       interactive session
   code-agent help run              the options of run
-  code-agent doctor                what sandbox isolation this machine gives`;
+  code-agent doctor                what sandbox isolation this machine gives, its Python, the tools`;
 
 /** Shown after the help of `run`: examples and exit codes. */
 export const RUN_HELP_AFTER = `
