@@ -1,5 +1,5 @@
 /**
- * Tools from chat, on Slack and on Discord (the real Bolt and discord.js against their fakes, the
+ * Tools from chat, on Slack and on Discord, embedded and in queue mode (the real Bolt and discord.js against their fakes, the
  * real sandbox and tool broker): "chart this quarter's exchange rates from our internal rates API"
  * (a rates server on 127.0.0.1 listed in `tools.http`, with a credential the host side adds) and
  * "what was yesterday's signup count?" (a real PostgreSQL as `tools.sql.sources.shop`). The thread
@@ -10,8 +10,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { allText, py, startWorld as startSlack, type World as SlackWorld } from '../slack/harness.js';
-import { startWorld as startDiscord, type World as DiscordWorld } from '../discord/harness.js';
+import { allText, py, SECRET, TEAM, startWorld as startSlack } from '../slack/harness.js';
+import { startWorld as startDiscord } from '../discord/harness.js';
+import { startQueueWorld } from '../queue/harness.js';
+import { startDiscordQueueWorld } from '../queue/discord-harness.js';
+import { sendCommand } from '../fakes/slack-signed.js';
+import type { FakeSlack } from '../fakes/slack-api.js';
+import type { FakeDiscord, FakeUser } from '../fakes/discord-server.js';
+import type { FakeOpenAi } from '../fakes/openai-server.js';
 import { startPostgres, type TestServer } from '../helpers/servers.js';
 
 const TOKEN = 'rates-token-5f0c2e';
@@ -69,41 +75,62 @@ interface Platform {
   close(): Promise<void>;
 }
 
-/** Slack: the tools are for channel C_MAIN; C_OTHER has none. */
-async function slackPlatform(replies: string[]): Promise<Platform> {
-  const world: SlackWorld = await startSlack({ replies: replies.map(py), tools: tools(['C_MAIN']) });
+/** Slack over its fake and an app URL (the embedded app, or a queue-mode ingress): the tools are for C_MAIN; C_OTHER has none. */
+function slackPlatform(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>): Platform {
+  const roots = (channel: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel && !c.args.thread_ts && c.result?.ok);
+  const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
+  let seq = 0;
   return {
     async ask(requirement, channel) {
       const id = channel === 'main' ? 'C_MAIN' : 'C_OTHER';
-      const before = world.slack.callsOf('chat.postMessage').filter((c) => c.args.channel === id && !c.args.thread_ts && c.result?.ok).length;
-      await world.command({ text: requirement, channel_id: id });
-      const root = await world.rootTs(id, before);
-      await world.finished(root);
-      return allText(world.threadPosts(root));
+      const before = roots(id).length;
+      seq++;
+      await sendCommand(appUrl, SECRET, { command: '/run', text: requirement, user_id: 'U_ALICE', user_name: 'alice', channel_id: id, team_id: TEAM, trigger_id: `trig-${seq}`, response_url: slack.responseUrl(`tools-${seq}`) });
+      await slack.waitFor(() => roots(id).length > before, 30_000, 'the channel message');
+      const root = String(roots(id)[before]!.result!.ts);
+      await slack.waitFor(() => posts(root).some((c) => /\*(Done|Failed)\*/.test(String(c.args.text))), 60_000, 'the final message');
+      return allText(posts(root));
     },
-    systemPrompt: (n) => String(world.llm.requests[n]!.messages[0]!.content),
-    close: () => world.close(),
+    systemPrompt: (n) => String(llm.requests[n]!.messages[0]!.content),
+    close,
   };
 }
 
-/** Discord: the tools are for the `general` channel (by its id); `elsewhere` has none. */
-async function discordPlatform(replies: string[]): Promise<Platform> {
-  const world: DiscordWorld = await startDiscord({ replies: replies.map(py), tools: (general) => tools([general]) });
-  const elsewhere = world.discord.world.addChannel('elsewhere');
+/** Discord over its fake: the tools are for the `general` channel (by its id); `elsewhere` has none. */
+function discordPlatform(discord: FakeDiscord, llm: FakeOpenAi, general: string, elsewhere: string, alice: FakeUser, close: () => Promise<void>): Platform {
   return {
     async ask(requirement, channel) {
-      const i = world.discord.slash('run', { requirement }, world.from(undefined, channel === 'main' ? world.general.id : elsewhere.id));
-      const thread = await world.threadOf(i.id);
+      const i = discord.slash('run', { requirement }, { user: alice, channelId: channel === 'main' ? general : elsewhere });
+      const record = discord.interaction(i.id);
+      const thread = await discord.waitFor(() => record.originalMessageId && discord.world.channels.has(record.originalMessageId) && record.originalMessageId, 30_000, 'the thread');
       // the run's last message carries the Re-run / Improve buttons
-      await world.discord.waitFor(() => world.discord.messagesIn(thread).some((m) => m.components.length > 0), 60_000, 'the final message');
-      return world.discord.messagesIn(thread).map((m) => m.content).join('\n');
+      await discord.waitFor(() => discord.messagesIn(thread).some((m) => m.components.length > 0), 60_000, 'the final message');
+      return discord.messagesIn(thread).map((m) => m.content).join('\n');
     },
-    systemPrompt: (n) => String(world.llm.requests[n]!.messages[0]!.content),
-    close: () => world.close(),
+    systemPrompt: (n) => String(llm.requests[n]!.messages[0]!.content),
+    close,
   };
 }
 
-const PLATFORMS: Record<string, (replies: string[]) => Promise<Platform>> = { Slack: slackPlatform, Discord: discordPlatform };
+/** The four worlds: each platform embedded and in queue mode (real redis-server, ingress and worker processes). */
+const PLATFORMS: Record<string, (replies: string[]) => Promise<Platform>> = {
+  'Slack, embedded': async (replies) => {
+    const w = await startSlack({ replies: replies.map(py), tools: tools(['C_MAIN']) });
+    return slackPlatform(w.slack, w.llm, w.appUrl!, () => w.close());
+  },
+  'Discord, embedded': async (replies) => {
+    const w = await startDiscord({ replies: replies.map(py), tools: (general) => tools([general]) });
+    return discordPlatform(w.discord, w.llm, w.general.id, w.discord.world.addChannel('elsewhere').id, w.alice, () => w.close());
+  },
+  'Slack, queue mode': async (replies) => {
+    const w = await startQueueWorld({ replies: replies.map(py), ingresses: 1, workers: 1, tools: tools(['C_MAIN']) });
+    return slackPlatform(w.slack, w.llm, w.ingress[0]!, () => w.close());
+  },
+  'Discord, queue mode': async (replies) => {
+    const w = await startDiscordQueueWorld({ replies: replies.map(py), workers: 1, tools: (general) => tools([general]) });
+    return discordPlatform(w.discord, w.llm, w.general.id, w.other.id, w.alice, () => w.close());
+  },
+};
 
 describe.each(Object.keys(PLATFORMS))('tools from %s', (name) => {
   let chat: Platform | undefined;

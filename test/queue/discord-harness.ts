@@ -41,6 +41,8 @@ export interface DiscordQueueOptions {
   logLevel?: string;
   /** `agent` keys over the defaults (no auto-fix, no verification). */
   agent?: Record<string, unknown>;
+  /** The config's `tools` section (none by default), or made from the id of the world's `general` channel. */
+  tools?: Record<string, unknown> | ((general: string) => Record<string, unknown>);
 }
 
 /** Starts redis, the fakes, the gateway ingress and the workers. */
@@ -59,6 +61,7 @@ export async function startDiscordQueueWorld(options: DiscordQueueOptions): Prom
     configFile,
     stringify({
       ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel, options.agent),
+      ...(options.tools ? { tools: typeof options.tools === 'function' ? options.tools(general.id) : options.tools } : {}),
       discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, history_limit: 25 },
       queue: { url: redis.url, name: 'discord-test', lock_s: 2, stalled_interval_s: 1 },
     }),

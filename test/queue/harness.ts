@@ -55,6 +55,8 @@ export interface QueueWorldOptions {
   logLevel?: string;
   /** `agent` keys over the defaults (no auto-fix, no verification). */
   agent?: Record<string, unknown>;
+  /** The config's `tools` section (none by default). */
+  tools?: Record<string, unknown>;
 }
 
 /** Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first). */
@@ -130,6 +132,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
     configFile,
     stringify({
       ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel, options.agent),
+      ...(options.tools ? { tools: options.tools } : {}),
       slack: {
         bot_token: 'xoxb-test',
         signing_secret: SECRET,
