@@ -4,6 +4,7 @@
 import type { Run } from '../../src/history/types.js';
 import type { CheckResult } from '../../src/sandbox/types.js';
 import type { ToolCallRecord } from '../../src/tools/types.js';
+import type { ConfigProblem } from '../../src/config/load.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { answerResult, runOutcome } from './outcome.js';
 
@@ -31,6 +32,8 @@ export interface RunJson {
    * success; at most 1000 characters. Added field, not in the original contract.
    */
   error?: string;
+  /** The configuration's bad keys, one by one, when a config error stopped the run (see `error`). */
+  problems?: ConfigProblem[];
   /**
    * Host paths of the full stdout / stderr when `stdout` / `stderr` were shortened for the history
    * (more than 16 000 characters: head and tail kept). Added fields.
@@ -84,7 +87,7 @@ export function runToJson(run: Run): RunJson {
  * The JSON output when no run could start (usage, config or sandbox error, exit 2): the same shape,
  * nothing executed, `error` saying why.
  */
-export function errorJson(error: string): RunJson {
+export function errorJson(error: string, problems: ConfigProblem[] = []): RunJson {
   return {
     success: false,
     attempts: 0,
@@ -96,5 +99,6 @@ export function errorJson(error: string): RunJson {
     durationMs: 0,
     artifacts: [],
     error,
+    ...(problems.length ? { problems } : {}),
   };
 }

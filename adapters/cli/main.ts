@@ -5,7 +5,7 @@
  * error, 130 cancelled (Ctrl-C).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { loadConfig } from '../../src/config/load.js';
+import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { loadDotEnv } from '../../src/config/dotenv.js';
 import type { Config } from '../../src/config/schema.js';
 import { EXIT, exitCodeOf, describeError } from './errors.js';
@@ -225,15 +225,23 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {
-    const wantsJson = argv[0] === 'run' && argv.includes('--json');
+    // `run --json` keeps its result shape; `doctor --json` prints `{error, problems?}` as it does when the sandbox is unavailable
+    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor') ? argv[0] : undefined;
+    const problems = err instanceof ConfigError ? err.problems : [];
+    const printJson = (message: string) => {
+      // one line, as for every other error: "… is invalid: a.b: problem; c: problem"
+      const error = message.replace(/:\n\s*/, ': ').replace(/\n\s*/g, '; ');
+      const body = json === 'run' ? errorJson(error, problems) : { error, ...(problems.length ? { problems } : {}) };
+      if (json) process.stdout.write(`${JSON.stringify(body)}\n`);
+    };
     if (err instanceof CommanderError) {
       // help and version are not errors; commander already printed the message
       if (err.exitCode === 0) return EXIT.success;
-      if (wantsJson) process.stdout.write(`${JSON.stringify(errorJson(err.message.replace(/^error: /, '')))}\n`);
+      printJson(err.message.replace(/^error: /, ''));
       return EXIT.usage;
     }
     process.stderr.write(`code-agent: ${describeError(err)}\n`);
-    if (wantsJson) process.stdout.write(`${JSON.stringify(errorJson(describeError(err)))}\n`);
+    printJson(describeError(err));
     return exitCodeOf(err);
   }
 }

@@ -9,9 +9,24 @@ import { parseDocument } from 'yaml';
 import { configSchema, type Config } from './schema.js';
 import { describeYamlError } from './yaml-error.js';
 
-/** The configuration cannot be used; `message` names the file and the key path. */
+/** One bad key of a configuration: its dotted path (`sandbox.timeout_s`, `(root)`) and what is wrong with it. */
+export interface ConfigProblem {
+  path: string;
+  problem: string;
+}
+
+/**
+ * The configuration cannot be used; `message` names the file and the key path (one line per bad
+ * key); `problems` lists the bad keys one by one when the file was read but its keys are invalid.
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly problems: ConfigProblem[] = [],
+  ) {
+    super(message);
+  }
 }
 
 /** Default config file name, looked up in the current directory. */
@@ -90,11 +105,11 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   const expanded = expandEnv(withDefaults, env);
   const result = configSchema.safeParse(expanded);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => {
-      const path = issue.path.join('.') || '(root)';
-      return `  ${path}: ${describeIssue(issue)}${fromEnvironment(valueAt(withDefaults, issue.path), env)}`;
-    });
-    throw new ConfigError(`${source} is invalid:\n${lines.join('\n')}`);
+    const problems = result.error.issues.map((issue) => ({
+      path: issue.path.join('.') || '(root)',
+      problem: `${describeIssue(issue)}${fromEnvironment(valueAt(withDefaults, issue.path), env)}`,
+    }));
+    throw new ConfigError(`${source} is invalid:\n${problems.map((p) => `  ${p.path}: ${p.problem}`).join('\n')}`, problems);
   }
   return result.data;
 }

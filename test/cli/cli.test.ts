@@ -143,6 +143,22 @@ describe('code-agent run', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ success: false, attempts: 0, error: expect.stringContaining('sandbox.timeout_s') });
   });
 
+  it('--json names each bad key of the config on its own, for run and for doctor', async () => {
+    const config = 'sandbox:\n  timeout_s: soon\nagent:\n  max_retries: -1\n';
+    const problems = [
+      { path: 'agent.max_retries', problem: expect.stringContaining('≥ 0') },
+      { path: 'sandbox.timeout_s', problem: 'expected a number' },
+    ];
+    const run = await cli(['run', '--json', 'x'], { config });
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({ success: false, problems });
+    // `error` stays one line
+    expect(JSON.parse(run.stdout).error).toMatch(/is invalid: agent\.max_retries: [^\n]*; sandbox\.timeout_s: expected a number$/);
+    const doctor = await cli(['doctor', '--json'], { config });
+    expect(doctor.code).toBe(2);
+    expect(JSON.parse(doctor.stdout)).toEqual({ error: expect.stringContaining('is invalid'), problems });
+  });
+
   it('exits 2 with the ways to configure an LLM when none is set', async () => {
     const r = await cli(['run', 'x'], { config: 'llm:\n  models_dir: empty-models\n' });
     expect(r.code).toBe(2);
