@@ -38,6 +38,9 @@ def _save_figures(close):
             fig = plt.figure(num)
             if getattr(fig, "_code_agent_saved_by_program", False):
                 continue  # the program saved it itself: do not return it twice
+            if _blank(fig):
+                plt.close(fig)
+                continue  # nothing drawn (e.g. plt.figure() before a pandas plot made its own): no blank picture
             name = _saved.get(id(fig))
             if name is None:
                 name = _saved[id(fig)] = "figure_%d.png" % (len(_saved) + 1)
@@ -46,6 +49,13 @@ def _save_figures(close):
                 plt.close(fig)
     except Exception as exc:  # a broken figure must not hide the program's own result
         sys.stderr.write("warning: could not save figures: %r\n" % (exc,))
+
+
+def _blank(fig):
+    """A figure with nothing drawn: no axes, or only axes without data, text or tables, and no figure-level text or image."""
+    if fig.texts or fig.images or fig.patches or fig.lines:
+        return False
+    return all(not ax.has_data() and not ax.texts and not ax.tables and not ax.get_title() for ax in fig.axes)
 
 
 _ORIGINAL_SAVEFIG = [None]  # Figure.savefig before the hook below

@@ -84,6 +84,17 @@ describe.each(START_MODES)('sandbox basics ($start)', ({ options }) => {
     expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('done');
   });
 
+  it('does not return a figure with nothing drawn, only the plot the program made', async () => {
+    // `plt.figure()` before a pandas plot (which makes its own figure), and empty subplots left open
+    const r = await ex.execute(
+      'import matplotlib.pyplot as plt, pandas as pd\nplt.figure(figsize=(6, 4))\npd.DataFrame({"x": [1, 2, 3]}).plot()\nplt.subplots(2, 2)\n',
+      { artifactDir: tempDir(), limits: { wallTimeS: 20, cpuTimeS: 20 } },
+    );
+    expect(r.success).toBe(true);
+    expect(r.artifacts.map((a) => a.name)).toEqual(['figure_1.png']);
+    expect(r.artifacts[0]!.bytes).toBeGreaterThan(5_000); // the pandas plot, not a blank canvas
+  });
+
   it('saves matplotlib figures as PNG artifacts, show() does not block', async () => {
     const dir = tempDir();
     const r = await ex.execute(
