@@ -101,7 +101,13 @@ describe('SQLite source', () => {
   it('describes tables and views with their columns; pings; a missing file fails clearly', async () => {
     expect(await shop.describe()).toBe('shop (SQLite), 2 tables:\n  orders(id integer, total real, placed_on text, note text, raw blob)\n  paid(id integer, total real)');
     await shop.ping();
-    await expect(new SqliteSource('gone', join(dir, 'missing.db')).ping()).rejects.toThrow(/cannot open the database: unable to open database file/);
+    await expect(new SqliteSource('gone', join(dir, 'missing.db')).ping()).rejects.toThrow(`no SQLite file at ${join(dir, 'missing.db')}`);
+    // a relative path is read from the working directory, and the message says so
+    const relative = openSqlSource({ name: 'rel', url: 'sqlite://missing-here.db' });
+    expect((relative as SqliteSource).path).toBe(join(process.cwd(), 'missing-here.db'));
+    await expect(relative.ping()).rejects.toThrow(`no SQLite file at ${join(process.cwd(), 'missing-here.db')} ("missing-here.db" is read from the directory code-agent runs in`);
+    // a query on a missing file fails without naming the host path (the program sees this message)
+    await expect(new SqliteSource('gone', join(dir, 'missing.db')).query('SELECT 1', [], { maxRows: 1, maxBytes: 100, timeoutMs: 5000 })).rejects.toThrow(/cannot open the database/);
     expect(readdirSync(dir)).toEqual(['shop.db']);
   });
 

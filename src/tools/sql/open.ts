@@ -21,7 +21,7 @@ export function openSqlSource(config: SqlSourceConfig): SqlSource {
   if (scheme === 'sqlite') {
     const path = decodeURIComponent(config.url.slice('sqlite:'.length).replace(/^\/\//, '').replace(/\?.*$/, ''));
     if (path === '') throw new Error(`tools.sql.sources.${config.name}.url: a SQLite URL needs a file path (sqlite:///abs/path.db)`);
-    return new SqliteSource(config.name, isAbsolute(path) ? path : resolve(path));
+    return isAbsolute(path) ? new SqliteSource(config.name, path) : new SqliteSource(config.name, resolve(path), path);
   }
   throw new Error(`tools.sql.sources.${config.name}.url: expected postgresql://… or sqlite:///path.db${scheme ? `, not ${scheme}:` : ''}`);
 }

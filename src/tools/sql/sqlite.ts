@@ -47,8 +47,11 @@ export class SqliteSource implements SqlSource {
   readonly engine = 'sqlite' as const;
   readonly #readers = new PQueue({ concurrency: MAX_SQLITE_READERS });
 
-  /** @param path the database file's absolute path */
-  constructor(readonly name: string, readonly path: string) {}
+  /**
+   * @param path the database file's absolute path
+   * @param written the path as the config wrote it, when it was relative (resolved from the working directory)
+   */
+  constructor(readonly name: string, readonly path: string, private readonly written?: string) {}
 
   async query(sql: string, params: readonly SqlParam[], limits: SqlLimits, signal?: AbortSignal): Promise<SqlResult> {
     const request = { path: this.path, sql, params, maxRows: limits.maxRows, maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs };
@@ -66,7 +69,12 @@ export class SqliteSource implements SqlSource {
     return formatDescription(this.name, 'SQLite', columns, maxChars);
   }
 
+  /** @throws {SqlQueryError} naming the file (for the operator: doctor) when it does not exist, or why the query failed. */
   async ping(signal?: AbortSignal): Promise<void> {
+    if (!existsSync(this.path)) {
+      const relative = this.written ? ` ("${this.written}" is read from the directory code-agent runs in; write sqlite:///absolute/path.db for another)` : '';
+      throw new SqlQueryError(`no SQLite file at ${this.path}${relative}`);
+    }
     await this.query('SELECT count(*) FROM sqlite_master', [], { maxRows: 1, maxBytes: 1024, timeoutMs: 10_000 }, signal);
   }
 
