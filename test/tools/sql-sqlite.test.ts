@@ -91,6 +91,13 @@ describe('SQLite source', () => {
     expect(Date.now() - t0).toBeLessThan(8000);
   });
 
+  it('keeps a large DISTINCT in its bounded memory, never in temp files on the host: it fails with a clear reason', async () => {
+    // ~400 MB of distinct values (the reader may use 256 MB + 8 × the byte cap); spilled to a temp file this would succeed
+    const err = await shop.query('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500000) SELECT count(DISTINCT hex(randomblob(400))) FROM n', [], { maxRows: 10, maxBytes: 1000, timeoutMs: 60_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SqlQueryError);
+    expect((err as SqlQueryError).message).toMatch(/needs more memory than the reader may use \(256 MB\)/);
+  }, 90_000);
+
   it('stops when the execution aborts', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);

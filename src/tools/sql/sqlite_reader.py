@@ -48,6 +48,8 @@ def run(request):
     try:
         conn = sqlite3.connect("file:%s?mode=ro" % pathname2url(request["path"]), uri=True, isolation_level=None)
         conn.execute("PRAGMA query_only = ON")
+        # sorts and DISTINCT that outgrow the cache stay in this process's bounded memory, never temp files on the host's disk
+        conn.execute("PRAGMA temp_store = MEMORY")
         conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max(1_000_000, request["maxBytes"]))
         conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
         for pragma in SCHEMA_PRAGMAS:  # load the pragmas' virtual tables before the authorizer watches
@@ -80,6 +82,8 @@ def run(request):
         if denial:
             return denial[0]
         message = str(err) or type(err).__name__
+        if isinstance(err, MemoryError) or message == "out of memory":
+            return {"error": "the query needs more memory than the reader may use (%d MB): filter, aggregate or LIMIT it" % (memory // (1024 * 1024))}
         if "one statement at a time" in message:
             return refused("one statement", "several statements given: send exactly one statement per call (no \";\" between statements)")
         if message == "interrupted" and time.monotonic() > deadline:
