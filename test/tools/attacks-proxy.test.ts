@@ -99,6 +99,24 @@ describe('HTTP proxy attacks (raw requests on the broker socket)', () => {
     expect(JSON.stringify(result)).not.toContain('top-secret');
   }, 60_000);
 
+  it('a server honouring Range requests does not hand the echoed credential over piece by piece', async () => {
+    // each 4-byte piece is too short to be recognised as the secret; put together they would be it
+    const target = await targetServer((req, res) => {
+      const body = Buffer.from(`you sent ${req.headers.authorization}`);
+      const range = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ''));
+      if (!range) return res.end(body);
+      res.writeHead(206, { 'content-range': `bytes ${range[1]}-${range[2]}/${body.length}` });
+      res.end(body.subarray(Number(range[1]), Number(range[2]) + 1));
+    });
+    const code = `import urllib.request\nout = b""\nfor i in range(0, 60, 4):\n    req = urllib.request.Request("${target.url}/echo", headers={"Range": "bytes=%d-%d" % (i, i + 3), "If-Range": "x"})\n    out += urllib.request.urlopen(req).read()\nprint(out.decode())`;
+    const result = await ex.execute(code, { tools: httpBroker({ allow: [target.host], headers: { [target.host]: { Authorization: SECRET } } }) });
+    expect(target.seen.length).toBeGreaterThan(0);
+    expect(target.seen.every((s) => s.headers.range === undefined && s.headers['if-range'] === undefined)).toBe(true);
+    expect(result.stdout).toContain('you sent [redacted]');
+    expect(JSON.stringify(result)).not.toContain('top-secret');
+    expect(JSON.stringify(result).replace(/you sent \[redacted\]/g, '')).not.toMatch(/secret|4b1d/);
+  }, 60_000);
+
   it('concurrent requests do not get past tools.http.max_total_mb', async () => {
     const target = await targetServer((_req, res) => setTimeout(() => res.end(Buffer.alloc(512 * 1024, 97)), 300));
     const code = [
