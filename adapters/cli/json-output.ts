@@ -98,6 +98,8 @@ export function errorJson(error: string, problems: ConfigProblem[] = []): RunJso
     timedOut: false,
     durationMs: 0,
     artifacts: [],
+    runDurationMs: 0,
+    outcome: 'failed',
     error,
     ...(problems.length ? { problems } : {}),
   };

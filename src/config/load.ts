@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { configSchema, type Config } from './schema.js';
 import { describeYamlError } from './yaml-error.js';
+import { unsetCredentials } from './unset-credentials.js';
 
 /** One bad key of a configuration: its dotted path (`sandbox.timeout_s`, `(root)`) and what is wrong with it. */
 export interface ConfigProblem {
@@ -104,14 +105,16 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   const withDefaults = withEnvDefaults(raw ?? {});
   const expanded = expandEnv(withDefaults, env);
   const result = configSchema.safeParse(expanded);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => ({
+  const unset = unsetCredentials((withDefaults as Record<string, unknown>).tools, env);
+  if (!result.success || unset.length > 0) {
+    const invalid = (result.error?.issues ?? []).map((issue) => ({
       path: issue.path.join('.') || '(root)',
       problem: `${describeIssue(issue)}${fromEnvironment(valueAt(withDefaults, issue.path), env)}`,
     }));
+    const problems = [...invalid, ...unset].sort((a, b) => a.path.localeCompare(b.path));
     throw new ConfigError(`${source} is invalid:\n${problems.map((p) => `  ${p.path}: ${p.problem}`).join('\n')}`, problems);
   }
-  return result.data;
+  return result.data!;
 }
 
 function valueAt(tree: unknown, path: readonly PropertyKey[]): unknown {

@@ -140,7 +140,7 @@ describe('code-agent run', () => {
   it('--json still prints one object on stdout for a usage or config error', async () => {
     const r = await cli(['run', '--json', 'x'], { config: 'sandbox:\n  timeout_s: soon\n' });
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toMatchObject({ success: false, attempts: 0, error: expect.stringContaining('sandbox.timeout_s') });
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: false, attempts: 0, outcome: 'failed', runDurationMs: 0, error: expect.stringContaining('sandbox.timeout_s') });
   });
 
   it('--json names each bad key of the config on its own, for run and for doctor', async () => {

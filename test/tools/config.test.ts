@@ -30,6 +30,25 @@ describe('tools config', () => {
     expect(tools.sql.sources.shop).toMatchObject({ url: 'postgresql://r:p-2@db/shop', conversations: 'all' });
   });
 
+  it('refuses a credential whose ${VAR} is not set (it would be sent empty); ${VAR:-} allows it empty', () => {
+    const tools = { http: { allow: ['api.example.com'], headers: { 'api.example.com': { Authorization: 'Bearer ${TOKEN}' } } }, sql: { sources: { shop: { url: 'postgresql://r:${PW}@db/shop' } } } };
+    const err = (() => {
+      try {
+        parseConfig({ tools }, { PW: '' });
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.problems).toEqual([
+      { path: 'tools.http.headers.api.example.com.Authorization', problem: expect.stringContaining('${TOKEN} is not set in the environment, so this credential would be sent empty') },
+      { path: 'tools.sql.sources.shop.url', problem: expect.stringContaining('${PW} is not set') },
+    ]);
+    expect(err!.message).not.toContain('Bearer'); // the value itself is never repeated
+    const allowed = { http: { ...tools.http, headers: { 'api.example.com': { 'X-Trace': '${TRACE:-}' } } } };
+    expect(parseConfig({ tools: allowed }, {}).tools.http.headers['api.example.com']).toEqual({ 'X-Trace': '' });
+  });
+
   it.each([
     [{ http: { allow: ['api example.com'] } }, 'tools.http.allow.0: "api example.com": "api example.com" is not a host name'],
     [{ http: { allow: ['api.example.com:99999'] } }, 'tools.http.allow.0: "api.example.com:99999": port 99999 is out of range'],
