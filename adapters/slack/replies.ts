@@ -43,10 +43,11 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
     }
     const { channel, user, thread_ts: threadTs } = msg;
     const conv = conversationId(team, channel);
-    // only threads of our runs; cheap lookup before anything else
-    const run = await ctx.core.store.findRunByThread(conv, threadTs);
-    if (!run) return;
-    const request = { team, channel, threadTs, user, text: fromSlackText(msg.text ?? ''), files: msg.files };
+    // only threads of our runs; cheap lookup before anything else. The thread is linked to its run's
+    // id before the agent stores the run: a reply in its first moment is a reply to it all the same
+    const runId = await ctx.core.store.threadRunId(conv, threadTs);
+    if (!runId) return;
+    const request = { team, channel, threadTs, user, runId, text: fromSlackText(msg.text ?? ''), files: msg.files };
     const result = await admitReply(ctx, eventId, request, refusal(ctx.settings, channel, user));
     if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(channel, user, result.text, threadTs);
   });

@@ -1,7 +1,7 @@
 /**
  * Slack's jobs, run by the chat queue's processor (in the app's own process, or in a queue worker:
- * `code-agent worker`): the typed job kinds (jobs.ts, thread.ts), posting straight to the Web API
- * with the bot token; and the message in the thread when a job's worker stopped before it finished.
+ * `code-agent worker`): the typed job kinds, each a turn of the one run lifecycle (src/chat/run-job.ts)
+ * in a Slack thread (port.ts), posting straight to the Web API with the bot token; and the message in the thread when a job's worker stopped before it finished.
  */
 import { WebClient } from '@slack/web-api';
 import type { App as Core } from '../../src/app/app.js';
@@ -9,15 +9,19 @@ import type { Config } from '../../src/config/schema.js';
 import type { ChatJobData, InterruptNotice, PlatformJobs } from '../../src/chat/job-queue.js';
 import { dispatchJob, type JobHandlers } from '../../src/chat/job-kinds.js';
 import type { ThreadRef } from '../../src/chat/thread-ref.js';
+import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings } from './settings.js';
-import { conversationId, type Log } from './context.js';
-import { newRunJob, replyJob, rerunJob, type JobContext } from './jobs.js';
-import type { ReplyPayload, RerunPayload, RunPayload, SlackJobKinds } from './queued.js';
+import { conversationId, type Log, type SlackContext } from './context.js';
+import type { ReplyPayload, RerunPayload, RunPayload, SlackJobKinds, ThreadRequest } from './queued.js';
 import { finalStatus, rootText } from './views.js';
 import { ephemeral } from './commands.js';
-import { escapeMrkdwn } from './mrkdwn.js';
+import { escapeMrkdwn, inlineText } from './mrkdwn.js';
+import { slackThread } from './port.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
+
+/** What the jobs use of the adapter's context (a worker has no receiver, limiter or dedupe). */
+export type JobContext = Pick<SlackContext, 'core' | 'poster' | 'settings' | 'log'>;
 
 /**
  * The Slack job runner (of the app's in-memory queue, or of a queue worker).
@@ -27,6 +31,12 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
   const settings = slackSettings(config, 'worker');
   const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
   const ctx: JobContext = { core, settings, poster, log };
+  const deps: RunJobDeps = {
+    agent: core.agent,
+    store: core.store,
+    onInternalError: (err) => log.error('slack: a job failed', err),
+    onWarning: (what, err) => log.warn(`slack: ${what} failed:`, (err as Error)?.message ?? String(err)),
+  };
   /** Tells the requester of a new run something only they see (`text`: mrkdwn). */
   const tell = async (p: RunPayload, text: string) => {
     if (!p.responseUrl) return poster.ephemeral(p.channel, p.user, text, undefined, true);
@@ -37,29 +47,44 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
     if (res instanceof Error || !res.ok) log.warn('slack: response_url failed', res instanceof Error ? res.message : res.status);
   };
 
-  const newRun = (kind: 'run' | 'generate') => async (p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>) =>
-    newRunJob(ctx, {
-      kind,
-      team: p.team,
-      channel: p.channel,
-      user: p.user,
-      userName: p.userName,
-      requirement: p.requirement,
-      ...(p.files?.length ? { files: p.files } : {}),
-      tell: (text) => tell(p, text),
-      onThread: (threadTs) => setThread({ channel: p.channel, thread: threadTs }),
-    });
+  /**
+   * A new run: posts the channel message (its thread is the run's), then the one lifecycle.
+   * `NotInChannelError` on that post is told to the user (invite the app); nothing is run.
+   */
+  const newRun = (kind: 'run' | 'generate') => async (p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>) => {
+    const meta: Record<string, string> = { channel: p.channel, kind, ...(p.userName ? { userName: p.userName } : {}) };
+    const root = { requirement: p.requirement.trim(), requestedBy: p.user, meta };
+    let threadTs: string;
+    try {
+      threadTs = await poster.post(p.channel, rootText(root, '⏳ working…', kind), undefined, `${inlineText(p.userName ?? 'someone', 80)} asked: ${inlineText(p.requirement, 200)}`);
+    } catch (err) {
+      if ((err as Error).name === 'NotInChannelError') {
+        return tell(p, 'I am not in this channel yet: invite me with `/invite @code-agent` (or the app\'s name), then try again.');
+      }
+      await tell(p, `Slack refused the message: ${(err as Error).message}`);
+      throw err;
+    }
+    meta.threadTs = threadTs;
+    const thread = slackThread(ctx, { channel: p.channel, threadTs, files: p.files, root, kind });
+    await runInThread(deps, thread, { conversation: conversationId(p.team, p.channel), userId: p.user, request: { kind, requirement: p.requirement, meta }, setThread });
+  };
+
+  /** A turn on the run of a thread: its id from the payload, else the store's thread index. */
+  const onRun = async (p: ThreadRequest, status: string, turn: (runId: string) => { kind: 'improve'; runId: string; feedback: string | undefined } | { kind: 'rerun'; runId: string }, files: ReplyPayload['files'], setThread: (thread: ThreadRef) => Promise<void>) => {
+    const conv = conversationId(p.team, p.channel);
+    const runId = p.runId ?? (await core.store.threadRunId(conv, p.threadTs));
+    if (!runId) return;
+    const run = await core.store.getRun(conv, runId).catch(() => undefined);
+    if (run) await poster.update(p.channel, p.threadTs, rootText(run, status, run.meta?.kind)).catch(() => undefined);
+    const thread = slackThread(ctx, { channel: p.channel, threadTs: p.threadTs, files, kind: run?.meta?.kind === 'generate' ? 'generate' : 'run' });
+    await runInThread(deps, thread, { conversation: conv, userId: p.user, request: turn(runId), setThread });
+  };
+
   const handlers: JobHandlers<SlackJobKinds, (thread: ThreadRef) => Promise<void>> = {
     run: newRun('run'),
     generate: newRun('generate'),
-    reply: async (p, setThread) => {
-      await setThread({ channel: p.channel, thread: p.threadTs });
-      await replyJob(ctx, p);
-    },
-    rerun: async (p, setThread) => {
-      await setThread({ channel: p.channel, thread: p.threadTs });
-      await rerunJob(ctx, p);
-    },
+    reply: (p, setThread) => onRun(p, `⏳ improving (reply by ${inlineText(p.user, 40)})…`, (runId) => ({ kind: 'improve', runId, feedback: p.text }), p.files, setThread),
+    rerun: (p, setThread) => onRun(p, `⏳ re-running (for ${inlineText(p.user, 40)})…`, (runId) => ({ kind: 'rerun', runId }), undefined, setThread),
   };
 
   return {

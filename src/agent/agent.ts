@@ -213,7 +213,7 @@ export class Agent {
     this.checkText(text, 'requirement');
     const now = new Date().toISOString();
     const run: Run = {
-      id: newRunId(),
+      id: options.runId ?? newRunId(),
       conversationId,
       requirement: text,
       requestedBy: options.requestedBy,

@@ -26,6 +26,11 @@ export interface CallOptions {
   onEvent?: AgentEventListener;
   /** Platform data stored with a new run. */
   meta?: Record<string, string>;
+  /**
+   * The id a new run (run, generate) is stored under; default a fresh one (`newRunId`). A chat
+   * links its thread to the run under this id before the call, so a reply finds it at once.
+   */
+  runId?: string;
   /** Overrides the agent's `maxRetries` for this call. */
   maxRetries?: number;
 }

@@ -115,6 +115,11 @@ export interface HistoryStore {
   /** @returns the run linked to that thread, if any. */
   findRunByThread(conversationId: string, threadKey: string): Promise<Run | undefined>;
   /**
+   * @returns the id of the run linked to that thread, whether or not the run is stored yet (a chat
+   *   links a new run's thread before the agent stores the run), else undefined.
+   */
+  threadRunId(conversationId: string, threadKey: string): Promise<string | undefined>;
+  /**
    * Records a platform event id for deduplication.
    * @param ttlMs how long the id is remembered, in ms.
    * @returns true the first time an id is seen, false for a repeat delivery.
