@@ -9,7 +9,8 @@
 import type { Message, SendableChannels } from 'discord.js';
 import type { ChatThread, ThreadMarkup, ThreadOutput } from '../../src/chat/port.js';
 import { neutraliseFences } from '../../src/chat/format.js';
-import type { Attempt, Run } from '../../src/history/types.js';
+import type { Attempt, Run, RunChat } from '../../src/history/types.js';
+import { chatOf } from '../../src/chat/run-chat.js';
 import { downloadLimits, type BotContext } from './context.js';
 import { inputFiles, type RemoteFile } from './attachments.js';
 import type { Place } from './gate.js';
@@ -145,9 +146,9 @@ export interface NewRunThreadSpec {
 /**
  * Opens a new run's thread: the header says "working", a thread is started from it where possible
  * (else the run answers in place and the header says why). Never throws.
- * @returns the thread, and the run's meta (where its header and thread are, for later turns)
+ * @returns the thread, and where the run lives in chat (its thread and header, stored with the run for later turns)
  */
-export async function openRunThread(ctx: BotContext, spec: NewRunThreadSpec): Promise<{ thread: ChatThread<Outgoing, Message>; meta: Record<string, string> }> {
+export async function openRunThread(ctx: BotContext, spec: NewRunThreadSpec): Promise<{ thread: ChatThread<Outgoing, Message>; chat: RunChat }> {
   const { kind, requirement, userId, place, header, receivedAt } = spec;
   const ttl = ctx.settings.interactionTokenTtlMs;
   header.fallBackTo(spec.channel);
@@ -174,18 +175,17 @@ export async function openRunThread(ctx: BotContext, spec: NewRunThreadSpec): Pr
     surface = new ChannelSurface(spec.channel, ctx.logger, spec.replies, receivedAt, ttl);
     await header.set(headerMessage(kind, requirement, userId, workingState(false, 0, note)));
   }
-  const meta: Record<string, string> = {
+  const chat: RunChat = {
+    thread: { channel: threadId ?? place.channelId },
+    ...(threadId ? {} : { inPlace: true }),
     kind,
-    ...(place.guildId ? { guildId: place.guildId } : {}),
-    channelId: place.channelId,
-    ...(threadId ? { threadId } : {}),
-    ...(first ? { headerChannelId: first.channelId, headerMessageId: first.id } : {}),
+    ...(first ? { header: { channel: first.channelId, message: first.id } } : {}),
   };
   const thread = discordThread(ctx, surface, { channel: threadId ?? place.channelId, key: threadId }, spec.attachments, async (run, failure) => {
     const state = run ? finalState(run) : `⚠️ ${failure ?? 'failed'}`;
     await header.set(headerMessage(kind, requirement, userId, note ? `${state}\n${note}` : state));
   });
-  return { thread, meta };
+  return { thread, chat };
 }
 
 /** A Re-run or an Improve whose interaction was deferred; built by its processor (worker-jobs.ts). */
@@ -224,14 +224,12 @@ export function replyThread(ctx: BotContext, channel: SendableChannels | undefin
 }
 
 /**
- * Updates a run's first message (its header, in the channel) from the run's meta, as the bot's own
- * message: used after re-runs and improvements, which may come long after the interaction expired.
+ * Updates a run's first message (its header, in the channel) as the bot's own message: used after
+ * re-runs and improvements, which may come long after the interaction expired.
  */
 export async function refreshRunHeader(ctx: BotContext, run: Run): Promise<void> {
-  const channelId = run.meta?.headerChannelId;
-  const messageId = run.meta?.headerMessageId;
-  if (!channelId || !messageId) return;
-  const kind = (run.meta?.kind as JobKind | undefined) ?? 'run';
-  const msg = headerMessage(kind, run.requirement, run.requestedBy ?? 'unknown', finalState(run));
-  await editChannelMessage(ctx.client, channelId, messageId, msg, ctx.logger);
+  const chat = chatOf(run);
+  if (!chat?.header) return;
+  const msg = headerMessage(chat.kind, run.requirement, run.requestedBy ?? 'unknown', finalState(run));
+  await editChannelMessage(ctx.client, chat.header.channel, chat.header.message, msg, ctx.logger);
 }

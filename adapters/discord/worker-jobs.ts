@@ -66,7 +66,7 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inPr
   async function run(p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>): Promise<void> {
     const replies = tokenReplies(client, p.applicationId, p.token);
     const fetched = await channelById(client, p.place.channelId);
-    const { thread, meta } = await openRunThread(ctx, {
+    const { thread, chat } = await openRunThread(ctx, {
       kind: p.kind,
       requirement: p.requirement,
       userId: p.userId,
@@ -80,7 +80,7 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inPr
       startThread: (first, name) => startThreadFrom(client, first, name),
       attachments: p.attachments ?? [],
     });
-    await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request: { kind: p.kind, requirement: p.requirement, meta }, setThread });
+    await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request: { kind: p.kind, requirement: p.requirement, chat }, setThread });
   }
 
   const handlers: JobHandlers<DiscordJobKinds, (thread: ThreadRef) => Promise<void>> = {

@@ -105,8 +105,7 @@ export interface SlackThreadSpec {
   /** Files given with the request (downloaded with the bot token). */
   files: SlackFile[] | undefined;
   /** What the channel message shows when the call fails before its run exists (a new run). */
-  root?: Pick<Run, 'requirement' | 'requestedBy' | 'meta'>;
-  kind: 'run' | 'generate';
+  root?: Pick<Run, 'requirement' | 'requestedBy' | 'chat'>;
 }
 
 /** A Slack thread as the chat port's thread (the channel message's ts is the thread's key). */
@@ -128,8 +127,8 @@ export function slackThread(ctx: JobContext, spec: SlackThreadSpec): ChatThread<
     },
     async ended(run, failure) {
       const text = run
-        ? rootText(run, finalStatus(run), run.meta?.kind ?? spec.kind)
-        : spec.root && rootText(spec.root, `❌ failed: ${inlineText(failure ?? 'failed', 300)}`, spec.kind);
+        ? rootText(run, finalStatus(run))
+        : spec.root && rootText(spec.root, `❌ failed: ${inlineText(failure ?? 'failed', 300)}`);
       if (text) await ctx.poster.update(channel, threadTs, text).catch((err: unknown) => ctx.log.warn('slack: updating the channel message failed:', (err as Error).message));
     },
   };

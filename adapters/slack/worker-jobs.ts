@@ -9,7 +9,7 @@ import type { Config } from '../../src/config/schema.js';
 import type { ChatJobData, InterruptNotice, PlatformJobs } from '../../src/chat/job-queue.js';
 import { dispatchJob, type JobHandlers } from '../../src/chat/job-kinds.js';
 import type { ThreadRef } from '../../src/chat/thread-ref.js';
-import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
+import { runInThread, type RunJobDeps, type TurnRequest } from '../../src/chat/run-job.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings } from './settings.js';
 import { conversationId, type Log, type SlackContext } from './context.js';
@@ -18,6 +18,7 @@ import { finalStatus, rootText } from './views.js';
 import { ephemeral } from './commands.js';
 import { escapeMrkdwn, inlineText } from './mrkdwn.js';
 import { slackThread } from './port.js';
+import type { RunChat } from '../../src/history/types.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
 
 /** What the jobs use of the adapter's context (a worker has no receiver, limiter or dedupe). */
@@ -52,8 +53,8 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
    * `NotInChannelError` on that post is told to the user (invite the app); nothing is run.
    */
   const newRun = (kind: 'run' | 'generate') => async (p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>) => {
-    const meta: Record<string, string> = { channel: p.channel, kind, ...(p.userName ? { userName: p.userName } : {}) };
-    const root = { requirement: p.requirement.trim(), requestedBy: p.user, meta };
+    const chat: RunChat = { thread: { channel: p.channel }, kind, ...(p.userName ? { userName: p.userName } : {}) };
+    const root = { requirement: p.requirement.trim(), requestedBy: p.user, chat };
     let threadTs: string;
     try {
       threadTs = await poster.post(p.channel, rootText(root, '⏳ working…', kind), undefined, `${inlineText(p.userName ?? 'someone', 80)} asked: ${inlineText(p.requirement, 200)}`);
@@ -64,19 +65,19 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
       await tell(p, `Slack refused the message: ${(err as Error).message}`);
       throw err;
     }
-    meta.threadTs = threadTs;
-    const thread = slackThread(ctx, { channel: p.channel, threadTs, files: p.files, root, kind });
-    await runInThread(deps, thread, { conversation: conversationId(p.team, p.channel), userId: p.user, request: { kind, requirement: p.requirement, meta }, setThread });
+    chat.thread.thread = threadTs;
+    const thread = slackThread(ctx, { channel: p.channel, threadTs, files: p.files, root });
+    await runInThread(deps, thread, { conversation: conversationId(p.team, p.channel), userId: p.user, request: { kind, requirement: p.requirement, chat }, setThread });
   };
 
   /** A turn on the run of a thread: its id from the payload, else the store's thread index. */
-  const onRun = async (p: ThreadRequest, status: string, turn: (runId: string) => { kind: 'improve'; runId: string; feedback: string | undefined } | { kind: 'rerun'; runId: string }, files: ReplyPayload['files'], setThread: (thread: ThreadRef) => Promise<void>) => {
+  const onRun = async (p: ThreadRequest, status: string, turn: (runId: string) => TurnRequest, files: ReplyPayload['files'], setThread: (thread: ThreadRef) => Promise<void>) => {
     const conv = conversationId(p.team, p.channel);
     const runId = p.runId ?? (await core.store.threadRunId(conv, p.threadTs));
     if (!runId) return;
     const run = await core.store.getRun(conv, runId).catch(() => undefined);
-    if (run) await poster.update(p.channel, p.threadTs, rootText(run, status, run.meta?.kind)).catch(() => undefined);
-    const thread = slackThread(ctx, { channel: p.channel, threadTs: p.threadTs, files, kind: run?.meta?.kind === 'generate' ? 'generate' : 'run' });
+    if (run) await poster.update(p.channel, p.threadTs, rootText(run, status)).catch(() => undefined);
+    const thread = slackThread(ctx, { channel: p.channel, threadTs: p.threadTs, files });
     await runInThread(deps, thread, { conversation: conv, userId: p.user, request: turn(runId), setThread });
   };
 
@@ -104,8 +105,9 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
       const { run, ended } = await markInterrupted(core.store, await core.store.findRunByThread(conv, threadTs));
       if (ended) return undefined;
       const ts = await poster.post(p.channel, `❌ *Failed*: ${escapeMrkdwn(notice)}`, threadTs);
-      const root = run ?? { requirement: 'requirement' in p ? p.requirement : '', requestedBy: p.user, meta: { ...('userName' in p && p.userName ? { userName: p.userName } : {}) } };
-      await poster.update(p.channel, threadTs, rootText(root, '❌ failed: the worker running it stopped', run?.meta?.kind ?? data.kind));
+      const kind = data.kind === 'generate' ? 'generate' : 'run';
+      const root = run ?? { requirement: 'requirement' in p ? p.requirement : '', requestedBy: p.user, chat: { thread: { channel: p.channel, thread: threadTs }, kind, ...('userName' in p && p.userName ? { userName: p.userName } : {}) } };
+      await poster.update(p.channel, threadTs, rootText(root, '❌ failed: the worker running it stopped'));
       return { messages: [{ channel: p.channel, id: ts }] };
     },
 
@@ -115,7 +117,7 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
       const threadTs = data.thread?.thread;
       if (!threadTs) return;
       const run = await core.store.findRunByThread(conversationId(p.team, p.channel), threadTs);
-      if (run && run.status !== 'running') await poster.update(p.channel, threadTs, rootText(run, finalStatus(run), run.meta?.kind ?? data.kind));
+      if (run && run.status !== 'running') await poster.update(p.channel, threadTs, rootText(run, finalStatus(run)));
     },
   };
 }

@@ -222,7 +222,7 @@ export class Agent {
       attempts: [],
       createdAt: now,
       updatedAt: now,
-      meta: options.meta,
+      ...(options.chat ? { chat: options.chat } : {}),
     };
     await this.options.store.saveRun(run);
     return run;

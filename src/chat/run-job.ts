@@ -7,7 +7,7 @@
  */
 import { InputError, type Agent } from '../agent/agent.js';
 import { newRunId } from '../agent/ids.js';
-import type { HistoryStore, Run } from '../history/types.js';
+import type { HistoryStore, Run, RunChat } from '../history/types.js';
 import type { InputFile } from '../sandbox/types.js';
 import { callAgent } from './agent-call.js';
 import { withInputFilesNote } from './input-note.js';
@@ -18,7 +18,7 @@ import { ThreadRenderer } from './thread-renderer.js';
 /** What a turn asks of the agent. */
 export type TurnRequest =
   /** A new run (`generate`: code without running it). */
-  | { kind: 'run' | 'generate'; requirement: string; meta?: Record<string, string> }
+  | { kind: 'run' | 'generate'; requirement: string; chat?: RunChat }
   /** An improvement with feedback (a reply in the thread, the Improve button); none: from the latest failure. */
   | { kind: 'improve'; runId: string; feedback: string | undefined }
   /** The latest code run again (the Re-run button). */
@@ -87,7 +87,7 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
         case 'run':
         case 'generate': {
           const asked = withInputFilesNote(request.requirement, files);
-          const call = { ...options, runId, ...(request.meta ? { meta: request.meta } : {}) };
+          const call = { ...options, runId, ...(request.chat ? { chat: request.chat } : {}) };
           return request.kind === 'run' ? deps.agent.run(conversation, asked, call) : deps.agent.generate(conversation, asked, call);
         }
         case 'rerun':
