@@ -4,7 +4,8 @@
  * `/show` and the Improve modal are answered here, after the same access and dedupe. Nothing
  * thrown here reaches discord.js.
  */
-import type { Interaction, Message } from 'discord.js';
+import { SnowflakeUtil, type Interaction, type Message } from 'discord.js';
+import { linkedRunId } from '../../src/chat/thread-link.js';
 import type { IngressContext } from './context.js';
 import { showImproveModal } from './improve-modal.js';
 import { placeOf, refusalFor, roleIdsOf } from './gate.js';
@@ -51,9 +52,10 @@ export async function onMessage(ctx: IngressContext, message: Message): Promise<
     if (message.author.bot || message.system || !message.inGuild() || !message.channel.isThread()) return;
     const thread = message.channel;
     const conversation = conversationId(message.guildId, thread.id, thread.parentId);
-    // the thread is linked to its run's id before the agent stores the run: a reply in its first
-    // moment is a reply to it all the same
-    const runId = await ctx.app.store.threadRunId(conversation, thread.id);
+    // a thread the bot started a moment ago waits for its link: the run's job links it just after
+    // Discord shows it
+    const origin = { madeByApp: thread.ownerId === ctx.client.user?.id, madeAt: SnowflakeUtil.timestampFrom(thread.id) };
+    const runId = await linkedRunId(ctx.app.store, conversation, thread.id, origin);
     if (!runId) return;
     const place = placeOf(message.guildId, thread.id, thread);
     const payload: ReplyPayload = {

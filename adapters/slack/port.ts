@@ -4,9 +4,10 @@
  * (views.ts), files are uploaded after the message they belong to, and attached files are
  * downloaded with the bot token (inputs.ts).
  */
-import type { Run } from '../../src/history/types.js';
+import type { Run, RunChat } from '../../src/history/types.js';
+import type { RunPayload } from './queued.js';
 import type { ChatThread, ThreadMarkup, ThreadOutput } from '../../src/chat/port.js';
-import type { JobContext } from './worker-jobs.js';
+import type { JobContext } from './context.js';
 import { downloadInputs, type SlackFile } from './inputs.js';
 import { inlineText, type SlackButton } from './mrkdwn.js';
 import type { Upload } from './poster.js';
@@ -132,4 +133,34 @@ export function slackThread(ctx: JobContext, spec: SlackThreadSpec): ChatThread<
       if (text) await ctx.poster.update(channel, threadTs, text).catch((err: unknown) => ctx.log.warn('slack: updating the channel message failed:', (err as Error).message));
     },
   };
+}
+
+/**
+ * Opens a new run's thread: the channel message that names who asked, the requirement and the
+ * status. When Slack refuses it, the requester is told privately (`tell`, mrkdwn): to invite the
+ * app when it is not in the channel (nothing is run, undefined is returned), else Slack's error.
+ * @returns the thread, and where the run lives in chat (stored with the run)
+ * @throws Slack's error other than "not in channel", after telling the requester
+ */
+export async function openRunThread(
+  ctx: JobContext,
+  kind: 'run' | 'generate',
+  p: Pick<RunPayload, 'channel' | 'user' | 'userName' | 'requirement' | 'files'>,
+  tell: (text: string) => Promise<void>,
+): Promise<{ thread: ChatThread<SlackOut, string>; chat: RunChat } | undefined> {
+  const chat: RunChat = { thread: { channel: p.channel }, kind, ...(p.userName ? { userName: p.userName } : {}) };
+  const root = { requirement: p.requirement.trim(), requestedBy: p.user, chat };
+  let threadTs: string;
+  try {
+    threadTs = await ctx.poster.post(p.channel, rootText(root, '⏳ working…'), undefined, `${inlineText(p.userName ?? 'someone', 80)} asked: ${inlineText(p.requirement, 200)}`);
+  } catch (err) {
+    if ((err as Error).name === 'NotInChannelError') {
+      await tell('I am not in this channel yet: invite me with `/invite @code-agent` (or the app\'s name), then try again.');
+      return undefined;
+    }
+    await tell(`Slack refused the message: ${(err as Error).message}`);
+    throw err;
+  }
+  chat.thread.thread = threadTs;
+  return { thread: slackThread(ctx, { channel: p.channel, threadTs, files: p.files, root }), chat };
 }

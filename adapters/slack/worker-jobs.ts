@@ -12,17 +12,13 @@ import type { ThreadRef } from '../../src/chat/thread-ref.js';
 import { runInThread, type RunJobDeps, type TurnRequest } from '../../src/chat/run-job.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings } from './settings.js';
-import { conversationId, type Log, type SlackContext } from './context.js';
+import { conversationId, type JobContext, type Log } from './context.js';
 import type { ReplyPayload, RerunPayload, RunPayload, SlackJobKinds, ThreadRequest } from './queued.js';
 import { finalStatus, rootText } from './views.js';
 import { ephemeral } from './commands.js';
 import { escapeMrkdwn, inlineText } from './mrkdwn.js';
-import { slackThread } from './port.js';
-import type { RunChat } from '../../src/history/types.js';
+import { openRunThread, slackThread } from './port.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
-
-/** What the jobs use of the adapter's context (a worker has no receiver, limiter or dedupe). */
-export type JobContext = Pick<SlackContext, 'core' | 'poster' | 'settings' | 'log'>;
 
 /**
  * The Slack job runner (of the app's in-memory queue, or of a queue worker).
@@ -48,26 +44,12 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
     if (res instanceof Error || !res.ok) log.warn('slack: response_url failed', res instanceof Error ? res.message : res.status);
   };
 
-  /**
-   * A new run: posts the channel message (its thread is the run's), then the one lifecycle.
-   * `NotInChannelError` on that post is told to the user (invite the app); nothing is run.
-   */
+  /** A new run: its thread (the channel message's), then the one lifecycle. */
   const newRun = (kind: 'run' | 'generate') => async (p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>) => {
-    const chat: RunChat = { thread: { channel: p.channel }, kind, ...(p.userName ? { userName: p.userName } : {}) };
-    const root = { requirement: p.requirement.trim(), requestedBy: p.user, chat };
-    let threadTs: string;
-    try {
-      threadTs = await poster.post(p.channel, rootText(root, '⏳ working…', kind), undefined, `${inlineText(p.userName ?? 'someone', 80)} asked: ${inlineText(p.requirement, 200)}`);
-    } catch (err) {
-      if ((err as Error).name === 'NotInChannelError') {
-        return tell(p, 'I am not in this channel yet: invite me with `/invite @code-agent` (or the app\'s name), then try again.');
-      }
-      await tell(p, `Slack refused the message: ${(err as Error).message}`);
-      throw err;
-    }
-    chat.thread.thread = threadTs;
-    const thread = slackThread(ctx, { channel: p.channel, threadTs, files: p.files, root });
-    await runInThread(deps, thread, { conversation: conversationId(p.team, p.channel), userId: p.user, request: { kind, requirement: p.requirement, chat }, setThread });
+    const opened = await openRunThread(ctx, kind, p, (text) => tell(p, text));
+    if (!opened) return;
+    const request = { kind, requirement: p.requirement, chat: opened.chat };
+    await runInThread(deps, opened.thread, { conversation: conversationId(p.team, p.channel), userId: p.user, request, setThread });
   };
 
   /** A turn on the run of a thread: its id from the payload, else the store's thread index. */

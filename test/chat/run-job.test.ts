@@ -1,8 +1,9 @@
 /**
  * The one run lifecycle (src/chat/run-job.ts) on a minimal platform of the test's own (a thread that
  * records what it is shown), with the real agent, sandbox and SQLite history and the fake LLM: a new
- * run's thread is linked to its run before the agent is called, and a reply sent in that first moment
- * (before the run is stored) is a turn on that run.
+ * run's thread is linked to its run before the agent is called, a reply sent in that first moment
+ * (before the run is stored) is a turn on that run, and a reply in a thread the app made a moment ago
+ * waits for the thread's link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
 import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
 import type { ChatThread, ThreadMarkup } from '../../src/chat/port.js';
 import type { ThreadRef } from '../../src/chat/thread-ref.js';
+import { linkedRunId } from '../../src/chat/thread-link.js';
 
 const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
 const CONV = 'test:T:C1';
@@ -131,6 +133,20 @@ describe('the run lifecycle', () => {
     expect(replyThread.posts.at(-1)).toBe('final:success:2');
     expect(JSON.stringify(llm.requests.at(-1)!.messages)).toContain('print second');
   }, 60_000);
+
+  it('a reply in a thread the app made a moment ago, not linked yet, waits for its link; any other thread is looked up once', async () => {
+    const young = { madeByApp: true, madeAt: Date.now() };
+    setTimeout(() => void app.store.linkThread(CONV, 'young', 'run-young'), 300);
+    const started = Date.now();
+    expect(await linkedRunId(app.store, CONV, 'young', young)).toBe('run-young');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    // a thread someone else made, or one made long ago, is no run's when it has no link
+    const quick = Date.now();
+    expect(await linkedRunId(app.store, CONV, 'theirs', { madeByApp: false, madeAt: Date.now() })).toBeUndefined();
+    expect(await linkedRunId(app.store, CONV, 'old', { madeByApp: true, madeAt: Date.now() - 3_600_000 })).toBeUndefined();
+    expect(await linkedRunId(app.store, CONV, 'unknown-age', { madeByApp: true, madeAt: undefined })).toBeUndefined();
+    expect(Date.now() - quick).toBeLessThan(1000);
+  });
 
   it('a turn on a run that is not in the history ends with a failure in the thread, not in silence', async () => {
     const thread = recordingThread('1700000000.000300');
