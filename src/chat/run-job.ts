@@ -2,8 +2,8 @@
  * The life of a run in a chat thread, once for every platform: a new run's id is made before the
  * agent is called and its thread is linked to it at once (a reply sent in the thread's first moment
  * finds the run), the request's files are downloaded, the agent is called with the thread renderer
- * as listener, and the turn always ends with the platform's outside view (a channel message, a
- * header) updated and a last message in the thread. A platform provides the thread (port.ts).
+ * as listener, and the turn always ends with a last message in the thread, then the platform's
+ * outside view (a channel message, a header) updated. A platform provides the thread (port.ts).
  */
 import { InputError, type Agent } from '../agent/agent.js';
 import { newRunId } from '../agent/ids.js';
@@ -100,11 +100,10 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
     settle: () => renderer.settled(),
     onInternalError: (err) => deps.onInternalError(err),
   });
-  // the outside view first: once the thread's last message shows, the job is over (its user may ask again)
-  await renderer.settled();
+  await renderer.finish(outcome.run, outcome.failure, outcome.note);
+  // the outside view last: once it shows the outcome, everything in the thread is there
   const ended = outcome.run ?? (known ? await deps.store.getRun(conversation, runId).catch(() => known) : undefined);
   await thread.ended(ended, outcome.failure);
-  await renderer.finish(outcome.run, outcome.failure, outcome.note);
   return outcome.run;
 }
 
