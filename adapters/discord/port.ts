@@ -34,7 +34,7 @@ import {
 import { ChannelSurface, describe, editChannelMessage, Header, type InteractionReplies, type Surface } from './surface.js';
 
 /** Discord's markup profile: each neutral view as a Discord message (render.ts). */
-export const discordMarkup: ThreadMarkup<Outgoing> = {
+const discordMarkup: ThreadMarkup<Outgoing> = {
   progress(line) {
     switch (line.step) {
       case 'start':
@@ -85,7 +85,7 @@ export const discordMarkup: ThreadMarkup<Outgoing> = {
 };
 
 /** Posting on a surface (it never throws). */
-export function surfaceOutput(surface: Surface): ThreadOutput<Outgoing, Message> {
+function surfaceOutput(surface: Surface): ThreadOutput<Outgoing, Message> {
   return {
     post: (msg) => surface.post(msg),
     edit: async (message, msg) => void (await surface.edit(message, msg)),

@@ -34,7 +34,7 @@ export interface SlackOut {
 }
 
 /** Slack's markup profile: each neutral view as mrkdwn under Slack's limits (views.ts). */
-export const slackMarkup: ThreadMarkup<SlackOut> = {
+const slackMarkup: ThreadMarkup<SlackOut> = {
   progress(line) {
     switch (line.step) {
       case 'start':
@@ -75,7 +75,7 @@ export const slackMarkup: ThreadMarkup<SlackOut> = {
 };
 
 /** Posting into one Slack thread; a file that cannot be uploaded is named in the thread with why. */
-export function slackOutput(ctx: JobContext, channel: string, threadTs: string): ThreadOutput<SlackOut, string> {
+function slackOutput(ctx: JobContext, channel: string, threadTs: string): ThreadOutput<SlackOut, string> {
   const uploadAll = async (uploads: Upload[] | undefined) => {
     for (const file of uploads ?? []) {
       try {

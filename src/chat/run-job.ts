@@ -123,7 +123,7 @@ function feedbackWith(feedback: string | undefined, files: InputFile[]): string 
  * @returns undefined when it did not appear within `withinMs`
  * @throws the store's errors
  */
-export async function waitForRun(store: HistoryStore, conversation: string, runId: string, withinMs: number): Promise<Run | undefined> {
+async function waitForRun(store: HistoryStore, conversation: string, runId: string, withinMs: number): Promise<Run | undefined> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const run = await store.getRun(conversation, runId);
