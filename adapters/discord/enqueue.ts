@@ -18,8 +18,7 @@ import { conversationId, interactionEventId, messageEventId } from './ids.js';
 import { fromDiscordText } from './incoming-text.js';
 import { discordLimitKey, type ActionPayload, type DiscordJobKinds, type ReplyPayload, type RunPayload, type TokenRef } from './queued.js';
 import { headerMessage, workingState, type JobKind } from './render.js';
-import { replyEphemeral } from './run-command.js';
-import { Header, NO_MENTIONS, describe } from './surface.js';
+import { Header, NO_MENTIONS, describe, replyEphemeral } from './surface.js';
 import { FILE_OPTION } from './commands.js';
 
 type Deferrable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
@@ -123,10 +122,10 @@ async function admitDeferred<K extends 'run' | 'action'>(
     if (result.seenIn === 'memory') return;
     // a replay after a restart, or a delivery to another gateway process: whichever answered first keeps it
     await delay(REPEAT_ANSWER_DELAY_MS);
-    return replyEphemeral(ctx, interaction, ALREADY_HANDLED);
+    return replyEphemeral(ctx.logger, interaction, ALREADY_HANDLED);
   }
   const text = result.text.slice(0, 2000);
-  if (!deferred) return replyEphemeral(ctx, interaction, text);
+  if (!deferred) return replyEphemeral(ctx.logger, interaction, text);
   await interaction.editReply({ content: text, allowedMentions: NO_MENTIONS }).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
 }
 

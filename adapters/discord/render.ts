@@ -17,6 +17,7 @@ import { customId } from './ids.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { codeTail } from '../../src/chat/code-stream.js';
 import { formatBytes } from '../../src/text/bytes.js';
+import { chatOf } from '../../src/chat/run-chat.js';
 
 /**
  * Characters in one message's content.
@@ -222,7 +223,8 @@ export function historyMessage(runs: Run[]): Outgoing {
   if (runs.length === 0) return { content: 'No runs in this channel yet. Start one with `/run`.' };
   const icon = (r: Run) => STATUS_ICON[r.status];
   const lines = runs.map((r) => {
-    const thread = r.meta?.threadId ? ` · <#${r.meta.threadId}>` : '';
+    const place = chatOf(r);
+    const thread = place && !place.inPlace ? ` · <#${place.thread.channel}>` : '';
     return `${icon(r)} \`${r.id}\` · ${neutraliseFences(oneLine(r.requirement, 80))} · <t:${Math.floor(Date.parse(r.createdAt) / 1000)}:R>${thread}`;
   });
   let content = `**Recent runs in this channel** (\`/show run:<id>\` for details)`;

@@ -9,7 +9,7 @@
  *   in the channel, so that the run's thread can still be started from it.
  * Every message is sent with `allowed_mentions: { parse: [] }`: output never pings anyone.
  */
-import type { Client, Message, BaseMessageOptions, SendableChannels } from 'discord.js';
+import type { ChatInputCommandInteraction, Client, Message, BaseMessageOptions, SendableChannels } from 'discord.js';
 import { Routes } from 'discord.js';
 import type { Logger } from './log.js';
 import type { Outgoing } from './render.js';
@@ -207,3 +207,11 @@ export function describe(err: unknown): string {
   return [e.status, e.code, e.message ?? String(err)].filter((x) => x !== undefined && x !== '').join(' ');
 }
 
+/** Replies ephemerally (only the requester sees it); never throws. */
+export async function replyEphemeral(logger: Logger, interaction: { reply: ChatInputCommandInteraction['reply'] }, content: string): Promise<void> {
+  try {
+    await interaction.reply({ content, flags: 'Ephemeral', allowedMentions: NO_MENTIONS });
+  } catch (err) {
+    logger.warn(`ephemeral reply failed: ${describe(err)}`);
+  }
+}

@@ -1,6 +1,7 @@
 /**
  * Discord's jobs, run by the chat queue's processor (in the bot's own process, or in a queue
- * worker: `code-agent worker`): the typed job kinds (run-command.ts, follow-up.ts, job.ts), posting
+ * worker: `code-agent worker`): the typed job kinds, each a turn of the one run lifecycle
+ * (src/chat/run-job.ts) in a Discord thread (port.ts), posting
  * through Discord REST with the bot token — the interaction's follow-ups and response edits while
  * its token lives, the bot's own messages in the thread after that — and the message in the thread
  * when a job's worker stopped before it finished.
@@ -14,12 +15,11 @@ import type { ThreadRef } from '../../src/chat/thread-ref.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
 import { settingsFrom, type BotContext, type DiscordSettings } from './context.js';
 import { placeOf } from './gate.js';
-import { startRunJob } from './run-command.js';
-import { runActionJob, threadReplyJob } from './follow-up.js';
-import { refreshRunHeader } from './job.js';
+import { actionThread, openRunThread, refreshRunHeader, replyThread } from './port.js';
+import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
 import { headerMessage } from './render.js';
 import type { Logger } from './log.js';
-import { ChannelSurface, editChannelMessage, Header } from './surface.js';
+import { ChannelSurface, describe, editChannelMessage, Header } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
 import type { DiscordJobKinds, DiscordPayload, RunPayload } from './queued.js';
 import type { Client } from 'discord.js';
@@ -56,16 +56,21 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inPr
   const ctx: BotContext = { app: core, client, logger, settings: inProcess?.settings ?? settingsFrom(config.discord) };
   const ttl = ctx.settings.interactionTokenTtlMs;
 
+  const deps: RunJobDeps = {
+    agent: core.agent,
+    store: core.store,
+    onInternalError: (err) => logger.error(`job failed: ${(err as Error)?.stack ?? String(err)}`),
+    onWarning: (what, err) => logger.warn(`${what} failed: ${describe(err)}`),
+  };
+
   async function run(p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>): Promise<void> {
     const replies = tokenReplies(client, p.applicationId, p.token);
     const fetched = await channelById(client, p.place.channelId);
-    let where = p.place.channelId;
-    await startRunJob(ctx, {
+    const { thread, chat } = await openRunThread(ctx, {
       kind: p.kind,
       requirement: p.requirement,
       userId: p.userId,
       place: p.place,
-      conversation: p.conversation,
       header: new Header(client, replies, logger, p.receivedAt, ttl),
       replies,
       receivedAt: p.receivedAt,
@@ -73,32 +78,29 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inPr
       canThread: p.place.canThread || placeOf(p.place.guildId, p.place.channelId, fetched).canThread,
       unseen: Boolean(p.place.guildId) && !fetched,
       startThread: (first, name) => startThreadFrom(client, first, name),
-      onThread: async (id) => {
-        where = id;
-        await setThread({ channel: id });
-      },
-      onRunId: (runId) => setThread({ channel: where, runId }),
-      ...(p.attachments?.length ? { attachments: p.attachments } : {}),
+      attachments: p.attachments ?? [],
     });
+    await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request: { kind: p.kind, requirement: p.requirement, chat }, setThread });
   }
 
   const handlers: JobHandlers<DiscordJobKinds, (thread: ThreadRef) => Promise<void>> = {
     run,
     action: async (p, setThread) => {
-      await setThread({ channel: p.channelId, runId: p.runId });
-      await runActionJob(ctx, {
+      const thread = await actionThread(ctx, {
         replies: tokenReplies(client, p.applicationId, p.token),
         receivedAt: p.receivedAt,
         channel: await sendableById(client, p.channelId),
-        conversation: p.conversation,
+        channelId: p.channelId,
         runId: p.runId,
         userId: p.userId,
         feedback: p.feedback,
       });
+      const request = p.feedback === undefined ? ({ kind: 'rerun', runId: p.runId } as const) : ({ kind: 'improve', runId: p.runId, feedback: p.feedback } as const);
+      await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request, setThread });
     },
     reply: async (p, setThread) => {
-      await setThread({ channel: p.channelId, runId: p.runId });
-      await threadReplyJob(ctx, { ...p, channel: await sendableById(client, p.channelId) });
+      const thread = replyThread(ctx, await sendableById(client, p.channelId), p.channelId, p.attachments);
+      await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request: { kind: 'improve', runId: p.runId, feedback: p.text }, setThread });
     },
   };
 

@@ -24,6 +24,9 @@ export interface SlackContext {
   admitter: Admitter;
 }
 
+/** What the jobs use of the adapter's context (a worker has no receiver, limiter or dedupe). */
+export type JobContext = Pick<SlackContext, 'core' | 'poster' | 'settings' | 'log'>;
+
 /** The conversation id of a Slack channel: `slack:<team>:<channel>`. */
 export function conversationId(team: string | undefined, channel: string): string {
   return `slack:${team ?? 'T'}:${channel}`;

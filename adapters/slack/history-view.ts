@@ -9,6 +9,7 @@ import type { Agent } from '../../src/agent/agent.js';
 import { removeFileText, workspaceListing } from '../../src/chat/workspace-view.js';
 import { messageLink } from './context.js';
 import { finalStatus, whoAsked } from './views.js';
+import { chatOf } from '../../src/chat/run-chat.js';
 
 const DEFAULT_NAMES = { run: '/run', history: '/history', show: '/show' };
 
@@ -18,7 +19,8 @@ export async function historyText(store: HistoryStore, conv: string, limit: numb
   if (runs.length === 0) return `No runs in this channel yet. Start one with \`${names.run} <what the program should do>\`.`;
   const lines = runs.map((run) => {
     const when = slackDate(run.createdAt);
-    const link = run.meta?.channel && run.meta.threadTs ? ` · <${messageLink(run.meta.channel, run.meta.threadTs)}|thread>` : '';
+    const place = chatOf(run)?.thread;
+    const link = place?.thread ? ` · <${messageLink(place.channel, place.thread)}|thread>` : '';
     return `• ${when} · *${whoAsked(run)}* · ${inlineText(run.requirement, 120)} · ${shortStatus(run)} · \`${run.id}\`${link}`;
   });
   let text = `*Recent runs in this channel* (newest first):\n${lines.join('\n')}`;

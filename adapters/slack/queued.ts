@@ -3,7 +3,6 @@
  * (`slack:<team>:<channel>`, `slack:<team>:<user>`), shared by ingress and processor.
  */
 import type { LimitKey } from '../../src/chat/limits.js';
-import type { ReplyRequest, ThreadRequest } from './jobs.js';
 import type { SlackFile } from './inputs.js';
 
 /** `/run` or `/generate`, or a message that mentions the app or is sent to it directly (job kind `run` / `generate`). */
@@ -19,8 +18,23 @@ export interface RunPayload {
   files?: SlackFile[];
 }
 
-/** A reply in a run's thread (job kind `reply`), as JSON. */
-export type ReplyPayload = ReplyRequest;
+/** A request on the run of a thread: a reply (or the Improve button's feedback), or a Re-run. */
+export interface ThreadRequest {
+  team: string | undefined;
+  channel: string;
+  /** The ts of the run's channel message (the thread's parent). */
+  threadTs: string;
+  user: string;
+  /** The thread's run, when the ingress knew it (else the job reads the store's thread index). */
+  runId?: string;
+}
+
+/** A reply in a run's thread, or the feedback typed after the Improve button (job kind `reply`). */
+export interface ReplyPayload extends ThreadRequest {
+  text: string;
+  /** Files attached to the reply (they become input files). */
+  files: SlackFile[] | undefined;
+}
 
 /** The Re-run button on a run's final message (job kind `rerun`). */
 export type RerunPayload = ThreadRequest;

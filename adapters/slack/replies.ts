@@ -11,6 +11,7 @@ import type { SlackFile } from './inputs.js';
 import { fromSlackText } from './incoming-text.js';
 import { admitReply } from './enqueue.js';
 import { startFromMessage } from './mentions.js';
+import { linkedRunId } from '../../src/chat/thread-link.js';
 
 /** The fields of a message event we read. */
 interface MessageLike {
@@ -20,6 +21,8 @@ interface MessageLike {
   text?: string;
   ts?: string;
   thread_ts?: string;
+  /** In a thread: who posted its parent message. */
+  parent_user_id?: string;
   channel?: string;
   /** `im` for a direct message to the app. */
   channel_type?: string;
@@ -31,7 +34,7 @@ const PERSON_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
 
 /** Registers the thread-reply listener. */
 export function registerReplies(app: BoltApp, ctx: SlackContext): void {
-  app.event('message', async ({ event, body }) => {
+  app.event('message', async ({ event, body, context }) => {
     const msg = event as MessageLike;
     if (!PERSON_SUBTYPES.has(msg.subtype) || msg.bot_id || !msg.user || !msg.channel) return;
     const team = (body as { team_id?: string }).team_id;
@@ -43,10 +46,12 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
     }
     const { channel, user, thread_ts: threadTs } = msg;
     const conv = conversationId(team, channel);
-    // only threads of our runs; cheap lookup before anything else
-    const run = await ctx.core.store.findRunByThread(conv, threadTs);
-    if (!run) return;
-    const request = { team, channel, threadTs, user, text: fromSlackText(msg.text ?? ''), files: msg.files };
+    // only threads of our runs; cheap lookup before anything else (a thread the app made a moment ago
+    // waits for its link: the run's job links it just after Slack shows it)
+    const origin = { madeByApp: msg.parent_user_id !== undefined && msg.parent_user_id === context.botUserId, madeAt: Number(threadTs) * 1000 || undefined };
+    const runId = await linkedRunId(ctx.core.store, conv, threadTs, origin);
+    if (!runId) return;
+    const request = { team, channel, threadTs, user, runId, text: fromSlackText(msg.text ?? ''), files: msg.files };
     const result = await admitReply(ctx, eventId, request, refusal(ctx.settings, channel, user));
     if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(channel, user, result.text, threadTs);
   });

@@ -9,14 +9,15 @@ import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type SlackButton } from './mrkdwn.js';
 import { madeAttempts } from '../../src/agent/verdict.js';
 import { codeTail } from '../../src/chat/code-stream.js';
+import { chatOf } from '../../src/chat/run-chat.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
-export function whoAsked(run: Pick<Run, 'requestedBy' | 'meta'>): string {
-  return inlineText(run.meta?.userName ?? run.requestedBy ?? 'someone', 80);
+export function whoAsked(run: Pick<Run, 'requestedBy' | 'chat' | 'meta'>): string {
+  return inlineText(chatOf(run)?.userName ?? run.requestedBy ?? 'someone', 80);
 }
 
-/** The channel message of a run: who asked, the requirement, and the status. */
-export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'meta'>, status: string, kind = 'run'): string {
+/** The channel message of a run: who asked, the requirement, and the status (`kind`: default what started the run). */
+export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'chat' | 'meta'>, status: string, kind = chatOf(run)?.kind ?? 'run'): string {
   const verb = kind === 'generate' ? 'asked for code' : 'asked';
   return `*${whoAsked(run)}* ${verb}: ${inlineText(run.requirement, 1500)}\n*Status:* ${status}\n_Results are in the thread; reply there to improve._`;
 }

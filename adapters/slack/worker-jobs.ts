@@ -1,7 +1,7 @@
 /**
  * Slack's jobs, run by the chat queue's processor (in the app's own process, or in a queue worker:
- * `code-agent worker`): the typed job kinds (jobs.ts, thread.ts), posting straight to the Web API
- * with the bot token; and the message in the thread when a job's worker stopped before it finished.
+ * `code-agent worker`): the typed job kinds, each a turn of the one run lifecycle (src/chat/run-job.ts)
+ * in a Slack thread (port.ts), posting straight to the Web API with the bot token; and the message in the thread when a job's worker stopped before it finished.
  */
 import { WebClient } from '@slack/web-api';
 import type { App as Core } from '../../src/app/app.js';
@@ -9,14 +9,15 @@ import type { Config } from '../../src/config/schema.js';
 import type { ChatJobData, InterruptNotice, PlatformJobs } from '../../src/chat/job-queue.js';
 import { dispatchJob, type JobHandlers } from '../../src/chat/job-kinds.js';
 import type { ThreadRef } from '../../src/chat/thread-ref.js';
+import { runInThread, type RunJobDeps, type TurnRequest } from '../../src/chat/run-job.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings } from './settings.js';
-import { conversationId, type Log } from './context.js';
-import { newRunJob, replyJob, rerunJob, type JobContext } from './jobs.js';
-import type { ReplyPayload, RerunPayload, RunPayload, SlackJobKinds } from './queued.js';
+import { conversationId, type JobContext, type Log } from './context.js';
+import type { ReplyPayload, RerunPayload, RunPayload, SlackJobKinds, ThreadRequest } from './queued.js';
 import { finalStatus, rootText } from './views.js';
 import { ephemeral } from './commands.js';
-import { escapeMrkdwn } from './mrkdwn.js';
+import { escapeMrkdwn, inlineText } from './mrkdwn.js';
+import { openRunThread, slackThread } from './port.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
 
 /**
@@ -27,6 +28,12 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
   const settings = slackSettings(config, 'worker');
   const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
   const ctx: JobContext = { core, settings, poster, log };
+  const deps: RunJobDeps = {
+    agent: core.agent,
+    store: core.store,
+    onInternalError: (err) => log.error('slack: a job failed', err),
+    onWarning: (what, err) => log.warn(`slack: ${what} failed:`, (err as Error)?.message ?? String(err)),
+  };
   /** Tells the requester of a new run something only they see (`text`: mrkdwn). */
   const tell = async (p: RunPayload, text: string) => {
     if (!p.responseUrl) return poster.ephemeral(p.channel, p.user, text, undefined, true);
@@ -37,29 +44,30 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
     if (res instanceof Error || !res.ok) log.warn('slack: response_url failed', res instanceof Error ? res.message : res.status);
   };
 
-  const newRun = (kind: 'run' | 'generate') => async (p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>) =>
-    newRunJob(ctx, {
-      kind,
-      team: p.team,
-      channel: p.channel,
-      user: p.user,
-      userName: p.userName,
-      requirement: p.requirement,
-      ...(p.files?.length ? { files: p.files } : {}),
-      tell: (text) => tell(p, text),
-      onThread: (threadTs) => setThread({ channel: p.channel, thread: threadTs }),
-    });
+  /** A new run: its thread (the channel message's), then the one lifecycle. */
+  const newRun = (kind: 'run' | 'generate') => async (p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>) => {
+    const opened = await openRunThread(ctx, kind, p, (text) => tell(p, text));
+    if (!opened) return;
+    const request = { kind, requirement: p.requirement, chat: opened.chat };
+    await runInThread(deps, opened.thread, { conversation: conversationId(p.team, p.channel), userId: p.user, request, setThread });
+  };
+
+  /** A turn on the run of a thread: its id from the payload, else the store's thread index. */
+  const onRun = async (p: ThreadRequest, status: string, turn: (runId: string) => TurnRequest, files: ReplyPayload['files'], setThread: (thread: ThreadRef) => Promise<void>) => {
+    const conv = conversationId(p.team, p.channel);
+    const runId = p.runId ?? (await core.store.threadRunId(conv, p.threadTs));
+    if (!runId) return;
+    const run = await core.store.getRun(conv, runId).catch(() => undefined);
+    if (run) await poster.update(p.channel, p.threadTs, rootText(run, status)).catch(() => undefined);
+    const thread = slackThread(ctx, { channel: p.channel, threadTs: p.threadTs, files });
+    await runInThread(deps, thread, { conversation: conv, userId: p.user, request: turn(runId), setThread });
+  };
+
   const handlers: JobHandlers<SlackJobKinds, (thread: ThreadRef) => Promise<void>> = {
     run: newRun('run'),
     generate: newRun('generate'),
-    reply: async (p, setThread) => {
-      await setThread({ channel: p.channel, thread: p.threadTs });
-      await replyJob(ctx, p);
-    },
-    rerun: async (p, setThread) => {
-      await setThread({ channel: p.channel, thread: p.threadTs });
-      await rerunJob(ctx, p);
-    },
+    reply: (p, setThread) => onRun(p, `⏳ improving (reply by ${inlineText(p.user, 40)})…`, (runId) => ({ kind: 'improve', runId, feedback: p.text }), p.files, setThread),
+    rerun: (p, setThread) => onRun(p, `⏳ re-running (for ${inlineText(p.user, 40)})…`, (runId) => ({ kind: 'rerun', runId }), undefined, setThread),
   };
 
   return {
@@ -79,8 +87,9 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
       const { run, ended } = await markInterrupted(core.store, await core.store.findRunByThread(conv, threadTs));
       if (ended) return undefined;
       const ts = await poster.post(p.channel, `❌ *Failed*: ${escapeMrkdwn(notice)}`, threadTs);
-      const root = run ?? { requirement: 'requirement' in p ? p.requirement : '', requestedBy: p.user, meta: { ...('userName' in p && p.userName ? { userName: p.userName } : {}) } };
-      await poster.update(p.channel, threadTs, rootText(root, '❌ failed: the worker running it stopped', run?.meta?.kind ?? data.kind));
+      const kind = data.kind === 'generate' ? 'generate' : 'run';
+      const root = run ?? { requirement: 'requirement' in p ? p.requirement : '', requestedBy: p.user, chat: { thread: { channel: p.channel, thread: threadTs }, kind, ...('userName' in p && p.userName ? { userName: p.userName } : {}) } };
+      await poster.update(p.channel, threadTs, rootText(root, '❌ failed: the worker running it stopped'));
       return { messages: [{ channel: p.channel, id: ts }] };
     },
 
@@ -90,7 +99,7 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
       const threadTs = data.thread?.thread;
       if (!threadTs) return;
       const run = await core.store.findRunByThread(conversationId(p.team, p.channel), threadTs);
-      if (run && run.status !== 'running') await poster.update(p.channel, threadTs, rootText(run, finalStatus(run), run.meta?.kind ?? data.kind));
+      if (run && run.status !== 'running') await poster.update(p.channel, threadTs, rootText(run, finalStatus(run)));
     },
   };
 }

@@ -213,7 +213,7 @@ export class Agent {
     this.checkText(text, 'requirement');
     const now = new Date().toISOString();
     const run: Run = {
-      id: newRunId(),
+      id: options.runId ?? newRunId(),
       conversationId,
       requirement: text,
       requestedBy: options.requestedBy,
@@ -222,7 +222,7 @@ export class Agent {
       attempts: [],
       createdAt: now,
       updatedAt: now,
-      meta: options.meta,
+      ...(options.chat ? { chat: options.chat } : {}),
     };
     await this.options.store.saveRun(run);
     return run;

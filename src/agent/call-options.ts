@@ -4,6 +4,7 @@
  */
 import type { InputFile } from '../sandbox/types.js';
 import type { AgentEvent, AgentEventListener } from './events.js';
+import type { RunChat } from '../history/types.js';
 
 /**
  * How the agent checks a result beyond the exit code: `checks` derived from the requirement and run
@@ -24,8 +25,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Receives the events of this call. */
   onEvent?: AgentEventListener;
-  /** Platform data stored with a new run. */
-  meta?: Record<string, string>;
+  /** Where a new run lives in chat, stored with it. */
+  chat?: RunChat;
+  /**
+   * The id a new run (run, generate) is stored under; default a fresh one (`newRunId`). A chat
+   * links its thread to the run under this id before the call, so a reply finds it at once.
+   */
+  runId?: string;
   /** Overrides the agent's `maxRetries` for this call. */
   maxRetries?: number;
 }

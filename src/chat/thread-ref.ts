@@ -4,12 +4,10 @@
  * the run once it exists. One shape for every platform instead of strings packed per platform.
  */
 
-/** A serialisable reference to a job's thread. */
-export interface ThreadRef {
-  /** The channel posted in: Slack's channel id, or Discord's thread (or channel, for in-place runs) id. */
-  channel: string;
-  /** Slack: the ts of the run's channel message (the thread's parent). Absent on Discord (the channel is the thread). */
-  thread?: string;
-  /** The run rendered there, once the agent stored it. */
+import type { ThreadPlace } from '../history/types.js';
+
+/** A serialisable reference to a job's thread: where it is (the place a run stores, see RunChat) and its run. */
+export interface ThreadRef extends ThreadPlace {
+  /** The run rendered there (a new run's id is made, and set here, before the agent is called). */
   runId?: string;
 }

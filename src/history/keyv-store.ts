@@ -148,10 +148,13 @@ export class KeyvHistoryStore implements HistoryStore {
   }
 
   async findRunByThread(conversationId: string, threadKey: string): Promise<Run | undefined> {
-    const runId = await this.call('find a thread', () =>
-      this.keyv.get<string>(`thread:${conversationId}:${threadKey}`),
-    );
-    return typeof runId === 'string' ? this.getRun(conversationId, runId) : undefined;
+    const runId = await this.threadRunId(conversationId, threadKey);
+    return runId !== undefined ? this.getRun(conversationId, runId) : undefined;
+  }
+
+  async threadRunId(conversationId: string, threadKey: string): Promise<string | undefined> {
+    const runId = await this.call('find a thread', () => this.keyv.get<string>(`thread:${conversationId}:${threadKey}`));
+    return typeof runId === 'string' ? runId : undefined;
   }
 
   async markEventSeen(eventId: string, ttlMs: number): Promise<boolean> {

@@ -49,6 +49,10 @@ export class StaleRunRecovery implements HistoryStore {
     return this.repair(await this.inner.findRunByThread(conversationId, threadKey));
   }
 
+  threadRunId(conversationId: string, threadKey: string): Promise<string | undefined> {
+    return this.inner.threadRunId(conversationId, threadKey);
+  }
+
   markEventSeen(eventId: string, ttlMs: number): Promise<boolean> {
     return this.inner.markEventSeen(eventId, ttlMs);
   }

@@ -66,6 +66,28 @@ export interface Attempt {
  */
 export type RunStatus = 'running' | 'success' | 'unverified' | 'failed' | 'generated';
 
+/** Where a chat message thread is: the channel posted in and, where a platform threads by message (Slack), the thread's parent message. */
+export interface ThreadPlace {
+  /** Slack's channel id, or Discord's thread (or channel, for a run answered in place) id. */
+  channel: string;
+  /** Slack: the ts of the thread's parent message. Absent on Discord (the channel is the thread). */
+  thread?: string;
+}
+
+/** Where a run lives in chat, stored with it. */
+export interface RunChat {
+  /** Its thread. */
+  thread: ThreadPlace;
+  /** The run's messages went to the channel itself: no thread could be started there (Discord). */
+  inPlace?: boolean;
+  /** What started it. */
+  kind: 'run' | 'generate';
+  /** Who asked, by the name the platform showed (when it gave one). */
+  userName?: string;
+  /** The message that heads the run outside its thread (Discord: the interaction's answer), edited as turns end. */
+  header?: { channel: string; message: string };
+}
+
 /** One requirement and everything that followed from it. */
 export interface Run {
   /** Unique id (time-sortable). */
@@ -96,7 +118,12 @@ export interface Run {
    * `process-identity.ts`), so that a run left behind by a killed process can be told apart.
    */
   runningIn?: string;
-  /** Platform data the adapter needs later (thread ts, message ids, permalink…). */
+  /** Where the run lives in chat (its thread, its first message), typed; absent outside chat. */
+  chat?: RunChat;
+  /**
+   * Platform data as untyped strings, as chat runs stored before {@link Run.chat} existed carry it
+   * (`channel`, `threadTs`, `threadId`, `kind`, `userName`, …); read through `src/chat/run-chat.ts`.
+   */
   meta?: Record<string, string>;
   /** Turns (agent calls: run, improve, execute) the run has had so far. Absent before the first. */
   turns?: number;
@@ -114,6 +141,11 @@ export interface HistoryStore {
   linkThread(conversationId: string, threadKey: string, runId: string): Promise<void>;
   /** @returns the run linked to that thread, if any. */
   findRunByThread(conversationId: string, threadKey: string): Promise<Run | undefined>;
+  /**
+   * @returns the id of the run linked to that thread, whether or not the run is stored yet (a chat
+   *   links a new run's thread before the agent stores the run), else undefined.
+   */
+  threadRunId(conversationId: string, threadKey: string): Promise<string | undefined>;
   /**
    * Records a platform event id for deduplication.
    * @param ttlMs how long the id is remembered, in ms.

@@ -92,6 +92,20 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     expect(await chat.show()).toContain('nums.txt');
   });
 
+  it('a reply sent the moment the thread appears is answered (the thread is linked to its run before the agent is called)', async () => {
+    chat.llm.enqueue(py('print(open("words.txt").read().split()[0])'), py('print(open("words.txt").read().split()[1])'));
+    // with a file: its download widens the moment between the thread's first message and the agent's call
+    const started = await chat.run('print the first word of words.txt', { file: { name: 'words.txt', data: Buffer.from('alpha beta\n') } });
+    const t = await started.thread();
+    await chat.reply(t, 'print the second word instead');
+    const finals = await chat.finals(t, 2);
+    expect(finals.every((f) => /success|Success/.test(f))).toBe(true);
+    const text = chat.text(t);
+    expect(text).toContain('alpha');
+    expect(text).toContain('beta');
+    expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toContain('print the second word instead');
+  });
+
   describe('a thread is a workspace', () => {
     let w1: string;
     const inventory = Buffer.from('sku,qty\nA1,3\nB2,1\nA1,4\nC3,9\nB2,2\nD4,5\n'); // 7 lines, 4 distinct skus

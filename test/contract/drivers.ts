@@ -119,7 +119,8 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     },
     async reply(ts, text, o = {}) {
       const files = o.file ? [slack.hostFile(o.file.name, o.file.data)] : undefined;
-      await event({ type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: users[o.user ?? 1], text, ts: `${Date.now() / 1000}`, thread_ts: ts, ...(files ? { subtype: 'file_share', files } : {}) }, o.twice);
+      // a reply in a thread names who posted its parent (https://docs.slack.dev/reference/events/message): the app
+      await event({ type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: users[o.user ?? 1], text, ts: `${Date.now() / 1000}`, thread_ts: ts, parent_user_id: 'UBOT', ...(files ? { subtype: 'file_share', files } : {}) }, o.twice);
     },
     rerun: (ts) => click(ts, 0, users[1]),
     async improve(ts, feedback) {

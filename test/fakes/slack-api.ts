@@ -103,7 +103,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let seq = 0;
   let origin = '';
   let socket: FakeSlackSocket | undefined;
-  const nextTs = () => `1700000000.${String(++seq).padStart(6, '0')}`;
+  // Slack's ts: the post's time in seconds, and a sequence that keeps it unique
+  const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
 
   const handlers: Record<string, (args: Record<string, unknown>) => Record<string, unknown>> = {
     'apps.connections.open': () => ({ url: socket!.openUrl() }),

@@ -77,6 +77,8 @@ describe.each(BACKENDS)('history store contract on $name', ({ start }) => {
       await store.saveRun(makeRun('x1', b));
       await store.saveRun(makeRun('r1', a, 'failed'));
       await store.linkThread(b, '1700000000.000100', 'x1');
+      // a chat links a new run's thread before the agent stores the run
+      await store.linkThread(b, '1700000000.000200', 'not-stored-yet');
     });
     await withStore(async (reopened) => {
       const runs = await reopened.listRuns(a);
@@ -86,6 +88,10 @@ describe.each(BACKENDS)('history store contract on $name', ({ start }) => {
       expect((await reopened.listRuns(b)).map((r) => r.id)).toEqual(['x1']);
       expect((await reopened.findRunByThread(b, '1700000000.000100'))?.id).toBe('x1');
       expect(await reopened.findRunByThread(b, 'nope')).toBeUndefined();
+      expect(await reopened.threadRunId(b, '1700000000.000100')).toBe('x1');
+      expect(await reopened.findRunByThread(b, '1700000000.000200')).toBeUndefined();
+      expect(await reopened.threadRunId(b, '1700000000.000200')).toBe('not-stored-yet');
+      expect(await reopened.threadRunId(b, 'nope')).toBeUndefined();
       expect(await reopened.getRun(a, 'missing')).toBeUndefined();
     });
   });

@@ -1,0 +1,83 @@
+/**
+ * The chat port: what a platform implements so that the one run lifecycle (run-job.ts) and the one
+ * thread renderer (thread-renderer.ts) serve it. A platform keeps only its ingress (its traffic
+ * turned into typed requests, see admission.ts) and what is below:
+ *
+ * - open a thread for a new run, or find the thread of an existing run, as a {@link ChatThread}
+ *   whose {@link ThreadRef} is plain JSON (it travels on the queue and survives a worker's death);
+ * - post and edit messages there ({@link ThreadOutput}; uploads travel inside the platform's message
+ *   type `M`, the platform decides whether a file rides on a message or is uploaded after it);
+ * - format each neutral view under its markup profile ({@link ThreadMarkup}: its limits, escaping,
+ *   code blocks, buttons);
+ * - download the request's attachments with its credentials (`inputs`);
+ * - say how a turn ended outside the thread (Slack's channel message, Discord's header: `ended`),
+ *   and answer the requester privately where no thread could be opened (inside `openThread`).
+ *
+ * Every method here is best effort and never throws: a failed post never breaks a run.
+ */
+import type { Run } from '../history/types.js';
+import type { InputFile } from '../sandbox/types.js';
+import type { EventView } from './event-view.js';
+import type { Notice } from './verification.js';
+import type { ThreadRef } from './thread-ref.js';
+
+/** Posting into one thread. `R` is the platform's reference to a posted message (Slack: a ts). */
+export interface ThreadOutput<M, R> {
+  /** Posts a message (and its files). @returns its reference, or undefined when it could not be posted. */
+  post(msg: M): Promise<R | undefined>;
+  /** Replaces a posted message (its files, if any, are posted after it). */
+  edit(ref: R, msg: M): Promise<void>;
+}
+
+/** What the progress line says: a step of the agent, the start of a turn, or how the call ended. */
+export type ProgressLine =
+  | Extract<EventView, { view: 'progress' }>
+  | { step: 'start'; turn: TurnKind; userId: string }
+  | { step: 'finished'; run: Run; failed: boolean; seconds: number }
+  | { step: 'stopped' };
+
+/** The kinds of turns a chat job makes on a run. */
+export type TurnKind = 'run' | 'generate' | 'improve' | 'rerun';
+
+/** An attempt's final code (`lastAttempt`: the highest attempt this call may reach). */
+export type CodeShown = Extract<EventView, { view: 'code' }> & { lastAttempt: number };
+
+/** How a platform formats each neutral view, under its limits and escaping. Pure functions. */
+export interface ThreadMarkup<M> {
+  /** The progress line (one message, edited in place); undefined: nothing to show for it. */
+  progress(line: ProgressLine): M | undefined;
+  /** Code still being written (edited at most once per STREAM_EDIT_INTERVAL_MS). */
+  partialCode(attempt: number, lastAttempt: number, code: string): M;
+  /**
+   * An attempt's final code. `edit` replaces the message that showed the code while it was
+   * written (when there was one), `post` follows it; with no streamed message, `edit` is posted.
+   */
+  code(shown: CodeShown, streamed: boolean): { edit: M; post?: M };
+  /** An execution result, its cut streams and artifacts, as one or more messages. */
+  result(view: Extract<EventView, { view: 'result' }>): M[];
+  notice(notice: Notice): M;
+  improving(view: Extract<EventView, { view: 'improving' }>): M;
+  /** The thread's last message of a turn: the outcome, the line naming the workspace (plain), buttons. */
+  final(run: Run, workspace: string | undefined): M;
+  /** The last message of a turn whose call threw (`reason` is safe to show: src/chat/agent-call.ts). */
+  failure(reason: string): M;
+  /** A note after the last message (plain text, e.g. the history could not record the end). */
+  note(text: string): M;
+}
+
+/** A thread a job renders in. */
+export interface ChatThread<M, R> {
+  /** Where it is, as plain JSON. */
+  ref: ThreadRef;
+  /**
+   * The key of the store's thread index (`linkThread`) that replies are matched by; undefined when
+   * replies cannot reach the run there (a run answered in place, outside a thread).
+   */
+  key: string | undefined;
+  output: ThreadOutput<M, R>;
+  markup: ThreadMarkup<M>;
+  /** Downloads the request's files with the platform's credentials; says in the thread which were not used. Never throws. */
+  inputs(): Promise<InputFile[]>;
+  /** Says how the turn ended outside the thread (undefined run: the call threw before it existed). Never throws. */
+  ended(run: Run | undefined, failure: string | undefined): Promise<void>;
+}

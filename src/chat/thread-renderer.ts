@@ -1,0 +1,186 @@
+/**
+ * Renders one agent call into a thread, for every platform, in order: the progress line (one
+ * message edited in place), each attempt's code (streamed while it is written, edited at most once
+ * per {@link STREAM_EDIT_INTERVAL_MS}), each execution result with its files, the notices, each
+ * auto-fix with the error that caused it, and the turn's last message. The views come from
+ * event-view.ts; the platform formats them (port.ts: {@link ThreadMarkup}) and posts them
+ * ({@link ThreadOutput}). Events arrive synchronously; posts are chained so they keep their order,
+ * and a slow or failing post never blocks or breaks the agent.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { AgentEvent } from '../agent/events.js';
+import type { Run } from '../history/types.js';
+import type { WorkspaceManifest } from '../history/workspace.js';
+import { STREAM_EDIT_INTERVAL_MS, Throttle } from './code-stream.js';
+import { EventViews, type EventView } from './event-view.js';
+import type { ProgressLine, ThreadMarkup, ThreadOutput } from './port.js';
+import { workspaceLine } from './workspace-view.js';
+
+/** What the renderer needs besides the thread. */
+export interface RendererOptions {
+  /** Index the first attempt of this call gets (the run's attempts + 1), for labels before the agent says. */
+  firstAttempt: number;
+  /** Auto-fix attempts allowed in this call. */
+  maxRetries: number;
+  /** Reads the run's workspace at the end, for the line of the last message that names it. */
+  workspace: (run: Run) => Promise<WorkspaceManifest>;
+  /** Told of a post that failed (`what`: which view). */
+  onError: (err: unknown, what: string) => void;
+}
+
+/** The attempt whose code is streaming in: its message (once posted) and the edit throttle. */
+interface Streaming<R> {
+  attempt: number;
+  ref?: R;
+  throttle: Throttle<string>;
+}
+
+/** See the module comment. Call {@link ThreadRenderer.finish} once the call returned. */
+export class ThreadRenderer<M, R> {
+  private chain: Promise<void> = Promise.resolve();
+  private readonly views = new EventViews();
+  private progressRef: R | undefined;
+  private progressShown: string | undefined;
+  private streaming: Streaming<R> | undefined;
+  /** The highest attempt this call may reach, as the latest view said. */
+  private latestLastAttempt: number | undefined;
+  private ended = false;
+  private readonly startedAt = Date.now();
+
+  constructor(
+    private readonly output: ThreadOutput<M, R>,
+    private readonly markup: ThreadMarkup<M>,
+    private readonly options: RendererOptions,
+  ) {}
+
+  /** Shows a progress line now (e.g. the turn's start, before the agent's first event). */
+  progress(line: ProgressLine): void {
+    this.enqueue('progress', () => this.showProgress(line));
+  }
+
+  /** The agent's listener: never throws, never waits. */
+  readonly listener = (event: AgentEvent): void => {
+    for (const view of this.views.of(event)) {
+      if ('lastAttempt' in view) this.latestLastAttempt = view.lastAttempt;
+      if (view.view === 'code_partial') this.streamCode(view.attempt, view.code);
+      else {
+        if (view.view === 'code' || view.view === 'end') this.streaming?.throttle.stop(); // no edit after the final code
+        this.enqueue(view.view, () => this.show(view));
+      }
+    }
+  };
+
+  /** Resolves when everything queued so far was posted (or failed and was reported). */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /**
+   * Ends the turn in the thread once the call returned: the last message (the outcome with the
+   * workspace line and buttons), or, when the call ended without a done/failed event (it threw),
+   * the progress line stopped and `failure` (already safe to show) — no turn ends silently; then
+   * `note` (plain text, e.g. the history could not record the end).
+   */
+  async finish(run: Run | undefined, failure: string | undefined, note: string | undefined): Promise<void> {
+    this.streaming?.throttle.stop();
+    await this.chain;
+    this.enqueue('final', async () => {
+      if (this.ended && run) await this.post(this.markup.final(run, await this.workspaceLine(run)));
+      else {
+        if (this.progressRef !== undefined) await this.showProgress({ step: 'stopped' });
+        await this.post(this.markup.failure(failure ?? 'the run stopped unexpectedly'));
+      }
+      if (note) await this.post(this.markup.note(note));
+    });
+    await this.chain;
+  }
+
+  private enqueue(what: string, step: () => Promise<void>): void {
+    this.chain = this.chain.then(step).catch((err: unknown) => this.options.onError(err, what));
+  }
+
+  private async post(msg: M): Promise<R | undefined> {
+    return this.output.post(msg);
+  }
+
+  private get lastAttempt(): number {
+    return this.latestLastAttempt ?? this.options.firstAttempt + this.options.maxRetries;
+  }
+
+  /** Posts the code being written, then edits it at most once per interval (see code-stream.ts). */
+  private streamCode(attempt: number, code: string): void {
+    if (this.streaming?.attempt !== attempt) {
+      this.streaming?.throttle.stop();
+      const streaming: Streaming<R> = {
+        attempt,
+        throttle: new Throttle(
+          (latest) =>
+            this.enqueue('code_delta', async () => {
+              const msg = this.markup.partialCode(attempt, this.lastAttempt, latest);
+              if (streaming.ref !== undefined) await this.output.edit(streaming.ref, msg);
+              else streaming.ref = await this.output.post(msg);
+            }),
+          { delayFirst: true, intervalMs: STREAM_EDIT_INTERVAL_MS },
+        ),
+      };
+      this.streaming = streaming;
+    }
+    this.streaming.throttle.push(code);
+  }
+
+  private async showProgress(line: ProgressLine): Promise<void> {
+    const msg = this.markup.progress(line);
+    if (msg === undefined) return;
+    const shown = JSON.stringify(msg);
+    if (shown === this.progressShown) return;
+    this.progressShown = shown;
+    if (this.progressRef !== undefined) await this.output.edit(this.progressRef, msg);
+    else this.progressRef = await this.output.post(msg);
+  }
+
+  private async show(view: Exclude<EventView, { view: 'code_partial' }>): Promise<void> {
+    switch (view.view) {
+      case 'progress':
+        return this.showProgress(view);
+      case 'code': {
+        // the message that showed this attempt's code while it was written becomes the final one
+        const streamed = this.streaming?.attempt === view.attempt ? this.streaming : undefined;
+        const shown = this.markup.code({ ...view, lastAttempt: this.lastAttempt }, streamed?.ref !== undefined);
+        if (streamed?.ref !== undefined) {
+          await delay(streamed.throttle.waitMs()); // the final edit keeps the pace too
+          await this.output.edit(streamed.ref, shown.edit);
+        } else await this.post(shown.edit);
+        if (shown.post) await this.post(shown.post);
+        return;
+      }
+      case 'result':
+        for (const msg of this.markup.result(view)) await this.post(msg);
+        return;
+      case 'notices':
+        for (const notice of view.notices) await this.post(this.markup.notice(notice));
+        return;
+      case 'improving':
+        return void (await this.post(this.markup.improving(view)));
+      case 'end':
+        this.ended = true;
+        return this.showProgress({ step: 'finished', run: view.run, failed: view.failed, seconds: (Date.now() - this.startedAt) / 1000 });
+      default:
+        return unshown(view);
+    }
+  }
+
+  /** The line naming the run's workspace (none when it is empty or cannot be read: reported). */
+  private async workspaceLine(run: Run): Promise<string | undefined> {
+    try {
+      return workspaceLine(await this.options.workspace(run));
+    } catch (err) {
+      this.options.onError(err, 'workspace');
+      return undefined;
+    }
+  }
+}
+
+/** Compile-time proof that every view has a case in {@link ThreadRenderer}. */
+function unshown(view: never): never {
+  throw new Error(`view not shown in chat: ${JSON.stringify(view)}`);
+}

@@ -1,0 +1,160 @@
+/**
+ * The one run lifecycle (src/chat/run-job.ts) on a minimal platform of the test's own (a thread that
+ * records what it is shown), with the real agent, sandbox and SQLite history and the fake LLM: a new
+ * run's thread is linked to its run before the agent is called, a reply sent in that first moment
+ * (before the run is stored) is a turn on that run, and a reply in a thread the app made a moment ago
+ * waits for the thread's link.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../src/config/load.js';
+import { createApp, type App } from '../../src/app/app.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
+import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
+import type { ChatThread, ThreadMarkup } from '../../src/chat/port.js';
+import type { ThreadRef } from '../../src/chat/thread-ref.js';
+import { linkedRunId } from '../../src/chat/thread-link.js';
+
+const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
+const CONV = 'test:T:C1';
+
+/** A markup that names each view in plain words, so the test can read the thread. */
+const markup: ThreadMarkup<string> = {
+  progress: (line) => `progress:${line.step}`,
+  partialCode: (attempt) => `partial:${attempt}`,
+  code: (shown) => ({ edit: `code:${shown.attempt}:${shown.code}` }),
+  result: (view) => [`result:${view.attempt}:${view.result.stdout.trim()}`],
+  notice: (notice) => `notice:${notice.title}`,
+  improving: (view) => `improving:${view.attempt}`,
+  final: (run) => `final:${run.status}:${run.attempts.length}`,
+  failure: (reason) => `failure:${reason}`,
+  note: (text) => `note:${text}`,
+};
+
+/** A thread that records its posts; `onInputs` runs where the platform would download the request's files. */
+function recordingThread(key: string, onInputs: () => Promise<void> = async () => undefined): ChatThread<string, number> & { posts: string[]; endedWith: string[] } {
+  const posts: string[] = [];
+  const endedWith: string[] = [];
+  return {
+    posts,
+    endedWith,
+    ref: { channel: 'C1', thread: key },
+    key,
+    markup,
+    output: {
+      post: async (msg) => posts.push(msg) - 1,
+      edit: async (ref, msg) => void (posts[ref] = msg),
+    },
+    inputs: async () => {
+      await onInputs();
+      return [];
+    },
+    ended: async (run, failure) => void endedWith.push(run ? run.status : `none:${failure}`),
+  };
+}
+
+describe('the run lifecycle', () => {
+  let dir: string;
+  let llm: FakeOpenAi;
+  let app: App;
+  let deps: RunJobDeps;
+  const warnings: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'run-job-'));
+    llm = await startFakeOpenAi({ replies: [] });
+    const config = parseConfig(
+      {
+        llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
+        agent: { max_retries: 1, verify: 'off' },
+        sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
+        store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
+        log: { level: 'error' },
+      },
+      {},
+    );
+    app = await createApp(config);
+    deps = {
+      agent: app.agent,
+      store: app.store,
+      onInternalError: (err) => warnings.push(String(err)),
+      onWarning: (what, err) => warnings.push(`${what}: ${String(err)}`),
+    };
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await llm?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('links a new run\'s thread before the agent is called, under the id the run is then stored with', async () => {
+    llm.enqueue(py('print("hi")'));
+    let linkedBeforeCall: string | undefined;
+    let storedBeforeCall = true;
+    const thread = recordingThread('1700000000.000100', async () => {
+      linkedBeforeCall = await app.store.threadRunId(CONV, '1700000000.000100');
+      storedBeforeCall = (await app.store.findRunByThread(CONV, '1700000000.000100')) !== undefined;
+    });
+    const refs: ThreadRef[] = [];
+    const run = await runInThread(deps, thread, { conversation: CONV, userId: 'U1', request: { kind: 'run', requirement: 'print hi' }, setThread: async (r) => void refs.push(r) });
+    expect(run?.status).toBe('success');
+    expect(storedBeforeCall).toBe(false);
+    expect(linkedBeforeCall).toBe(run!.id);
+    expect(refs).toEqual([{ channel: 'C1', thread: '1700000000.000100', runId: run!.id }]);
+    expect((await app.store.findRunByThread(CONV, '1700000000.000100'))?.id).toBe(run!.id);
+    expect(thread.posts).toContain('result:1:hi');
+    expect(thread.posts.at(-1)).toBe('final:success:1');
+    expect(thread.endedWith).toEqual(['success']);
+  }, 60_000);
+
+  it('a reply in the thread\'s first moment, before the run is stored, is a turn on that run once it is', async () => {
+    llm.enqueue(py('print("first")'), py('print("second")'));
+    const key = '1700000000.000200';
+    let reply: Promise<unknown> | undefined;
+    const replyThread = recordingThread(key);
+    // the reply arrives while the new run's files download: its thread is linked, its run not yet stored
+    const runThread = recordingThread(key, async () => {
+      const runId = await app.store.threadRunId(CONV, key);
+      expect(runId).toBeDefined();
+      expect(await app.store.getRun(CONV, runId!)).toBeUndefined();
+      reply = runInThread(deps, replyThread, { conversation: CONV, userId: 'U2', request: { kind: 'improve', runId: runId!, feedback: 'print second' }, setThread: async () => undefined });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const run = await runInThread(deps, runThread, { conversation: CONV, userId: 'U1', request: { kind: 'run', requirement: 'print first' }, setThread: async () => undefined });
+    expect(run?.status).toBe('success');
+    const improved = (await reply) as { id: string; status: string; attempts: unknown[] } | undefined;
+    expect(improved?.id).toBe(run!.id);
+    expect(improved?.status).toBe('success');
+    expect(improved?.attempts).toHaveLength(2);
+    expect(replyThread.posts).toContain('result:2:second');
+    expect(replyThread.posts.at(-1)).toBe('final:success:2');
+    expect(JSON.stringify(llm.requests.at(-1)!.messages)).toContain('print second');
+  }, 60_000);
+
+  it('a reply in a thread the app made a moment ago, not linked yet, waits for its link; any other thread is looked up once', async () => {
+    const young = { madeByApp: true, madeAt: Date.now() };
+    setTimeout(() => void app.store.linkThread(CONV, 'young', 'run-young'), 300);
+    const started = Date.now();
+    expect(await linkedRunId(app.store, CONV, 'young', young)).toBe('run-young');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    // a thread someone else made, or one made long ago, is no run's when it has no link
+    const quick = Date.now();
+    expect(await linkedRunId(app.store, CONV, 'theirs', { madeByApp: false, madeAt: Date.now() })).toBeUndefined();
+    expect(await linkedRunId(app.store, CONV, 'old', { madeByApp: true, madeAt: Date.now() - 3_600_000 })).toBeUndefined();
+    expect(await linkedRunId(app.store, CONV, 'unknown-age', { madeByApp: true, madeAt: undefined })).toBeUndefined();
+    expect(Date.now() - quick).toBeLessThan(1000);
+  });
+
+  it('a turn on a run that is not in the history ends with a failure in the thread, not in silence', async () => {
+    const thread = recordingThread('1700000000.000300');
+    const started = Date.now();
+    const run = await runInThread({ ...deps, runAppearsWithinMs: 1000 }, thread, { conversation: CONV, userId: 'U1', request: { kind: 'rerun', runId: 'no-such-run' }, setThread: async () => undefined });
+    expect(run).toBeUndefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(thread.posts.at(-1)).toMatch(/^failure:.*no-such-run is not in this channel's history/);
+    expect(thread.endedWith).toEqual([`none:run no-such-run is not in this channel's history`]);
+  }, 60_000);
+});
