@@ -393,6 +393,10 @@ LOGFMT_PAIR = re.compile(r'([A-Za-z_][\w.]*)=("[^"]*"|\S*)')
 LOGFMT_LINE = re.compile(r'\s*(?:[A-Za-z_][\w.]*=(?:"[^"]*"|\S*)\s*)+')
 
 
+def num_text(x):
+    return str(int(x)) if x == int(x) else "%g" % x
+
+
 def field_values(fields):
     """One line per field (name -> values seen in the sample): the few values of a field that
     has few (with counts), or the numbers of a numeric one (to compare as numbers, not text)."""
@@ -408,7 +412,7 @@ def field_values(fields):
         numeric = nums and all(str(v) == "-" or re.fullmatch(r"[-+]?\d+(\.\d+)?", str(v)) for v in vals)
         if numeric and len(distinct) > 8:
             out.append("  %s: numbers (%s to %s%s): compare and sort them as numbers (int()/float()), not as text"
-                       % (name, "{:g}".format(min(nums)), "{:g}".format(max(nums)), "; '-' means none" if len(nums) < len(vals) else ""))
+                       % (name, num_text(min(nums)), num_text(max(nums)), "; '-' means none" if len(nums) < len(vals) else ""))
         elif len(distinct) <= 8 and len(vals) > len(distinct):
             ranked = sorted(distinct.items(), key=lambda kv: -kv[1])
             out.append("  %s: %s" % (name, ", ".join("%s (%d)" % (q(v, 30), c) for v, c in ranked)))
