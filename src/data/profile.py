@@ -318,8 +318,8 @@ def column_note(ref, values, kind):
         if all(OFFSET_TIME.fullmatch(c) for c in present):
             offsets = sorted({OFFSET_TIME.fullmatch(c).group(3) for c in present})
             if len(offsets) > 1:
-                return ("date-times with different UTC offsets (%s): for UTC times and dates use "
-                        "pandas.to_datetime(%s, utc=True) (then .dt.date); the date as written is local"
+                return ("date-times with different UTC offsets (%s): pandas.to_datetime(%s, utc=True) gives each as a "
+                        "UTC time (compare, subtract and group those); the date and time as written are local"
                         % (", ".join(q(o, 8) for o in offsets[:5]), ref))
         if all(DOTTED_DATE.fullmatch(c) for c in present):
             return "dates as day.month.year: pandas.to_datetime(%s, format='%%d.%%m.%%Y'); sort by the date, not the text" % ref

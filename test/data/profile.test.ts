@@ -89,16 +89,17 @@ describe('profiles computed in the sandbox', () => {
     expect(byName['umsatz.csv']).toContain("column 'Datum': dates as day.month.year: pandas.to_datetime(df['Datum'], format='%d.%m.%Y')");
     expect(byName['signups.csv']).toContain("column 'signed_up_at': date-times with different UTC offsets ('-05:00', 'Z')");
     // the calls the profile gives, run as a program would run them
-    const call = (text: string, column: string) => new RegExp(`column '${column}': .*?(pandas\\.to_\\w+\\(df\\['${column}'\\].*?\\))(?: \\(|;|$)`, 'm').exec(text)![1]!;
+    const call = (text: string, column: string) => new RegExp(`column '${column}': .*?(pandas\\.to_\\w+\\(df\\['${column}'\\].*?\\))(?: \\(| gives|;|$)`, 'm').exec(text)![1]!;
     const program = [
       'import pandas',
       `df = pandas.read_csv('expenses.csv'); print(round(${call(byName['expenses.csv']!, 'amount')}.sum(), 2))`,
       `df = pandas.read_csv('umsatz.csv', sep=';'); print(round(${call(byName['umsatz.csv']!, 'Betrag')}.sum(), 2))`,
-      `df = pandas.read_csv('signups.csv'); print(sorted(str(d) for d in ${call(byName['signups.csv']!, 'signed_up_at')}.dt.date))`,
+      `df = pandas.read_csv('signups.csv'); t = ${call(byName['signups.csv']!, 'signed_up_at')}`,
+      'print(sorted(str(d) for d in t.dt.date)); print(round((t.max() - t.min()).total_seconds() / 3600, 2))',
     ].join('\n');
     const result = await executor.execute(program, { inputFiles: inputs });
     expect(result.stderr).toBe('');
-    expect(result.stdout.trim().split('\n')).toEqual(['1960.32', '1907.2', "['2024-03-04', '2024-03-04', '2024-03-05']"]);
+    expect(result.stdout.trim().split('\n')).toEqual(['1960.32', '1907.2', "['2024-03-04', '2024-03-04', '2024-03-05']", '27.28']);
   });
 
   it('a key=value log: its keys, the values of its fields, and a parse line that selects by field, not by word', async () => {
