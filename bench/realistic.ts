@@ -12,6 +12,7 @@
  *   node dist/bench/realistic.js --threads 1 --limit 17 --json a.json &
  *   node dist/bench/realistic.js --threads 1 --offset 17 --json b.json; wait
  *   node dist/bench/realistic.js --merge a.json b.json
+ *   node dist/bench/realistic.js --merge a.json b.json --ids access-4xx-count,tsv-reorder   # only these (to compare runs)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +49,9 @@ function progress(i: number, n: number, r: RequestResult, retries: number): stri
 async function main(): Promise<void> {
   const args = parseRealisticArgs(process.argv.slice(2));
   if (args.merge.length) return printMerged(args);
-  const requests = requestsOfKind(args.kind).slice(args.offset, args.offset + args.limit);
+  const requests = requestsOfKind(args.kind)
+    .filter((r) => !args.ids || args.ids.includes(r.id))
+    .slice(args.offset, args.offset + args.limit);
   const timings: CompletionTiming[] = [];
   const llm = new CountingProvider(await buildProvider(args, timings));
   const executor = buildExecutor(args.timeoutS);
@@ -73,9 +76,13 @@ async function main(): Promise<void> {
   process.stdout.write(`${formatReport(summary)}\n`);
 }
 
-/** `--merge`: one report (and optionally one `--json`) from the summaries of shard runs. */
+/**
+ * `--merge`: one report (and optionally one `--json`) from the summaries of shard runs; with `--ids`,
+ * of those requests only (to compare runs on the same requests; the completion timings stay the shards').
+ */
 function printMerged(args: RealisticArgs): void {
-  const summary = mergeSummaries(readSummaries(args.merge));
+  const merged = mergeSummaries(readSummaries(args.merge));
+  const summary = args.ids ? { ...merged, results: merged.results.filter((r) => args.ids!.includes(r.id)) } : merged;
   process.stdout.write(`${formatReport(summary)}\n`);
   if (args.json) writeSummary(args.json, summary);
 }

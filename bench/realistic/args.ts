@@ -9,28 +9,35 @@ export interface RealisticArgs extends CommonArgs {
   separate: boolean;
   /** Which requests run (`--offset`/`--limit` count within them): `all`, `classic`, `files` or one kind. */
   kind: KindSelection;
+  /** `--ids a,b`: only these requests (a run: within `--kind`, before `--offset`/`--limit`; `--merge`: only their results). */
+  ids?: string[];
 }
 
 /** The usage text printed with a usage error and for `--help`. */
 export const USAGE = `node dist/bench/realistic.js [--verify checks|review|both|off] [--retries 3] [--kind all|classic|files|data|…] [--limit N] [--offset N]
   [--separate] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N]
-  [--context-size N] [--max-tokens N] [--timeout-s S] [--json out.json]
-node dist/bench/realistic.js --merge shard1.json shard2.json … [--json all.json]`;
+  [--context-size N] [--max-tokens N] [--timeout-s S] [--ids ID,ID…] [--json out.json]
+node dist/bench/realistic.js --merge shard1.json shard2.json … [--ids ID,ID…] [--json all.json]`;
 
 const OPTIONS = {
   ...COMMON_OPTIONS,
   separate: { type: 'boolean', default: false },
   kind: { type: 'string', default: 'all' },
+  ids: { type: 'string' },
 } as const;
 
 /**
  * Parses argv (without node and script).
- * @throws {UsageError} for an unknown option or `--kind`, or a bad number.
+ * @throws {UsageError} for an unknown option, `--kind` or request id in `--ids`, or a bad number.
  */
 export function parseRealisticArgs(argv: string[]): RealisticArgs {
   const parsed = parseOptions(argv, OPTIONS, USAGE);
   const common = commonArgs(parsed, USAGE, REQUESTS.length);
   const kind = (parsed.values.kind ?? 'all') as KindSelection;
   if (!KIND_SELECTIONS.includes(kind)) throw new UsageError(`--kind: one of ${KIND_SELECTIONS.join(', ')}, got ${kind}`);
-  return { ...common, separate: parsed.values.separate ?? false, kind };
+  const ids = parsed.values.ids === undefined ? undefined : parsed.values.ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const unknown = ids?.find((id) => !REQUESTS.some((r) => r.id === id));
+  if (unknown !== undefined) throw new UsageError(`--ids: no request has the id ${unknown}`);
+  if (ids?.length === 0) throw new UsageError('--ids: give request ids separated by commas');
+  return { ...common, separate: parsed.values.separate ?? false, kind, ...(ids ? { ids } : {}) };
 }

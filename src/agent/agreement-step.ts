@@ -11,7 +11,8 @@ import type { Executor } from '../sandbox/types.js';
 import type { Attempt, Run } from '../history/types.js';
 import type { CallOptions } from './call-options.js';
 import { askForProgram } from './reply.js';
-import { SYSTEM_PROMPT, firstMessage } from './prompts.js';
+import { SYSTEM_PROMPT } from './prompts.js';
+import { profileSection } from '../data/profile.js';
 import { requestSoFar } from './verdict.js';
 import { summarizeFailure } from './failure.js';
 import { safeSegment } from './ids.js';
@@ -26,10 +27,11 @@ export const AGREEMENT_OUTPUT_CHARS = 300;
  * @param system the system prompt of the run's attempts (naming the sandbox's packages)
  */
 export function independentMessages(run: Run, system: string = SYSTEM_PROMPT): ChatMessage[] {
-  const request = firstMessage({ requirement: requestSoFar(run), inputProfile: run.inputProfile });
+  const section = run.inputProfile ? profileSection(run.inputProfile) : '';
+  const parts = [requestSoFar(run), ...(section !== '' ? [section, FROM_FIELDS_INSTRUCTION] : []), INDEPENDENT_INSTRUCTION];
   return [
     { role: 'system', content: system },
-    { role: 'user', content: [request, ...(run.inputProfile?.files.length ? [FROM_FIELDS_INSTRUCTION] : []), INDEPENDENT_INSTRUCTION].join('\n\n') },
+    { role: 'user', content: parts.join('\n\n') },
   ];
 }
 

@@ -9,14 +9,28 @@ import { checkLines } from './checks.js';
 import { librariesSentence } from './environment-text.js';
 import { profileSection } from '../data/profile.js';
 import { dataFeedback } from '../data/feedback.js';
-import { CHECKS_IN_REPLY_INSTRUCTION } from './reply-checks.js';
+import { printedNothingOnData } from './verdict.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { workspaceSection } from './workspace-turn.js';
 
+/**
+ * Follows the input profile in the first message: how to read the data and how to print the
+ * answer. It names the kinds of mistake small models make on data (counting records where a
+ * quantity field should be summed, numbers typed as text skipped, local dates where UTC was asked,
+ * unrounded values, an answer never printed).
+ */
+export const DATA_ANSWER_INSTRUCTION =
+  'Read the files as the profile above says (its read call; numbers typed as text parsed as it shows; date-times with ' +
+  'their UTC offsets). Select records by their fields, and when the request asks for amounts of items, units or ' +
+  'money, sum the quantity or amount field instead of counting records. Print every requested value on its own line ' +
+  'with a short label, rounded as the request says.';
+
+/** The feedback after an attempt on input files that ran but printed nothing. */
+export const NOTHING_PRINTED_FEEDBACK =
+  'It printed nothing: the user sees no answer. Print every requested value (a label and the value on each line), also when it is 0.';
+
 /** How the conversation of a run is built. */
 export interface PromptOptions {
-  /** Ask for a ```checks block after the program (runs on input files, see `reply-checks.ts`). */
-  checksInReply?: boolean;
   /** The system prompt ({@link systemPrompt} of the sandbox's environment); default {@link SYSTEM_PROMPT}. */
   system?: string;
   /** The run's workspace as the attempt's program will find it: listed with the requirement. */
@@ -25,16 +39,14 @@ export interface PromptOptions {
 
 /**
  * The first user message of every attempt's conversation: the requirement, then (runs with a
- * workspace) its files — names, sizes, which earlier attempts wrote which — and their profile and,
- * when checks come with the code, the instruction for them.
+ * workspace) its files — names, sizes, which earlier attempts wrote which — and their profile
+ * followed by {@link DATA_ANSWER_INSTRUCTION}.
  */
 export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
   const listing = workspaceSection(options.workspace);
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
   if (section === '' && listing === '') return run.requirement;
-  return [run.requirement, listing, section, ...(options.checksInReply && section !== '' ? [CHECKS_IN_REPLY_INSTRUCTION] : [])]
-    .filter((t) => t !== '')
-    .join('\n\n');
+  return [run.requirement, listing, section, ...(section !== '' ? [DATA_ANSWER_INSTRUCTION] : [])].filter((t) => t !== '').join('\n\n');
 }
 
 /**
@@ -60,7 +72,7 @@ export const SYSTEM_PROMPT = systemPrompt();
 
 /** What the LLM is told about how an attempt went (with the data's profile when it failed on the data). */
 function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile'>): string {
-  const outcome = resultOutcome(previous);
+  const outcome = printedNothingOnData(previous, run) ? `${resultOutcome(previous)}\n\n${NOTHING_PRINTED_FEEDBACK}` : resultOutcome(previous);
   const data = previous.result && previous.repeatOf === undefined ? dataFeedback(run.inputProfile, previous.result, previous.code) : undefined;
   return data === undefined ? outcome : `${outcome}\n\n${data}`;
 }

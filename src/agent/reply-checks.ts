@@ -1,19 +1,12 @@
 /**
- * Checks written in the same reply as the code (runs on input files): after its ```python block
- * the model adds a ```checks block of asserts on OUTPUT. One LLM call instead of two; the code
- * extractor never runs a block whose info string is not Python, so the checks are never part of
- * the program. They are taken from the first reply of a run and then frozen, like derived checks:
- * a later attempt cannot weaken them.
+ * Checks written in the same reply as the code (runs on input files, where no separate checks call
+ * is made): a ```checks block of asserts on OUTPUT after the ```python block, or asserts on OUTPUT
+ * at the end of the program. The code extractor never runs a block whose info string is not
+ * Python, so the checks are never part of the program. They are taken from the first reply of a
+ * run and then frozen, like derived checks: a later attempt cannot weaken them.
  */
 import type { TokenUsage } from '../llm/types.js';
 import { parseChecks, type RunChecks } from './checks.js';
-
-/** The instruction that follows the request and the input profile when checks come with the code. */
-export const CHECKS_IN_REPLY_INSTRUCTION =
-  'After the program, add a second block tagged ```checks with Python `assert` lines on OUTPUT (a str: everything the program ' +
-  'printed) for what the request states for certain (the printed format, counts, values the request gives), one assert per ' +
-  'requested value where it can be checked, each with a short message. Parse only what you need from OUTPUT (e.g. ' +
-  're.findall numbers). Write `# no checks` in that block when nothing is certain.';
 
 /** The body of the last ```checks block of a reply, if any (fences of three or more backticks or tildes). */
 export function checksBlock(reply: string): string | undefined {

@@ -208,7 +208,7 @@ export class RunSteps {
     const streamer = () => codeStreamer((code, delta) => emit(options, { type: 'code_delta', runId: run.id, attempt: attempt.index, code, delta }));
     let onToken = streamer();
     const checksInReply = this.checksInReply(run);
-    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, { checksInReply, system: await this.systemPrompt(run, options.signal), workspace: options.workspace?.manifest }), {
+    const reply = await askForProgram(this.options.llm, buildMessages(run, attempt, { system: await this.systemPrompt(run, options.signal), workspace: options.workspace?.manifest }), {
       signal: options.signal,
       onToken: (text) => onToken(text),
       onRestart: () => (onToken = streamer()),
@@ -232,7 +232,12 @@ export class RunSteps {
     return attempt;
   }
 
-  /** Checks come in the code's reply on runs with input files (one call instead of two), with checks on. */
+  /**
+   * On runs with input files, with checks on, no separate checks call is made (agreement decides the
+   * values; asking for checks in the reply cost the small model right answers): checks the model
+   * writes anyway in its first reply (a ```checks block, asserts on OUTPUT at the end of the program)
+   * are taken out of the program and kept.
+   */
   private checksInReply(run: Run): boolean {
     return this.usesChecks && (run.inputProfile?.files.length ?? 0) > 0;
   }

@@ -20,7 +20,7 @@ export type Verdict =
  * checkable — exit 0 is confirmed). A repeated program is judged as a failure that carries the
  * verdict of the attempt it repeats.
  */
-export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks'>): Verdict {
+export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks' | 'inputProfile'>): Verdict {
   if (attempt.repeatOf !== undefined) {
     const original = run.attempts[attempt.repeatOf - 1];
     const verdict = original && original.repeatOf === undefined ? judgeAttempt(original, run) : undefined;
@@ -33,10 +33,25 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
   const result = attempt.result;
   if (!result) return { kind: 'failed', reason: 'not executed' };
   if (!result.success) return { kind: 'failed', reason: summarizeFailure(result) };
+  if (printedNothingOnData(attempt, run)) return { kind: 'ran', reason: PRINTED_NOTHING };
   if (!checks?.code) return { kind: 'confirmed' };
   const report = result.checks ?? { results: [], error: 'the checks did not run' };
   const shortfall = checksShortfall(report);
   return shortfall === undefined ? { kind: 'confirmed' } : { kind: 'ran', reason: shortfall };
+}
+
+/** Why an attempt on input files that printed nothing is not an answer. */
+export const PRINTED_NOTHING = 'the program printed nothing, and the request asks for values from its input files';
+
+/**
+ * True when an attempt on input files ran with exit 0 but printed nothing and wrote no file: the
+ * question about the data got no answer (whatever the checks or the verify mode say, it is never
+ * confirmed; the next attempt is told so).
+ */
+export function printedNothingOnData(attempt: Attempt, run: Pick<Run, 'inputProfile'>): boolean {
+  const result = attempt.result;
+  if (!result?.success || !run.inputProfile?.files.length) return false;
+  return result.stdout.trim() === '' && result.artifacts.length === 0;
 }
 
 /** Score of an attempt that ran: checks passed (−1 when they could not run), a failed review last. */
@@ -49,13 +64,14 @@ function score(attempt: Attempt): number {
 /**
  * The attempt to keep as a run's answer when none was confirmed: among the attempts whose program
  * ran with exit 0, the one with the best {@link score}, the earliest on a tie (a later attempt must
- * do better to replace an earlier one). Undefined when no attempt ran.
+ * do better to replace an earlier one). Undefined when no attempt ran; an attempt on input files
+ * that printed nothing is no answer (see {@link printedNothingOnData}).
  */
 export function keptAttempt(run: Run): Attempt | undefined {
   let best: Attempt | undefined;
   for (const attempt of run.attempts) {
     if (attempt.trigger === 'rerun' && attempt.keptFrom !== undefined) continue;
-    if (attempt.repeatOf !== undefined || !attempt.result?.success) continue;
+    if (attempt.repeatOf !== undefined || !attempt.result?.success || printedNothingOnData(attempt, run)) continue;
     if (!best || score(attempt) > score(best)) best = attempt;
   }
   return best;

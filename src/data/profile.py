@@ -215,12 +215,20 @@ def profile_jsonl(name, path, size, lines_head):
             records.append(json.loads(line))
     total, exact = count_lines(path, size)
     summary = "JSON lines: %s%s records %s" % ("" if exact else "≥", n(total), shape(records, -1, brief=True))
+    keys = {}
+    for r in records if all(isinstance(r, dict) for r in records) else []:
+        for k, v in r.items():
+            keys.setdefault(k, []).append(v)
+    dicts = len(records)
+    partial = ["  %s: in %d of the first %d records" % (k, len(v), dicts) for k, v in keys.items() if len(v) < dicts][:8]
+    values = field_values({k: [v for v in vs if isinstance(v, (str, int, float)) and not isinstance(v, bool)] for k, vs in keys.items()})
     text = "\n".join([
         "JSON lines (one JSON value per line), %s lines%s, %s bytes" % (n(total), "" if exact else " or more", n(size)),
         "record shape: " + shape(records, -1),
         "first record: " + q(json.dumps(records[0], ensure_ascii=False), 400),
         "read it with: records = [json.loads(line) for line in open(%s) if line.strip()]" % q(name),
-    ])
+    ] + (["fields missing from some records (use record.get(key)):"] + partial if partial else [])
+      + (["values in the first %d records:" % dicts] + values if values else []))
     return summary, text
 
 
@@ -279,6 +287,45 @@ def has_header(rows):
         return False
 
 
+NA_TEXT = {"", "n/a", "na", "nan", "null", "none", "-", "--", "?"}
+EN_NUMBER = re.compile(r"[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?")
+DE_NUMBER = re.compile(r"[-+]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?")
+OFFSET_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})")
+DOTTED_DATE = re.compile(r"\d{2}\.\d{2}\.\d{4}")
+
+
+def column_note(ref, values, kind):
+    """How to read a column whose text a plain read gets wrong: numbers typed as text (currency
+    signs, thousands separators, n/a, a decimal comma), date-times with several UTC offsets, dd.mm.yyyy
+    dates. `ref` is how a program names the column (df['amount']). Empty when nothing is special."""
+    cells = [v.strip() for v in values]
+    present = [c for c in cells if c.lower() not in NA_TEXT]
+    if not present:
+        return ""
+    na = sorted({c for c in cells if c.lower() in NA_TEXT and c})
+    if kind == "str":
+        bare = [re.sub(r"[\s$€£¥]|USD|EUR", "", c) for c in present]
+        examples = ", ".join(q(c, 20) for c in sorted(set(present), key=lambda c: (-len(c), c))[:3] + na[:1])
+        if all(EN_NUMBER.fullmatch(b) for b in bare) and any("," in b or b != c for b, c in zip(bare, present)):
+            return ("numbers typed as text, e.g. %s (',' separates thousands%s): convert with "
+                    "pandas.to_numeric(%s.astype(str).str.replace(r'[^0-9.+-]', '', regex=True), errors='coerce')"
+                    % (examples, "; %s means no value" % "/".join(q(x, 8) for x in na[:2]) if na else "", ref))
+        if all(DE_NUMBER.fullmatch(b) for b in bare) and any("," in b for b in bare):
+            return ("numbers with a decimal comma, e.g. %s ('.' separates thousands): convert with "
+                    "pandas.to_numeric(%s.astype(str).str.replace(r'[^0-9,+-]', '', regex=True).str.replace(',', '.'), errors='coerce')"
+                    % (examples, ref))
+    if kind in ("date", "str"):
+        if all(OFFSET_TIME.fullmatch(c) for c in present):
+            offsets = sorted({OFFSET_TIME.fullmatch(c).group(3) for c in present})
+            if len(offsets) > 1:
+                return ("date-times with different UTC offsets (%s): pandas.to_datetime(%s, utc=True) gives each as a "
+                        "UTC time (compare, subtract and group those); the date and time as written are local"
+                        % (", ".join(q(o, 8) for o in offsets[:5]), ref))
+        if all(DOTTED_DATE.fullmatch(c) for c in present):
+            return "dates as day.month.year: pandas.to_datetime(%s, format='%%d.%%m.%%Y'); sort by the date, not the text" % ref
+    return ""
+
+
 def profile_table(name, path, size, text_head, delimiter):
     head_lines = text_head.splitlines()
     if len(text_head.encode("utf-8", "replace")) >= HEAD_BYTES and len(head_lines) > 1:
@@ -291,12 +338,16 @@ def profile_table(name, path, size, text_head, delimiter):
     data_rows = max(total - (1 if header else 0), 0)
     kind = {",": "CSV", "\t": "TSV", ";": "CSV (semicolons)", "|": "CSV (pipes)"}[delimiter]
     cols = []
+    notes = []
     for i, col_name in enumerate(names[:40]):
         vals = [r[i] for r in body if i < len(r)]
         t = column_type(vals)
         empty = sum(1 for v in vals if not v.strip())
         label = q(col_name, 40) if header else "[%d]" % i
         cols.append("%s (%s%s)" % (label, t, ", %d empty in the first %d rows" % (empty, len(vals)) if empty else ""))
+        note = column_note("df[%s]" % (q(col_name, 40) if header else i), vals, t)
+        if note:
+            notes.append("column %s: %s" % (label, note))
     more = " … %d more" % (len(names) - 40) if len(names) > 40 else ""
     rows_text = "%s%s data rows" % ("" if exact else "≥", n(data_rows))
     lines = [
@@ -310,7 +361,8 @@ def profile_table(name, path, size, text_head, delimiter):
     for r in (rows[:SAMPLE_ROWS + 1] if header else rows[:SAMPLE_ROWS]):
         lines.append("  " + q(delimiter.join(r)))
     args = [q(name)] + ([] if delimiter == "," else ["sep=%s" % q(delimiter)]) + ([] if header else ["header=None"])
-    lines.append("read it with: pandas.read_csv(%s)" % ", ".join(args))
+    lines.append("read it with: df = pandas.read_csv(%s)" % ", ".join(args))
+    lines.extend(notes)
     summary = "%s: %s, %s: %s" % (kind, rows_text, "columns" if header else "no header, columns",
                                    ", ".join(c for c in names[:12]) + (" …" if len(names) > 12 else "") if header
                                    else ", ".join(column_type([r[i] for r in body if i < len(r)]) for i in range(min(len(names), 12))))
@@ -337,6 +389,52 @@ def sniff_delimiter(name, lines):
 
 # ---------- text and logs ----------
 
+LOGFMT_PAIR = re.compile(r'([A-Za-z_][\w.]*)=("[^"]*"|\S*)')
+LOGFMT_LINE = re.compile(r'\s*(?:[A-Za-z_][\w.]*=(?:"[^"]*"|\S*)\s*)+')
+
+
+def num_text(x):
+    return str(int(x)) if x == int(x) else "%g" % x
+
+
+def field_values(fields):
+    """One line per field (name -> values seen in the sample): the few values of a field that
+    has few (with counts), or the numbers of a numeric one (to compare as numbers, not text)."""
+    out = []
+    for name, vals in list(fields.items())[:16]:
+        vals = [v for v in vals if v is not None]
+        if not vals:
+            continue
+        distinct = {}
+        for v in vals:
+            distinct[v] = distinct.get(v, 0) + 1
+        nums = [float(v) for v in vals if re.fullmatch(r"[-+]?\d+(\.\d+)?", str(v))]
+        numeric = nums and all(str(v) == "-" or re.fullmatch(r"[-+]?\d+(\.\d+)?", str(v)) for v in vals)
+        if numeric and len(distinct) > 8:
+            out.append("  %s: numbers (%s to %s%s): compare and sort them as numbers (int()/float()), not as text"
+                       % (name, num_text(min(nums)), num_text(max(nums)), "; '-' means none" if len(nums) < len(vals) else ""))
+        elif len(distinct) <= 8 and len(vals) > len(distinct):
+            ranked = sorted(distinct.items(), key=lambda kv: -kv[1])
+            out.append("  %s: %s" % (name, ", ".join("%s (%d)" % (q(v, 30), c) for v, c in ranked)))
+    return out
+
+
+def profile_logfmt(name, total, exact, size, sample):
+    fields = {}
+    for line in sample:
+        for k, v in LOGFMT_PAIR.findall(line):
+            fields.setdefault(k, []).append(v.strip('"'))
+    keys = list(fields)
+    out = [
+        "text, %s%s lines, %s bytes" % ("" if exact else "≥", n(total), n(size)),
+        "format: key=value pairs (logfmt); keys: %s" % ", ".join(keys[:20]),
+        "parse each line into its fields with: fields = {k: v.strip('\"') for k, v in re.findall(r'(\w[\w.]*)=(\"[^\"]*\"|\S*)', line)}",
+        "select lines by a field's value (fields['level'] == 'error'), never by a word anywhere in the line",
+        "values in the first %d lines:" % len(sample),
+    ] + field_values(fields)
+    summary = "key=value log, %s%s lines {%s}" % ("" if exact else "≥", n(total), ", ".join(keys[:12]))
+    return summary, out
+
 LOG_FORMATS = [
     ("Apache/nginx combined log", ["ip", "ident", "user", "time", "request", "status", "bytes", "referer", "agent"],
      r'^(\S+) (\S+) (\S+) \[([^\]]+)\] "([^"]*)" (\d{3}) (\S+) "([^"]*)" "([^"]*)"'),
@@ -355,7 +453,9 @@ def profile_text(name, path, size, text_head):
     sample = [l for l in lines[:200] if l.strip()]
     out = ["text, %s%s lines, %s bytes" % ("" if exact else "≥", n(total), n(size))]
     summary = "text, %s%s lines" % ("" if exact else "≥", n(total))
-    for fmt, fields, pattern in LOG_FORMATS:
+    if sample and sum(1 for l in sample if LOGFMT_LINE.fullmatch(l) and "=" in l) >= max(1, int(len(sample) * 0.8)):
+        summary, out = profile_logfmt(name, total, exact, size, sample)
+    for fmt, fields, pattern in LOG_FORMATS if len(out) == 1 else []:
         rx = re.compile(pattern)
         hits = sum(1 for l in sample if rx.match(l))
         if sample and hits >= max(1, int(len(sample) * 0.8)):
@@ -363,6 +463,11 @@ def profile_text(name, path, size, text_head):
             out.append("a regex for its fields (groups in that order): " + pattern)
             m = next(rx.match(l) for l in sample if rx.match(l))
             out.append("first line parsed: " + ", ".join("%s=%s" % (f, q(v, 60)) for f, v in zip(fields, m.groups())))
+            parsed = [rx.match(l).groups() for l in sample if rx.match(l)]
+            values = field_values({f: [g[i] for g in parsed] for i, f in enumerate(fields) if f in ("status", "bytes", "level", "method", "program")})
+            if values:
+                out.append("values of some fields in the first %d lines:" % len(sample))
+                out.extend(values)
             summary = "%s, %s%s lines {%s}" % (fmt, "" if exact else "≥", n(total), ", ".join(fields))
             break
     out.append("first lines:")

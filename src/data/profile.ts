@@ -40,7 +40,7 @@ export interface InputProfile {
 
 const cache = new Map<string, Omit<FileProfile, 'name'>>();
 
-/** The content's hash and the name: a profile's text names its file ("read it with: pandas.read_csv('x.csv')"). */
+/** The content's hash and the name: a profile's text names its file ("read it with: df = pandas.read_csv('x.csv')"). */
 function cacheKey(file: InputFile): string {
   return `${createHash('sha256').update(file.content).digest('hex')}\0${file.name}`;
 }

@@ -14,6 +14,8 @@ import type { InputFile } from '../../src/sandbox/types.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
 import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK } from '../../src/agent/prompts.js';
+import { PRINTED_NOTHING } from '../../src/agent/verdict.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const withChecks = (code: string, checks: string) => `${py(code)}\n\nChecks:\n\`\`\`checks\n${checks}\n\`\`\``;
@@ -124,17 +126,49 @@ describe('the agent looks at the data', () => {
     expect(run.agreement?.programs.map((p) => p.agreed)).toEqual([false, true]);
   });
 
-  it('checks come in the code reply (one call), run after the program, never as the program', async () => {
+  it('asks for no checks (no checks call, no checks block): how to read and print the data instead; a checks block written anyway runs after the program', async () => {
     const reply = withChecks(RIGHT_COUNT, 'import re\nvalues = re.findall(r"\\d+", OUTPUT)\nassert len(values) == 1, "one number"');
     const { agent, fake } = await setup({ code: [reply], independent: [py(RIGHT_COUNT)] });
     const run = await agent.run('cli:t', 'how many requests returned 4xx? print just the number', { inputFiles: [file('access.log', LOG)] });
 
     expect(run.status).toBe('success');
     expect(fake.requests.filter(isChecksRequest)).toHaveLength(0);
+    const first = fake.requests[0]!.messages[1]!.content;
+    expect(first).not.toContain('```checks');
+    expect(first.endsWith(`\n\n${DATA_ANSWER_INSTRUCTION}`)).toBe(true);
     expect(run.checks).toMatchObject({ fromReply: true, asserts: ['assert len(values) == 1, "one number"'] });
     expect(run.attempts[0]!.code).not.toContain('OUTPUT');
     expect(run.attempts[0]!.result?.checks?.results).toEqual([{ check: 'assert len(values) == 1, "one number"', passed: true }]);
-    expect(fake.requests[0]!.messages[1]!.content).toContain('```checks');
+    // the independent program is told to print bare values, not the attempt's labelled lines
+    expect(fake.requests.filter(isIndependent)[0]!.messages.at(-1)!.content).not.toContain(DATA_ANSWER_INSTRUCTION);
+  });
+
+  it('an empty answer to a question on files is never ✅: the next attempt is told nothing was printed', async () => {
+    const { agent, fake } = await setup({ code: [py('n = 0'), py(RIGHT_COUNT)], independent: [py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+
+    expect(run.attempts.map((a) => a.result?.stdout.trim())).toEqual(['', '16']);
+    const fix = fake.requests.filter(isAttempt)[1]!.messages.at(-1)!.content;
+    expect(fix).toContain(NOTHING_PRINTED_FEEDBACK);
+    expect(fix).toContain('--- access.log:'); // with the data's profile
+    expect(run.status).toBe('success');
+    expect(run.agreement).toMatchObject({ outcome: 'agreed', attempt: 2 });
+  });
+
+  it('a run on files whose every attempt printed nothing fails, whatever the checks said', async () => {
+    const silent = withChecks('n = 0', 'assert True, "anything"');
+    const { agent, fake } = await setup({ code: [silent, py('m = 1')], independent: [py(RIGHT_COUNT)] }, 1);
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('failed');
+    expect(run.error).toBe(PRINTED_NOTHING);
+    expect(fake.requests.filter(isIndependent)).toHaveLength(0); // nothing to compare
+  });
+
+  it('a program on files that only writes the file asked for is not an empty answer', async () => {
+    const { agent } = await setup({ code: [py('open("count.txt", "w").write("16")')], independent: [py(RIGHT_COUNT)] });
+    const run = await agent.run('cli:t', 'write the number of 4xx requests to count.txt', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(1);
   });
 
   it('asserts on OUTPUT written at the end of the python block become the checks instead of crashing the program', async () => {
@@ -240,6 +274,22 @@ describe('verify off', () => {
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]!.messages[1]!.content).toContain('format: Apache/nginx combined log');
     expect(fake.requests[0]!.messages[1]!.content).not.toContain('```checks');
+  });
+
+  it('an empty answer on files is not ✅ with verify off either: it is fed back like a failure', async () => {
+    const { fake } = await setup({ code: [py('n = 0'), py(RIGHT_COUNT)] });
+    const agent = new Agent({
+      llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
+      executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
+      store: new KeyvHistoryStore(new Map()),
+      artifactRoot: tempDir('data-artifacts-'),
+      verify: 'off',
+      maxRetries: 1,
+    });
+    const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
+    expect(run.status).toBe('success');
+    expect(run.attempts.map((a) => a.result?.stdout.trim())).toEqual(['', '16']);
+    expect(fake.requests[1]!.messages.at(-1)!.content).toContain(NOTHING_PRINTED_FEEDBACK);
   });
 });
 

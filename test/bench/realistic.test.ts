@@ -70,6 +70,10 @@ describe('the realistic request set', () => {
     expect(parseRealisticArgs(['--kind', 'files']).kind).toBe('files');
     expect(parseRealisticArgs([]).kind).toBe('all');
     expect(() => parseRealisticArgs(['--kind', 'csv'])).toThrow(/--kind: one of all, classic, files/);
+    expect(parseRealisticArgs(['--ids', 'tsv-reorder, first-20-primes']).ids).toEqual(['tsv-reorder', 'first-20-primes']);
+    expect(parseRealisticArgs([]).ids).toBeUndefined();
+    expect(() => parseRealisticArgs(['--ids', 'tsv-reorder,no-such-request'])).toThrow('--ids: no request has the id no-such-request');
+    expect(() => parseRealisticArgs(['--ids', ' , '])).toThrow('--ids: give request ids separated by commas');
   });
 
   describe.each(REQUESTS.map((r) => [r.id, r] as const))('%s', (_id, request) => {
@@ -201,6 +205,13 @@ describe('one request end to end (real agent and sandbox, fake OpenAI server)', 
     const saved = JSON.parse(readFileSync(json, 'utf8')) as RealisticSummary;
     expect(saved.results.map((r) => r.id)).toEqual(['first-20-primes']);
     expect((await node(['dist/bench/realistic.js', '--merge', json])).stdout).toBe(stdout);
+    // --ids keeps the results of those requests only
+    const other = join(tempDir(), 'only.json');
+    await node(['dist/bench/realistic.js', '--merge', json, '--ids', 'tsv-reorder', '--json', other]);
+    expect((JSON.parse(readFileSync(other, 'utf8')) as RealisticSummary).results).toEqual([]);
+    const same = join(tempDir(), 'same.json');
+    await node(['dist/bench/realistic.js', '--merge', json, '--ids', 'first-20-primes', '--json', same]);
+    expect(JSON.parse(readFileSync(same, 'utf8'))).toEqual(saved);
     const usage = await node(['dist/bench/realistic.js', '--verify', 'maybe']).catch((err: { code: number; stderr: string }) => err);
     expect(usage).toMatchObject({ code: 2, stderr: expect.stringMatching(/^realistic: --verify: one of off, checks, review, both, got maybe/) });
   });

@@ -55,8 +55,8 @@ describe('profiles computed in the sandbox', () => {
     expect(byName['sales.csv']!.summary).toBe('CSV: 3 data rows, columns: region, month, units, price');
     expect(byName['sales.csv']!.text).toContain("columns: 'region' (str), 'month' (date), 'units' (int), 'price' (float, 1 empty in the first 3 rows)");
     expect(byName['raw.csv']!.text).toContain('header row: NO');
-    expect(byName['raw.csv']!.text).toContain("read it with: pandas.read_csv('raw.csv', header=None)");
-    expect(byName['t.tsv']!.text).toContain("read it with: pandas.read_csv('t.tsv', sep='\\t')");
+    expect(byName['raw.csv']!.text).toContain("read it with: df = pandas.read_csv('raw.csv', header=None)");
+    expect(byName['t.tsv']!.text).toContain("read it with: df = pandas.read_csv('t.tsv', sep='\\t')");
     expect(byName['orders.json']!.text).toContain("read it with: data = json.load(open('orders.json')); records = data['orders']");
     expect(byName['raw.csv']!.summary).toBe('CSV: 3 data rows, no header, columns: str, int, float');
     expect(byName['t.tsv']!.text).toContain("TSV, delimiter '\\t', 2 data rows, 2 columns");
@@ -75,6 +75,48 @@ describe('profiles computed in the sandbox', () => {
     const [f] = (await profileInputs(executor, [file('people.csv', latin)])).files;
     expect(f!.summary).toBe('CSV (semicolons): 2 data rows, columns: name, city');
     expect(f!.text).toMatch(/^encoding: cp1252 \(not UTF-8: pass encoding='cp1252'\)\nCSV \(semicolons\), delimiter ';'/);
+  });
+
+  it('says how to read what a plain read gets wrong, and its read calls give the right values in the sandbox', async () => {
+    const inputs = [
+      file('expenses.csv', 'date,category,amount\n2024-07-01,Travel, $466.10 \n2024-07-01,Meals,264.91\n2024-07-02,Travel,"$1,229.31"\n2024-07-02,Meals,n/a\n'),
+      file('umsatz.csv', 'Datum;Filiale;Betrag\n01.01.2024;Berlin;734,50\n08.01.2024;Hamburg;1.160,70\n15.01.2024;Berlin;12\n'),
+      file('signups.csv', 'user,signed_up_at\nu1,2024-03-04T00:41:00-05:00\nu2,2024-03-04T01:13:00Z\nu3,2024-03-04T23:30:00-05:00\n'),
+    ];
+    const byName = Object.fromEntries((await profileInputs(executor, inputs)).files.map((f) => [f.name, f.text]));
+    expect(byName['expenses.csv']).toContain("column 'amount': numbers typed as text, e.g. '$1,229.31', '$466.10', '264.91', 'n/a' (',' separates thousands; 'n/a' means no value)");
+    expect(byName['umsatz.csv']).toContain("column 'Betrag': numbers with a decimal comma");
+    expect(byName['umsatz.csv']).toContain("column 'Datum': dates as day.month.year: pandas.to_datetime(df['Datum'], format='%d.%m.%Y')");
+    expect(byName['signups.csv']).toContain("column 'signed_up_at': date-times with different UTC offsets ('-05:00', 'Z')");
+    // the calls the profile gives, run as a program would run them
+    const call = (text: string, column: string) => new RegExp(`column '${column}': .*?(pandas\\.to_\\w+\\(df\\['${column}'\\].*?\\))(?: \\(| gives|;|$)`, 'm').exec(text)![1]!;
+    const program = [
+      'import pandas',
+      `df = pandas.read_csv('expenses.csv'); print(round(${call(byName['expenses.csv']!, 'amount')}.sum(), 2))`,
+      `df = pandas.read_csv('umsatz.csv', sep=';'); print(round(${call(byName['umsatz.csv']!, 'Betrag')}.sum(), 2))`,
+      `df = pandas.read_csv('signups.csv'); t = ${call(byName['signups.csv']!, 'signed_up_at')}`,
+      'print(sorted(str(d) for d in t.dt.date)); print(round((t.max() - t.min()).total_seconds() / 3600, 2))',
+    ].join('\n');
+    const result = await executor.execute(program, { inputFiles: inputs });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n')).toEqual(['1960.32', '1907.2', "['2024-03-04', '2024-03-04', '2024-03-05']", '27.28']);
+  });
+
+  it('a key=value log: its keys, the values of its fields, and a parse line that selects by field, not by word', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      `ts=2024-06-03T08:${String(i).padStart(2, '0')}:00Z level=${i % 10 === 0 ? 'error' : 'info'} svc=${['auth', 'search'][i % 2]} dur_ms=${[9, 850, 1200][i % 3]! + i} msg="${i % 3 === 0 ? 'no errors' : 'ok'}"`);
+    const log = file('service.log', `${lines.join('\n')}\n`);
+    const events = file('events.jsonl', '{"user": "a", "type": "view"}\n{"user": "b", "type": "purchase", "amount": 5.5}\n{"user": "a", "type": "purchase", "amount": 2}\n{"user": "c", "type": "view"}\n');
+    const [service, jsonl] = (await profileInputs(executor, [log, events])).files;
+    expect(service!.summary).toBe('key=value log, 30 lines {ts, level, svc, dur_ms, msg}');
+    expect(service!.text).toContain("level: 'info' (27), 'error' (3)");
+    expect(service!.text).toContain('dur_ms: numbers (9 to 1229): compare and sort them as numbers');
+    expect(jsonl!.text).toContain('fields missing from some records (use record.get(key)):\n  amount: in 2 of the first 4 records');
+    expect(jsonl!.text).toContain("type: 'view' (2), 'purchase' (2)");
+    const parse = /parse each line into its fields with: (.*)$/m.exec(service!.text)![1]!;
+    const program = `import re\nerrors = 0\nfor line in open('service.log'):\n    ${parse}\n    errors += fields['level'] == 'error'\nprint(errors)`;
+    const result = await executor.execute(program, { inputFiles: [log] });
+    expect(result.stdout.trim()).toBe('3'); // "no errors" in a message is not an error
   });
 
   it('caches a profile by content: the same file again costs no sandbox run', async () => {
