@@ -259,15 +259,20 @@ describe('no plot unless asked (A4)', () => {
 });
 
 describe('verify off', () => {
-  it('profiles the files but asks for no checks and no independent program: the exit code decides', async () => {
-    const { fake } = await setup({ code: [py(WRONG_COUNT)], independent: [py(RIGHT_COUNT)] });
-    const agent = new Agent({
-      llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
+  /** An agent with verification off against the fake LLM at `url`. */
+  const verifyOffAgent = (url: string, maxRetries?: number) =>
+    new Agent({
+      llm: new OpenAiProvider({ baseUrl: url, model: 'fake-model', maxRetries: 0 }),
       executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
       store: new KeyvHistoryStore(new Map()),
       artifactRoot: tempDir('data-artifacts-'),
       verify: 'off',
+      ...(maxRetries !== undefined ? { maxRetries } : {}),
     });
+
+  it('profiles the files but asks for no checks and no independent program: the exit code decides', async () => {
+    const { fake } = await setup({ code: [py(WRONG_COUNT)], independent: [py(RIGHT_COUNT)] });
+    const agent = verifyOffAgent(fake.url);
     const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
     expect(run.status).toBe('success');
     expect(run.agreement).toBeUndefined();
@@ -278,14 +283,7 @@ describe('verify off', () => {
 
   it('an empty answer on files is not ✅ with verify off either: it is fed back like a failure', async () => {
     const { fake } = await setup({ code: [py('n = 0'), py(RIGHT_COUNT)] });
-    const agent = new Agent({
-      llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
-      executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
-      store: new KeyvHistoryStore(new Map()),
-      artifactRoot: tempDir('data-artifacts-'),
-      verify: 'off',
-      maxRetries: 1,
-    });
+    const agent = verifyOffAgent(fake.url, 1);
     const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
     expect(run.status).toBe('success');
     expect(run.attempts.map((a) => a.result?.stdout.trim())).toEqual(['', '16']);
