@@ -145,7 +145,11 @@ function describeIssue(issue: {
   maximum?: unknown;
   inclusive?: boolean;
   origin?: string;
+  values?: unknown[];
 }): string {
+  if (issue.code === 'invalid_value' && issue.values?.length) {
+    return `expected ${issue.values.length > 1 ? 'one of ' : ''}${issue.values.map((v) => String(v)).join(', ')}`;
+  }
   if (issue.code === 'invalid_type' && typeof issue.expected === 'string') {
     const article = /^[aeiou]/.test(issue.expected) ? 'an' : 'a';
     return `expected ${article} ${issue.expected}`;

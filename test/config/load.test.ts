@@ -33,6 +33,7 @@ describe('config', () => {
     expect(() => parseConfig({ sandbox: { timeout_s: 'soon' } }, {})).toThrow(/sandbox\.timeout_s: expected a number/);
     expect(() => parseConfig({ agent: { max_retries: -1 } }, {})).toThrow(/agent\.max_retries/);
     expect(() => parseConfig({ llm: { provider: 'gpt' } }, {})).toThrow(/llm\.provider/);
+    expect(() => parseConfig({ agent: { verify: 'sometimes' } }, {})).toThrow('agent.verify: expected one of off, checks, review, both');
   });
 
   it('validates the workspace bounds', () => {
