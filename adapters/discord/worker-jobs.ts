@@ -9,7 +9,7 @@
 import type { App as Core } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
-import type { ChatJobData, InterruptNotice, PlatformJobs } from '../../src/chat/job-queue.js';
+import type { ChatJobData, InterruptNotice, JobHooks, PlatformJobs } from '../../src/chat/job-queue.js';
 import { dispatchJob, type JobHandlers } from '../../src/chat/job-kinds.js';
 import type { ThreadRef } from '../../src/chat/thread-ref.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED_NOTICE } from '../../src/queue/interrupted.js';
@@ -63,7 +63,7 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inPr
     onWarning: (what, err) => logger.warn(`${what} failed: ${describe(err)}`),
   };
 
-  async function run(p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>): Promise<void> {
+  async function run(p: RunPayload, job: JobHooks): Promise<void> {
     const replies = tokenReplies(client, p.applicationId, p.token);
     const fetched = await channelById(client, p.place.channelId);
     const { thread, chat } = await openRunThread(ctx, {
@@ -80,12 +80,12 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inPr
       startThread: (first, name) => startThreadFrom(client, first, name),
       attachments: p.attachments ?? [],
     });
-    await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request: { kind: p.kind, requirement: p.requirement, chat }, setThread });
+    await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request: { kind: p.kind, requirement: p.requirement, chat }, job });
   }
 
-  const handlers: JobHandlers<DiscordJobKinds, (thread: ThreadRef) => Promise<void>> = {
+  const handlers: JobHandlers<DiscordJobKinds, JobHooks> = {
     run,
-    action: async (p, setThread) => {
+    action: async (p, job) => {
       const thread = await actionThread(ctx, {
         replies: tokenReplies(client, p.applicationId, p.token),
         receivedAt: p.receivedAt,
@@ -96,16 +96,16 @@ export function discordJobs(core: Core, config: Config, log: WorkerLogLike, inPr
         feedback: p.feedback,
       });
       const request = p.feedback === undefined ? ({ kind: 'rerun', runId: p.runId } as const) : ({ kind: 'improve', runId: p.runId, feedback: p.feedback } as const);
-      await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request, setThread });
+      await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request, job });
     },
-    reply: async (p, setThread) => {
+    reply: async (p, job) => {
       const thread = replyThread(ctx, await sendableById(client, p.channelId), p.channelId, p.attachments);
-      await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request: { kind: 'improve', runId: p.runId, feedback: p.text }, setThread });
+      await runInThread(deps, thread, { conversation: p.conversation, userId: p.userId, request: { kind: 'improve', runId: p.runId, feedback: p.text }, job });
     },
   };
 
   return {
-    run: (data, setThread) => dispatchJob('discord', handlers, data, setThread),
+    run: (data, hooks) => dispatchJob('discord', handlers, data, hooks),
 
     async interrupted(data: ChatJobData): Promise<InterruptNotice | undefined> {
       const p = data.payload as DiscordPayload;

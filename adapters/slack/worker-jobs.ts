@@ -6,7 +6,7 @@
 import { WebClient } from '@slack/web-api';
 import type { App as Core } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
-import type { ChatJobData, InterruptNotice, PlatformJobs } from '../../src/chat/job-queue.js';
+import type { ChatJobData, InterruptNotice, JobHooks, PlatformJobs } from '../../src/chat/job-queue.js';
 import { dispatchJob, type JobHandlers } from '../../src/chat/job-kinds.js';
 import type { ThreadRef } from '../../src/chat/thread-ref.js';
 import { runInThread, type RunJobDeps, type TurnRequest } from '../../src/chat/run-job.js';
@@ -45,33 +45,33 @@ export function slackJobs(core: Core, config: Config, log: Log): PlatformJobs {
   };
 
   /** A new run: its thread (the channel message's), then the one lifecycle. */
-  const newRun = (kind: 'run' | 'generate') => async (p: RunPayload, setThread: (thread: ThreadRef) => Promise<void>) => {
+  const newRun = (kind: 'run' | 'generate') => async (p: RunPayload, job: JobHooks) => {
     const opened = await openRunThread(ctx, kind, p, (text) => tell(p, text));
     if (!opened) return;
     const request = { kind, requirement: p.requirement, chat: opened.chat };
-    await runInThread(deps, opened.thread, { conversation: conversationId(p.team, p.channel), userId: p.user, request, setThread });
+    await runInThread(deps, opened.thread, { conversation: conversationId(p.team, p.channel), userId: p.user, request, job });
   };
 
   /** A turn on the run of a thread: its id from the payload, else the store's thread index. */
-  const onRun = async (p: ThreadRequest, status: string, turn: (runId: string) => TurnRequest, files: ReplyPayload['files'], setThread: (thread: ThreadRef) => Promise<void>) => {
+  const onRun = async (p: ThreadRequest, status: string, turn: (runId: string) => TurnRequest, files: ReplyPayload['files'], job: JobHooks) => {
     const conv = conversationId(p.team, p.channel);
     const runId = p.runId ?? (await core.store.threadRunId(conv, p.threadTs));
     if (!runId) return;
     const run = await core.store.getRun(conv, runId).catch(() => undefined);
     if (run) await poster.update(p.channel, p.threadTs, rootText(run, status)).catch(() => undefined);
     const thread = slackThread(ctx, { channel: p.channel, threadTs: p.threadTs, files });
-    await runInThread(deps, thread, { conversation: conv, userId: p.user, request: turn(runId), setThread });
+    await runInThread(deps, thread, { conversation: conv, userId: p.user, request: turn(runId), job });
   };
 
-  const handlers: JobHandlers<SlackJobKinds, (thread: ThreadRef) => Promise<void>> = {
+  const handlers: JobHandlers<SlackJobKinds, JobHooks> = {
     run: newRun('run'),
     generate: newRun('generate'),
-    reply: (p, setThread) => onRun(p, `⏳ improving (reply by ${inlineText(p.user, 40)})…`, (runId) => ({ kind: 'improve', runId, feedback: p.text }), p.files, setThread),
-    rerun: (p, setThread) => onRun(p, `⏳ re-running (for ${inlineText(p.user, 40)})…`, (runId) => ({ kind: 'rerun', runId }), undefined, setThread),
+    reply: (p, job) => onRun(p, `⏳ improving (reply by ${inlineText(p.user, 40)})…`, (runId) => ({ kind: 'improve', runId, feedback: p.text }), p.files, job),
+    rerun: (p, job) => onRun(p, `⏳ re-running (for ${inlineText(p.user, 40)})…`, (runId) => ({ kind: 'rerun', runId }), undefined, job),
   };
 
   return {
-    run: (data, setThread) => dispatchJob('slack', handlers, data, setThread),
+    run: (data, hooks) => dispatchJob('slack', handlers, data, hooks),
 
     async interrupted(data: ChatJobData): Promise<InterruptNotice | undefined> {
       const p = data.payload as RunPayload | ReplyPayload | RerunPayload;

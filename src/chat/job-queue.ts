@@ -28,13 +28,26 @@ export interface InterruptNotice {
   messages: Array<{ channel: string; id: string }>;
 }
 
+/** What a running job tells the queue that runs it. */
+export interface JobHooks {
+  /** Records where the job renders (the queue keeps it with the job: a worker's death is told there). */
+  setThread(thread: ThreadRef): Promise<void>;
+  /**
+   * The job is about to post its last message: frees its user's and channel's slots now, so that
+   * a user who sees the outcome may start another job at once. Freed again (a no-op) when the job
+   * ends. Never throws.
+   */
+  ending(): Promise<void>;
+}
+
 /** Runs the jobs of one platform (implemented by each adapter). */
 export interface PlatformJobs {
   /**
    * Runs one job to its end, posting progress and results; should not throw for a failed run
-   * (the thread says so), only for a bug or an unknown job kind. `setThread` records where it renders.
+   * (the thread says so), only for a bug or an unknown job kind. `hooks` tell the queue where it
+   * renders and when it is about to end.
    */
-  run(data: ChatJobData, setThread: (thread: ThreadRef) => Promise<void>): Promise<void>;
+  run(data: ChatJobData, hooks: JobHooks): Promise<void>;
   /**
    * Queue mode: the job's worker stopped before it finished (killed, machine lost): says so in its
    * thread (or to its user when it had none yet) and marks its run failed. Says nothing when the run
@@ -71,9 +84,9 @@ export interface ChatQueue {
 export async function processJob(
   platforms: Record<string, PlatformJobs>,
   data: ChatJobData,
-  setThread: (thread: ThreadRef) => Promise<void>,
+  hooks: JobHooks,
 ): Promise<void> {
-  await runnerOf(platforms, data).run(data, setThread);
+  await runnerOf(platforms, data).run(data, hooks);
 }
 
 /** The runner of a job's platform. @throws an Error naming the platform when there is none. */

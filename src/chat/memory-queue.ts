@@ -46,8 +46,11 @@ export class MemoryJobQueue implements ChatQueue {
       .add(async () => {
         await this.limits.started(jobId);
         try {
-          await processJob(this.platforms, job, async (thread) => {
-            job.thread = thread;
+          await processJob(this.platforms, job, {
+            setThread: async (thread) => {
+              job.thread = thread;
+            },
+            ending: () => this.limits.release(data.limit),
           });
         } finally {
           await this.limits.release(data.limit);

@@ -13,6 +13,7 @@ import { callAgent } from './agent-call.js';
 import { withInputFilesNote } from './input-note.js';
 import type { ChatThread } from './port.js';
 import type { ThreadRef } from './thread-ref.js';
+import type { JobHooks } from './job-queue.js';
 import { ThreadRenderer } from './thread-renderer.js';
 
 /** What a turn asks of the agent. */
@@ -51,8 +52,8 @@ export interface TurnSpec {
   conversation: string;
   userId: string;
   request: TurnRequest;
-  /** Records where the job renders (the queue keeps it with the job: a worker's death is told there). */
-  setThread(thread: ThreadRef): Promise<void>;
+  /** The queue's hooks of the job this turn runs in. */
+  job: JobHooks;
 }
 
 /**
@@ -68,7 +69,7 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
     // linked before the agent is called: a reply in the thread's first moment finds its run
     await deps.store.linkThread(conversation, thread.key, runId).catch((err: unknown) => deps.onWarning('linking the thread to its run', err));
   }
-  await spec.setThread(ref).catch((err: unknown) => deps.onWarning("recording the job's thread", err));
+  await spec.job.setThread(ref).catch((err: unknown) => deps.onWarning("recording the job's thread", err));
   const known = isNew ? undefined : await waitForRun(deps.store, conversation, runId, deps.runAppearsWithinMs ?? RUN_APPEARS_WITHIN_MS).catch(() => undefined);
   const files = await thread.inputs();
   const renderer = new ThreadRenderer(thread.output, thread.markup, {
@@ -100,6 +101,7 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
     settle: () => renderer.settled(),
     onInternalError: (err) => deps.onInternalError(err),
   });
+  await spec.job.ending(); // before the last message: whoever reads it may start another job
   await renderer.finish(outcome.run, outcome.failure, outcome.note);
   // the outside view last: once it shows the outcome, everything in the thread is there
   const ended = outcome.run ?? (known ? await deps.store.getRun(conversation, runId).catch(() => known) : undefined);

@@ -59,12 +59,16 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
       const data = job.data;
       await limits.started(job.id!).catch(() => undefined);
       log.info(`started job ${job.id} (${data.platform} ${data.kind}, ${Date.now() - data.enqueuedAt} ms after it was queued)`);
+      const free = () => limits.release(data.limit).catch((err: unknown) => log.error(`could not free the limits of job ${job.id}`, err));
       try {
-        await processJob(platforms, data, async (thread) => {
-          await job.updateData({ ...data, thread });
+        await processJob(platforms, data, {
+          setThread: async (thread) => {
+            await job.updateData({ ...data, thread });
+          },
+          ending: free,
         });
       } finally {
-        await limits.release(data.limit).catch((err: unknown) => log.error(`could not free the limits of job ${job.id}`, err));
+        await free();
         log.info(`finished job ${job.id}`);
         await correctFalseAlarm(job.id!, job.data);
       }

@@ -60,6 +60,7 @@ describe('the run lifecycle', () => {
   let llm: FakeOpenAi;
   let app: App;
   let deps: RunJobDeps;
+  const NO_HOOKS = { setThread: async () => undefined, ending: async () => undefined };
   const warnings: string[] = [];
 
   beforeAll(async () => {
@@ -99,7 +100,9 @@ describe('the run lifecycle', () => {
       storedBeforeCall = (await app.store.findRunByThread(CONV, '1700000000.000100')) !== undefined;
     });
     const refs: ThreadRef[] = [];
-    const run = await runInThread(deps, thread, { conversation: CONV, userId: 'U1', request: { kind: 'run', requirement: 'print hi' }, setThread: async (r) => void refs.push(r) });
+    let postsWhenEnding: string[] | undefined;
+    const job = { setThread: async (r: ThreadRef) => void refs.push(r), ending: async () => void (postsWhenEnding = [...thread.posts]) };
+    const run = await runInThread(deps, thread, { conversation: CONV, userId: 'U1', request: { kind: 'run', requirement: 'print hi' }, job });
     expect(run?.status).toBe('success');
     expect(storedBeforeCall).toBe(false);
     expect(linkedBeforeCall).toBe(run!.id);
@@ -108,6 +111,9 @@ describe('the run lifecycle', () => {
     expect(thread.posts).toContain('result:1:hi');
     expect(thread.posts.at(-1)).toBe('final:success:1');
     expect(thread.endedWith).toEqual(['success']);
+    // the job frees its user's slot before the last message: whoever reads "Done" may start another job at once
+    expect(postsWhenEnding).toContain('result:1:hi');
+    expect(postsWhenEnding).not.toContain('final:success:1');
   }, 60_000);
 
   it('a reply in the thread\'s first moment, before the run is stored, is a turn on that run once it is', async () => {
@@ -120,10 +126,10 @@ describe('the run lifecycle', () => {
       const runId = await app.store.threadRunId(CONV, key);
       expect(runId).toBeDefined();
       expect(await app.store.getRun(CONV, runId!)).toBeUndefined();
-      reply = runInThread(deps, replyThread, { conversation: CONV, userId: 'U2', request: { kind: 'improve', runId: runId!, feedback: 'print second' }, setThread: async () => undefined });
+      reply = runInThread(deps, replyThread, { conversation: CONV, userId: 'U2', request: { kind: 'improve', runId: runId!, feedback: 'print second' }, job: NO_HOOKS });
       await new Promise((resolve) => setTimeout(resolve, 300));
     });
-    const run = await runInThread(deps, runThread, { conversation: CONV, userId: 'U1', request: { kind: 'run', requirement: 'print first' }, setThread: async () => undefined });
+    const run = await runInThread(deps, runThread, { conversation: CONV, userId: 'U1', request: { kind: 'run', requirement: 'print first' }, job: NO_HOOKS });
     expect(run?.status).toBe('success');
     const improved = (await reply) as { id: string; status: string; attempts: unknown[] } | undefined;
     expect(improved?.id).toBe(run!.id);
@@ -151,7 +157,7 @@ describe('the run lifecycle', () => {
   it('a turn on a run that is not in the history ends with a failure in the thread, not in silence', async () => {
     const thread = recordingThread('1700000000.000300');
     const started = Date.now();
-    const run = await runInThread({ ...deps, runAppearsWithinMs: 1000 }, thread, { conversation: CONV, userId: 'U1', request: { kind: 'rerun', runId: 'no-such-run' }, setThread: async () => undefined });
+    const run = await runInThread({ ...deps, runAppearsWithinMs: 1000 }, thread, { conversation: CONV, userId: 'U1', request: { kind: 'rerun', runId: 'no-such-run' }, job: NO_HOOKS });
     expect(run).toBeUndefined();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(thread.posts.at(-1)).toMatch(/^failure:.*no-such-run is not in this channel's history/);

@@ -75,11 +75,8 @@ interface Platform {
   close(): Promise<void>;
 }
 
-/**
- * Slack over its fake and an app URL (the embedded app, or a queue-mode ingress): the tools are for C_MAIN; C_OTHER has none.
- * `jobsEnded(n)` resolves once n jobs have ended (their user's limit slot is free again: a job ends just after its final message).
- */
-function slackPlatform(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>, jobsEnded: (n: number) => Promise<void> = async () => {}): Platform {
+/** Slack over its fake and an app URL (the embedded app, or a queue-mode ingress): the tools are for C_MAIN; C_OTHER has none. */
+function slackPlatform(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>): Platform {
   const roots = (channel: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel && !c.args.thread_ts && c.result?.ok);
   const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
   let seq = 0;
@@ -92,7 +89,6 @@ function slackPlatform(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close:
       await slack.waitFor(() => roots(id).length > before, 30_000, 'the channel message');
       const root = String(roots(id)[before]!.result!.ts);
       await slack.waitFor(() => posts(root).some((c) => /\*(Done|Failed)\*/.test(String(c.args.text))), 60_000, 'the final message');
-      await jobsEnded(seq);
       return allText(posts(root));
     },
     systemPrompt: (n) => String(llm.requests[n]!.messages[0]!.content),
@@ -101,8 +97,7 @@ function slackPlatform(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close:
 }
 
 /** Discord over its fake: the tools are for the `general` channel (by its id); `elsewhere` has none. */
-function discordPlatform(discord: FakeDiscord, llm: FakeOpenAi, general: string, elsewhere: string, alice: FakeUser, close: () => Promise<void>, jobsEnded: (n: number) => Promise<void> = async () => {}): Platform {
-  let seq = 0;
+function discordPlatform(discord: FakeDiscord, llm: FakeOpenAi, general: string, elsewhere: string, alice: FakeUser, close: () => Promise<void>): Platform {
   return {
     async ask(requirement, channel) {
       const i = discord.slash('run', { requirement }, { user: alice, channelId: channel === 'main' ? general : elsewhere });
@@ -110,7 +105,6 @@ function discordPlatform(discord: FakeDiscord, llm: FakeOpenAi, general: string,
       const thread = await discord.waitFor(() => record.originalMessageId && discord.world.channels.has(record.originalMessageId) && record.originalMessageId, 30_000, 'the thread');
       // the run's last message carries the Re-run / Improve buttons
       await discord.waitFor(() => discord.messagesIn(thread).some((m) => m.components.length > 0), 60_000, 'the final message');
-      await jobsEnded(++seq);
       return discord.messagesIn(thread).map((m) => m.content).join('\n');
     },
     systemPrompt: (n) => String(llm.requests[n]!.messages[0]!.content),
@@ -129,15 +123,12 @@ const PLATFORMS: Record<string, (replies: string[]) => Promise<Platform>> = {
     return discordPlatform(w.discord, w.llm, w.general.id, w.discord.world.addChannel('elsewhere').id, w.alice, () => w.close());
   },
   'Slack, queue mode': async (replies) => {
-    // `info` makes the worker log each job's end
-    const w = await startQueueWorld({ replies: replies.map(py), ingresses: 1, workers: 1, tools: tools(['C_MAIN']), logLevel: 'info' });
-    const ended = () => w.workers[0]!.stderr().match(/finished job/g)?.length ?? 0;
-    return slackPlatform(w.slack, w.llm, w.ingress[0]!, () => w.close(), (n) => w.slack.waitFor(() => ended() >= n, 10_000, 'the job\'s end').then(() => undefined));
+    const w = await startQueueWorld({ replies: replies.map(py), ingresses: 1, workers: 1, tools: tools(['C_MAIN']) });
+    return slackPlatform(w.slack, w.llm, w.ingress[0]!, () => w.close());
   },
   'Discord, queue mode': async (replies) => {
-    const w = await startDiscordQueueWorld({ replies: replies.map(py), workers: 1, tools: (general) => tools([general]), logLevel: 'info' });
-    const ended = () => w.workers[0]!.stderr().match(/finished job/g)?.length ?? 0;
-    return discordPlatform(w.discord, w.llm, w.general.id, w.other.id, w.alice, () => w.close(), (n) => w.discord.waitFor(() => ended() >= n, 10_000, 'the job\'s end').then(() => undefined));
+    const w = await startDiscordQueueWorld({ replies: replies.map(py), workers: 1, tools: (general) => tools([general]) });
+    return discordPlatform(w.discord, w.llm, w.general.id, w.other.id, w.alice, () => w.close());
   },
 };
 
