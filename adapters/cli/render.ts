@@ -32,7 +32,7 @@ export function progressLine(event: AgentEvent): string | undefined {
     case 'generating':
       if (event.trigger === 'requirement') return '[Agent] Generating code…';
       // an improve continues the run's numbering: its first attempt is not attempt 1
-      return event.trigger === 'feedback' ? `[Agent] Improving code (attempt ${event.attempt}/${event.lastAttempt})…` : '[Agent] Improving code…';
+      return event.trigger === 'feedback' ? `[Agent] Improving code (attempt ${event.attempt} of the run; up to ${event.lastAttempt} with auto-fixes)…` : '[Agent] Improving code…';
     case 'code_delta':
       return undefined;
     case 'generated':

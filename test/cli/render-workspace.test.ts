@@ -37,7 +37,7 @@ describe('workspace events in the terminal', () => {
     expect(progressLine({ type: 'improving', runId: 'r', retry: 1, maxRetries: 3, attempt: 2, lastAttempt: 4, reason: 'x' })).toBe(
       '[Agent] --- Improvement attempt 1/3 ---',
     );
-    expect(progressLine({ type: 'generating', runId: 'r', attempt: 2, trigger: 'feedback', lastAttempt: 5 })).toBe('[Agent] Improving code (attempt 2/5)…');
+    expect(progressLine({ type: 'generating', runId: 'r', attempt: 2, trigger: 'feedback', lastAttempt: 5 })).toBe('[Agent] Improving code (attempt 2 of the run; up to 5 with auto-fixes)…');
     expect(progressLine({ type: 'improving', runId: 'r', retry: 1, maxRetries: 3, attempt: 3, lastAttempt: 5, reason: 'x' })).toBe(
       '[Agent] --- Improvement attempt 1/3 (attempt 3/5 of the run) ---',
     );

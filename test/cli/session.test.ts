@@ -135,13 +135,13 @@ describe('the current run\'s workspace', () => {
     expect(r.stdout).toContain('attach inventory.csv');
     expect(r.stdout).toContain("inventory.csv added to the current run's workspace (/improve or /execute finds it)");
     // the same program, now with the file: it runs (attempt 2 of the run), never "the same program"
-    expect(r.stdout).toContain('[Agent] Improving code (attempt 2/5)…');
+    expect(r.stdout).toContain('[Agent] Improving code (attempt 2 of the run; up to 5 with auto-fixes)…');
     expect(r.stdout).not.toContain('is the same program as attempt');
     expect(r.stdout).toMatch(/\n4\n/);
     expect(r.stdout).toContain('Workspace (1 file, what /improve and /execute find):');
     expect(r.stdout).toContain('  inventory.csv (20 B, given)');
     // the later improve without the file still finds it
-    expect(r.stdout).toContain('[Agent] Improving code (attempt 3/6)…');
+    expect(r.stdout).toContain('[Agent] Improving code (attempt 3 of the run; up to 6 with auto-fixes)…');
     expect(r.stdout).toMatch(/\n2\n/);
     expect(r.stdout).toContain("inventory.csv removed from the current run's workspace; inventory.csv no longer given to the next runs");
     expect(r.stdout).toContain("there is no file inventory.csv in the current run's workspace nor among the attached files");
