@@ -17,7 +17,7 @@ import { requestSoFar } from './verdict.js';
 import { summarizeFailure } from './failure.js';
 import { safeSegment } from './ids.js';
 import { boundLine } from '../text/cut.js';
-import { AGREEMENT_TEMPERATURE, FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, agreeEitherWay, type RunAgreement } from './agreement.js';
+import { AGREEMENT_TEMPERATURE, FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, answerAgrees, type RunAgreement } from './agreement.js';
 
 /** Longest output kept per program in the agreement record and shown in its event, in characters. */
 export const AGREEMENT_OUTPUT_CHARS = 300;
@@ -109,7 +109,7 @@ export async function seekAgreement(
       record.programs.push({ code: reply.code, failure: result.success ? 'printed nothing' : summarizeFailure(result), agreed: false });
       continue;
     }
-    const agreed = agreeEitherWay(answer, result.stdout, request);
+    const agreed = answerAgrees(answer, result.stdout, request);
     record.programs.push({ code: reply.code, output: boundLine(result.stdout, AGREEMENT_OUTPUT_CHARS), agreed });
     if (agreed) {
       record.outcome = record.programs.some((p) => p.output !== undefined && !p.agreed) ? 'majority' : 'agreed';

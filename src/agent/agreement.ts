@@ -14,6 +14,12 @@
  *   filler words (labels and phrasing may differ, the values may not);
  * - order does not count unless the request asks for one (sorted, ranked, top, order…): then the
  *   values must appear in the same order.
+ *
+ * Between the attempt and an independent program ({@link answerAgrees}) the attempt must carry the
+ * independent program's values, not the other way round: an attempt that printed 8 of the first 20
+ * primes, or one country's count where every country's was asked, is not confirmed by a program
+ * that printed all of them. Only an attempt that printed no number at all (a name, a word) may be
+ * carried by the independent program's output instead ("NO" agrees with "NO 99").
  */
 import type { TokenUsage } from '../llm/types.js';
 
@@ -118,7 +124,17 @@ export function sameAnswer(answer: string, reference: string, request: string): 
   return true;
 }
 
-/** Two outputs that agree either way round (between two independent programs). */
+/**
+ * Whether an independent program's output (`reference`) confirms the attempt's (`answer`): the
+ * attempt carries every value of the reference ({@link sameAnswer}); or the attempt printed no
+ * number and the reference carries its words. Rules in the module doc.
+ */
+export function answerAgrees(answer: string, reference: string, request: string): boolean {
+  if (sameAnswer(answer, reference, request)) return true;
+  return numbers(answer).length === 0 && sameAnswer(reference, answer, request);
+}
+
+/** Two outputs that agree either way round (between two independent programs, peers of each other). */
 export function agreeEitherWay(a: string, b: string, request: string): boolean {
   return sameAnswer(a, b, request) || sameAnswer(b, a, request);
 }

@@ -1,6 +1,6 @@
 /** What counts as the same answer between two programs, and which failures are about the data. */
 import { describe, expect, it } from 'vitest';
-import { agreeEitherWay, asksForOrder, sameAnswer } from '../../src/agent/agreement.js';
+import { agreeEitherWay, answerAgrees, asksForOrder, sameAnswer } from '../../src/agent/agreement.js';
 import { dataFeedback, failedOnData } from '../../src/data/feedback.js';
 import { checksBlock, trailingChecks } from '../../src/agent/reply-checks.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
@@ -38,6 +38,24 @@ describe('sameAnswer', () => {
 
 const failed = (stderr: string): ExecutionResult => ({
   success: false, stdout: '', stderr, exitCode: 1, signal: null, timedOut: false, limitHit: null, durationMs: 1, artifacts: [],
+});
+
+describe('answerAgrees', () => {
+  it('confirms an attempt only when it carries the independent values, not a part of them', () => {
+    const first20 = '2 3 5 7 11 13 17 19 23 29 31 37 41 43 47 53 59 61 67 71';
+    // the attempt printed the primes up to 20 (8 of them) where the first 20 were asked
+    expect(answerAgrees('2\n3\n5\n7\n11\n13\n17\n19', first20, 'print the first 20 primes')).toBe(false);
+    expect(answerAgrees(`The first 20 primes: ${first20}`, first20.split(' ').join('\n'), 'print the first 20 primes')).toBe(true);
+    // one country's count where the independent program printed every country's
+    expect(answerAgrees('DE 14', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(false);
+    expect(answerAgrees('DE: 14\nFR: 9\nIT: 1\nTotal: 24', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(true);
+    // the two ways round differ: the peers' comparison stays symmetric
+    expect(agreeEitherWay('DE 14', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(true);
+  });
+  it('lets an attempt that printed no number be carried by an independent program that adds its figure', () => {
+    expect(answerAgrees('NO', 'NO\n99', 'Which country ordered the most items?')).toBe(true);
+    expect(answerAgrees('SE', 'NO\n99', 'Which country ordered the most items?')).toBe(false);
+  });
 });
 
 describe('failedOnData', () => {

@@ -307,6 +307,16 @@ describe('no checks could be derived (no input files)', () => {
     expect(bad.error).toBe('two independent programs printed «906609» where this one printed «580085»');
   });
 
+  it('an attempt that printed part of what an independent program printed is not confirmed by it', async () => {
+    // the primes up to 20 where the first 20 primes were asked; both independent programs print all 20
+    const first20 = 'n, p = 2, []\nwhile len(p) < 20:\n    if all(n % q for q in p): p.append(n)\n    n += 1\nprint(*p, sep="\\n")';
+    const { agent } = await setup({ code: [py('print(*[n for n in range(2, 21) if all(n % d for d in range(2, n))], sep="\\n")')], independent: [py(first20)] });
+    const run = await agent.run('cli:t', 'Print the first 20 prime numbers');
+    expect(run.status).toBe('unverified');
+    expect(run.agreement?.outcome).toBe('disagreed');
+    expect(run.agreement?.programs.map((p) => p.agreed)).toEqual([false, false]);
+  });
+
   it('costs nothing more when checks judged the attempt', async () => {
     const { agent, fake } = await setup({ code: [py('print(906609)')], checks: [py('assert OUTPUT.strip() == str(906609), "the palindrome"')] });
     const run = await agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
