@@ -173,6 +173,22 @@ def main_records(data):
     return None, None
 
 
+def record_fields(records):
+    """(label, type) of the records' fields and of the fields of their lists of objects ('lines[].qty')."""
+    out = []
+    for k, vals in merged_keys(records).items():
+        kinds = {tname(v) for v in vals}
+        if kinds <= {"int", "float"}:
+            out.append((str(k)[:40], "float" if "float" in kinds else "int"))
+        elif kinds == {"list"}:
+            items = [i for v in vals for i in v if isinstance(i, dict)]
+            for ik, ivals in merged_keys(items).items():
+                ikinds = {tname(v) for v in ivals}
+                if ikinds <= {"int", "float"}:
+                    out.append(("%s[].%s" % (str(k)[:40], str(ik)[:40]), "float" if "float" in ikinds else "int"))
+    return out
+
+
 def profile_json(name, path, size, text_head):
     if size > JSON_PARSE_BYTES:
         return ("JSON, %s bytes (too large to parse here)" % n(size),
@@ -200,6 +216,7 @@ def profile_json(name, path, size, text_head):
         lines.append("record shape: " + shape(records, -1))
         lines.append("sample record %s[0]: %s" % (where, q(json.dumps(records[0], ensure_ascii=False), 400)))
         lines.append("read it with: data = json.load(open(%s)); records = %s" % (q(name), where))
+        lines.extend("field " + note for note in quantity_notes(record_fields(records), "record"))
         what = "list" if key == "" else "object with key %s" % json.dumps(key)
         summary = "%s: %s records %s" % (what, n(len(records)), shape(records, -1, brief=True))
     elif isinstance(data, dict):
@@ -326,6 +343,60 @@ def column_note(ref, values, kind):
     return ""
 
 
+QUANTITY_NAME = re.compile(r"(?:n_|num_)?(?:qty|quantity|quantities|units?|pieces|pcs|items?|item_count)", re.I)
+PRICE_NAME = re.compile(r"(?:unit_?)?(?:price|cost)(?:_each|_per_unit)?|unit_?price", re.I)
+KEY_NAME = re.compile(r"(?:^|[_\s-])(?:id|key|code|sku|uuid|email)$|^(?:id|key|code|sku|uuid|email)$|[a-z]Id$", re.I)
+
+
+def quantity_notes(fields, unit):
+    """What counting means where a numeric field holds a quantity. `fields` are (name, type) pairs,
+    a field of a record's list of objects named 'lines[].qty'; `unit` is what a row is ('row',
+    'record'). How many items or units is the sum of the quantity, not the number of rows; with a
+    price beside it, revenue is the sum of price × quantity."""
+    numeric = [f for f, t in fields if t in ("int", "float")]
+    parent = lambda f: f.split("[].")[0] if "[]." in f else None
+    base = lambda f: f.split("[].")[-1]
+    out = []
+    for f in numeric:
+        if not QUANTITY_NAME.fullmatch(base(f)):
+            continue
+        price = next((p for p in numeric if PRICE_NAME.fullmatch(base(p)) and parent(p) == parent(f)), None)
+        if parent(f) is None:
+            total, each = "the sum of %s over every %s" % (q(f, 40), unit), "%s × %s" % (q(price, 40), q(f, 40)) if price else ""
+        else:
+            lst, qf = q(parent(f), 40), q(base(f), 40)
+            total = "the sum of e[%s] over every entry e of every %s's %s list (not the number of %ss or entries)" % (qf, unit, lst, unit)
+            each = "e[%s] × e[%s]" % (q(base(price), 40), qf) if price else ""
+        out.append("%s is a quantity: how many items or units is %s%s%s" % (
+            f if parent(f) else q(f, 40), total, "" if parent(f) else ", not the number of %ss" % unit,
+            "; sales, revenue or an amount is the sum of %s" % each if each else ""))
+    return out[:2]
+
+
+def repeat_notes(names, body, complete):
+    """Rows that repeat an earlier row, and id columns with a few repeated values (a lookup table
+    listing one thing twice makes a merge count the other file's rows twice)."""
+    where = "" if complete else " in the first %d rows" % len(body)
+    out = []
+    seen = set()
+    repeated = 0
+    for r in body:
+        key = tuple(c.strip() for c in r)
+        repeated += key in seen
+        seen.add(key)
+    if repeated:
+        out.append("%d row%s an earlier row exactly%s: drop them (df.drop_duplicates()) unless each row is a separate event"
+                   % (repeated, " repeats" if repeated == 1 else "s repeat", where))
+    for i, col in enumerate(names):
+        vals = [r[i].strip() for r in body if i < len(r) and r[i].strip()]
+        distinct = len(set(vals))
+        if KEY_NAME.search(col) and len(vals) >= 5 and 0.8 * len(vals) <= distinct < len(vals):
+            out.append("column %s is an id with repeats (%d distinct in %d rows%s): a thing listed more than once; a merge "
+                       "on it counts the other file's rows once per repeat: df = df.drop_duplicates(%s, keep='last') first"
+                       % (q(col, 40), distinct, len(vals), where, q(col, 40)))
+    return out[:3]
+
+
 def profile_table(name, path, size, text_head, delimiter):
     head_lines = text_head.splitlines()
     if len(text_head.encode("utf-8", "replace")) >= HEAD_BYTES and len(head_lines) > 1:
@@ -363,6 +434,10 @@ def profile_table(name, path, size, text_head, delimiter):
     args = [q(name)] + ([] if delimiter == "," else ["sep=%s" % q(delimiter)]) + ([] if header else ["header=None"])
     lines.append("read it with: df = pandas.read_csv(%s)" % ", ".join(args))
     lines.extend(notes)
+    if header:
+        types = [column_type([r[i] for r in body if i < len(r)]) for i in range(len(names))]
+        lines.extend("column " + note for note in quantity_notes(list(zip(names, types)), "row"))
+        lines.extend(repeat_notes(names, body, len(body) >= data_rows))
     summary = "%s: %s, %s: %s" % (kind, rows_text, "columns" if header else "no header, columns",
                                    ", ".join(c for c in names[:12]) + (" …" if len(names) > 12 else "") if header
                                    else ", ".join(column_type([r[i] for r in body if i < len(r)]) for i in range(min(len(names), 12))))
@@ -447,6 +522,40 @@ LOG_FORMATS = [
 ]
 
 
+NUMERIC_LOG_FIELDS = ("status", "bytes")
+
+
+def named_groups(pattern, fields):
+    """The pattern with its capturing groups named after the fields, in order."""
+    names = iter(fields)
+    return re.sub(r"(?<!\\)\((?!\?)", lambda _m: "(?P<%s>" % next(names), pattern)
+
+
+# how the time field of a format is written (as pandas.to_datetime's format), where it has a year
+LOG_TIME_FORMATS = {"Apache/nginx combined log": "%d/%b/%Y:%H:%M:%S %z", "Apache/nginx common log": "%d/%b/%Y:%H:%M:%S %z",
+                    "timestamped log (ISO time, level, message)": None}
+
+
+def log_read_line(name, fmt, fields, pattern):
+    """A line that reads every matching line of a log into a DataFrame with one column per field:
+    numbers as numbers, the time as a date-time where the format's time has a year."""
+    numeric = "".join("; df[%s] = pandas.to_numeric(df[%s], errors='coerce')" % (q(f), q(f)) for f in fields if f in NUMERIC_LOG_FIELDS)
+    if "request" in fields:  # 'GET /api/x?y=1 HTTP/1.1': its method and path (NaN where the request is '-')
+        numeric += "; df['method'] = df['request'].str.split(' ').str[0]; df['path'] = df['request'].str.split(' ').str[1]"
+    if fmt in LOG_TIME_FORMATS:
+        given = LOG_TIME_FORMATS[fmt]
+        numeric += "; df['time'] = pandas.to_datetime(df['time']%s)" % (", format=%s" % q(given) if given else "")
+    # the patterns are ours and hold no single quote: a raw literal shows them as the regex reads them
+    return ("read it with: rx = re.compile(r'%s'); df = pandas.DataFrame([m.groupdict() for m in map(rx.match, "
+            "open(%s, encoding='utf-8', errors='replace')) if m])%s" % (named_groups(pattern, fields), q(name), numeric))
+
+
+def log_select_line(fields):
+    """How to select lines: by a parsed field, with an example on the field that usually decides."""
+    example = "df[df['status'] // 100 == 4]" if "status" in fields else "df[df['level'] == 'ERROR']" if "level" in fields else "df[df['program'] == 'sshd']"
+    return "select rows by a field (%s), never by a number or word found anywhere in the line" % example
+
+
 def profile_text(name, path, size, text_head):
     lines = text_head.splitlines()
     total, exact = count_lines(path, size)
@@ -460,7 +569,8 @@ def profile_text(name, path, size, text_head):
         hits = sum(1 for l in sample if rx.match(l))
         if sample and hits >= max(1, int(len(sample) * 0.8)):
             out.append("format: %s; %d of the first %d lines match; fields: %s" % (fmt, hits, len(sample), ", ".join(fields)))
-            out.append("a regex for its fields (groups in that order): " + pattern)
+            out.append(log_read_line(name, fmt, fields, pattern))
+            out.append(log_select_line(fields))
             m = next(rx.match(l) for l in sample if rx.match(l))
             out.append("first line parsed: " + ", ".join("%s=%s" % (f, q(v, 60)) for f, v in zip(fields, m.groups())))
             parsed = [rx.match(l).groups() for l in sample if rx.match(l)]

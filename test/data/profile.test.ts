@@ -119,6 +119,47 @@ describe('profiles computed in the sandbox', () => {
     expect(result.stdout.trim()).toBe('3'); // "no errors" in a message is not an error
   });
 
+  it('a log in a standard format comes with a read line into fields, which counts by the status field, not by numbers anywhere', async () => {
+    // bytes of 404 and 4xx-looking paths on lines whose status is 200: a pattern over the whole line counts them too
+    const log = [
+      '10.0.0.1 - - [10/Oct/2024:13:55:01 +0000] "GET /a HTTP/1.1" 200 404 "-" "curl/8"',
+      '10.0.0.2 - - [10/Oct/2024:13:55:02 +0000] "GET /errors/404 HTTP/1.1" 200 512 "-" "curl/8"',
+      '10.0.0.3 - - [10/Oct/2024:13:55:03 +0000] "GET /missing HTTP/1.1" 404 - "-" "curl/8"',
+      '10.0.0.3 - - [10/Oct/2024:13:55:04 +0000] "POST /login HTTP/1.1" 401 99 "-" "curl/8"',
+      ...Array.from({ length: 10 }, (_, i) => `10.0.0.9 - - [10/Oct/2024:14:00:0${i} +0000] "GET /p${i} HTTP/1.1" 500 4${i}3 "-" "curl/8"`),
+    ].join('\n');
+    const input = file('access.log', `${log}\n`);
+    const [profile] = (await profileInputs(executor, [input])).files;
+    const read = /^read it with: (.*)$/m.exec(profile!.text)![1]!;
+    expect(profile!.text).toContain("select rows by a field (df[df['status'] // 100 == 4]");
+    const result = await executor.execute(`import re, pandas\n${read}\nprint(len(df), int((df['status'] // 100 == 4).sum()), int(df['bytes'].sum()))\nprint(df['path'][1], df['method'][3], df['time'].dt.hour.tolist()[-1])`, { inputFiles: [input] });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe(`14 2 ${404 + 512 + 99 + Array.from({ length: 10 }, (_, i) => 403 + 10 * i).reduce((a, b) => a + b)}\n/errors/404 POST 14`);
+  });
+
+  it('says what a count of items means where a field holds a quantity, and where an id repeats in a table to join', async () => {
+    const customers = file('customers.csv', 'customer_id,name,country\nC1,Ann,NO\nC2,Bob,SE\nC3,Cy,SE\nC4,Di,NO\nC5,Ed,DK\nC2,Bob,SE\n');
+    const orders = file('orders.csv', 'order_id,customer_id,quantity,unit_price\n1,C1,2,5.0\n2,C2,1,10.0\n3,C2,4,2.5\n4,C5,3,1.0\n5,C1,1,5.0\n6,C3,2,2.0\n');
+    const nested = file('orders.json', ORDERS);
+    const byName = Object.fromEntries((await profileInputs(executor, [customers, orders, nested])).files.map((f) => [f.name, f.text]));
+    expect(byName['customers.csv']).toContain('1 row repeats an earlier row exactly');
+    expect(byName['customers.csv']).toContain("column 'customer_id' is an id with repeats (5 distinct in 6 rows)");
+    expect(byName['customers.csv']).toContain("df = df.drop_duplicates('customer_id', keep='last') first");
+    // orders.csv: customer_id repeats by design (many orders per customer), order_id never: neither is flagged
+    expect(byName['orders.csv']).not.toContain('is an id with repeats');
+    expect(byName['orders.csv']).toContain("column 'quantity' is a quantity: how many items or units is the sum of 'quantity' over every row, not the number of rows; sales, revenue or an amount is the sum of 'unit_price' × 'quantity'");
+    expect(byName['orders.json']).toContain("field lines[].qty is a quantity: how many items or units is the sum of e['qty'] over every entry e of every record's 'lines' list");
+    // the join the notes describe gives each order once
+    const program = [
+      'import pandas',
+      "c = pandas.read_csv('customers.csv'); c = c.drop_duplicates('customer_id', keep='last')",
+      "o = pandas.read_csv('orders.csv'); m = o.merge(c, on='customer_id')",
+      "print(len(m), m.groupby('country')['quantity'].sum().to_dict())",
+    ].join('\n');
+    const result = await executor.execute(program, { inputFiles: [customers, orders] });
+    expect(result.stdout.trim()).toBe("6 {'DK': 3, 'NO': 3, 'SE': 7}");
+  });
+
   it('caches a profile by content: the same file again costs no sandbox run', async () => {
     const ex = counting(executor);
     const data = file('cache-me.csv', `a,b\n${Date.now()},2\n`);
