@@ -40,8 +40,8 @@ export const INDEPENDENT_INSTRUCTION =
  * text (a status regex that also matches the size column) nor its guess of what a count counts.
  */
 export const FROM_FIELDS_INSTRUCTION =
-  'Work from the fields, not the raw text: read every record into its named fields as the profile above says (JSON ' +
-  'records at the path it gives, log lines with the regex for its fields, tables with the read call it gives), select ' +
+  'Work from the fields, not the raw text: read every record into its named fields with the read call the profile ' +
+  'above gives (JSON records at the path it gives, logs into a table of their fields, tables as it says), select ' +
   'records by those fields, and count things by a quantity field when there is one.';
 
 /** What the agreement step did for a run, as kept in its history. */

@@ -20,10 +20,11 @@ import { workspaceSection } from './workspace-turn.js';
  * unrounded values, an answer never printed).
  */
 export const DATA_ANSWER_INSTRUCTION =
-  'Read the files as the profile above says (its read call; numbers typed as text parsed as it shows; date-times with ' +
-  'their UTC offsets). Select records by their fields, and when the request asks for amounts of items, units or ' +
-  'money, sum the quantity or amount field instead of counting records. Print every requested value on its own line ' +
-  'with a short label, rounded as the request says.';
+  'Read the files with the read call the profile above gives (numbers typed as text and date-times parsed as it ' +
+  'shows). Keep only the records the request is about, selected by their fields (the kind, status or period it ' +
+  'names), and when it asks for amounts of items, units or money, sum the quantity or amount field instead of ' +
+  'counting records. When it asks per group or for each one, print one line per group with its name and value. ' +
+  'Print every requested value on its own line with a short label, rounded as the request says.';
 
 /** The feedback after an attempt on input files that ran but printed nothing. */
 export const NOTHING_PRINTED_FEEDBACK =

@@ -472,6 +472,12 @@ def num_text(x):
     return str(int(x)) if x == int(x) else "%g" % x
 
 
+def numeric_field(vals):
+    """True when every value of a field is a number ('-' or empty for none), at least one of them."""
+    present = [str(v) for v in vals if str(v) not in ("-", "")]
+    return bool(present) and all(re.fullmatch(r"[-+]?\d+(\.\d+)?", v) for v in present)
+
+
 def field_values(fields):
     """One line per field (name -> values seen in the sample): the few values of a field that
     has few (with counts), or the numbers of a numeric one (to compare as numbers, not text)."""
@@ -503,8 +509,11 @@ def profile_logfmt(name, total, exact, size, sample):
     out = [
         "text, %s%s lines, %s bytes" % ("" if exact else "≥", n(total), n(size)),
         "format: key=value pairs (logfmt); keys: %s" % ", ".join(keys[:20]),
-        "parse each line into its fields with: fields = {k: v.strip('\"') for k, v in re.findall(r'(\w[\w.]*)=(\"[^\"]*\"|\S*)', line)}",
-        "select lines by a field's value (fields['level'] == 'error'), never by a word anywhere in the line",
+        "read it with: df = pandas.DataFrame([{k: v.strip('\"') for k, v in re.findall(r'(\w[\w.]*)=(\"[^\"]*\"|\S*)', line)} "
+        "for line in open(%s, encoding='utf-8', errors='replace') if line.strip()])%s" % (q(name), "".join(
+            "; df[%s] = pandas.to_numeric(df[%s], errors='coerce')" % (q(k), q(k)) for k in keys if numeric_field(fields[k]))),
+        "select rows by a field's value (%s), never by a word anywhere in the line" % (
+            "df[df['level'] == 'error']" if "level" in keys else "df[df[%s] == …]" % q(keys[0]) if keys else "a field"),
         "values in the first %d lines:" % len(sample),
     ] + field_values(fields)
     summary = "key=value log, %s%s lines {%s}" % ("" if exact else "≥", n(total), ", ".join(keys[:12]))
