@@ -506,8 +506,34 @@ def _main(checks, report_fd):
     if checks is not None and status == 0:
         namespace = dict(main.__dict__)
         namespace["OUTPUT"] = tee.text().rstrip()  # `print` ends with a newline; checks compare the text
-        _report(report_fd, _run_checks(checks, namespace))
+        closed = _close_tools()
+        _report(report_fd, _run_checks(checks, namespace) if closed is None else {"results": [], "error": closed})
     return status
+
+
+def _close_tools():
+    """Before the checks: tells the execution's tool broker (src/tools/broker.ts, CHECKS_ROUTE) that
+    the program ended, so it refuses every call the checks make. None when done or when there is no
+    broker; else why the checks cannot run (they never run with tools still open)."""
+    if not _TOOLS_DIR or not posix.access(_TOOLS_DIR[0] + "/broker.sock", posix.F_OK):
+        return None
+    import socket
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(10)
+            s.connect(_TOOLS_DIR[0] + "/broker.sock")
+            s.sendall(b"POST /.checks HTTP/1.1\r\nHost: broker\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while len(answer) < 12:
+                chunk = s.recv(64)
+                if not chunk:
+                    break
+                answer += chunk
+        if answer[:12] == b"HTTP/1.1 204":
+            return None
+        return "the checks were not run: the tool broker did not close the tools for them (%r)" % answer[:40]
+    except OSError as exc:
+        return "the checks were not run: the tool broker could not be told to close the tools for them (%s)" % exc
 
 
 def _start_tools():

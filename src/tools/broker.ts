@@ -27,6 +27,15 @@ export const BROKER_SOCKET = 'broker.sock';
 export const BROKER_CA = 'ca.pem';
 /** Largest JSON body of a route call, in bytes. */
 export const MAX_ROUTE_BODY_BYTES = 1024 * 1024;
+/**
+ * The control route the sandbox's runner calls once the program ended, before the program's checks
+ * run (`POST /.checks`; a tool's name cannot start with a dot): from then on the broker refuses
+ * every call. Checks judge what the program printed; a check that fetched or queried the team's
+ * systems itself would repeat the program's side effects (a second POST) or judge by a value of its own.
+ */
+export const CHECKS_ROUTE = '.checks';
+/** Why a call made by the checks was refused. */
+export const CHECKS_REFUSAL = "the checks may not call tools: they judge what the program printed and never reach the team's systems themselves";
 /** Most records kept per execution (calls past it are still served and counted). */
 export const MAX_RECORDS = 200;
 
@@ -75,6 +84,8 @@ class BrokerSession {
   private readonly tunnels: http.Server;
   private readonly tunnelTargets = new WeakMap<object, CheckedTarget>();
   private readonly sockets = new Set<Duplex>();
+  /** Set once the program ended and its checks run: every call is refused from then on. */
+  private checking = false;
 
   constructor(
     private readonly policy: HttpPolicy | undefined,
@@ -119,6 +130,12 @@ class BrokerSession {
 
   private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = req.url ?? '/';
+    if (url === `/${CHECKS_ROUTE}` && req.method === 'POST') {
+      this.checking = true;
+      res.writeHead(204).end();
+      return;
+    }
+    if (this.checking) return this.refuseChecks(req, res, url);
     if (url.startsWith('/')) return this.onRoute(req, res, url);
     let target: URL;
     try {
@@ -128,6 +145,12 @@ class BrokerSession {
     }
     if (target.protocol !== 'http:') return answerError(res, 400, `${target.protocol} requests go through CONNECT`);
     await this.proxy(req, res, 'http', target);
+  }
+
+  /** A call made after the program ended (by its checks): refused and recorded. */
+  private refuseChecks(req: http.IncomingMessage, res: http.ServerResponse, label: string): void {
+    answerError(res, 403, CHECKS_REFUSAL);
+    this.record(httpRecord((req.method ?? 'GET').toUpperCase(), label.slice(0, 200), 'refused: made by the checks', 0, 0));
   }
 
   /** The HTTP tool: one request, checked, forwarded, recorded. */
@@ -181,6 +204,7 @@ class BrokerSession {
       socket.end(`HTTP/1.1 ${status} ${reasonPhrase(reason)}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       this.record(httpRecord('CONNECT', req.url ?? '?', `refused: ${reason}`, 0, performance.now() - started));
     };
+    if (this.checking) return refuse(403, CHECKS_REFUSAL);
     if (!m) return refuse(400, `CONNECT needs host:port, got ${(req.url ?? '').slice(0, 100)}`);
     if (!policy) return refuse(403, 'this conversation may not use the HTTP tool (tools.http.conversations)');
     const host = m[1]!.replace(/^\[|\]$/g, '');
@@ -198,6 +222,7 @@ class BrokerSession {
   private async onTunnelRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const target = this.tunnelTargets.get(req.socket);
     if (!target) return answerError(res, 500, 'unknown tunnel');
+    if (this.checking) return this.refuseChecks(req, res, `${target.host}${req.url ?? '/'}`); // a tunnel the program left open
     const port = target.port === 443 ? '' : `:${target.port}`;
     const host = target.host.includes(':') ? `[${target.host}]` : target.host;
     let url: URL;

@@ -42,6 +42,32 @@ describe('broker attacks (from the sandbox)', () => {
     ].join('\n'));
   }, 60_000);
 
+  it("the program's checks cannot call a tool the program could: once it ended, every call is refused and recorded", async () => {
+    const target = await targetServer((_req, res) => res.end('7'));
+    const code = `import urllib.request\nprint(urllib.request.urlopen("${target.url}/count").read().decode())`;
+    const checks = [
+      'import os, socket, urllib.request',
+      // a route straight on the socket, past the relay
+      's = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(os.environ["CODE_AGENT_TOOLS"] + "/broker.sock")',
+      's.sendall(b"POST /sql HTTP/1.1\\r\\nHost: b\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\n{}"); ROUTE = s.recv(200)',
+      'assert OUTPUT == "7", "seven"',
+      // the same host the program fetched, now with a POST that would change something
+      `urllib.request.urlopen(urllib.request.Request("${target.url}/orders", data=b"x", method="POST"))`,
+    ].join('\n');
+    const result = await ex.execute(code, { tools: httpBroker({ allow: [target.host], methods: ['GET', 'POST'] }), checks });
+    expect(result.stdout).toBe('7\n');
+    expect(target.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /count']);
+    expect(result.checks?.results).toMatchObject([
+      { check: 'assert OUTPUT == "7", "seven"', passed: true },
+      { passed: false, detail: expect.stringContaining('HTTP Error 403: code-agent tools: the checks may not call tools') },
+    ]);
+    expect(result.toolCalls?.map((c) => c.summary.replace(/\d+ ms/, 'T ms'))).toEqual([
+      expect.stringMatching(/^GET 127\.0\.0\.1:\d+\/count → 200, 1 B, T ms$/),
+      'POST /sql → refused: made by the checks (T ms)',
+      expect.stringMatching(/^POST http:\/\/127\.0\.0\.1:\d+\/orders → refused: made by the checks \(T ms\)$/),
+    ]);
+  }, 60_000);
+
   it("two concurrent executions: neither sees the other's broker socket or can reach its tools", async () => {
     const a = await targetServer();
     const b = await targetServer();
