@@ -9,6 +9,7 @@ import { parseDocument } from 'yaml';
 import { configSchema, type Config } from './schema.js';
 import { describeYamlError } from './yaml-error.js';
 import { unsetCredentials } from './unset-credentials.js';
+import { keysAt, unknownKeysProblem } from './key-hints.js';
 
 /** One bad key of a configuration: its dotted path (`sandbox.timeout_s`, `(root)`) and what is wrong with it. */
 export interface ConfigProblem {
@@ -146,6 +147,7 @@ function describeIssue(issue: {
   inclusive?: boolean;
   origin?: string;
   values?: unknown[];
+  path?: PropertyKey[];
 }): string {
   if (issue.code === 'invalid_value' && issue.values?.length) {
     return `expected ${issue.values.length > 1 ? 'one of ' : ''}${issue.values.map((v) => String(v)).join(', ')}`;
@@ -159,9 +161,7 @@ function describeIssue(issue: {
     const op = issue.code === 'too_small' ? (issue.inclusive ? '≥' : '>') : issue.inclusive ? '≤' : '<';
     return `expected a number ${op} ${String(bound)}`;
   }
-  if (issue.code === 'unrecognized_keys' && issue.keys) {
-    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
-  }
+  if (issue.code === 'unrecognized_keys' && issue.keys) return unknownKeysProblem(issue.keys, keysAt(configSchema, issue.path ?? []));
   return issue.message;
 }
 

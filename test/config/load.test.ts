@@ -55,6 +55,25 @@ describe('config', () => {
     expect(() => parseConfig({ sandbox: { timeout: 3 } }, {})).toThrow(/sandbox: unknown key timeout/);
   });
 
+  it('says which known key an unknown one was probably meant to be, else which keys may be there', () => {
+    const problems = (raw: unknown) => {
+      try {
+        parseConfig(raw, {});
+      } catch (err) {
+        return (err as ConfigError).problems.map((p) => `${p.path}: ${p.problem}`);
+      }
+      throw new Error('no error');
+    };
+    expect(problems({ agent: { verfy: 'off' } })).toEqual(['agent: unknown key verfy (did you mean verify?)']);
+    expect(problems({ slak: {} })).toEqual(['(root): unknown key slak (did you mean slack?)']);
+    expect(problems({ llm: { modle: 'x' } })).toEqual(['llm: unknown key modle (did you mean model?)']);
+    expect(problems({ tools: { http: { allowed: [] } } })).toEqual(['tools.http: unknown key allowed (did you mean allow?)']);
+    // inside a record (a source's name is the user's) and with nothing close: the keys that may be there
+    expect(problems({ tools: { sql: { sources: { shop: { url: 'sqlite://a.db', password: 'x' } } } } })).toEqual([
+      'tools.sql.sources.shop: unknown key password (keys here: url, conversations, timeout_s, max_rows, max_result_mb)',
+    ]);
+  });
+
   it('names the environment variable that made a bad value, never repeating the value', () => {
     const fromShippedDefault = () => parseConfig({ agent: {} }, { CODE_AGENT_VERIFY: 'maybe-secret' });
     expect(fromShippedDefault).toThrow(/agent\.verify: .* \(set by the environment variable CODE_AGENT_VERIFY\)/);
