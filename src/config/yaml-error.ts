@@ -1,9 +1,10 @@
 /**
- * A YAML syntax error said the way a person fixes it: the problem in one sentence (the `yaml`
- * package's message without its trailing "at line L, column C:" and code excerpt) and the line
- * and column where to look. For a quote, bracket or brace that is never closed, the parser notices
- * only where the text ends or the next key starts; the position given is then the one of the
- * opening character, which is where the fix goes.
+ * A YAML syntax error said the way a person fixes it: the problem in plain words (not the `yaml`
+ * package's terms such as "compact mappings" or "implicit keys") and the line and column where the
+ * fix goes. For a quote, bracket or brace that is never closed, the parser notices only where the
+ * text ends or the next key starts; the position given is then the one of the opening character.
+ * For a line indented under a key that already has a value, the parser points at the value; the
+ * position given is the start of the line indented too far.
  */
 import type { YAMLError } from 'yaml';
 
@@ -23,12 +24,28 @@ function openerOf(message: string): string | undefined {
   return undefined;
 }
 
+const CLOSER: Record<string, string> = { '"': '"', "'": "'", '[': ']', '{': '}' };
+
 /** 1-based line and column of offset `pos` in `text`. */
 function lineCol(text: string, pos: number): { line: number; col: number } {
   const before = text.slice(0, pos);
   const line = before.split('\n').length;
   return { line, col: pos - before.lastIndexOf('\n') };
 }
+
+/** The text of 1-based line `line`, without its indentation (bounded). */
+function lineText(text: string, line: number): string {
+  return (text.split('\n')[line - 1] ?? '').trim().slice(0, 60);
+}
+
+/** Plain words for the parser's messages that name its grammar, by the message's start. */
+const PLAIN: { pattern: RegExp; say: (text: string, line: number) => string }[] = [
+  { pattern: /^Tabs are not allowed as indentation/, say: () => 'this line is indented with a tab: indent with spaces only' },
+  { pattern: /^All mapping items must start at the same column/, say: () => 'this key is not indented like the keys before it: the keys of one section start at the same column' },
+  { pattern: /^Implicit keys need to be on a single line|^Implicit map keys need to be followed by map values/, say: (t, l) => `«${lineText(t, l)}» is not «key: value» (a colon followed by a space is missing)` },
+  { pattern: /^Map keys must be unique/, say: () => 'this key appears twice in the same section: keep one' },
+  { pattern: /^A block sequence may not be used as an implicit map key|^Sequence items are not allowed on the same line/, say: () => 'a list item («- …») stands among keys: put it under a key that takes a list, indented further than that key' },
+];
 
 /**
  * Describes the first syntax error of a YAML text.
@@ -47,8 +64,22 @@ export function describeYamlError(text: string, error: YAMLError): YamlProblem {
       const lineStart = upTo.lastIndexOf('\n', i) + 1;
       if (upTo.slice(lineStart, i).includes('#')) continue;
       const at = lineCol(text, i);
-      return { message: `${message} (the ${opener} opened here is never closed)`, line: at.line, col: at.col };
+      return { message: `the ${opener} opened here is never closed by a ${CLOSER[opener]}`, line: at.line, col: at.col };
     }
   }
-  return { message, line: reported.line, col: reported.col };
+  if (/^Nested mappings are not allowed in compact mappings/.test(message)) {
+    // reported at the value of the key above; the fix goes on the next line that is not blank
+    const lines = text.split('\n');
+    let next = reported.line; // 0-based index of the line after the reported one
+    while (next < lines.length && lines[next]!.trim() === '') next++;
+    if (next < lines.length) {
+      return {
+        message: `this line is indented further than «${lineText(text, reported.line)}» above it, which already has a value: indent it like that key`,
+        line: next + 1,
+        col: lines[next]!.length - lines[next]!.trimStart().length + 1,
+      };
+    }
+  }
+  const plain = PLAIN.find((p) => p.pattern.test(message));
+  return { message: plain ? plain.say(text, reported.line) : message, line: reported.line, col: reported.col };
 }

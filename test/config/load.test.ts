@@ -92,16 +92,21 @@ describe('config', () => {
     await expect(loadConfig('/nonexistent/code-agent.yaml', {})).rejects.toThrow(/config file not found: \/nonexistent/);
     const bad = writeTemp('llm:\n  model: [unclosed\n');
     await expect(loadConfig(bad, {})).rejects.toBeInstanceOf(ConfigError);
-    await expect(loadConfig(bad, {})).rejects.toThrow(/not valid YAML at line 2, column 10: .*end with a \]/);
+    await expect(loadConfig(bad, {})).rejects.toThrow(/not valid YAML at line 2, column 10: the \[ opened here is never closed by a \]$/);
   });
 
-  it('points malformed YAML at the line to fix, with no dangling colon', async () => {
+  it('points malformed YAML at the line to fix, in plain words, with no dangling colon', async () => {
     const cases: [string, RegExp][] = [
-      ['llm:\n  provider: auto\n  model: [unclosed\nagent:\n  max_retries: 3\n', /at line 3, column 10: .*the \[ opened here is never closed\)$/],
-      ['llm:\n  provider: "auto\nagent:\n  max_retries: 1\n', /at line 2, column 13: Missing closing "quote \(the " opened here is never closed\)$/],
-      ['# a comment with a " quote\nllm:\n  model: \'x\n', /at line 3, column 10: Missing closing 'quote/],
-      ['llm:\n\tprovider: auto\n', /at line 2, column 1: Tabs are not allowed as indentation$/],
-      ['llm:\n  a: 1\n b: 2\n', /at line 3, column 1: All mapping items must start at the same column$/],
+      ['llm:\n  provider: auto\n  model: [unclosed\nagent:\n  max_retries: 3\n', /at line 3, column 10: the \[ opened here is never closed by a \]$/],
+      ['llm:\n  provider: "auto\nagent:\n  max_retries: 1\n', /at line 2, column 13: the " opened here is never closed by a "$/],
+      ['# a comment with a " quote\nllm:\n  model: \'x\n', /at line 3, column 10: the ' opened here is never closed/],
+      ['llm:\n\tprovider: auto\n', /at line 2, column 1: this line is indented with a tab: indent with spaces only$/],
+      ['llm:\n  a: 1\n b: 2\n', /at line 3, column 1: this key is not indented like the keys before it/],
+      // the parser points at «x» on line 2; the line to fix is the next one
+      ['llm:\n  model: x\n\n    threads: 2\n', /at line 4, column 5: this line is indented further than «model: x» above it, which already has a value: indent it like that key$/],
+      ['agent:\n  verify off\n  max_retries: 2\n', /at line 2, column 3: «verify off» is not «key: value» \(a colon followed by a space is missing\)$/],
+      ['agent:\n  verify: off\n  verify: checks\n', /at line 3, column 3: this key appears twice in the same section: keep one$/],
+      ['slack:\n  bot_token: x\n  - y\n', /at line 3, column 1: a list item \(«- …»\) stands among keys/],
     ];
     for (const [text, expected] of cases) {
       const err = await loadConfig(writeTemp(text), {}).catch((e: unknown) => e);
