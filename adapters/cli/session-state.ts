@@ -254,6 +254,13 @@ export class Session {
   }
 
   private async show(): Promise<void> {
+    if (!this.current && this.attached.length > 0) {
+      // nothing run yet: what the first run will be given
+      this.io.print('No current code yet: start with /run <requirement> or /generate <requirement>.');
+      this.io.print(`The next run is given (${this.attached.length} file${this.attached.length === 1 ? '' : 's'}):`);
+      for (const f of this.attached) this.io.print(`  ${f.name} (${formatBytes(f.content.length)})`);
+      return;
+    }
     const run = this.requireRun();
     this.io.print(formatCode(latestCode(run)));
     const { files } = await this.app.agent.workspace(run);

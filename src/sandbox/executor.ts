@@ -285,9 +285,13 @@ export class BubblewrapExecutor implements Executor {
     const parents = Object.values(cgroups.parents ?? {}).filter((p): p is string => typeof p === 'string');
     const left = await sweepLeftovers(parents);
     if (left.cgroups + left.workRoots + left.mounts > 0) {
-      this.logger.warn(
-        `sandbox: removed what stopped processes left behind: ${left.cgroups} cgroup(s), ${left.mounts} mounted work dir(s), ${left.workRoots} temp folder(s)`,
-      );
+      const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+      const parts = [
+        ...(left.workRoots > 0 ? [plural(left.workRoots, 'work folder')] : []),
+        ...(left.mounts > 0 ? [plural(left.mounts, 'mounted work folder')] : []),
+        ...(left.cgroups > 0 ? [plural(left.cgroups, 'resource group') + ' (cgroups)'] : []),
+      ];
+      this.logger.warn(`sandbox: tidied up after a code-agent process that was stopped before it could (removed ${parts.join(', ')}); nothing for you to do`);
     }
   }
 

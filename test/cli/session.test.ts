@@ -149,6 +149,14 @@ describe('the current run\'s workspace', () => {
     expect(r.stdout).toMatch(/Execution failed: FileNotFoundError/);
   });
 
+  it('/show before any run lists the files /attach gave the next run', async () => {
+    const dir = await folder([py('print(sum(1 for _ in open("inventory.csv")))')]);
+    writeFileSync(join(dir, 'inventory.csv'), 'sku,qty\na,1\nb,2\na,3\n');
+    const r = await runCli([], dir, ['/show', '/attach inventory.csv', '/show', '/exit', ''].join('\n'));
+    expect(r.stdout).toContain('no current code yet: start with /run <requirement> or /generate <requirement>');
+    expect(r.stdout).toContain('The next run is given (1 file):\n  inventory.csv (20 B)');
+  });
+
   it('W2 in the terminal: a file the run wrote is there for /improve, and /show says which attempt wrote it', async () => {
     const write = py('open("clean.csv", "w").write("name,value\\nx,1\\ny,5\\n")\nprint("wrote")');
     const plot = py('import csv\nprint(sum(int(r[1]) for r in list(csv.reader(open("clean.csv")))[1:]))');

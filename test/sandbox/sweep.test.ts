@@ -68,7 +68,7 @@ describe('leftovers of a killed service', () => {
       const r = await ex.execute('print("after")', { artifactDir: tempDir() });
       expect(r.stdout).toBe('after\n');
       expect(leftoversOf(pid)).toEqual({ roots: [], mounts: [], cgroups: [] });
-      expect(warnings.join('\n')).toMatch(/removed what stopped processes left behind: \d+ cgroup\(s\), [1-9]\d* mounted work dir\(s\), [1-9]\d* temp folder\(s\)/);
+      expect(warnings.join('\n')).toMatch(/tidied up after a code-agent process that was stopped before it could \(removed [1-9]\d* work folders?, [1-9]\d* mounted work folders?(, \d+ resource groups? \(cgroups\))?\); nothing for you to do$/);
       // this process's own folder is alive and kept
       expect(readdirSync(tmpdir()).some((n) => n.startsWith(`${WORK_ROOT_PREFIX}${process.pid}-`))).toBe(true);
     } finally {
