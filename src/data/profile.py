@@ -173,6 +173,38 @@ def main_records(data):
     return None, None
 
 
+def lines_table(records):
+    """When every record holds one list of objects (an order's lines): the list's name, the pandas
+    call that makes one row per entry of it with its record's fields beside it, and that table's
+    columns; else None. The call is built to run: meta fields that would clash with an entry's
+    column are left out (json_normalize refuses them), missing ones become NaN (errors='ignore')."""
+    if not records or not all(isinstance(r, dict) for r in records):
+        return None
+    keys = merged_keys(records)
+    lists = [k for k, vals in keys.items()
+             if all(isinstance(v, list) for v in vals) and any(v and all(isinstance(i, dict) for i in v) for v in vals)]
+    if len(lists) != 1:
+        return None
+    name = lists[0]
+    if not all(isinstance(r.get(name), list) and all(isinstance(i, dict) for i in r[name]) for r in records):
+        return None
+    columns = []
+    for k, vals in merged_keys([i for r in records[:200] for i in r[name]]).items():
+        subs = merged_keys(vals) if all(isinstance(v, dict) for v in vals) else {}
+        columns.extend("%s.%s" % (k, sk) for sk in subs) if subs else columns.append(str(k))
+    meta = []
+    for k, vals in keys.items():
+        if k == name:
+            continue
+        if all(isinstance(v, dict) for v in vals):
+            meta.extend([k, sk] for sk, svals in merged_keys(vals).items() if not any(isinstance(x, (dict, list)) for x in svals))
+        elif not any(isinstance(v, (dict, list)) for v in vals):
+            meta.append(k)
+    meta = [m for m in meta if (m if isinstance(m, str) else ".".join(m)) not in columns][:8]
+    call = "pandas.json_normalize(records, record_path=%s, meta=%s, errors='ignore')" % (q(name, 40), repr(meta))
+    return name, call, columns + [m if isinstance(m, str) else ".".join(m) for m in meta]
+
+
 def record_fields(records):
     """(label, type) of the records' fields and of the fields of their lists of objects ('lines[].qty')."""
     out = []
@@ -216,7 +248,11 @@ def profile_json(name, path, size, text_head):
         lines.append("record shape: " + shape(records, -1))
         lines.append("sample record %s[0]: %s" % (where, q(json.dumps(records[0], ensure_ascii=False), 400)))
         lines.append("read it with: data = json.load(open(%s)); records = %s" % (q(name), where))
-        lines.extend("field " + note for note in quantity_notes(record_fields(records), "record"))
+        table = lines_table(records)
+        if table:
+            lines.append("one row per entry of %s, with its record's fields: df = %s (columns: %s)"
+                         % (q(table[0], 40), table[1], ", ".join(table[2][:16])))
+        lines.extend("field " + note for note in quantity_notes(record_fields(records), "record", table is not None))
         what = "list" if key == "" else "object with key %s" % json.dumps(key)
         summary = "%s: %s records %s" % (what, n(len(records)), shape(records, -1, brief=True))
     elif isinstance(data, dict):
@@ -348,11 +384,12 @@ PRICE_NAME = re.compile(r"(?:unit_?)?(?:price|cost)(?:_each|_per_unit)?|unit_?pr
 KEY_NAME = re.compile(r"(?:^|[_\s-])(?:id|key|code|sku|uuid|email)$|^(?:id|key|code|sku|uuid|email)$|[a-z]Id$", re.I)
 
 
-def quantity_notes(fields, unit):
-    """What counting means where a numeric field holds a quantity. `fields` are (name, type) pairs,
-    a field of a record's list of objects named 'lines[].qty'; `unit` is what a row is ('row',
-    'record'). How many items or units is the sum of the quantity, not the number of rows; with a
-    price beside it, revenue is the sum of price × quantity."""
+def quantity_notes(fields, unit, table=False):
+    """What counting means where a numeric field holds a quantity, as the call that counts it.
+    `fields` are (name, type) pairs, a field of a record's list of objects named 'lines[].qty';
+    `unit` is what a row is ('row' of the table read as df, or 'record' of a JSON list); `table`
+    says the profile gives a table `df` of the list's entries. How many items or units is the sum
+    of the quantity, not the number of rows; with a price beside it, revenue is price × quantity."""
     numeric = [f for f, t in fields if t in ("int", "float")]
     parent = lambda f: f.split("[].")[0] if "[]." in f else None
     base = lambda f: f.split("[].")[-1]
@@ -361,15 +398,20 @@ def quantity_notes(fields, unit):
         if not QUANTITY_NAME.fullmatch(base(f)):
             continue
         price = next((p for p in numeric if PRICE_NAME.fullmatch(base(p)) and parent(p) == parent(f)), None)
-        if parent(f) is None:
-            total, each = "the sum of %s over every %s" % (q(f, 40), unit), "%s × %s" % (q(price, 40), q(f, 40)) if price else ""
+        qf, pf = q(base(f), 40), q(base(price), 40) if price else None
+        if unit == "row" or (parent(f) and table):  # a DataFrame df: the table read, or the entries' table
+            how = ("df[%s].sum() (per group: df.groupby(column)[%s].sum()), never len(df), count() or value_counts(), "
+                   "which count rows" % (qf, qf))
+            revenue = "(df[%s] * df[%s]).sum()" % (pf, qf) if price else ""
+        elif parent(f) is None:
+            how = "sum(r[%s] for r in records), not len(records)" % qf
+            revenue = "sum(r[%s] * r[%s] for r in records)" % (pf, qf) if price else ""
         else:
-            lst, qf = q(parent(f), 40), q(base(f), 40)
-            total = "the sum of e[%s] over every entry e of every %s's %s list (not the number of %ss or entries)" % (qf, unit, lst, unit)
-            each = "e[%s] × e[%s]" % (q(base(price), 40), qf) if price else ""
-        out.append("%s is a quantity: how many items or units is %s%s%s" % (
-            f if parent(f) else q(f, 40), total, "" if parent(f) else ", not the number of %ss" % unit,
-            "; sales, revenue or an amount is the sum of %s" % each if each else ""))
+            lst = q(parent(f), 40)
+            how = "sum(e[%s] for r in records for e in r[%s]), not the number of records or entries" % (qf, lst)
+            revenue = "sum(e[%s] * e[%s] for r in records for e in r[%s])" % (pf, qf, lst) if price else ""
+        out.append("%s counts items: how many items or units is %s%s" % (
+            f if parent(f) else q(f, 40), how, "; revenue, sales or an amount: %s" % revenue if revenue else ""))
     return out[:2]
 
 

@@ -150,8 +150,8 @@ describe('profiles computed in the sandbox', () => {
     expect(byName['customers.csv']).toContain("df = df.drop_duplicates('customer_id', keep='last') first");
     // orders.csv: customer_id repeats by design (many orders per customer), order_id never: neither is flagged
     expect(byName['orders.csv']).not.toContain('is an id with repeats');
-    expect(byName['orders.csv']).toContain("column 'quantity' is a quantity: how many items or units is the sum of 'quantity' over every row, not the number of rows; sales, revenue or an amount is the sum of 'unit_price' × 'quantity'");
-    expect(byName['orders.json']).toContain("field lines[].qty is a quantity: how many items or units is the sum of e['qty'] over every entry e of every record's 'lines' list");
+    expect(byName['orders.csv']).toContain("column 'quantity' counts items: how many items or units is df['quantity'].sum() (per group: df.groupby(column)['quantity'].sum()), never len(df), count() or value_counts(), which count rows; revenue, sales or an amount: (df['unit_price'] * df['quantity']).sum()");
+    expect(byName['orders.json']).toContain("field lines[].qty counts items: how many items or units is df['qty'].sum()");
     // the join the notes describe gives each order once
     const program = [
       'import pandas',
@@ -161,6 +161,26 @@ describe('profiles computed in the sandbox', () => {
     ].join('\n');
     const result = await executor.execute(program, { inputFiles: [customers, orders] });
     expect(result.stdout.trim()).toBe("6 {'DK': 3, 'NO': 3, 'SE': 7}");
+  });
+
+  it('records holding a list of objects come with the call that makes one row per entry, and it runs (clashing and missing fields too)', async () => {
+    // entries have an `id` of their own (a clash with the record's), one record has no customer
+    const orders = [
+      { id: 1, customer: { country: 'NO' }, lines: [{ id: 'a', sku: 'mug', qty: 2, price: 5 }, { id: 'b', sku: 'pen', qty: 5, price: 1 }] },
+      { id: 2, customer: { country: 'SE' }, lines: [{ id: 'c', sku: 'mug', qty: 3, price: 5 }] },
+      { id: 3, lines: [{ id: 'd', sku: 'cap', qty: 4, price: 9 }] },
+      { id: 4, customer: { country: 'SE' }, lines: [] },
+    ];
+    const input = file('orders.json', JSON.stringify({ exported: 'today', orders }, null, 2));
+    const [profile] = (await profileInputs(executor, [input])).files;
+    const line = /^one row per entry of 'lines', with its record's fields: df = (.*) \(columns: (.*)\)$/m.exec(profile!.text)!;
+    expect(line[2]).toBe('id, sku, qty, price, customer.country');
+    expect(profile!.text).toContain("field lines[].qty counts items: how many items or units is df['qty'].sum()");
+    const read = /^read it with: (.*)$/m.exec(profile!.text)![1]!;
+    const program = `import json, pandas\n${read}\ndf = ${line[1]}\nprint(len(df), df.groupby('customer.country')['qty'].sum().to_dict(), (df['price'] * df['qty']).sum())`;
+    const result = await executor.execute(program, { inputFiles: [input] });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe("4 {'NO': 7, 'SE': 3} 66");
   });
 
   it('caches a profile by content: the same file again costs no sandbox run', async () => {
