@@ -475,6 +475,10 @@ def profile_table(name, path, size, text_head, delimiter):
         lines.append("  " + q(delimiter.join(r)))
     args = [q(name)] + ([] if delimiter == "," else ["sep=%s" % q(delimiter)]) + ([] if header else ["header=None"])
     lines.append("read it with: df = pandas.read_csv(%s)" % ", ".join(args))
+    if not header:
+        lines.append("with header=None the columns are the numbers 0 to %d (df[2], never df['2']); when the request says what "
+                     "they are, name them: pandas.read_csv(%s, names=[%s])"
+                     % (len(names) - 1, ", ".join(args), ", ".join("'…'" for _ in names[:8]) + (", …" if len(names) > 8 else "")))
     lines.extend(notes)
     if header:
         types = [column_type([r[i] for r in body if i < len(r)]) for i in range(len(names))]

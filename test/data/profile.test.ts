@@ -56,6 +56,7 @@ describe('profiles computed in the sandbox', () => {
     expect(byName['sales.csv']!.text).toContain("columns: 'region' (str), 'month' (date), 'units' (int), 'price' (float, 1 empty in the first 3 rows)");
     expect(byName['raw.csv']!.text).toContain('header row: NO');
     expect(byName['raw.csv']!.text).toContain("read it with: df = pandas.read_csv('raw.csv', header=None)");
+    expect(byName['raw.csv']!.text).toContain("with header=None the columns are the numbers 0 to 2 (df[2], never df['2']); when the request says what they are, name them: pandas.read_csv('raw.csv', header=None, names=['…', '…', '…'])");
     expect(byName['t.tsv']!.text).toContain("read it with: df = pandas.read_csv('t.tsv', sep='\\t')");
     expect(byName['orders.json']!.text).toContain("read it with: data = json.load(open('orders.json')); records = data['orders']");
     expect(byName['raw.csv']!.summary).toBe('CSV: 3 data rows, no header, columns: str, int, float');
