@@ -1,7 +1,7 @@
 /**
  * Profiles of input files: what the model is told about each file before it writes code (CSV
  * columns and types, JSON shape, a recognised log format…). The profile is computed INSIDE the
- * sandbox by `profile.py`, run through the same {@link Executor} as the programs (files are
+ * sandbox by the profiler (`src/data/profiler/*.py`), run through the same {@link Executor} as the programs (files are
  * untrusted: the host never parses them), bounded in size, and cached per file content and name.
  */
 import { createHash } from 'node:crypto';
@@ -53,18 +53,23 @@ function remember(key: string, profile: Omit<FileProfile, 'name'>): void {
 
 let source: string | undefined;
 
+/** The profiler's parts in `src/data/profiler/`, in the order they are joined (each uses the ones before it at run time only). */
+export const PROFILER_PARTS = ['common.py', 'json.py', 'tables.py', 'text.py', 'binary.py', 'main.py'] as const;
+
 /**
- * The profiler's Python source (kept next to this module in `src/data/`; the build does not copy
- * it, so the compiled module finds it back in `src/data/`).
- * @throws {Error} when it is missing (a broken install)
+ * The profiler's Python source: its parts joined (kept in `src/data/profiler/`; the build does not
+ * copy them, so the compiled module finds them back in `src/data/profiler/`).
+ * @throws {Error} when a part is missing (a broken install)
  */
 export function profilerSource(): string {
   if (source !== undefined) return source;
-  for (const rel of ['./profile.py', '../../../src/data/profile.py']) {
-    const path = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(path)) return (source = readFileSync(path, 'utf8'));
+  for (const rel of ['./profiler/', '../../../src/data/profiler/']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    if (PROFILER_PARTS.every((part) => existsSync(`${dir}${part}`))) {
+      return (source = PROFILER_PARTS.map((part) => readFileSync(`${dir}${part}`, 'utf8')).join('\n\n'));
+    }
   }
-  throw new Error(`profile.py not found next to ${fileURLToPath(import.meta.url)} nor in src/data/`);
+  throw new Error(`the profiler's parts (${PROFILER_PARTS.join(', ')}) were not found in profiler/ next to ${fileURLToPath(import.meta.url)} nor in src/data/profiler/`);
 }
 
 /** The program that profiles `names` in the sandbox's work dir. */

@@ -1,7 +1,7 @@
 /**
  * Previews of the tables a program wrote (CSV, TSV, Excel): their first rows, shown in the thread
  * and the terminal under the file. The rows are read INSIDE the sandbox by the input profiler
- * (`profile.py`): a written file is as untrusted as an attached one.
+ * (`src/data/profiler/`): a written file is as untrusted as an attached one.
  */
 import { readFile } from 'node:fs/promises';
 import type { Artifact, Executor, InputFile } from '../sandbox/types.js';
