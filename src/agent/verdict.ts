@@ -8,6 +8,7 @@ import type { Attempt, Run } from '../history/types.js';
 import { checkCounts, checksShortfall } from './checks.js';
 import { summarizeFailure } from './failure.js';
 import { missingModule, unfixableFailure } from './unfixable.js';
+import { missingOutputs, missingOutputsReason } from './requested-files.js';
 
 /** The verdict on one attempt. `reason` is one line; `defect` is a reviewer's, when it made one. */
 export type Verdict =
@@ -17,10 +18,11 @@ export type Verdict =
 
 /**
  * Judges an executed attempt against the run's checks (without any — verify off, or nothing
- * checkable — exit 0 is confirmed). A repeated program is judged as a failure that carries the
+ * checkable — exit 0 is confirmed). An attempt that ran but printed nothing on input files, or did
+ * not write a file the request asks for (`requested-files.ts`), is never confirmed. A repeated program is judged as a failure that carries the
  * verdict of the attempt it repeats.
  */
-export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks' | 'inputProfile'>): Verdict {
+export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks' | 'inputProfile' | 'requirement'>): Verdict {
   if (attempt.repeatOf !== undefined) {
     const original = run.attempts[attempt.repeatOf - 1];
     const verdict = original && original.repeatOf === undefined ? judgeAttempt(original, run) : undefined;
@@ -34,6 +36,8 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
   if (!result) return { kind: 'failed', reason: 'not executed' };
   if (!result.success) return { kind: 'failed', reason: summarizeFailure(result) };
   if (printedNothingOnData(attempt, run)) return { kind: 'ran', reason: PRINTED_NOTHING };
+  const missing = missingOutputs(attempt, run, requestSoFar(run));
+  if (missing.length > 0) return { kind: 'ran', reason: missingOutputsReason(missing) };
   if (!checks?.code) return { kind: 'confirmed' };
   const report = result.checks ?? { results: [], error: 'the checks did not run' };
   const shortfall = checksShortfall(report);

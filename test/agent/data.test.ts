@@ -291,6 +291,27 @@ describe('verify off', () => {
   });
 });
 
+describe('a file the request asks for', () => {
+  it('an attempt that printed values but did not write the requested file is never ✅; the next is told which file is missing', async () => {
+    const totals = py('import json\nrows = [l for o in json.load(open("orders.json"))["orders"] for l in o["lines"]]\nprint("lines:", len(rows))');
+    const writes = py('import csv, json\nrows = [dict(id=o["id"], sku=l["sku"], qty=l["qty"]) for o in json.load(open("orders.json"))["orders"] for l in o["lines"]]\nw = csv.DictWriter(open("order_lines.csv", "w", newline=""), ["id", "sku", "qty"])\nw.writeheader()\nw.writerows(rows)\nprint("wrote", len(rows), "rows")');
+    const first = await setup({ code: [totals, writes], independent: [py('print(4)')] });
+    const run = await first.agent.run('cli:t', 'Turn orders.json into a flat CSV called order_lines.csv, one row per order line.', { inputFiles: [file('orders.json', ORDERS)] });
+    expect(run.attempts).toHaveLength(2);
+    expect(run.status).toBe('success');
+    expect(run.attempts[1]!.result!.artifacts.map((a) => a.name)).toEqual(['order_lines.csv']);
+    const feedback = first.fake.requests.filter(isAttempt)[1]!.messages.at(-1)!.content;
+    await first.fake.close();
+    expect(feedback).toContain("The request asks for order_lines.csv, but the program wrote no such file. Write it under exactly that name in the current folder (a table: df.to_csv('order_lines.csv', index=False))");
+
+    // with no attempt left, the printed values end ⚠️ with the reason, not ✅
+    const once = await setup({ code: [totals], independent: [py('print(4)')] }, 0);
+    const unverified = await once.agent.run('cli:t', 'Turn orders.json into a flat CSV called order_lines.csv, one row per order line.', { inputFiles: [file('orders.json', ORDERS)] });
+    expect(unverified.status).toBe('unverified');
+    expect(unverified.error).toContain('the request asks for order_lines.csv, and the program wrote no such file');
+  });
+});
+
 describe('no checks could be derived (no input files)', () => {
   it('an independent program must print the same answer before ✅; a different one leaves ⚠️ with both values', async () => {
     const palindrome = 'best = max(a * b for a in range(100, 1000) for b in range(a, 1000) if str(a * b) == str(a * b)[::-1])\nprint(best)';
