@@ -42,7 +42,9 @@ export function expectRows(stdout: string, rows: readonly Row[], absent: readonl
   const lines = linesOf(stdout);
   let previous = -1;
   for (const row of rows) {
-    const at = lines.findIndex((l) => wordRe(row.name).test(l) && numbersIn(l).some((n) => Math.abs(n - row.value) <= (row.tol ?? 0.005)));
+    const shows = (l: string | undefined) => l !== undefined && numbersIn(l).some((n) => Math.abs(n - row.value) <= (row.tol ?? 0.005));
+    // the value on the name's line, or on the next one when the name's line has no number ("Name: Amira" / "Score: 97")
+    const at = lines.findIndex((l, i) => wordRe(row.name).test(l) && (shows(l) || (numbersIn(l).length === 0 && shows(lines[i + 1]))));
     if (at < 0) {
       const named = lineIndex(lines, wordRe(row.name));
       return bad(named < 0 ? `${row.name} not printed` : `${row.name}: expected ${row.value}, line "${lines[named]}"`);

@@ -120,6 +120,10 @@ describe('checkers read answers in the layouts programs print them', () => {
     const days = ['2024-03-04 00:00:00+00:00    25', '2024-03-05 00:00:00+00:00    18', '2024-03-06 00:00:00+00:00    25', '2024-03-07 00:00:00+00:00    19', '2024-03-08 00:00:00+00:00    23'];
     expect(await check('tz-signups-per-day-utc', `signed_up_at\n${days.join('\n')}`)).toMatchObject({ pass: true });
     expect(await check('tz-signups-per-day-utc', `${days.join('\n')}\n2024-03-09 00:00:00+00:00    1`)).toMatchObject({ pass: false });
+    // one labelled value per line, as the agent asks: the value on the line after the name's
+    expect(await check('noheader-top-scorer', 'Name: Amira\nScore: 97')).toMatchObject({ pass: true });
+    expect(await check('noheader-top-scorer', 'Name: Amira\nScore: 95')).toMatchObject({ pass: false });
+    expect(await check('noheader-top-scorer', 'Name: Amira 2\nScore: 97')).toMatchObject({ pass: false });
   });
 });
 
