@@ -9,7 +9,7 @@ import { checkLines } from './checks.js';
 import { librariesSentence } from './environment-text.js';
 import { profileSection } from '../data/profile.js';
 import { dataFeedback } from '../data/feedback.js';
-import { printedNothingOnData, requestSoFar } from './verdict.js';
+import { answeredNothing, requestSoFar } from './verdict.js';
 import { missingOutputs, missingOutputsFeedback } from './requested-files.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { workspaceSection } from './workspace-turn.js';
@@ -74,9 +74,9 @@ Rules:
 export const SYSTEM_PROMPT = systemPrompt();
 
 /** What the LLM is told about how an attempt went (with the data's profile when it failed on the data). */
-function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile' | 'requirement' | 'attempts'>): string {
+function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile' | 'requirement' | 'attempts' | 'checks'>): string {
   const missing = missingOutputs(previous, run, requestSoFar(run));
-  const outcome = printedNothingOnData(previous, run)
+  const outcome = answeredNothing(previous, run)
     ? `${resultOutcome(previous)}\n\n${NOTHING_PRINTED_FEEDBACK}`
     : missing.length > 0
       ? `${resultOutcome(previous)}\n\n${missingOutputsFeedback(missing)}`

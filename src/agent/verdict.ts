@@ -18,7 +18,7 @@ export type Verdict =
 
 /**
  * Judges an executed attempt against the run's checks (without any — verify off, or nothing
- * checkable — exit 0 is confirmed). An attempt that ran but printed nothing on input files, or did
+ * checkable — exit 0 is confirmed). An attempt that ran but printed nothing and wrote nothing (see {@link answeredNothing}), or did
  * not write a file the request asks for (`requested-files.ts`), is never confirmed. A repeated program is judged as a failure that carries the
  * verdict of the attempt it repeats.
  */
@@ -35,7 +35,7 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
   const result = attempt.result;
   if (!result) return { kind: 'failed', reason: 'not executed' };
   if (!result.success) return { kind: 'failed', reason: summarizeFailure(result) };
-  if (printedNothingOnData(attempt, run)) return { kind: 'ran', reason: PRINTED_NOTHING };
+  if (answeredNothing(attempt, run)) return { kind: 'ran', reason: run.inputProfile?.files.length ? PRINTED_NOTHING : PRINTED_NOTHING_AT_ALL };
   const missing = missingOutputs(attempt, run, requestSoFar(run));
   if (missing.length > 0) return { kind: 'ran', reason: missingOutputsReason(missing) };
   if (!checks?.code) return { kind: 'confirmed' };
@@ -46,16 +46,21 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
 
 /** Why an attempt on input files that printed nothing is not an answer. */
 export const PRINTED_NOTHING = 'the program printed nothing, and the request asks for values from its input files';
+/** Why an attempt that printed nothing and wrote no file is not an answer (a run without input files, checks on). */
+export const PRINTED_NOTHING_AT_ALL = 'the program printed nothing and wrote no file: there is no answer to show';
 
 /**
- * True when an attempt on input files ran with exit 0 but printed nothing and wrote no file: the
- * question about the data got no answer (whatever the checks or the verify mode say, it is never
- * confirmed; the next attempt is told so).
+ * True when an attempt ran with exit 0 but printed nothing and wrote no file, and so showed no
+ * answer: on a run with input files (the question about the data got none, whatever the checks
+ * say), or with checks on when no assert judged it (none could be derived, or all were ignored; a
+ * request for a function its checks call is judged by them). It is never confirmed, and the next
+ * attempt is told so. With verify `off` and no input files, exit 0 stays the answer.
  */
-export function printedNothingOnData(attempt: Attempt, run: Pick<Run, 'inputProfile'>): boolean {
+export function answeredNothing(attempt: Attempt, run: Pick<Run, 'inputProfile' | 'checks'>): boolean {
   const result = attempt.result;
-  if (!result?.success || !run.inputProfile?.files.length) return false;
-  return result.stdout.trim() === '' && result.artifacts.length === 0;
+  if (!result?.success || result.stdout.trim() !== '' || result.artifacts.length > 0) return false;
+  if (run.inputProfile?.files.length) return true;
+  return run.checks !== undefined && (result.checks?.results.length ?? 0) === 0;
 }
 
 /** Score of an attempt that ran: checks passed (−1 when they could not run), a failed review last. */
@@ -69,13 +74,13 @@ function score(attempt: Attempt): number {
  * The attempt to keep as a run's answer when none was confirmed: among the attempts whose program
  * ran with exit 0, the one with the best {@link score}, the earliest on a tie (a later attempt must
  * do better to replace an earlier one). Undefined when no attempt ran; an attempt on input files
- * that printed nothing is no answer (see {@link printedNothingOnData}).
+ * that printed nothing is no answer (see {@link answeredNothing}).
  */
 export function keptAttempt(run: Run): Attempt | undefined {
   let best: Attempt | undefined;
   for (const attempt of run.attempts) {
     if (attempt.trigger === 'rerun' && attempt.keptFrom !== undefined) continue;
-    if (attempt.repeatOf !== undefined || !attempt.result?.success || printedNothingOnData(attempt, run)) continue;
+    if (attempt.repeatOf !== undefined || !attempt.result?.success || answeredNothing(attempt, run)) continue;
     if (!best || score(attempt) > score(best)) best = attempt;
   }
   return best;

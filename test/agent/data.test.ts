@@ -15,7 +15,7 @@ import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/ope
 import { isChecksRequest } from '../helpers/verify-replies.js';
 import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
 import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK } from '../../src/agent/prompts.js';
-import { PRINTED_NOTHING } from '../../src/agent/verdict.js';
+import { PRINTED_NOTHING, PRINTED_NOTHING_AT_ALL } from '../../src/agent/verdict.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const withChecks = (code: string, checks: string) => `${py(code)}\n\nChecks:\n\`\`\`checks\n${checks}\n\`\`\``;
@@ -50,6 +50,17 @@ async function setup(script: { code: string[]; independent?: string[]; checks?: 
 }
 
 const file = (name: string, content: string): InputFile => ({ name, content: Buffer.from(content) });
+
+/** An agent with verification off against the fake LLM at `url`. */
+const verifyOffAgent = (url: string, maxRetries?: number) =>
+  new Agent({
+    llm: new OpenAiProvider({ baseUrl: url, model: 'fake-model', maxRetries: 0 }),
+    executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
+    store: new KeyvHistoryStore(new Map()),
+    artifactRoot: tempDir('data-artifacts-'),
+    verify: 'off',
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
+  });
 
 // A1: nested JSON under a top-level key, pretty-printed (its first line is `{`)
 const ORDERS = JSON.stringify(
@@ -259,16 +270,6 @@ describe('no plot unless asked (A4)', () => {
 });
 
 describe('verify off', () => {
-  /** An agent with verification off against the fake LLM at `url`. */
-  const verifyOffAgent = (url: string, maxRetries?: number) =>
-    new Agent({
-      llm: new OpenAiProvider({ baseUrl: url, model: 'fake-model', maxRetries: 0 }),
-      executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
-      store: new KeyvHistoryStore(new Map()),
-      artifactRoot: tempDir('data-artifacts-'),
-      verify: 'off',
-      ...(maxRetries !== undefined ? { maxRetries } : {}),
-    });
 
   it('profiles the files but asks for no checks and no independent program: the exit code decides', async () => {
     const { fake } = await setup({ code: [py(WRONG_COUNT)], independent: [py(RIGHT_COUNT)] });
@@ -336,6 +337,24 @@ describe('no checks could be derived (no input files)', () => {
     expect(run.status).toBe('unverified');
     expect(run.agreement?.outcome).toBe('disagreed');
     expect(run.agreement?.programs.map((p) => p.agreed)).toEqual([false, false]);
+  });
+
+  it('with checks on, a program that printed nothing and wrote no file is never ✅, also without input files', async () => {
+    const silent = py('total = sum(n for n in range(1000) if n % 3 == 0 or n % 5 == 0)');
+    const { agent, fake: server } = await setup({ code: [silent, py('print(sum(n for n in range(1000) if n % 3 == 0 or n % 5 == 0))')], independent: [py('print(233168)')] });
+    const run = await agent.run('cli:t', 'What is the sum of all the multiples of 3 or 5 below 1000?');
+    expect(run.status).toBe('success');
+    expect(run.attempts.map((a) => a.result?.stdout.trim())).toEqual(['', '233168']);
+    expect(server.requests.filter(isAttempt)[1]!.messages.at(-1)!.content).toContain(NOTHING_PRINTED_FEEDBACK);
+    await server.close();
+
+    // with no attempt left: no answer (failed, saying why), never ✅; with verify off, exit 0 stays the answer
+    const once = await setup({ code: [silent] }, 0);
+    const empty = await once.agent.run('cli:t', 'What is the sum of all the multiples of 3 or 5 below 1000?');
+    expect(empty.status).toBe('failed');
+    expect(empty.error).toBe(PRINTED_NOTHING_AT_ALL);
+    const off = await verifyOffAgent(once.fake.url, 0).run('cli:t', 'What is the sum of all the multiples of 3 or 5 below 1000?');
+    expect(off.status).toBe('success');
   });
 
   it('costs nothing more when checks judged the attempt', async () => {
