@@ -24,8 +24,7 @@ export const DATA_ANSWER_INSTRUCTION =
   'Read the files with the read call the profile above gives (numbers typed as text and date-times parsed as it ' +
   'shows). Keep only the records the request is about, selected by their fields (the kind, status or period it ' +
   'names), and when it asks for amounts of items, units or money, sum the quantity or amount field instead of ' +
-  'counting records. When it asks per group or for each one, print one line per group with its name and value ' +
-  "(for name, value in totals.items(): print(f'{name}: {value}')). " +
+  'counting records. When it asks per group or for each one, print one line per group with its name and value. ' +
   'Print every requested value on its own line with a short label, rounded as the request says.';
 
 /** The feedback after an attempt on input files that ran but printed nothing. */

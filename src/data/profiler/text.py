@@ -49,7 +49,8 @@ def profile_logfmt(name, total, exact, size, sample):
         "read it with: df = pandas.DataFrame([{k: v.strip('\"') for k, v in re.findall(r'(\w[\w.]*)=(\"[^\"]*\"|\S*)', line)} "
         "for line in open(%s, encoding='utf-8', errors='replace') if line.strip()])%s" % (q(name), "".join(
             "; df[%s] = pandas.to_numeric(df[%s], errors='coerce')" % (q(k), q(k)) for k in keys if numeric_field(fields[k]))),
-        log_select_line(keys),
+        "select rows by a field's value (%s), never by a word anywhere in the line" % (
+            "df[df['level'] == 'error']" if "level" in keys else "df[df[%s] == …]" % q(keys[0]) if keys else "a field"),
         "values in the first %d lines:" % len(sample),
     ] + field_values(fields)
     summary = "key=value log, %s%s lines {%s}" % ("" if exact else "≥", n(total), ", ".join(keys[:12]))
@@ -96,12 +97,9 @@ def log_read_line(name, fmt, fields, pattern):
 
 
 def log_select_line(fields):
-    """How to select lines, only when the request names some: by a parsed field (an example on the
-    field that usually decides), never by text found anywhere in the line; else every line counts."""
-    example = ("df[df['status'] // 100 == 4]" if "status" in fields else "df[df['level'] == 'error']" if "level" in fields
-               else "df[df[%s] == …]" % q(fields[0], 40) if fields else "df[df[field] == …]")
-    return ("only when the request names some of the lines (a status, a level, a path…), select those by that field "
-            "(e.g. %s), never by a number or word found anywhere in the line; else every line counts" % example)
+    """How to select lines: by a parsed field, with an example on the field that usually decides."""
+    example = "df[df['status'] // 100 == 4]" if "status" in fields else "df[df['level'] == 'ERROR']" if "level" in fields else "df[df['program'] == 'sshd']"
+    return "select rows by a field (%s), never by a number or word found anywhere in the line" % example
 
 
 def profile_text(name, path, size, text_head):
