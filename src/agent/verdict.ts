@@ -18,9 +18,9 @@ export type Verdict =
 
 /**
  * Judges an executed attempt against the run's checks (without any — verify off, or nothing
- * checkable — exit 0 is confirmed). An attempt that ran but printed nothing and wrote nothing (see {@link answeredNothing}), or did
- * not write a file the request asks for (`requested-files.ts`), is never confirmed. A repeated program is judged as a failure that carries the
- * verdict of the attempt it repeats.
+ * checkable — exit 0 is confirmed). An attempt that ran but showed no answer ({@link answeredNothing})
+ * or did not write a file the request asks for (`requested-files.ts`) is never confirmed. A repeated
+ * program is judged as a failure that carries the verdict of the attempt it repeats.
  */
 export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks' | 'inputProfile' | 'requirement'>): Verdict {
   if (attempt.repeatOf !== undefined) {
@@ -73,8 +73,8 @@ function score(attempt: Attempt): number {
 /**
  * The attempt to keep as a run's answer when none was confirmed: among the attempts whose program
  * ran with exit 0, the one with the best {@link score}, the earliest on a tie (a later attempt must
- * do better to replace an earlier one). Undefined when no attempt ran; an attempt on input files
- * that printed nothing is no answer (see {@link answeredNothing}).
+ * do better to replace an earlier one). Undefined when no attempt ran; an attempt that showed no
+ * answer is none (see {@link answeredNothing}).
  */
 export function keptAttempt(run: Run): Attempt | undefined {
   let best: Attempt | undefined;
