@@ -151,7 +151,16 @@ describe('profiles computed in the sandbox', () => {
     expect(byName['customers.csv']).toContain("df = df.drop_duplicates('customer_id', keep='last') first");
     // orders.csv: customer_id repeats by design (many orders per customer), order_id never: neither is flagged
     expect(byName['orders.csv']).not.toContain('is an id with repeats');
-    expect(byName['orders.csv']).toContain("column 'quantity' counts items: how many items or units is df['quantity'].sum() (per group: df.groupby(column)['quantity'].sum()), never len(df), count() or value_counts(), which count rows; revenue, sales or an amount: (df['unit_price'] * df['quantity']).sum()");
+    expect(byName['orders.csv']).toContain("column 'quantity' counts items: how many items or units is df['quantity'].sum() (per group: df.groupby(column)['quantity'].sum()), never len(df), count() or value_counts(), which count rows");
+    // revenue per group is its own note, with its own per-group call (the quantity's one was copied for "sales per category")
+    const revenue = /^column 'unit_price' is a price: revenue, sales or an amount is price × quantity of each row, summed: (.*), then (.*) \(per group: (.*)\); never a sum of 'quantity' or of 'unit_price' alone$/m.exec(byName['orders.csv']!);
+    expect(revenue).not.toBeNull();
+    const perGroup = await executor.execute(
+      `import pandas\ndf = pandas.read_csv('orders.csv')\n${revenue![1]}\nprint(${revenue![2]}, ${revenue![3].replace('column', "'customer_id'")}.to_dict())`,
+      { inputFiles: [orders] },
+    );
+    expect(perGroup.stderr).toBe('');
+    expect(perGroup.stdout.trim()).toBe("42.0 {'C1': 15.0, 'C2': 20.0, 'C3': 4.0, 'C5': 3.0}");
     expect(byName['orders.json']).toContain("field lines[].qty counts items: how many items or units is df['qty'].sum()");
     // the join the notes describe gives each order once
     const program = [

@@ -103,7 +103,9 @@ def quantity_notes(fields, unit, table=False):
     `fields` are (name, type) pairs, a field of a record's list of objects named 'lines[].qty';
     `unit` is what a row is ('row' of the table read as df, or 'record' of a JSON list); `table`
     says the profile gives a table `df` of the list's entries. How many items or units is the sum
-    of the quantity, not the number of rows; with a price beside it, revenue is price × quantity."""
+    of the quantity, not the number of rows; with a price beside it, a second note says that
+    revenue is price × quantity of each row, summed (per group too: the per-group call for the
+    quantity alone was copied for 'sales per category')."""
     numeric = [f for f, t in fields if t in ("int", "float")]
     parent = lambda f: f.split("[].")[0] if "[]." in f else None
     base = lambda f: f.split("[].")[-1]
@@ -113,10 +115,12 @@ def quantity_notes(fields, unit, table=False):
             continue
         price = next((p for p in numeric if PRICE_NAME.fullmatch(base(p)) and parent(p) == parent(f)), None)
         qf, pf = q(base(f), 40), q(base(price), 40) if price else None
+        name = lambda g: g if parent(g) else q(g, 40)
         if unit == "row" or (parent(f) and table):  # a DataFrame df: the table read, or the entries' table
             how = ("df[%s].sum() (per group: df.groupby(column)[%s].sum()), never len(df), count() or value_counts(), "
                    "which count rows" % (qf, qf))
-            revenue = "(df[%s] * df[%s]).sum()" % (pf, qf) if price else ""
+            revenue = ("df['amount'] = df[%s] * df[%s], then df['amount'].sum() (per group: "
+                       "df.groupby(column)['amount'].sum())" % (pf, qf)) if price else ""
         elif parent(f) is None:
             how = "sum(r[%s] for r in records), not len(records)" % qf
             revenue = "sum(r[%s] * r[%s] for r in records)" % (pf, qf) if price else ""
@@ -124,9 +128,11 @@ def quantity_notes(fields, unit, table=False):
             lst = q(parent(f), 40)
             how = "sum(e[%s] for r in records for e in r[%s]), not the number of records or entries" % (qf, lst)
             revenue = "sum(e[%s] * e[%s] for r in records for e in r[%s])" % (pf, qf, lst) if price else ""
-        out.append("%s counts items: how many items or units is %s%s" % (
-            f if parent(f) else q(f, 40), how, "; revenue, sales or an amount: %s" % revenue if revenue else ""))
-    return out[:2]
+        out.append("%s counts items: how many items or units is %s" % (name(f), how))
+        if revenue:
+            out.append("%s is a price: revenue, sales or an amount is price × quantity of each row, summed: %s; "
+                       "never a sum of %s or of %s alone" % (name(price), revenue, qf, pf))
+    return out[:4]
 
 
 def repeat_notes(names, body, complete):
