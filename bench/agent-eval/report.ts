@@ -17,6 +17,9 @@ export interface EvalSummary {
   timings: CompletionTiming[];
 }
 
+/** Width of a setting's label in the table, in characters. */
+const LABEL_WIDTH = 33;
+
 function line(label: string, outcomes: Outcome[]): string {
   const passed = outcomes.filter((o) => o.pass).length;
   const silent = outcomes.filter((o) => !o.pass && o.status === 'success').length;
@@ -24,7 +27,7 @@ function line(label: string, outcomes: Outcome[]): string {
   const tokens = sum(outcomes.map((o) => o.tokens));
   const perSolve = passed ? Math.round(tokens / passed) : NaN;
   return [
-    label.padEnd(22),
+    label.padEnd(LABEL_WIDTH),
     `${passed}/${outcomes.length} (${pct(passed, outcomes.length)})`.padEnd(16),
     `${silent} (${pct(silent, outcomes.length)})`.padEnd(14),
     String(unverified).padStart(10),
@@ -76,11 +79,13 @@ export function formatReport(s: EvalSummary): string {
     `requirement: the prompt + "${s.examples === 'assert' ? "check it on the docstring's examples with assert statements" : "show it working on the docstring's examples"}"`,
     `max_retries 0 ${s.separate ? 'ran separately' : 'read off the first attempt of the same runs (temperature 0: identical)'}`,
     '',
-    `${'setting'.padEnd(22)} ${'pass'.padEnd(16)} ${'silent fail'.padEnd(14)} ${'⚠️ shown'.padStart(10)} ${'tokens'.padStart(10)} ${'tok/solved'.padStart(12)} ${'median s'.padStart(10)} ${'code calls'.padStart(10)}`,
+    `${'setting'.padEnd(LABEL_WIDTH)} ${'pass'.padEnd(16)} ${'silent fail'.padEnd(14)} ${'⚠️ shown'.padStart(10)} ${'tokens'.padStart(10)} ${'tok/solved'.padStart(12)} ${'median s'.padStart(10)} ${'code calls'.padStart(10)}`,
     line('max_retries 0', base),
-    ...(verified.length ? [line(`verify ${verify}, retries 0`, verified)] : []),
-    line(verify === 'off' ? `max_retries ${s.retries}` : `verify ${verify}, retries ${s.retries}`, fixed),
-    '(silent fail: shown as ✅ success but the hidden tests fail; ⚠️ shown: ran, shown as not confirmed)',
+    // with retries 0 both verified rows are the first attempt: judged by its asserts alone, and as the whole run showed it (agreement included)
+    ...(verified.length ? [line(`verify ${verify}, retries 0${s.retries === 0 ? ', asserts' : ''}`, verified)] : []),
+    line(verify === 'off' ? `max_retries ${s.retries}` : `verify ${verify}, retries ${s.retries}${s.retries === 0 ? ', run' : ''}`, fixed),
+    '(silent fail: shown as ✅ success but the hidden tests fail; ⚠️ shown: ran, shown as not confirmed' +
+      `${verified.length && s.retries === 0 ? "; 'asserts': the first attempt judged by its checks alone, 'run': what the run showed, agreement included" : ''})`,
     '',
     `fix loop engaged (first attempt failed in the sandbox or had no code) on ${s.results.filter((r) => r.fixed.attempts > 1).length} of ${s.results.length} problems`,
     `fix loop turned a failure into a pass: ${turned} of ${baseFailures} first-attempt failures (${pct(turned, baseFailures)}); turned a pass into a failure: ${broke}`,

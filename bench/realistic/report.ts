@@ -22,9 +22,11 @@ interface Setting {
   ids: string[];
 }
 
+/** The rows: each verify mode with retries 0 and with the run's retries (one row when that is 0 too). */
 function settingsOf(s: RealisticSummary): Setting[] {
+  const budgets = s.retries === 0 ? (['fixed'] as const) : (['base', 'fixed'] as const);
   return s.verify.flatMap((verify, v) =>
-    (['base', 'fixed'] as const).map((which) => ({
+    budgets.map((which) => ({
       label: `verify ${verify}, retries ${which === 'base' ? 0 : s.retries}`,
       outcomes: s.results.map((r) => r.byVerify[v]![which]),
       ids: s.results.map((r) => r.id),
@@ -78,6 +80,7 @@ function byKind(s: RealisticSummary, settings: Setting[]): string[] {
 }
 
 function loopLines(s: RealisticSummary): string[] {
+  if (s.retries === 0) return ['no fix loop (max_retries 0)'];
   return s.verify.map((verify, v) => {
     const pairs = s.results.map((r) => r.byVerify[v]!);
     const turned = pairs.filter((p) => !p.base.pass && p.fixed.pass).length;

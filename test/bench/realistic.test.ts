@@ -172,6 +172,11 @@ describe('one request end to end (real agent and sandbox, fake OpenAI server)', 
     expect(report).toContain('✅ but wrong with verify off, retries 3: the same 1 as with verify off, retries 0');
     // one line per request: each setting's outcome, and why the last one failed
     expect(report).toMatch(/^first-20-primes +FAIL ✅ +FAIL ✅ +no line holding exactly the first 20 primes/m);
+    // a run with max_retries 0 is its own first attempt: one row, no fix-loop figures
+    const single = formatReport({ ...summary, retries: 0 });
+    expect(single.match(/^verify off, retries 0 /gm)).toHaveLength(1);
+    expect(single).toContain('no fix loop (max_retries 0)');
+    expect(single).not.toContain('turned a wrong answer');
   });
 
   it('a files request reaches the model exactly as `code-agent run --file` sends it', { timeout: 90_000 }, async () => {
