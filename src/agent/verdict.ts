@@ -73,17 +73,20 @@ function score(attempt: Attempt): number {
 /**
  * The attempt to keep as a run's answer when none was confirmed: among the attempts whose program
  * ran with exit 0, the one with the best {@link score}, the earliest on a tie (a later attempt must
- * do better to replace an earlier one). Undefined when no attempt ran; an attempt that showed no
- * answer is none (see {@link answeredNothing}).
+ * do better to replace an earlier one). An attempt that showed no answer ({@link answeredNothing})
+ * is kept only when no other ran: the run is then `unverified` (it ran with exit 0; the user sees
+ * its code and why it is no answer), not `failed`. Undefined when no attempt ran.
  */
 export function keptAttempt(run: Run): Attempt | undefined {
   let best: Attempt | undefined;
+  let empty: Attempt | undefined;
   for (const attempt of run.attempts) {
     if (attempt.trigger === 'rerun' && attempt.keptFrom !== undefined) continue;
-    if (attempt.repeatOf !== undefined || !attempt.result?.success || answeredNothing(attempt, run)) continue;
-    if (!best || score(attempt) > score(best)) best = attempt;
+    if (attempt.repeatOf !== undefined || !attempt.result?.success) continue;
+    if (answeredNothing(attempt, run)) empty ??= attempt;
+    else if (!best || score(attempt) > score(best)) best = attempt;
   }
-  return best;
+  return best ?? empty;
 }
 
 /** Code compared for repeats: trailing spaces and blank lines do not count. */

@@ -166,12 +166,14 @@ describe('the agent looks at the data', () => {
     expect(run.agreement).toMatchObject({ outcome: 'agreed', attempt: 2 });
   });
 
-  it('a run on files whose every attempt printed nothing fails, whatever the checks said', async () => {
+  it('a run on files whose every attempt printed nothing is never ✅, whatever the checks said: ⚠️ with the first, and why', async () => {
     const silent = withChecks('n = 0', 'assert True, "anything"');
     const { agent, fake } = await setup({ code: [silent, py('m = 1')], independent: [py(RIGHT_COUNT)] }, 1);
     const run = await agent.run('cli:t', 'how many requests returned 4xx?', { inputFiles: [file('access.log', LOG)] });
-    expect(run.status).toBe('failed');
+    // it ran with exit 0, so it is not a failure: the first empty attempt is kept and shown with the reason
+    expect(run.status).toBe('unverified');
     expect(run.error).toBe(PRINTED_NOTHING);
+    expect(run.attempts.at(-1)).toMatchObject({ trigger: 'rerun', keptFrom: 1 });
     expect(fake.requests.filter(isIndependent)).toHaveLength(0); // nothing to compare
   });
 
@@ -348,10 +350,10 @@ describe('no checks could be derived (no input files)', () => {
     expect(server.requests.filter(isAttempt)[1]!.messages.at(-1)!.content).toContain(NOTHING_PRINTED_FEEDBACK);
     await server.close();
 
-    // with no attempt left: no answer (failed, saying why), never ✅; with verify off, exit 0 stays the answer
+    // with no attempt left: no answer (⚠️, saying why), never ✅; with verify off, exit 0 stays the answer
     const once = await setup({ code: [silent] }, 0);
     const empty = await once.agent.run('cli:t', 'What is the sum of all the multiples of 3 or 5 below 1000?');
-    expect(empty.status).toBe('failed');
+    expect(empty.status).toBe('unverified');
     expect(empty.error).toBe(PRINTED_NOTHING_AT_ALL);
     const off = await verifyOffAgent(once.fake.url, 0).run('cli:t', 'What is the sum of all the multiples of 3 or 5 below 1000?');
     expect(off.status).toBe('success');
