@@ -9,6 +9,7 @@ import type { ChatMessage, LlmProvider, TokenUsage } from '../llm/types.js';
 import type { CheckReport } from '../sandbox/types.js';
 import { extractCode } from './extract.js';
 import { boundLine } from '../text/cut.js';
+import { doctestAsserts } from './doctest-checks.js';
 
 /** Most asserts kept from one derivation (more are cut; they cost time and rarely add). */
 export const MAX_CHECKS = 6;
@@ -72,7 +73,7 @@ export async function deriveChecks(
     );
   }
   const completion = await llm.complete(messages, { signal: options.signal });
-  const checks = parseChecks(completion.content);
+  const checks = withRequestExamples(parseChecks(completion.content), request);
   const result: RunChecks = { ...checks, usage: completion.usage };
   if (options.broken) {
     result.repairOf = options.broken;
@@ -107,6 +108,21 @@ export function parseChecks(reply: string): { code: string; asserts: string[] } 
   }
   if (asserts.length === 0) return { code: '', asserts: [] };
   return { code: kept.join('\n').trimEnd(), asserts };
+}
+
+/**
+ * Checks with the request's own doctest examples first (see `doctest-checks.ts`), those the model
+ * did not write already (up to {@link MAX_CHECKS} of them, besides the model's). First, so that
+ * they run before any setup line of the model's, and call the program's function before checks
+ * that define one of the same name.
+ */
+export function withRequestExamples(checks: { code: string; asserts: string[] }, request: string): { code: string; asserts: string[] } {
+  const written = new Set(checks.asserts.map(assertKey));
+  const examples = doctestAsserts(request)
+    .filter((a) => !written.has(assertKey(a)))
+    .slice(0, MAX_CHECKS);
+  if (examples.length === 0) return checks;
+  return { code: [...examples, checks.code].filter((c) => c !== '').join('\n'), asserts: [...examples, ...checks.asserts] };
 }
 
 function isAssert(line: string): boolean {

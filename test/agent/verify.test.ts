@@ -158,6 +158,33 @@ describe('checks derived from the requirement', () => {
     expect(events.find((e) => e.type === 'checks')).toMatchObject({ asserts: [] });
   });
 
+  it("checks a function on the request's doctest examples when the model writes no checks: a wrong one is caught, a right one that prints nothing is ✅", async () => {
+    const request = [
+      'def truncate_number(number: float) -> float:',
+      '    """ Return the decimal part of the number.',
+      '    >>> truncate_number(3.5)',
+      '    0.5',
+      '    >>> truncate_number(7.25)',
+      '    0.25',
+      '    """',
+      '',
+      "Show it working on the docstring's examples.",
+    ].join('\n');
+    const wrong = py('def truncate_number(number):\n    return round(number % 1, 1)');
+    const right = py('def truncate_number(number):\n    return number - int(number)');
+    const { agent } = await setup({ code: [wrong, right], checks: '```python\n# no checks\n```' });
+    const run = await agent.run('cli:t', request);
+    expect(run.checks?.asserts).toEqual([
+      `assert truncate_number(3.5) == 0.5, "the request's example: truncate_number(3.5)"`,
+      `assert truncate_number(7.25) == 0.25, "the request's example: truncate_number(7.25)"`,
+    ]);
+    // the first prints nothing, and 7.25 gives 0.2: judged by the example, not by its empty output
+    expect(run.attempts[0]!.result?.checks?.results.map((r) => r.passed)).toEqual([true, false]);
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(2);
+    expect(run.attempts[1]!.result?.stdout).toBe('');
+  });
+
   it('derives the checks again after feedback and reports the asserts that were dropped', async () => {
     const { agent, events, onEvent } = await setup({
       code: [py('print("1,2,3")'), py('print("1 2 3")')],
