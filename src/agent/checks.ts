@@ -111,18 +111,44 @@ export function parseChecks(reply: string): { code: string; asserts: string[] } 
 }
 
 /**
- * Checks with the request's own doctest examples first (see `doctest-checks.ts`), those the model
- * did not write already (up to {@link MAX_CHECKS} of them, besides the model's). First, so that
- * they run before any setup line of the model's, and call the program's function before checks
- * that define one of the same name.
+ * Checks with the request's own doctest examples first (see `doctest-checks.ts`, at most
+ * {@link MAX_CHECKS} of them, besides the model's): first, so that they run before any setup line
+ * of the model's and call the program's function. An assert of the model's that repeats an example
+ * is dropped (the example stands for it), and so is a function of the checks that the request asks
+ * the program to define ({@link withoutCopiedFunctions}).
  */
 export function withRequestExamples(checks: { code: string; asserts: string[] }, request: string): { code: string; asserts: string[] } {
-  const written = new Set(checks.asserts.map(assertKey));
-  const examples = doctestAsserts(request)
-    .filter((a) => !written.has(assertKey(a)))
-    .slice(0, MAX_CHECKS);
-  if (examples.length === 0) return checks;
-  return { code: [...examples, checks.code].filter((c) => c !== '').join('\n'), asserts: [...examples, ...checks.asserts] };
+  const examples = doctestAsserts(request).slice(0, MAX_CHECKS);
+  const own = withoutCopiedFunctions(checks.code, request);
+  if (examples.length === 0 && own === checks.code) return checks;
+  const exampleKeys = new Set(examples.map(assertKey));
+  const repeats = (line: string) => isAssert(line) && exampleKeys.has(assertKey(line.trim()));
+  const code = own
+    .split('\n')
+    .filter((line) => !repeats(line))
+    .join('\n')
+    .trim();
+  const asserts = checks.asserts.filter((a) => !exampleKeys.has(assertKey(a)));
+  return { code: [...examples, code].filter((c) => c !== '').join('\n'), asserts: [...examples, ...asserts] };
+}
+
+/**
+ * The checks without a top-level `def` of a function the request asks the program to write (the
+ * request holds `def name(`): a small model copies the function under test into its checks, and
+ * asserts on that copy test nothing of the program (the runner ignores them).
+ */
+export function withoutCopiedFunctions(code: string, request: string): string {
+  const asked = new Set([...request.matchAll(/^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\(/gm)].map((m) => m[1]!));
+  if (asked.size === 0) return code;
+  const out: string[] = [];
+  let skipping = false;
+  for (const line of code.split('\n')) {
+    const def = /^def[ \t]+([A-Za-z_]\w*)[ \t]*\(/.exec(line);
+    if (def) skipping = asked.has(def[1]!);
+    else if (skipping && line.trim() !== '' && !/^[ \t]/.test(line)) skipping = false;
+    if (!skipping) out.push(line);
+  }
+  return out.join('\n');
 }
 
 function isAssert(line: string): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { doctestAsserts } from '../../src/agent/doctest-checks.js';
-import { withRequestExamples } from '../../src/agent/checks.js';
+import { withoutCopiedFunctions, withRequestExamples } from '../../src/agent/checks.js';
 
 const STUB = `from typing import List
 
@@ -53,12 +53,34 @@ describe("the request's doctest examples as checks", () => {
     expect(doctestAsserts('sum the numbers 1 >>> 2 and print it')).toEqual([]);
   });
 
-  it("puts the examples before the model's checks, without the ones it wrote already, and fills in for \"no checks\"", () => {
+  it("puts the examples first, drops the model's asserts that repeat them, and fills in for \"no checks\"", () => {
     const model = { code: 'assert rolling_max([]) == [], "empty"\nassert rolling_max([5]) == [5], "one"', asserts: ['assert rolling_max([]) == [], "empty"', 'assert rolling_max([5]) == [5], "one"'] };
     const merged = withRequestExamples(model, STUB);
-    expect(merged.asserts).toEqual([doctestAsserts(STUB)[0], ...model.asserts]);
-    expect(merged.code.split('\n')[0]).toBe(doctestAsserts(STUB)[0]);
+    expect(merged.asserts).toEqual([...doctestAsserts(STUB), 'assert rolling_max([5]) == [5], "one"']);
+    expect(merged.code.split('\n')).toEqual([...doctestAsserts(STUB), 'assert rolling_max([5]) == [5], "one"']);
     expect(withRequestExamples({ code: '', asserts: [] }, STUB).asserts).toEqual(doctestAsserts(STUB));
     expect(withRequestExamples(model, 'print the squares of 1 to 5')).toBe(model);
+  });
+
+  it('drops a copy of the function under test from the checks, so that their asserts call the program', () => {
+    const copied = [
+      'from typing import List',
+      'def rolling_max(numbers: List[int]) -> List[int]:',
+      '    out = []',
+      '',
+      '    for n in numbers:',
+      '        out.append(max(out[-1], n) if out else n)',
+      '    return out',
+      'def helper(x):',
+      '    return x',
+      'assert rolling_max([3, 1]) == [3, 3], "keeps the max"',
+    ].join('\n');
+    expect(withoutCopiedFunctions(copied, STUB).split('\n')).toEqual([
+      'from typing import List',
+      'def helper(x):',
+      '    return x',
+      'assert rolling_max([3, 1]) == [3, 3], "keeps the max"',
+    ]);
+    expect(withoutCopiedFunctions(copied, 'write rolling_max for me')).toBe(copied); // the request defines nothing
   });
 });

@@ -185,6 +185,20 @@ describe('checks derived from the requirement', () => {
     expect(run.attempts[1]!.result?.stdout).toBe('');
   });
 
+  it('checks that copy the function under test judge the program, not their copy', async () => {
+    const request = 'def strlen(string: str) -> int:\n    """ Return length of given string\n    >>> strlen(\'abc\')\n    3\n    """\n';
+    // the model's checks define strlen themselves (right), then assert on it: the program's is wrong
+    const copying = py('def strlen(string):\n    return len(string)\n\nassert strlen("") == 0, "empty string"');
+    const { agent } = await setup({ code: [py('def strlen(string):\n    return len(string) - 1')], checks: copying }, { maxRetries: 0 });
+    const run = await agent.run('cli:t', request);
+    expect(run.checks?.code).not.toContain('return len(string)');
+    expect(run.attempts[0]!.result?.checks?.results).toMatchObject([
+      { check: `assert strlen('abc') == 3, "the request's example: strlen('abc')"`, passed: false },
+      { check: 'assert strlen("") == 0, "empty string"', passed: false },
+    ]);
+    expect(run.status).toBe('unverified');
+  });
+
   it('derives the checks again after feedback and reports the asserts that were dropped', async () => {
     const { agent, events, onEvent } = await setup({
       code: [py('print("1,2,3")'), py('print("1 2 3")')],
