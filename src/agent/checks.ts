@@ -54,7 +54,8 @@ assert is_even(7) == False, "7 is odd"
 /**
  * Asks the LLM for checks of a request.
  * @param previous the run's checks so far (after feedback): asserts missing from the new ones are `dropped`
- * @returns the checks; `code` is empty when the reply had no usable assert
+ * @returns the checks, the request's doctest examples first ({@link withRequestExamples}); `code` is
+ *   empty when neither the reply nor the request gave a usable assert
  * @throws {LlmError} when the LLM call fails (the caller decides whether that ends the run)
  */
 export async function deriveChecks(
