@@ -191,8 +191,13 @@ export function formatOutput(result: ExecutionResult): string {
 export function createRenderer(target: RenderTarget, options: RenderOptions = {}): (event: AgentEvent) => void {
   const showDetails = options.showDetails ?? true;
   const streamed = new StreamedCode(target);
+  // the last execution's failure line: an improvement for another reason (a check, a missing file,
+  // an empty answer) says why, since no line before it did
+  let failure: string | undefined;
   return (event) => {
     if (showDetails && event.type === 'code_delta') return streamed.delta(event.attempt, event.code);
+    if (event.type === 'executed') failure = event.result.success ? undefined : summarizeFailure(event.result);
+    if (event.type === 'improving' && event.reason !== failure) target.progress(`[Agent] Not confirmed: ${boundLine(event.reason, 300)}`);
     // a streamed attempt's code is already on screen: its last lines go before the "generated" line
     const streamedDone = showDetails && event.type === 'generated' && event.code !== '' && streamed.finish(event.attempt, event.code);
     const line = progressLine(event);

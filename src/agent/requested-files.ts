@@ -53,6 +53,6 @@ export function missingOutputsReason(missing: readonly string[]): string {
 /** What the next attempt is told about the files its program did not write. */
 export function missingOutputsFeedback(missing: readonly string[]): string {
   const first = missing[0]!;
-  const how = /\.(csv|tsv)$/i.test(first) ? ` (a table: df.to_csv('${first}', index=False))` : /\.(png|jpe?g|svg|pdf)$/i.test(first) ? ` (a figure: plt.savefig('${first}'))` : '';
+  const how = /\.(csv|tsv)$/i.test(first) ? ` (a table: df.to_csv('${first}', index=False), after .reset_index() when the groups are its index, so that they are a column)` : /\.(png|jpe?g|svg|pdf)$/i.test(first) ? ` (a figure: plt.savefig('${first}'))` : '';
   return `The request asks for ${missing.join(', ')}, but the program wrote no such file. Write ${missing.length === 1 ? 'it' : 'each'} under exactly that name in the current folder${how}, and print what the request asks too.`;
 }

@@ -305,7 +305,7 @@ describe('a file the request asks for', () => {
     expect(run.attempts[1]!.result!.artifacts.map((a) => a.name)).toEqual(['order_lines.csv']);
     const feedback = first.fake.requests.filter(isAttempt)[1]!.messages.at(-1)!.content;
     await first.fake.close();
-    expect(feedback).toContain("The request asks for order_lines.csv, but the program wrote no such file. Write it under exactly that name in the current folder (a table: df.to_csv('order_lines.csv', index=False))");
+    expect(feedback).toContain("The request asks for order_lines.csv, but the program wrote no such file. Write it under exactly that name in the current folder (a table: df.to_csv('order_lines.csv', index=False), after .reset_index() when the groups are its index, so that they are a column)");
 
     // with no attempt left, the printed values end ⚠️ with the reason, not ✅
     const once = await setup({ code: [totals], independent: [py('print(4)')] }, 0);

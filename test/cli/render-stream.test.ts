@@ -53,3 +53,34 @@ describe('CLI renderer: streamed code', () => {
     expect(out).toEqual(['[Agent] Code generated (1 lines)', '1 | print(1)']);
   });
 });
+
+describe('CLI renderer: why an improvement is made', () => {
+  const result = (success: boolean, stderr = '') => ({
+    success, stdout: '', stderr, exitCode: success ? 0 : 1, signal: null, timedOut: false, limitHit: null, durationMs: 5, artifacts: [],
+  });
+  const improving = (reason: string): AgentEvent => ({ type: 'improving', runId: 'r', retry: 1, maxRetries: 3, attempt: 2, lastAttempt: 4, reason });
+  const quiet = (events: AgentEvent[]) => {
+    const out: string[] = [];
+    const r = createRenderer({ progress: (l) => out.push(l), detail: () => {} }, { showDetails: false });
+    for (const e of events) r(e);
+    return out;
+  };
+
+  it('says why when the program ran (a missing file, a check): no line before it did', () => {
+    const why = 'the request asks for summary.csv, and the program wrote no such file';
+    expect(quiet([{ type: 'executed', runId: 'r', attempt: 1, result: result(true) }, improving(why)])).toEqual([
+      '[Agent] Execution succeeded in 5 ms',
+      `[Agent] Not confirmed: ${why}`,
+      '[Agent] --- Improvement attempt 1/3 ---',
+    ]);
+  });
+
+  it('does not repeat a crash the line before it named', () => {
+    const out = quiet([{ type: 'executed', runId: 'r', attempt: 1, result: result(false, 'Traceback (most recent call last):\nNameError: name \'x\' is not defined\n') }]);
+    const failure = out[0]!.replace('[Agent] Execution failed: ', '');
+    expect(quiet([{ type: 'executed', runId: 'r', attempt: 1, result: result(false, "Traceback (most recent call last):\nNameError: name 'x' is not defined\n") }, improving(failure)])).toEqual([
+      out[0],
+      '[Agent] --- Improvement attempt 1/3 ---',
+    ]);
+  });
+});
