@@ -8,11 +8,12 @@
  * The doctest form: https://docs.python.org/3/library/doctest.html#how-are-docstring-examples-recognized
  */
 
-/** A doctest example: a `>>>` line, then one line of expected output. */
-const EXAMPLE = /^[ \t]*>>>[ \t]?(.+)\n[ \t]*(?!>>>|\.\.\.)(\S.*)$/gm;
-
-/** The line after the expected output must end the example: blank, another `>>>`, or the docstring's end. */
-const ENDS_EXAMPLE = /^[ \t]*(?:>>>.*|"""|'''|)?[ \t]*$/;
+/**
+ * A doctest example: a `>>>` line, then one line of expected output, then the example's end (the
+ * end of the text, or a line that is blank, another `>>>`, or the docstring's end): output on more
+ * lines is not one value.
+ */
+const EXAMPLE = /^[ \t]*>>>[ \t]?(.+)\n[ \t]*(?!>>>|\.\.\.)(\S.*)$(?=\n[ \t]*(?:>>>.*|"""|''')?[ \t]*$|(?![\s\S]))/gm;
 
 /** Names a literal may hold (doctest prints these for booleans and no value). */
 const LITERAL_NAMES = new Set(['True', 'False', 'None']);
@@ -66,15 +67,10 @@ function isLiteral(text: string): boolean {
  * @param request the requirement (and feedback) as the checks are derived from it
  */
 export function doctestAsserts(request: string): string[] {
-  const text = request.replace(/\r\n?/g, '\n');
-  const lines = text.split('\n');
   const out: string[] = [];
-  for (const m of text.matchAll(EXAMPLE)) {
+  for (const m of request.replace(/\r\n?/g, '\n').matchAll(EXAMPLE)) {
     const call = m[1]!.trim();
     const expected = m[2]!.trim();
-    const lineOfExpected = text.slice(0, m.index! + m[0].length).split('\n').length - 1;
-    const next = lines[lineOfExpected + 1];
-    if (next !== undefined && !ENDS_EXAMPLE.test(next)) continue; // output on more than one line
     if (!isCall(call) || !isLiteral(expected)) continue;
     const line = `assert ${call} == ${expected}, ${JSON.stringify(`the request's example: ${call}`)}`;
     if (!out.includes(line)) out.push(line);

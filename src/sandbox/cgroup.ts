@@ -26,6 +26,11 @@ export interface CgroupSupport {
   parents: { memory: string; pids: string; cpu?: string; cpuacct?: string } | null;
 }
 
+/** The parent dirs of the run cgroups (one per controller on v1, one on v2; none without cgroups), as the sweep takes them. */
+export function cgroupParentDirs(support: CgroupSupport): string[] {
+  return Object.values(support.parents ?? {}).filter((p): p is string => typeof p === 'string');
+}
+
 /** What the cgroup's own counters say after a run. */
 export interface CgroupFacts {
   /** Processes the kernel's OOM killer killed in the run's cgroup. */

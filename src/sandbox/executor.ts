@@ -15,7 +15,7 @@ import type { PythonDirs, SandboxTools } from './bwrap-args.js';
 import { brokenPins, type PythonEnvironment } from './environment.js';
 import { cachedEnvironment, probeEnvironment } from './environment-probe.js';
 import { pythonSiteDirs, siteDirReady, type SiteDirs } from './python-packages.js';
-import { detectCgroups, type CgroupSupport } from './cgroup.js';
+import { cgroupParentDirs, detectCgroups, type CgroupSupport } from './cgroup.js';
 import { describeIsolation, probeTmpfs, type IsolationReport } from './isolation.js';
 import { launchSandbox, openChecks } from './launch.js';
 import { mergeLimits } from './limits.js';
@@ -282,8 +282,7 @@ export class BubblewrapExecutor implements Executor {
   private async sweepOnce(cgroups: CgroupSupport): Promise<void> {
     if (swept) return;
     swept = true;
-    const parents = Object.values(cgroups.parents ?? {}).filter((p): p is string => typeof p === 'string');
-    const left = await sweepLeftovers(parents);
+    const left = await sweepLeftovers(cgroupParentDirs(cgroups));
     if (left.cgroups + left.workRoots + left.mounts > 0) {
       const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
       const parts = [
