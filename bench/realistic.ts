@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const llm = new CountingProvider(await buildProvider(args, timings));
   const executor = buildExecutor(args.timeoutS);
   const workDir = mkdtempSync(join(tmpdir(), 'realistic-'));
-  const modes: VerifyMode[] = args.verify === 'off' ? ['off'] : ['off', args.verify];
+  const modes: VerifyMode[] = args.verify === 'off' ? ['off'] : args.skipOff ? [args.verify] : ['off', args.verify];
   const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify) }));
   const results: RequestResult[] = [];
   const summary: RealisticSummary = { provider: llm.name, retries: args.retries, verify: modes, separate: args.separate, results, timings };
