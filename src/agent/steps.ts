@@ -26,6 +26,7 @@ import { boundLine } from '../text/cut.js';
 import { checksFromReply, trailingChecks } from './reply-checks.js';
 import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
 import { keepWritten, type TurnWorkspace } from './workspace-turn.js';
+import { sameFailuresBefore } from './repeated-failure.js';
 import type { WorkspaceLimits } from '../history/workspace.js';
 
 /** A call's options as the agent completes them for its turn. */
@@ -39,7 +40,7 @@ export interface TurnOptions extends CallOptions {
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
 export const ERROR_MAX_CHARS = 1000;
 
-/** Temperature of the attempt that follows a repeated program: enough to leave the greedy path. */
+/** Temperature of the attempt that follows a repeated program or a repeated failure: enough to leave the greedy path. */
 export const REPEAT_TEMPERATURE = 0.8;
 
 /** What the steps work with (see `AgentOptions`). */
@@ -83,8 +84,10 @@ export class RunSteps {
   /**
    * Executes the latest attempt and makes new ones while a new attempt can change the outcome:
    * a program that repeats an earlier one is not executed again (the model is told, and the next
-   * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), and a
-   * failure no code can fix ends the run at once with what to do.
+   * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), a failure
+   * that repeats an earlier one is told as such and the next call samples at that temperature too
+   * (the third time, the run ends: `repeated-failure.ts`), and a failure no code can fix ends the
+   * run at once with what to do.
    */
   async executeAndFix(run: Run, options: TurnOptions): Promise<void> {
     const maxRetries = options.maxRetries ?? this.options.maxRetries;
@@ -119,8 +122,10 @@ export class RunSteps {
       const next = run.attempts.length + 1;
       emit(options, { type: 'improving', runId: run.id, retry, maxRetries, attempt: next, lastAttempt: Math.max(next, options.lastAttempt ?? next), reason: verdict.reason });
       const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
+      // a program or a failure seen before: the next attempt leaves the greedy path
+      const again = repeatOf !== undefined || sameFailuresBefore(run, attempt).length > 0;
       await this.makeAttempt(run, fromReview ? 'review' : 'error', fromReview ? verdict.defect : undefined, options, {
-        temperature: repeatOf !== undefined ? REPEAT_TEMPERATURE : undefined,
+        temperature: again ? REPEAT_TEMPERATURE : undefined,
       });
     }
   }
