@@ -27,6 +27,7 @@ import { checksFromReply, trailingChecks } from './reply-checks.js';
 import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
 import { keepWritten, type TurnWorkspace } from './workspace-turn.js';
 import { sameFailuresBefore } from './repeated-failure.js';
+import { answerPending } from './first-answer.js';
 import type { WorkspaceLimits } from '../history/workspace.js';
 
 /** A call's options as the agent completes them for its turn. */
@@ -91,6 +92,7 @@ export class RunSteps {
    */
   async executeAndFix(run: Run, options: TurnOptions): Promise<void> {
     const maxRetries = options.maxRetries ?? this.options.maxRetries;
+    let answerShown = false; // the call's first answer is said to be unconfirmed until its verdict
     for (let retry = 1; ; retry++) {
       const attempt = run.attempts.at(-1)!;
       const repeatOf = attempt.code ? sameCodeAs(run, attempt) : undefined;
@@ -102,6 +104,10 @@ export class RunSteps {
         if (run.checks === undefined && attempt.code) await this.deriveChecks(run, options);
         await this.executeLatest(run, options);
         await this.repairChecks(run, attempt, options);
+        if (!answerShown && answerPending(run, attempt, judgeAttempt(attempt, run), this.options.verify)) {
+          answerShown = true;
+          emit(options, { type: 'answer', runId: run.id, attempt: attempt.index });
+        }
       }
       const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
       const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt(run, options.signal) }, run, attempt, reviewed, options);
