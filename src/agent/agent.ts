@@ -27,6 +27,7 @@ import { librariesSentence } from './environment-text.js';
 import type { PythonEnvironment } from '../sandbox/environment.js';
 import { CHECKS_PROMPT } from './checks.js';
 import { REVIEW_PROMPT } from './review.js';
+import type { WorkspaceCache } from '../history/workspace-cache.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -66,6 +67,11 @@ export interface AgentOptions {
   turnWaitMs?: number;
   /** The tools programs may call, per conversation (src/tools). Default: none. */
   tools?: AgentTools;
+  /**
+   * This machine's cache of workspace contents (`history/workspace-cache.ts`): a turn restores from
+   * the store only what it lacks. Default: none (every restore reads the store).
+   */
+  workspaceCache?: WorkspaceCache;
 }
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 900 s). */
@@ -204,7 +210,7 @@ export class Agent {
   }
 
   private workspaceDeps(): WorkspaceFilesDeps {
-    return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log };
+    return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log, cache: this.options.workspaceCache };
   }
 
   /** Validates the requirement, creates and stores the run. */
@@ -245,7 +251,7 @@ export class Agent {
     body: (options: TurnOptions) => Promise<unknown>,
     check?: () => void,
   ): Promise<Run> {
-    const deps = { store: this.options.store, steps: this.steps, log: this.options.log, runTimeoutMs: this.runTimeoutMs, turnWaitMs: this.turnWaitMs, workspaceLimits: this.workspaceLimits };
+    const deps = { store: this.options.store, steps: this.steps, log: this.options.log, runTimeoutMs: this.runTimeoutMs, turnWaitMs: this.turnWaitMs, workspaceLimits: this.workspaceLimits, workspaceCache: this.options.workspaceCache };
     return runTurn(deps, run, options, retries, body, check);
   }
 }

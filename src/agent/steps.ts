@@ -28,6 +28,7 @@ import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps
 import { keepWritten, type TurnWorkspace } from './workspace-turn.js';
 import { sameFailuresBefore } from './repeated-failure.js';
 import { answerPending } from './first-answer.js';
+import type { WorkspaceCache } from '../history/workspace-cache.js';
 import type { WorkspaceLimits } from '../history/workspace.js';
 
 /** A call's options as the agent completes them for its turn. */
@@ -62,6 +63,8 @@ export interface StepsOptions {
   log?: (message: string) => void;
   /** The tools programs may call, per conversation. */
   tools?: AgentTools;
+  /** This machine's cache of workspace contents (files a program wrote are put in it). */
+  workspaceCache?: WorkspaceCache;
 }
 
 /** The steps of runs (see the module doc). */
@@ -285,7 +288,7 @@ export class RunSteps {
     if (options.signal?.aborted) throw new Error('cancelled');
     if (result.success && options.workspace) {
       // a failed program's files may be half-written: they are returned, not kept for later turns
-      const deps = { store: this.options.store, limits: this.options.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: this.options.log };
+      const deps = { store: this.options.store, limits: this.options.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: this.options.log, cache: this.options.workspaceCache };
       await keepWritten(deps, run, attempt.index, result.artifacts, options.workspace);
       options.inputFiles = options.workspace.files;
     }

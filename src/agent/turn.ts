@@ -14,6 +14,7 @@ import { type RunSteps, type TurnOptions } from './steps.js';
 import { emit } from './call-options.js';
 import { takeTurn } from './turn-lease.js';
 import { openWorkspace } from './workspace-turn.js';
+import type { WorkspaceCache } from '../history/workspace-cache.js';
 
 /** What a turn needs from the agent. */
 export interface TurnDeps {
@@ -25,6 +26,8 @@ export interface TurnDeps {
   /** The longest a call waits for another turn of the run, in ms. */
   turnWaitMs: number;
   workspaceLimits: WorkspaceLimits;
+  /** This machine's cache of workspace contents (restores read only what it lacks from the store). */
+  workspaceCache?: WorkspaceCache;
 }
 
 /**
@@ -77,7 +80,7 @@ async function turn(deps: TurnDeps, run: Run, options: CallOptions, retries: num
   run.turns = (run.turns ?? 0) + 1;
   const deadline = startDeadline(deps.runTimeoutMs, options.signal);
   try {
-    const workspaceDeps = { store: deps.store, limits: deps.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: deps.log };
+    const workspaceDeps = { store: deps.store, limits: deps.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: deps.log, cache: deps.workspaceCache };
     const workspace = await openWorkspace(workspaceDeps, run, run.turns, options.inputFiles);
     const lastAttempt = run.attempts.length + 1 + retries;
     await body({ ...options, signal: deadline.signal, inputFiles: workspace.files, workspace, lastAttempt });
