@@ -74,8 +74,8 @@ export interface AgentOptions {
   workspaceCache?: WorkspaceCache;
 }
 
-/** A call's deadline when the config does not say (`agent.run_timeout_s`: 900 s). */
-export const DEFAULT_RUN_TIMEOUT_MS = 900_000;
+/** A call's deadline when the config does not say (`agent.run_timeout_s`: 300 s). */
+export const DEFAULT_RUN_TIMEOUT_MS = 300_000;
 
 /** Generates, executes and improves Python code for requirements; keeps runs in the store. */
 export class Agent {

@@ -28,6 +28,7 @@ import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps
 import { keepWritten, type TurnWorkspace } from './workspace-turn.js';
 import { sameFailuresBefore } from './repeated-failure.js';
 import { answerPending } from './first-answer.js';
+import { budgetStop, type TimeBudget } from './time-budget.js';
 import type { WorkspaceCache } from '../history/workspace-cache.js';
 import type { WorkspaceLimits } from '../history/workspace.js';
 
@@ -37,6 +38,8 @@ export interface TurnOptions extends CallOptions {
   workspace?: TurnWorkspace;
   /** The highest attempt index this call may reach (see `GeneratingEvent.lastAttempt`). */
   lastAttempt?: number;
+  /** The call's time budget: work that cannot finish in what is left is not started. */
+  budget?: TimeBudget;
 }
 
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
@@ -113,7 +116,8 @@ export class RunSteps {
         }
       }
       const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
-      const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt(run, options.signal) }, run, attempt, reviewed, options);
+      const noTime = budgetStop(options.budget, retry, 'a cross-check');
+      const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt(run, options.signal), noTime }, run, attempt, reviewed, options);
       if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
         return;
@@ -123,7 +127,7 @@ export class RunSteps {
         return;
       }
       const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
-      const stop = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment()));
+      const stop = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment())) ?? (retry > maxRetries ? undefined : budgetStop(options.budget, retry, 'another attempt'));
       if (stop !== undefined || retry > maxRetries) {
         await this.finishUnconfirmed(run, verdict.reason, stop, options);
         return;

@@ -78,12 +78,13 @@ async function turn(deps: TurnDeps, run: Run, options: CallOptions, retries: num
   run.runningIn = thisProcess();
   run.error = undefined;
   run.turns = (run.turns ?? 0) + 1;
+  const startedAt = Date.now();
   const deadline = startDeadline(deps.runTimeoutMs, options.signal);
   try {
     const workspaceDeps = { store: deps.store, limits: deps.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: deps.log, cache: deps.workspaceCache };
     const workspace = await openWorkspace(workspaceDeps, run, run.turns, options.inputFiles);
     const lastAttempt = run.attempts.length + 1 + retries;
-    await body({ ...options, signal: deadline.signal, inputFiles: workspace.files, workspace, lastAttempt });
+    await body({ ...options, signal: deadline.signal, inputFiles: workspace.files, workspace, lastAttempt, budget: { startedAt, timeoutMs: deps.runTimeoutMs } });
     // a deadline that passed while a step swallowed the abort still ends the run
     if (deadline.expired && run.status === 'running') throw new Error(deadline.message);
   } catch (err) {
