@@ -15,6 +15,7 @@ import { sandboxInputNames } from '../sandbox/names.js';
 import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
 import { boundLine } from '../text/cut.js';
 import { agreeEitherWay } from './agreement.js';
+import type { WorkspaceManifest } from '../history/workspace.js';
 
 /**
  * Profiles the run's workspace files in the sandbox (under the names the program will see) and
@@ -46,7 +47,7 @@ export function checksRequest(run: Run): string {
  * has no room for an independent program), the answer is not cross-checked: final, with that reason.
  */
 export async function settleByAgreement(
-  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string; tools?: AgentTools; noTime?: string },
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string; tools?: AgentTools; noTime?: string; workspace?: WorkspaceManifest },
   run: Run,
   attempt: Attempt,
   verdict: Verdict,

@@ -46,10 +46,19 @@ export interface PromptOptions {
  * followed by {@link DATA_ANSWER_INSTRUCTION}.
  */
 export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
+  const shared = sharedOpening(run, options);
+  return run.inputProfile && profileSection(run.inputProfile) !== '' ? `${shared}\n\n${DATA_ANSWER_INSTRUCTION}` : shared;
+}
+
+/**
+ * How every program call of a run starts its first user message (an attempt's and an independent
+ * program's alike): the requirement, the workspace listing, the profile. The same text, so a local
+ * model finds it evaluated already (a call shares its longest prefix with the one before it).
+ */
+export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
   const listing = workspaceSection(options.workspace);
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  if (section === '' && listing === '') return run.requirement;
-  return [run.requirement, listing, section, ...(section !== '' ? [DATA_ANSWER_INSTRUCTION] : [])].filter((t) => t !== '').join('\n\n');
+  return [run.requirement, listing, section].filter((t) => t !== '').join('\n\n');
 }
 
 /**

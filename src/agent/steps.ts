@@ -117,7 +117,7 @@ export class RunSteps {
       }
       const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
       const noTime = budgetStop(options.budget, retry, 'a cross-check');
-      const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt(run, options.signal), noTime }, run, attempt, reviewed, options);
+      const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt(run, options.signal), noTime, workspace: options.workspace?.manifest }, run, attempt, reviewed, options);
       if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
         return;
