@@ -80,3 +80,45 @@ export function reuseLine(timings: readonly CompletionTiming[]): string[] {
   const reused = sum(timings.map((t) => t.reusedPromptTokens));
   return [`prompt tokens reused from evaluated context: ${reused} of ${prompt} (${((100 * reused) / Math.max(1, prompt)).toFixed(1)}%)`];
 }
+
+/** One row of a comparison: a figure before and after, and after ÷ before. */
+function compareRow(name: string, before: number, after: number, digits = 1): string {
+  const ratio = before === 0 ? (after === 0 ? '×1.00' : '—') : `×${(after / before).toFixed(2)}`;
+  return `${name.padEnd(34)} ${before.toFixed(digits).padStart(10)} ${after.toFixed(digits).padStart(10)} ${ratio.padStart(8)}`;
+}
+
+/**
+ * The speed figures of one setting against a baseline's (the same requests measured on another
+ * build): each as before, after and the ratio after ÷ before; with the pass rate and silent failures.
+ */
+export function comparisonLines(label: string, before: readonly Outcome[], after: readonly Outcome[], reuse: { before: number; after: number }): string[] {
+  const b = speedFigures(before);
+  const a = speedFigures(after);
+  const pass = (o: readonly Outcome[]) => o.filter((x) => x.pass).length;
+  const silent = (o: readonly Outcome[]) => o.filter((x) => x.status === 'success' && !x.pass).length;
+  return [
+    `${label}: ${after.length} requests, against the baseline's ${before.length}`,
+    `${'figure'.padEnd(34)} ${'before'.padStart(10)} ${'after'.padStart(10)} ${'ratio'.padStart(8)}`,
+    compareRow('first answer p50 (s)', b.firstAnswer.p50, a.firstAnswer.p50),
+    compareRow('first answer p90 (s)', b.firstAnswer.p90, a.firstAnswer.p90),
+    compareRow('first answer max (s)', b.firstAnswer.max, a.firstAnswer.max),
+    compareRow('verdict p50 (s)', b.verdict.p50, a.verdict.p50),
+    compareRow('verdict p90 (s)', b.verdict.p90, a.verdict.p90),
+    compareRow('verdict max (s)', b.verdict.max, a.verdict.max),
+    compareRow(`requests past ${REQUEST_BUDGET_S} s`, b.overBudget, a.overBudget, 0),
+    compareRow('❌ runs', b.failed, a.failed, 0),
+    compareRow('minutes on ❌ runs', b.failedMinutes, a.failedMinutes),
+    compareRow('tokens per request p50', b.tokensPerRequest.p50, a.tokensPerRequest.p50, 0),
+    compareRow('tokens per request mean', b.tokensPerRequest.mean, a.tokensPerRequest.mean, 0),
+    compareRow('prompt tokens reused (%)', reuse.before, reuse.after),
+    compareRow('replies cut at the length limit', b.cut, a.cut, 0),
+    compareRow('pass (checker)', pass(before), pass(after), 0),
+    compareRow('silent failures (✅ but wrong)', silent(before), silent(after), 0),
+  ];
+}
+
+/** The share of prompt tokens reused, in %. */
+export function reusedShare(timings: readonly CompletionTiming[]): number {
+  const prompt = sum(timings.map((t) => t.promptTokens));
+  return prompt === 0 ? 0 : (100 * sum(timings.map((t) => t.reusedPromptTokens))) / prompt;
+}
