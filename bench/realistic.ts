@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   const results: RequestResult[] = [];
   const summary: RealisticSummary = { provider: llm.name, retries: args.retries, verify: modes, separate: args.separate, results, timings };
   process.stderr.write(`running ${requests.length} requests with ${llm.name}, verify ${modes.join(' and ')}\n`);
+  await llm.prepared; // the system prompts read ahead, as a server started before its first request has them
   try {
     for (const [i, request] of requests.entries()) {
       const r = await evaluateRequest({ agents, llm, executor, retries: args.retries, separate: args.separate }, request);

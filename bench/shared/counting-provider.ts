@@ -25,6 +25,8 @@ export interface CallRecord {
 /** Counts the calls made through it; {@link CountingProvider.take} hands them over and starts afresh. */
 export class CountingProvider implements LlmProvider {
   private calls: CallRecord[] = [];
+  /** Settles when the latest `prepare` did (a bench waits for it, as a long-running server would have). */
+  prepared: Promise<void> = Promise.resolve();
 
   /** @param inner - the provider that answers. */
   constructor(readonly inner: LlmProvider) {}
@@ -38,7 +40,8 @@ export class CountingProvider implements LlmProvider {
   }
 
   prepare(systemPrompts: readonly string[]): Promise<void> {
-    return this.inner.prepare?.(systemPrompts) ?? Promise.resolve();
+    this.prepared = this.inner.prepare?.(systemPrompts) ?? Promise.resolve();
+    return this.prepared;
   }
 
   async complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion> {
