@@ -55,6 +55,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const store = new StaleRunRecovery(overrides.store ?? (await KeyvHistoryStore.open(config.store.url)));
   const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
   const tools = await toolboxFromConfig(config.tools);
+  void tools.sql.engine.announce(warn); // a privileged SQL role, said at start (in the background: a slow database does not hold the start)
   const agent = new Agent({
     llm,
     executor,
