@@ -155,7 +155,7 @@ describe('what the catalog allows', () => {
 });
 
 describe('one reading of the text', () => {
-  let unsafe: PostgresSource;
+  const unsafe = {} as Record<'superuser' | 'reader', PostgresSource>;
   beforeAll(async () => {
     const admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
@@ -163,17 +163,17 @@ describe('one reading of the text', () => {
     // the defaults under which the server reads '\' as an escape: a database (or role) may set them
     await admin.query("ALTER DATABASE unsafe SET standard_conforming_strings = off; ALTER DATABASE unsafe SET backslash_quote = on; ALTER DATABASE unsafe SET escape_string_warning = off");
     await admin.end();
-    const url = new URL(server.url);
-    url.pathname = '/unsafe';
-    unsafe = new PostgresSource('unsafe', url.toString(), { privilegedRole: 'allow' });
+    const onUnsafe = (url: string) => Object.assign(new URL(url), { pathname: '/unsafe' }).toString();
+    unsafe.superuser = new PostgresSource('unsafe', onUnsafe(server.url), { privilegedRole: 'allow' });
+    unsafe.reader = new PostgresSource('unsafe', onUnsafe(readerUrl));
   });
   afterAll(async () => {
-    await unsafe?.close();
+    await Promise.all(Object.values(unsafe).map((s) => s.close()));
   });
 
-  it('the server reads a backslash before a quote as the rules do: one literal, no call', async () => {
+  it.each(['superuser', 'reader'] as const)('as the %s, the server reads a backslash before a quote as the rules do: one literal, no call', async (role) => {
     const sql = `SELECT 'a\\'', pg_read_file($$${dir}/secret.txt$$) --' AS v`;
-    const r = await unsafe.query(sql, [], DEFAULT_SQL_LIMITS);
+    const r = await unsafe[role].query(sql, [], DEFAULT_SQL_LIMITS);
     expect(r.rows).toHaveLength(1);
     expect(r.columns).toHaveLength(1);
     expect(String(r.rows[0]![0])).toContain('pg_read_file');
