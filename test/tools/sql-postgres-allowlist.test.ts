@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestServer } from '../helpers/servers.js';
 import { PostgresSource } from '../../src/tools/sql/postgres.js';
+import { SqlSources } from '../../src/tools/sql/engine.js';
 import { DEFAULT_SQL_LIMITS, SqlRefusedError } from '../../src/tools/sql/types.js';
 import { CATALOG_QUERY, indexCatalog } from '../../src/tools/sql/pg-catalog.js';
 import { checkReferences } from '../../src/tools/sql/pg-functions.js';
@@ -209,6 +210,20 @@ describe('roles checked at start', () => {
     const allowed = await sources.superuser.inspect();
     expect(allowed.usable).toBe(true);
     expect(allowed.warning).toMatch(/is a superuser.*allowed by tools\.sql\.sources\.shop\.privileged_role: allow/);
+  });
+
+  it('every process says at start which sources have a role that may do more than read', async () => {
+    const engine = new SqlSources({ shop: { url: readerUrl }, admin: { url: server.url }, ops: { url: server.url, privileged_role: 'allow' } });
+    const said: string[] = [];
+    try {
+      await engine.announce((m) => said.push(m));
+    } finally {
+      await engine.close();
+    }
+    expect(said.sort()).toEqual([
+      expect.stringMatching(/^the role postgres of the SQL source admin is a superuser; .*: refused\. Give the tool a reader role/),
+      expect.stringMatching(/^the role postgres of the SQL source ops is a superuser; .*: allowed by tools\.sql\.sources\.ops\.privileged_role: allow/),
+    ]);
   });
 
   it('the docs\' reader role reads only', async () => {
