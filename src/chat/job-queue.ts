@@ -6,6 +6,7 @@
  */
 import type { Admission, LimitKey } from './limits.js';
 import type { ThreadRef } from './thread-ref.js';
+import { inAccount, type UsageAccount } from '../usage/scope.js';
 
 /** The data of one queued job (JSON). */
 export interface ChatJobData<P = unknown> {
@@ -86,7 +87,14 @@ export async function processJob(
   data: ChatJobData,
   hooks: JobHooks,
 ): Promise<void> {
-  await runnerOf(platforms, data).run(data, hooks);
+  const runner = runnerOf(platforms, data);
+  // what the job spends is charged to its channel and user, as its limits count them
+  await inAccount(accountOfJob(data), () => runner.run(data, hooks));
+}
+
+/** The usage account of a job: its platform, and its limit key's channel and user. */
+export function accountOfJob(data: Pick<ChatJobData, 'platform' | 'limit'>): UsageAccount {
+  return { platform: data.platform, channel: data.limit.channel, user: data.limit.user };
 }
 
 /** The runner of a job's platform. @throws an Error naming the platform when there is none. */
