@@ -13,6 +13,9 @@ import { startQueueWorker } from '../../src/queue/worker.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 import { slackJobs } from '../slack/worker-jobs.js';
 import { discordJobs } from '../discord/worker-jobs.js';
+import { opsDeps } from '../../src/health/parts.js';
+import { startOpsIfConfigured } from '../../src/health/start.js';
+import type { OpsServer } from '../../src/health/ops-server.js';
 
 const QUIET = new Set(['fatal', 'error', 'warn', 'silent']);
 
@@ -34,6 +37,7 @@ export async function runWorker(config: Config): Promise<number> {
   };
   const core = await createApp(config);
   let discord: ReturnType<typeof discordJobs> | undefined;
+  let ops: OpsServer | undefined;
   try {
     await core.executor.check();
     const platforms: Record<string, PlatformJobs> = {};
@@ -46,6 +50,12 @@ export async function runWorker(config: Config): Promise<number> {
       );
     }
     const worker = await startQueueWorker(config, platforms, log);
+    core.metrics?.watchQueue(() => worker.counts());
+    // no HTTP server here: /healthz, /readyz and /metrics on ops.port when it is set
+    ops = await startOpsIfConfigured(config, opsDeps(config, core, { queue: worker, runsCode: true })).catch(async (err: unknown) => {
+      await worker.close();
+      throw err;
+    });
     keepRunningOnStrayErrors((err) => write(`unhandled error (the worker keeps running): ${(err as Error)?.stack ?? String(err)}`));
     process.stderr.write(
       `code-agent: worker running (queue "${settings.name}" at ${redactedUrl(settings.url)}, ${settings.concurrency} job(s) at once; ${Object.keys(platforms).join(', ')})\n`,
@@ -57,6 +67,7 @@ export async function runWorker(config: Config): Promise<number> {
     process.stderr.write('code-agent: worker stopping (finishing its running jobs)…\n');
     await worker.close();
   } finally {
+    await ops?.close();
     await discord?.close().catch(() => undefined);
     await core.close();
   }

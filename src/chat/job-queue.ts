@@ -7,6 +7,7 @@
 import type { Admission, LimitKey } from './limits.js';
 import type { ThreadRef } from './thread-ref.js';
 import { inAccount, type UsageAccount } from '../usage/scope.js';
+import type { QueueCounts } from '../metrics/metrics.js';
 
 /** The data of one queued job (JSON). */
 export interface ChatJobData<P = unknown> {
@@ -76,6 +77,8 @@ export interface ChatQueue {
   submit(jobId: string, data: Omit<ChatJobData, 'enqueuedAt'>, beforeAdd?: (ahead: number) => Promise<void>): Promise<Admission>;
   /** Stops taking jobs; waits for running ones (the in-memory queue at most `graceMs`). */
   close(graceMs?: number): Promise<void>;
+  /** Jobs waiting and running (queue mode: in the whole queue), for the metrics. @throws when the queue cannot say */
+  counts(): Promise<QueueCounts>;
 }
 
 /**

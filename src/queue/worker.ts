@@ -13,12 +13,13 @@
  * claim the job's end first (src/queue/job-end.ts), so "interrupted" is said only of a job whose
  * run had not ended, and a run that ends after such a false alarm corrects what was posted.
  */
-import { Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { closeConnection, workerConnection } from './connection.js';
 import { RedisJobLimits } from './limits.js';
-import { queueSettings } from './queue.js';
+import { queueCounts, queueSettings } from './queue.js';
+import type { QueueCounts } from '../metrics/metrics.js';
 import { processJob, runnerOf, type ChatJobData, type PlatformJobs } from '../chat/job-queue.js';
 import { JobEnds } from './job-end.js';
 
@@ -38,6 +39,10 @@ export interface WorkerLog {
 export interface QueueWorker {
   /** Stops taking jobs and waits for the running ones to end. */
   close(): Promise<void>;
+  /** Resolves when Redis answers a PING on the worker's connection. @throws when it does not */
+  ping(): Promise<void>;
+  /** Jobs waiting and running in the whole queue (for the metrics). */
+  counts(): Promise<QueueCounts>;
 }
 
 /**
@@ -115,9 +120,18 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
   worker.on('error', (err) => log.error('queue worker error', err));
   await worker.waitUntilReady();
 
+  const counter = new Queue(settings.name, { connection: limitsRedis });
+  counter.on('error', () => {
+    /* reported by counts() */
+  });
   return {
+    ping: async () => {
+      await limitsRedis.ping();
+    },
+    counts: () => queueCounts(counter),
     async close() {
       await worker.close();
+      await counter.close().catch(() => undefined);
       await closeConnection(redis);
       await closeConnection(limitsRedis);
     },
