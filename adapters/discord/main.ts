@@ -38,7 +38,7 @@ function requireDiscord(config: Config, needApplicationId: boolean): NonNullable
  */
 export async function runDiscordBot(config: Config): Promise<number> {
   requireDiscord(config, false);
-  const logger = createLogger(config.log.level);
+  const logger = createLogger(config.log.level, config.log.format);
   const ingress = Boolean(config.queue.url);
   // queue mode: this process only receives and enqueues; workers call the LLM and run the sandbox
   const app = await createApp(config, { warn: (m) => logger.warn(m), ...(ingress ? { llm: new IngressOnlyLlm() } : {}) });

@@ -11,6 +11,7 @@ import { queueSettings } from '../../src/queue/queue.js';
 import { checkRedis, redactedUrl } from '../../src/queue/connection.js';
 import { startQueueWorker } from '../../src/queue/worker.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
+import { createLogger, logParts } from '../../src/log/logger.js';
 import { slackJobs } from '../slack/worker-jobs.js';
 import { discordJobs } from '../discord/worker-jobs.js';
 import { opsDeps } from '../../src/health/parts.js';
@@ -27,15 +28,15 @@ const QUIET = new Set(['fatal', 'error', 'warn', 'silent']);
 export async function runWorker(config: Config): Promise<number> {
   const settings = queueSettings(config);
   await checkRedis(settings.url);
-  const write = (line: string) => process.stderr.write(`code-agent worker ${process.pid}: ${line}\n`);
+  // warnings and errors always; info lines unless log.level is quieter
+  const pino = createLogger({ name: 'worker', level: QUIET.has(config.log.level) ? 'warn' : config.log.level, format: config.log.format });
+  const write = (line: string) => pino.error(line);
   const log = {
-    info: (...msg: unknown[]) => {
-      if (!QUIET.has(config.log.level)) write(msg.map(String).join(' '));
-    },
-    warn: (...msg: unknown[]) => write(`warning: ${msg.map(String).join(' ')}`),
-    error: (...msg: unknown[]) => write(`error: ${msg.map((m) => (m instanceof Error ? m.message : String(m))).join(' ')}`),
+    info: (...msg: unknown[]) => logParts(pino, 'info', msg),
+    warn: (...msg: unknown[]) => logParts(pino, 'warn', msg),
+    error: (...msg: unknown[]) => logParts(pino, 'error', msg),
   };
-  const core = await createApp(config);
+  const core = await createApp(config, { warn: (m) => pino.warn(m) });
   let discord: ReturnType<typeof discordJobs> | undefined;
   let ops: OpsServer | undefined;
   try {
