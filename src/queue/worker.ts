@@ -20,7 +20,8 @@ import { closeConnection, workerConnection } from './connection.js';
 import { RedisJobLimits } from './limits.js';
 import { queueCounts, queueSettings } from './queue.js';
 import type { QueueCounts } from '../metrics/metrics.js';
-import { processJob, runnerOf, type ChatJobData, type PlatformJobs } from '../chat/job-queue.js';
+import { accountOfJob, processJob, runnerOf, type ChatJobData, type PlatformJobs } from '../chat/job-queue.js';
+import { inAccount } from '../usage/scope.js';
 import { JobEnds } from './job-end.js';
 
 /** BullMQ's failure reason for a job whose worker stopped (moveStalledJobsToWait). */
@@ -60,7 +61,8 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
 
   const worker = new Worker<ChatJobData>(
     settings.name,
-    async (job: Job<ChatJobData>) => {
+    // every line logged for the job carries its channel (src/log), its run's lines the run id too
+    async (job: Job<ChatJobData>) => inAccount(accountOfJob(job.data), async () => {
       const data = job.data;
       await limits.started(job.id!).catch(() => undefined);
       log.info(`started job ${job.id} (${data.platform} ${data.kind}, ${Date.now() - data.enqueuedAt} ms after it was queued)`);
@@ -77,7 +79,7 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
         log.info(`finished job ${job.id}`);
         await correctFalseAlarm(job.id!, job.data);
       }
-    },
+    }),
     {
       connection: redis,
       concurrency: settings.concurrency,
