@@ -43,8 +43,8 @@ describe('configurable slash command names', () => {
   it('rejects names Slack would refuse, and duplicates, by key path', () => {
     expect(() => parseConfig({ slack: { commands: { run: 'run' } } }, {})).toThrow(/slack\.commands\.run: expected a slash command name/);
     expect(() => parseConfig({ slack: { commands: { run: '/Run' } } }, {})).toThrow(/slack\.commands\.run/);
-    expect(() => parseConfig({ slack: { commands: { show: '/run' } } }, {})).toThrow(/slack\.commands: the four commands need four different names/);
-    expect(parseConfig({ slack: {} }, {}).slack!.commands).toEqual({ run: '/run', generate: '/generate', history: '/history', show: '/show' });
+    expect(() => parseConfig({ slack: { commands: { show: '/run' } } }, {})).toThrow(/slack\.commands: the commands need different names/);
+    expect(parseConfig({ slack: {} }, {}).slack!.commands).toEqual({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage' });
   });
 
   it('writes the names and the public URL into the manifest, keeping everything else', () => {
