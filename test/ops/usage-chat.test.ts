@@ -64,3 +64,27 @@ describe('the pieces', () => {
     expect(() => usageArgs('2030-02-30', now)).toThrow(/expected a number of days/);
   });
 });
+
+describe('/usage in Discord', () => {
+  it('answers an admin privately with the report, and tells anyone else who may', async () => {
+    const { startWorld: startDiscord } = await import('../discord/harness.js');
+    const w = await startDiscord({ replies: [{ content: py('print(2)'), usage: { prompt_tokens: 30, completion_tokens: 3 } }], maxRetries: 0 });
+    try {
+      w.bot.ctx.settings.admins.users.push(w.alice.id);
+      const run = w.discord.slash('run', { requirement: 'print two' }, w.from(w.alice));
+      await w.waitMessages(await w.threadOf(run.id), /success/i);
+      const refused = w.discord.slash('usage', {}, w.from(w.bob));
+      await w.discord.waitFor(() => w.discord.interaction(refused.id).callbacks.length > 0);
+      const cb = w.discord.interaction(refused.id).callbacks[0]!;
+      expect(cb.data!.flags).toBe(64);
+      expect(String(cb.data!.content)).toContain('discord.admin_users or discord.admin_roles');
+      const asked = w.discord.slash('usage', { by: 'user' }, w.from(w.alice));
+      await w.discord.waitFor(() => w.discord.world.messages.get(w.discord.interaction(asked.id).originalMessageId ?? '')?.content.includes('by user'), 10_000, 'the report');
+      expect(w.discord.interaction(asked.id).callbacks[0]!.data!.flags).toBe(64);
+      const content = w.discord.world.messages.get(w.discord.interaction(asked.id).originalMessageId!)!.content;
+      expect(content).toMatch(new RegExp(`discord:user:${w.alice.id}\\s+1\\s+1\\s+30\\s+3\\s+33`));
+    } finally {
+      await w.close();
+    }
+  }, 60_000);
+});
