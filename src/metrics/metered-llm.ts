@@ -11,7 +11,6 @@ import type { Metrics } from './metrics.js';
 /** See the module comment. */
 export class MeteredLlm implements LlmProvider {
   readonly name: string;
-  readonly maxTokens?: number;
   /** `openai` or `local` (a label), from the provider's name. */
   private readonly provider: string;
 
@@ -26,11 +25,15 @@ export class MeteredLlm implements LlmProvider {
     private readonly recorder: UsageRecorder | undefined,
   ) {
     this.name = inner.name;
-    if (inner.maxTokens !== undefined) this.maxTokens = inner.maxTokens;
     this.provider = inner.name.startsWith('local') ? 'local' : 'openai';
     if (inner.prepare) this.prepare = (prompts) => inner.prepare!(prompts);
     if (inner.dispose) this.dispose = () => inner.dispose!();
     if (inner.ping) this.ping = (signal) => inner.ping!(signal);
+  }
+
+  /** The wrapped provider's, read each time (a model loaded in the background knows it once loaded). */
+  get maxTokens(): number | undefined {
+    return this.inner.maxTokens;
   }
 
   prepare?(systemPrompts: readonly string[]): Promise<void>;
