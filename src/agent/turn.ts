@@ -14,6 +14,10 @@ import { type RunSteps, type TurnOptions } from './steps.js';
 import { emit } from './call-options.js';
 import { takeTurn } from './turn-lease.js';
 import { openWorkspace } from './workspace-turn.js';
+import { accountOf, currentScope, emptyRunUsage, inRun, type RunScope } from '../usage/scope.js';
+import type { UsageRecorder } from '../usage/recorder.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { TurnObserver, type TurnKind } from '../metrics/run-observer.js';
 
 /** What a turn needs from the agent. */
 export interface TurnDeps {
@@ -25,6 +29,10 @@ export interface TurnDeps {
   /** The longest a call waits for another turn of the run, in ms. */
   turnWaitMs: number;
   workspaceLimits: WorkspaceLimits;
+  /** Charges the turn's usage (src/usage). */
+  usage?: UsageRecorder;
+  /** Counts the turn's outcome and durations (src/metrics). */
+  metrics?: Metrics;
 }
 
 /**
@@ -45,6 +53,7 @@ export async function runTurn(
   retries: number,
   body: (options: TurnOptions) => Promise<unknown>,
   check?: () => void,
+  kind: TurnKind = 'run',
 ): Promise<Run> {
   const held = await takeTurn(deps.store, run.id, {
     waitMs: deps.turnWaitMs,
@@ -56,7 +65,7 @@ export async function runTurn(
     // another turn may have ended between the caller reading the run and this call taking the lease
     await reload(deps.store, run);
     check?.();
-    return await turn(deps, run, options, retries, body);
+    return await metered(deps, run, options, kind, (o) => turn(deps, run, o, retries, body));
   } finally {
     await held.release();
   }
@@ -68,6 +77,24 @@ async function reload(store: HistoryStore, run: Run): Promise<void> {
   if (!stored) return;
   for (const key of Object.keys(run)) if (!(key in stored)) delete (run as unknown as Record<string, unknown>)[key];
   Object.assign(run, stored);
+}
+
+/**
+ * Runs a turn inside the run's usage scope (src/usage/scope.ts): what its LLM calls and executions
+ * spend is charged to the run (its stored `usage`) and to its account, a new run is counted, and
+ * the metrics see the turn's attempts and outcome.
+ */
+async function metered(deps: TurnDeps, run: Run, options: CallOptions, kind: TurnKind, go: (o: CallOptions) => Promise<Run>): Promise<Run> {
+  run.usage ??= emptyRunUsage();
+  const scope: RunScope = { runId: run.id, conversationId: run.conversationId, user: options.requestedBy ?? run.requestedBy, usage: run.usage };
+  const platform = currentScope().account?.platform ?? accountOf(run.conversationId, undefined).platform;
+  const observer = deps.metrics && new TurnObserver(deps.metrics, platform, kind);
+  return inRun(scope, async () => {
+    if ((run.turns ?? 0) === 0) await deps.usage?.runStarted();
+    const ended = await go(observer ? { ...options, onEvent: observer.listener(options.onEvent) } : options);
+    observer?.ended(ended);
+    return ended;
+  });
 }
 
 async function turn(deps: TurnDeps, run: Run, options: CallOptions, retries: number, body: (options: TurnOptions) => Promise<unknown>): Promise<Run> {
