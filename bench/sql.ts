@@ -53,7 +53,7 @@ print(json.dumps({"total": total[2:], "build": build[2:], "dtypes": [str(t) for 
 async function main(): Promise<void> {
   const server = await startPostgres();
   const dir = mkdtempSync(join(tmpdir(), 'bench-sql-'));
-  const source = new PostgresSource('bench', server.url);
+  const source = new PostgresSource('bench', server.url, { privilegedRole: 'allow' });
   const http = createServer();
   try {
     const admin = new pg.Client({ connectionString: server.url });

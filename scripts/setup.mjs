@@ -10,11 +10,15 @@
 // operator's `sandbox.python_packages`, installed with Debian's pip into read-only site dirs
 // (src/sandbox/python-packages.ts says where; `CODE_AGENT_PYTHON_DIR` chooses another place).
 //
+// The tests' Matrix homeserver: Synapse from PyPI, pinned with hashes, in a virtualenv of its own
+// (python3-venv; scripts/synapse.mjs says where; `CODE_AGENT_SYNAPSE_DIR` chooses another place).
+//
 // Flags (after `npm run setup --`), or the environment:
 //   --gpu[=cuda|vulkan|all]  / CODE_AGENT_GPU   keep node-llama-cpp's GPU builds (default: CUDA only
 //                                               when an NVIDIA driver is loaded; none otherwise)
 //   --no-model               / CODE_AGENT_SETUP_MODEL=none   do not fetch the default local model
 //   --config=F               / CODE_AGENT_CONFIG   the config whose sandbox.python_packages to install (default config.yaml)
+//   --no-synapse             / CODE_AGENT_SETUP_SYNAPSE=none   do not install the tests' Synapse
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,9 +26,11 @@ import { fileURLToPath } from 'node:url';
 import { fetchDefaultModel } from './default-model.mjs';
 import { unusableBinaries, wantedGpu } from './llama-binaries.mjs';
 import { debianFonts, debianModules } from './python-parts.mjs';
+import { installSynapse } from './synapse.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
+const SYNAPSE = !process.argv.includes('--no-synapse') && !['none', '0', 'no'].includes(process.env.CODE_AGENT_SETUP_SYNAPSE ?? '');
 /** Debian package → how we check it is there. */
 const SYSTEM_PARTS = [
   { pkg: 'bubblewrap', ok: () => existsSync('/usr/bin/bwrap') },
@@ -42,6 +48,8 @@ const SYSTEM_PARTS = [
   // queue mode and the shared history stores: the tests start their own servers on free ports
   { pkg: 'redis-server', ok: () => existsSync('/usr/bin/redis-server') },
   { pkg: 'postgresql', ok: () => postgresInstalled() },
+  // the virtualenv of the tests' Synapse (Matrix homeserver)
+  ...(SYNAPSE ? [{ pkg: 'python3-venv', ok: () => dpkgInstalled('python3-venv') }] : []),
 ];
 
 /** True when dpkg has `pkg` installed. */
@@ -68,7 +76,7 @@ function run(cmd, args, env = process.env) {
 function ensureSystemParts() {
   const missing = SYSTEM_PARTS.filter((p) => !p.ok()).map((p) => p.pkg);
   if (missing.length === 0) {
-    step('system parts present: bubblewrap, python3 with its sandbox packages and fonts, redis-server, postgresql, systemd-analyze');
+    step(`system parts present: bubblewrap, python3 with its sandbox packages and fonts, redis-server, postgresql, systemd-analyze${SYNAPSE ? ', python3-venv' : ''}`);
     return;
   }
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
@@ -150,6 +158,19 @@ async function installPythonWheels() {
   step(`sandbox Python packages installed in ${((Date.now() - t0) / 1000).toFixed(1)} s (${done.filter(Boolean).length} site dir(s)): ${Object.values(dirs).join(', ')}`);
 }
 
+/** Synapse for the Matrix tests, in its own virtualenv (scripts/synapse.mjs), unless --no-synapse. */
+function ensureSynapse() {
+  if (!SYNAPSE) return step("the tests' Synapse not installed (--no-synapse)");
+  const t0 = Date.now();
+  try {
+    const { venv, installed } = installSynapse(step);
+    step(installed ? `Synapse installed in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${venv}` : `Synapse present: ${venv}`);
+  } catch (err) {
+    process.stderr.write(`[setup] ${err.message}\n`);
+    process.exit(1);
+  }
+}
+
 function defaultModel() {
   const skip = process.argv.includes('--no-model') || ['none', '0', 'no'].includes(process.env.CODE_AGENT_SETUP_MODEL ?? '');
   if (skip) return step('default local model not fetched (--no-model)');
@@ -162,5 +183,6 @@ ensureNodeModules(gpu);
 pruneLlamaBinaries(gpu);
 run('npm', ['run', '--silent', 'build']);
 await installPythonWheels();
+ensureSynapse();
 await defaultModel();
 step('done. Try: npx code-agent run "implement quicksort and sort a sample list"');

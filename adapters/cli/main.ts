@@ -30,11 +30,17 @@ function parseRetries(value: string): number {
   return n;
 }
 
-/** Loads the config named by `--config` (or the default), applying a `--max-retries` override. */
-async function configFrom(opts: { config?: string; maxRetries?: number }): Promise<Config> {
+/** Loads the config named by `--config` (or the default), applying `--max-retries` and `--log-format` overrides. */
+async function configFrom(opts: { config?: string; maxRetries?: number; logFormat?: 'json' | 'pretty' }): Promise<Config> {
   const config = await loadConfig(opts.config);
   if (opts.maxRetries !== undefined) config.agent.max_retries = opts.maxRetries;
+  if (opts.logFormat !== undefined) config.log.format = opts.logFormat;
   return config;
+}
+
+/** `--log-format json|pretty` (log.format): the chat apps' and the worker's log lines. */
+function logFormatOption(): Option {
+  return new Option('--log-format <format>', 'log lines as JSON (one object a line) or pretty, for people (default: pretty on a terminal, else json)').choices(['json', 'pretty']);
 }
 
 /** Commander's way to take an option more than once. */
@@ -49,6 +55,7 @@ export function buildProgram(): Command {
     .addOption(configOption())
     .addOption(new Option('--max-retries <n>', RETRIES_HELP).argParser(parseRetries))
     .option('-o, --out <dir>', 'interactive session: copy the files each run writes (plots, CSVs) into this folder')
+    .addOption(logFormatOption())
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print this help')
     .addHelpText('after', PROGRAM_HELP_AFTER)
@@ -84,6 +91,7 @@ export function buildProgram(): Command {
     .command('discord')
     .description('run the Discord bot (gateway connection; see docs/discord.md)')
     .addOption(configOption())
+    .addOption(logFormatOption())
     .exitOverride()
     .action(async (opts: { config?: string }, command: Command) => {
       if (command.args.length) unknownCommand(command, command.args[0]!);
@@ -108,6 +116,7 @@ export function buildProgram(): Command {
     .command('slack')
     .description('serve the Slack app: HTTP on slack.port, or Socket Mode when slack.app_token is set (docs/slack.md)')
     .addOption(configOption())
+    .addOption(logFormatOption())
     .exitOverride()
     .action(async (opts: { config?: string }, command: Command) => {
       if (command.args.length) unknownCommand(command, command.args[0]!);
@@ -148,11 +157,26 @@ export function buildProgram(): Command {
     .command('worker')
     .description('queue mode: run chat jobs from the queue at queue.url (docs/deploy.md)')
     .addOption(configOption())
+    .addOption(logFormatOption())
     .exitOverride()
     .action(async (opts: { config?: string }) => {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
       const { runWorker } = await import('../worker/main.js');
       process.exitCode = await runWorker(await configFrom(merged));
+    });
+
+  program
+    .command('usage')
+    .description('what runs spent (LLM tokens and time, sandbox CPU, tool calls), per channel, user or day, from the store (docs/operations.md)')
+    .addOption(configOption())
+    .option('--since <span>', 'from this many days back (30d), weeks (4w), or a date (2025-01-31), UTC', '30d')
+    .addOption(new Option('--by <what>', 'one line per channel, user or day').choices(['channel', 'user', 'day']).default('channel'))
+    .option('--json', 'print one JSON object instead of a table')
+    .exitOverride()
+    .action(async (opts: { config?: string; since: string; by: string; json?: boolean }) => {
+      const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const { runUsage } = await import('./usage-command.js');
+      process.exitCode = await runUsage(await configFrom(merged), { since: opts.since, by: opts.by, json: Boolean(opts.json) });
     });
 
   const model = program
@@ -226,7 +250,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {
     // `run --json` keeps its result shape; `doctor --json` prints `{error, problems?}` as it does when the sandbox is unavailable
-    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor') ? argv[0] : undefined;
+    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage') ? argv[0] : undefined;
     const problems = err instanceof ConfigError ? err.problems : [];
     const printJson = (message: string) => {
       // one line, as for every other error: "… is invalid: a.b: problem; c: problem"

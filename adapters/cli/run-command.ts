@@ -41,7 +41,8 @@ const CANCEL_SIGNALS = { SIGINT: EXIT.cancelled, SIGTERM: 143, SIGHUP: 129 } as 
 export async function runOnce(config: Config, requirement: string, options: RunOnceOptions = {}): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const app = await createApp(config, options.overrides);
+  // no endpoint serves metrics here: none are kept (usage is still recorded)
+  const app = await createApp(config, { metrics: null, ...options.overrides });
   const controller = new AbortController();
   let cancelledWith: number = EXIT.cancelled;
   const handlers = Object.entries(CANCEL_SIGNALS).map(([signal, code]) => {

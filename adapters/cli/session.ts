@@ -44,7 +44,7 @@ export async function startSession(config: Config, options: SessionOptions = {})
   const output = options.output ?? process.stdout;
   // a local model loads in the background: /help, /history and /exit answer at once, and the first
   // request finds it loaded (or waits for the rest of the load, never longer than before)
-  const app = await createApp(config, { deferLlmLoad: true, ...options.overrides });
+  const app = await createApp(config, { deferLlmLoad: true, metrics: null, ...options.overrides });
   const isTty = Boolean((output as NodeJS.WriteStream).isTTY);
   const rl = createInterface({ input: options.input ?? process.stdin, output, terminal: isTty });
   const print = (text: string) => output.write(`${text}\n`);

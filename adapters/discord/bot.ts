@@ -66,8 +66,12 @@ export class DiscordBot {
         queue: options.queue ?? this.ownQueue!,
         maxRequirementChars: app.agent.maxRequirementChars,
         onQueueError: (err) => logger.error(`could not enqueue a job: ${describe(err)}`),
+        budgets: app.budgets,
+        metrics: app.metrics,
       },
     };
+    const queue = this.ctx.admitter.queue;
+    app.metrics?.watchQueue(() => queue.counts());
     this.client.on(Events.InteractionCreate, (i) => void onInteraction(this.ctx, i));
     this.client.on(Events.MessageCreate, (m) => void onMessage(this.ctx, m));
     this.client.on(Events.Error, (err) => this.logger.error(`discord client error: ${describe(err)}`));

@@ -45,7 +45,7 @@ const fileOption = {
 /** Where the commands may be used: guild channels and the bot's DM. */
 const contexts = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
-/** The command definitions (`/run`, `/generate`, `/history`, `/show`) as Discord's JSON. */
+/** The command definitions (`/run`, `/generate`, `/history`, `/show`, `/usage`) as Discord's JSON. */
 export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
   {
     name: 'run',
@@ -95,6 +95,32 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
         type: ApplicationCommandOptionType.String,
         required: false,
         max_length: 255,
+      },
+    ],
+    contexts,
+  },
+  {
+    name: 'usage',
+    description: 'Admins: LLM tokens, time and CPU spent, per channel, user or day',
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      {
+        name: 'by',
+        description: 'One line per channel (default), user or day',
+        type: ApplicationCommandOptionType.String,
+        required: false,
+        choices: [
+          { name: 'channel', value: 'channel' },
+          { name: 'user', value: 'user' },
+          { name: 'day', value: 'day' },
+        ],
+      },
+      {
+        name: 'since',
+        description: 'From this many days back (30d, the default), weeks (4w) or a date (2025-01-31), UTC',
+        type: ApplicationCommandOptionType.String,
+        required: false,
+        max_length: 20,
       },
     ],
     contexts,

@@ -14,6 +14,8 @@ import type { Admitter } from '../../src/chat/admission.js';
 /** Settings of the adapter, in the units the code uses. */
 export interface DiscordSettings {
   access: AccessLists;
+  /** Who may use `/usage` (`discord.admin_users`, `discord.admin_roles`); both empty: nobody. */
+  admins: { users: string[]; roles: string[] };
   maxQueuePerChannel: number;
   /** Largest attachment downloaded into the sandbox, in bytes. */
   maxInputFileBytes: number;
@@ -38,6 +40,7 @@ export function settingsFrom(discord: Config['discord']): DiscordSettings {
       roles: discord?.allowed_roles ?? [],
       users: discord?.allowed_users ?? [],
     },
+    admins: { users: discord?.admin_users ?? [], roles: discord?.admin_roles ?? [] },
     maxQueuePerChannel: discord?.max_queue_per_channel ?? 5,
     maxInputFileBytes: Math.round((discord?.max_input_file_mb ?? 10) * 1024 * 1024),
     maxInputFiles: discord?.max_input_files ?? 5,

@@ -11,7 +11,7 @@ import { showImproveModal } from './improve-modal.js';
 import { placeOf, refusalFor, roleIdsOf } from './gate.js';
 import { fromDiscordText } from './incoming-text.js';
 import { FEEDBACK_INPUT_ID, conversationId, interactionEventId, parseCustomId } from './ids.js';
-import { handleHistory, handleShow } from './queries.js';
+import { handleHistory, handleShow, handleUsage } from './queries.js';
 import { replyEphemeral } from './surface.js';
 import { admitRunAction, admitRunCommand, admitThreadReply } from './enqueue.js';
 import type { ReplyPayload } from './queued.js';
@@ -33,6 +33,11 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       return await admitRunAction(ctx, interaction, conversation, parsed.runId, feedback, refusal);
     }
     if (interaction.isButton() && parsed?.action === 'rerun') return await admitRunAction(ctx, interaction, conversation, parsed.runId, undefined, refusal);
+    // /usage: an access list of its own (admins), then dedupe
+    if (interaction.isChatInputCommand() && interaction.commandName === 'usage') {
+      if (await ctx.admitter.deliveries.seen(interactionEventId(interaction.id))) return;
+      return await handleUsage(ctx, interaction, roleIdsOf(interaction.member));
+    }
     // no job: access, then dedupe, then the answer
     if (refusal) return await replyEphemeral(ctx.logger, interaction, refusal);
     if (await ctx.admitter.deliveries.seen(interactionEventId(interaction.id))) return;

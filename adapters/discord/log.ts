@@ -1,5 +1,5 @@
-/** The adapter's logger: pino on stderr, level from `log.level`. */
-import { pino, destination } from 'pino';
+/** The adapter's logger: pino on stderr (src/log/logger.ts), level from `log.level`, format from `log.format`. */
+import { createLogger as createPino, type LogFormat } from '../../src/log/logger.js';
 
 /** What the adapter logs through; a pino logger fits, and so does a silent test double. */
 export interface Logger {
@@ -9,9 +9,9 @@ export interface Logger {
   debug(msg: string): void;
 }
 
-/** A pino logger writing JSON lines to stderr (fd 2). */
-export function createLogger(level: string): Logger {
-  const log = pino({ name: 'discord', level }, destination(2));
+/** A pino logger writing to stderr (fd 2): JSON lines, or pretty ones. */
+export function createLogger(level: string, format: LogFormat = 'json'): Logger {
+  const log = createPino({ name: 'discord', level, format });
   return {
     info: (m) => log.info(m),
     warn: (m) => log.warn(m),

@@ -12,6 +12,9 @@ import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 import { JobQueue } from '../../src/queue/queue.js';
 import { IngressOnlyLlm } from '../../src/queue/ingress-llm.js';
 import { redactedUrl } from '../../src/queue/connection.js';
+import { opsDeps } from '../../src/health/parts.js';
+import { startOpsIfConfigured } from '../../src/health/start.js';
+import type { OpsServer } from '../../src/health/ops-server.js';
 
 /** The `discord` section with what the bot cannot start without. */
 function requireDiscord(config: Config, needApplicationId: boolean): NonNullable<Config['discord']> & { token: string } {
@@ -35,17 +38,20 @@ function requireDiscord(config: Config, needApplicationId: boolean): NonNullable
  */
 export async function runDiscordBot(config: Config): Promise<number> {
   requireDiscord(config, false);
-  const logger = createLogger(config.log.level);
+  const logger = createLogger(config.log.level, config.log.format);
   const ingress = Boolean(config.queue.url);
   // queue mode: this process only receives and enqueues; workers call the LLM and run the sandbox
   const app = await createApp(config, { warn: (m) => logger.warn(m), ...(ingress ? { llm: new IngressOnlyLlm() } : {}) });
   keepRunningOnStrayErrors((err) => logger.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
   let queue: JobQueue | undefined;
   let bot: DiscordBot;
+  let ops: OpsServer | undefined;
   try {
     if (ingress) queue = await JobQueue.open(config, config.discord?.max_queue_per_channel ?? 5);
     bot = new DiscordBot({ app, logger, ...(queue ? { queue } : {}) });
     await bot.start();
+    // no HTTP server here: /healthz, /readyz and /metrics on ops.port when it is set
+    ops = await startOpsIfConfigured(config, opsDeps(config, app, { queue, runsCode: !ingress }));
   } catch (err) {
     await queue?.close();
     await app.close();
@@ -59,6 +65,7 @@ export async function runDiscordBot(config: Config): Promise<number> {
   });
   logger.info('stopping: waiting for running jobs to post their final message');
   await bot.stop();
+  await ops?.close();
   await queue?.close();
   await app.close();
   return 0;

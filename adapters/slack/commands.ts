@@ -1,5 +1,5 @@
 /**
- * Slash commands: `/run`, `/generate`, `/history`, `/show` (names from `slack.commands`). Each is acked within Slack's 3 s
+ * Slash commands: `/run`, `/generate`, `/history`, `/show`, `/usage` (admins; names from `slack.commands`). Each is acked within Slack's 3 s
  * (https://docs.slack.dev/interactivity/implementing-slash-commands#responding_to_commands); refusals and
  * answers only the user should see go in the ack as an ephemeral response, and work happens after.
  */
@@ -10,6 +10,8 @@ import { historyText, showText } from './history-view.js';
 import { escapeMrkdwn, section } from './mrkdwn.js';
 import { fromSlackText } from './incoming-text.js';
 import { admitCommand } from './enqueue.js';
+import { notAdminText, usageAnswer } from '../../src/chat/usage-view.js';
+import { budgetLimits } from '../../src/app/app.js';
 
 /** Longest a command waits for the store before acking empty and answering via response_url, in ms. */
 export const ANSWER_WITHIN_MS = 2000;
@@ -22,7 +24,10 @@ function usage(kind: 'run' | 'generate', name: string): string {
     : `Usage: \`${name} <what the program should do>\`: writes the code without running it.`;
 }
 
-/** Registers the four commands on a Bolt app, under the names of `slack.commands`. */
+/** Longest `/usage` answer, in characters (a section holds 3000). */
+const USAGE_MAX_CHARS = 2900;
+
+/** Registers the commands on a Bolt app, under the names of `slack.commands`. */
 export function registerCommands(app: BoltApp, ctx: SlackContext): void {
   const names = ctx.settings.commands;
   for (const kind of ['run', 'generate'] as const) {
@@ -33,6 +38,13 @@ export function registerCommands(app: BoltApp, ctx: SlackContext): void {
     if (refused) return ack(ephemeral(refused));
     const conv = conversationId(command.team_id, command.channel_id);
     await answer(ack, respond, async () => ephemeral(await historyText(ctx.core.store, conv, ctx.settings.historyLimit, names)));
+  });
+  app.command(names.usage, async ({ command, ack, respond }) => {
+    // an access list of its own: slack.admin_users (empty: nobody)
+    if (!ctx.settings.adminUsers.includes(command.user_id)) return ack(ephemeral(escapeMrkdwn(notAdminText('slack.admin_users'))));
+    await answer(ack, respond, async () =>
+      ephemeral(escapeMrkdwn(await usageAnswer(ctx.core.usage, budgetLimits(ctx.core.config), command.text, USAGE_MAX_CHARS))),
+    );
   });
   app.command(names.show, async ({ command, ack, respond }) => {
     const refused = refusal(ctx.settings, command.channel_id, command.user_id);

@@ -4,13 +4,16 @@
 import type { Config } from '../../src/config/schema.js';
 import { startSlackAdapter } from './server.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
+import { createLogger } from '../../src/log/logger.js';
+import { boltLogger } from './bolt-logger.js';
 
 /**
  * Starts the adapter and resolves with exit code 0 after a signal stopped it.
  * @throws what {@link startSlackAdapter} throws (config, LLM, store, port).
  */
 export async function runSlack(config: Config): Promise<number> {
-  const adapter = await startSlackAdapter(config);
+  const pino = createLogger({ name: 'slack', level: config.log.level, format: config.log.format });
+  const adapter = await startSlackAdapter(config, { logger: boltLogger(pino), warn: (m) => pino.warn(m) });
   keepRunningOnStrayErrors((err) =>
     process.stderr.write(`code-agent: unhandled error (the app keeps running): ${(err as Error)?.stack ?? String(err)}\n`),
   );

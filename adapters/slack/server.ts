@@ -4,7 +4,7 @@
  * Bolt: https://docs.slack.dev/tools/bolt-js/getting-started
  */
 import type { Server } from 'node:http';
-import { App as BoltApp, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger } from '@slack/bolt';
+import { App as BoltApp, HTTPReceiver, LogLevel, SocketModeReceiver, type CustomRoute, type Logger } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../../src/config/schema.js';
 import { createApp, type AppOverrides } from '../../src/app/app.js';
@@ -22,6 +22,9 @@ import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
 import type { ChatQueue } from '../../src/chat/job-queue.js';
 import { Deliveries } from '../../src/chat/deliveries.js';
 import { slackJobs } from './worker-jobs.js';
+import { opsDeps } from '../../src/health/parts.js';
+import { OPS_PATHS, opsRoutes, type OpsDeps } from '../../src/health/routes.js';
+import { startOpsIfConfigured } from '../../src/health/start.js';
 
 /** A running adapter. */
 export interface SlackAdapter {
@@ -75,13 +78,22 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     });
   }
   // queue mode: jobs go to Redis for workers; else to a queue in this process, run by the same job code
-  let queue: ChatQueue | undefined = ingress
+  const jobQueue = ingress
     ? await JobQueue.open(config, settings.maxQueuePerChannel).catch(async (err: unknown) => {
         await core.close();
         throw err;
       })
     : undefined;
+  let queue: ChatQueue | undefined = jobQueue;
+  // /healthz, /readyz, /metrics: on Bolt's HTTP server, and on the ops listener when ops.port is set
+  const ops = opsDeps(config, core, { queue: jobQueue, runsCode: !ingress });
+  const opsServer = await startOpsIfConfigured(config, ops).catch(async (err: unknown) => {
+    await jobQueue?.close();
+    await core.close();
+    throw err;
+  });
   const closeAll = async (graceMs?: number) => {
+    await opsServer?.close();
     await queue?.close(graceMs);
     await core.close();
   };
@@ -97,7 +109,12 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
           // only the URL, so its retry policy stays the library's (it retries reconnects longer)
           installerOptions: { clientOptions: { slackApiUrl: settings.apiUrl } },
         })
-      : new HTTPReceiver({ signingSecret: settings.signingSecret!, logLevel, ...(options.logger ? { logger: options.logger } : {}) });
+      : new HTTPReceiver({
+          signingSecret: settings.signingSecret!,
+          logLevel,
+          ...(options.logger ? { logger: options.logger } : {}),
+          customRoutes: opsCustomRoutes(ops),
+        });
   const bolt = new BoltApp({
     token: settings.botToken,
     receiver,
@@ -118,6 +135,8 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   }
   const log = options.logger ?? bolt.logger;
   queue ??= new MemoryJobQueue({ slack: slackJobs(core, config, log) }, settings.maxQueuePerChannel, (what, err) => log.error(`slack: ${what}`, err));
+  const counted = queue;
+  core.metrics?.watchQueue(() => counted.counts());
   const ctx: SlackContext = {
     core,
     settings,
@@ -128,6 +147,8 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
       queue,
       maxRequirementChars: core.agent.maxRequirementChars,
       onQueueError: (err) => log.error('slack: could not enqueue a job', err),
+      budgets: core.budgets,
+      metrics: core.metrics,
     },
   };
   registerCommands(bolt, ctx);
@@ -158,6 +179,20 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
       await closeAll(graceMs);
     },
   };
+}
+
+/** The ops endpoints as Bolt custom routes (https://docs.slack.dev/tools/bolt-js/concepts/custom-routes). */
+function opsCustomRoutes(deps: OpsDeps): CustomRoute[] {
+  const routes = opsRoutes(deps);
+  return OPS_PATHS.map((path) => ({
+    path,
+    method: ['GET', 'HEAD'],
+    handler: (req, res) => {
+      routes[path](req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    },
+  }));
 }
 
 /** Socket Mode could not connect at start; worded like the auth.test failure above. */

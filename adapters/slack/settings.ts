@@ -25,6 +25,8 @@ export interface SlackSettings {
   allowedChannels: string[];
   /** User ids allowed to run code; empty = everyone. */
   allowedUsers: string[];
+  /** User ids allowed to use `/usage`; empty = nobody. */
+  adminUsers: string[];
   maxQueuePerChannel: number;
   /** Largest attached file taken as input, in bytes. */
   maxInputFileBytes: number;
@@ -32,16 +34,17 @@ export interface SlackSettings {
   /** How long delivery ids are remembered, in ms. */
   dedupeTtlMs: number;
   historyLimit: number;
-  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`). */
+  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`). */
   commands: SlackCommandNames;
 }
 
-/** The names the four slash commands answer to. */
+/** The names the slash commands answer to. */
 export interface SlackCommandNames {
   run: string;
   generate: string;
   history: string;
   show: string;
+  usage: string;
 }
 
 /**
@@ -83,6 +86,7 @@ export function slackSettings(config: Config, role: 'receiver' | 'worker' = 'rec
     apiUrl,
     allowedChannels: s.allowed_channels,
     allowedUsers: s.allowed_users,
+    adminUsers: s.admin_users,
     maxQueuePerChannel: s.max_queue_per_channel,
     maxInputFileBytes: Math.round(s.max_input_file_mb * 1024 * 1024),
     maxInputFiles: s.max_input_files,

@@ -11,8 +11,12 @@ import { queueSettings } from '../../src/queue/queue.js';
 import { checkRedis, redactedUrl } from '../../src/queue/connection.js';
 import { startQueueWorker } from '../../src/queue/worker.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
+import { createLogger, logParts } from '../../src/log/logger.js';
 import { slackJobs } from '../slack/worker-jobs.js';
 import { discordJobs } from '../discord/worker-jobs.js';
+import { opsDeps } from '../../src/health/parts.js';
+import { startOpsIfConfigured } from '../../src/health/start.js';
+import type { OpsServer } from '../../src/health/ops-server.js';
 
 const QUIET = new Set(['fatal', 'error', 'warn', 'silent']);
 
@@ -24,16 +28,17 @@ const QUIET = new Set(['fatal', 'error', 'warn', 'silent']);
 export async function runWorker(config: Config): Promise<number> {
   const settings = queueSettings(config);
   await checkRedis(settings.url);
-  const write = (line: string) => process.stderr.write(`code-agent worker ${process.pid}: ${line}\n`);
+  // warnings and errors always; info lines unless log.level is quieter
+  const pino = createLogger({ name: 'worker', level: QUIET.has(config.log.level) ? 'warn' : config.log.level, format: config.log.format });
+  const write = (line: string) => pino.error(line);
   const log = {
-    info: (...msg: unknown[]) => {
-      if (!QUIET.has(config.log.level)) write(msg.map(String).join(' '));
-    },
-    warn: (...msg: unknown[]) => write(`warning: ${msg.map(String).join(' ')}`),
-    error: (...msg: unknown[]) => write(`error: ${msg.map((m) => (m instanceof Error ? m.message : String(m))).join(' ')}`),
+    info: (...msg: unknown[]) => logParts(pino, 'info', msg),
+    warn: (...msg: unknown[]) => logParts(pino, 'warn', msg),
+    error: (...msg: unknown[]) => logParts(pino, 'error', msg),
   };
-  const core = await createApp(config);
+  const core = await createApp(config, { warn: (m) => pino.warn(m) });
   let discord: ReturnType<typeof discordJobs> | undefined;
+  let ops: OpsServer | undefined;
   try {
     await core.executor.check();
     const platforms: Record<string, PlatformJobs> = {};
@@ -46,6 +51,12 @@ export async function runWorker(config: Config): Promise<number> {
       );
     }
     const worker = await startQueueWorker(config, platforms, log);
+    core.metrics?.watchQueue(() => worker.counts());
+    // no HTTP server here: /healthz, /readyz and /metrics on ops.port when it is set
+    ops = await startOpsIfConfigured(config, opsDeps(config, core, { queue: worker, runsCode: true })).catch(async (err: unknown) => {
+      await worker.close();
+      throw err;
+    });
     keepRunningOnStrayErrors((err) => write(`unhandled error (the worker keeps running): ${(err as Error)?.stack ?? String(err)}`));
     process.stderr.write(
       `code-agent: worker running (queue "${settings.name}" at ${redactedUrl(settings.url)}, ${settings.concurrency} job(s) at once; ${Object.keys(platforms).join(', ')})\n`,
@@ -57,6 +68,7 @@ export async function runWorker(config: Config): Promise<number> {
     process.stderr.write('code-agent: worker stopping (finishing its running jobs)…\n');
     await worker.close();
   } finally {
+    await ops?.close();
     await discord?.close().catch(() => undefined);
     await core.close();
   }

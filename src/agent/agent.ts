@@ -28,6 +28,9 @@ import type { PythonEnvironment } from '../sandbox/environment.js';
 import { CHECKS_PROMPT } from './checks.js';
 import { REVIEW_PROMPT } from './review.js';
 import type { WorkspaceCache } from '../history/workspace-cache.js';
+import type { UsageRecorder } from '../usage/recorder.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { TurnKind } from '../metrics/run-observer.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -72,6 +75,10 @@ export interface AgentOptions {
    * the store only what it lacks. Default: none (every restore reads the store).
    */
   workspaceCache?: WorkspaceCache;
+  /** Charges what runs spend and stops a run whose budget is spent (src/usage). Default: none. */
+  usage?: UsageRecorder;
+  /** Counts runs' outcomes and durations (src/metrics). Default: none. */
+  metrics?: Metrics;
 }
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 300 s). */
@@ -119,7 +126,7 @@ export class Agent {
       await this.steps.profileInputs(run, o);
       await this.steps.makeAttempt(run, 'requirement', undefined, o);
       await this.steps.executeAndFix(run, o);
-    });
+    }, undefined, 'run');
   }
 
   /**
@@ -134,7 +141,7 @@ export class Agent {
       const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, o);
       if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, o);
       return this.steps.finish(run, 'generated', undefined, o);
-    });
+    }, undefined, 'generate');
   }
 
   /**
@@ -154,7 +161,7 @@ export class Agent {
       const verdict = judgeAttempt(run.attempts.at(-1)!, run);
       if (verdict.kind === 'confirmed') return this.steps.finish(run, 'success', undefined, o);
       return this.steps.finish(run, verdict.kind === 'ran' ? 'unverified' : 'failed', 'reason' in verdict ? verdict.reason : undefined, o);
-    }, check);
+    }, check, 'rerun');
   }
 
   /**
@@ -176,7 +183,7 @@ export class Agent {
       await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, o);
       if (text) await this.steps.deriveChecks(run, o);
       await this.steps.executeAndFix(run, o);
-    }, check);
+    }, check, 'improve');
   }
 
   /**
@@ -249,9 +256,11 @@ export class Agent {
     options: CallOptions,
     retries: number,
     body: (options: TurnOptions) => Promise<unknown>,
-    check?: () => void,
+    check: (() => void) | undefined,
+    kind: TurnKind,
   ): Promise<Run> {
-    const deps = { store: this.options.store, steps: this.steps, log: this.options.log, runTimeoutMs: this.runTimeoutMs, turnWaitMs: this.turnWaitMs, workspaceLimits: this.workspaceLimits, workspaceCache: this.options.workspaceCache };
-    return runTurn(deps, run, options, retries, body, check);
+    const { store, log, usage, metrics } = this.options;
+    const deps = { store, steps: this.steps, log, runTimeoutMs: this.runTimeoutMs, turnWaitMs: this.turnWaitMs, workspaceLimits: this.workspaceLimits, usage, metrics, workspaceCache: this.options.workspaceCache };
+    return runTurn(deps, run, options, retries, body, check, kind);
   }
 }

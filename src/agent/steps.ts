@@ -31,6 +31,8 @@ import { answerPending } from './first-answer.js';
 import { budgetStop, type TimeBudget } from './time-budget.js';
 import type { WorkspaceCache } from '../history/workspace-cache.js';
 import type { WorkspaceLimits } from '../history/workspace.js';
+import { forPurpose } from '../usage/scope.js';
+import type { UsageRecorder } from '../usage/recorder.js';
 
 /** A call's options as the agent completes them for its turn. */
 export interface TurnOptions extends CallOptions {
@@ -68,6 +70,8 @@ export interface StepsOptions {
   tools?: AgentTools;
   /** This machine's cache of workspace contents (files a program wrote are put in it). */
   workspaceCache?: WorkspaceCache;
+  /** Charges usage and says when a budget stops a run (src/usage). Default: none. */
+  usage?: UsageRecorder;
 }
 
 /** The steps of runs (see the module doc). */
@@ -117,7 +121,8 @@ export class RunSteps {
       }
       const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
       const noTime = budgetStop(options.budget, retry, 'a cross-check');
-      const { verdict, final } = await settleByAgreement({ ...this.options, system: await this.systemPrompt(run, options.signal), noTime, workspace: options.workspace?.manifest }, run, attempt, reviewed, options);
+      const system = await this.systemPrompt(run, options.signal);
+      const { verdict, final } = await forPurpose('agreement', () => settleByAgreement({ ...this.options, system, noTime, workspace: options.workspace?.manifest }, run, attempt, reviewed, options));
       if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
         return;
@@ -128,8 +133,10 @@ export class RunSteps {
       }
       const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
       const stop = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment())) ?? (retry > maxRetries ? undefined : budgetStop(options.budget, retry, 'another attempt'));
-      if (stop !== undefined || retry > maxRetries) {
-        await this.finishUnconfirmed(run, verdict.reason, stop, options);
+      // a spent budget (limits.budgets) stops the run once its current attempt is done
+      const spent = stop === undefined && retry <= maxRetries ? this.options.usage?.stopReason() : undefined;
+      if (stop !== undefined || retry > maxRetries || spent !== undefined) {
+        await this.finishUnconfirmed(run, verdict.reason, stop ?? spent, options);
         return;
       }
       const next = run.attempts.length + 1;
@@ -167,7 +174,7 @@ export class RunSteps {
   /** With review on, asks the LLM to review a confirmed attempt; a defect makes the verdict `ran`. */
   private async review(run: Run, attempt: Attempt, verdict: Verdict, options: CallOptions): Promise<Verdict> {
     if (verdict.kind !== 'confirmed' || !this.usesReview || !attempt.result) return verdict;
-    const review = await reviewResult(this.options.llm, requestSoFar(run), attempt.code, attempt.result, options.signal);
+    const review = await forPurpose('review', () => reviewResult(this.options.llm, requestSoFar(run), attempt.code, attempt.result!, options.signal));
     attempt.review = review;
     await this.save(run);
     emit(options, { type: 'reviewed', runId: run.id, attempt: attempt.index, ok: review.ok, defect: review.defect });
@@ -195,7 +202,7 @@ export class RunSteps {
       return;
     }
     emit(options, { type: 'deriving_checks', runId: run.id });
-    run.checks = await deriveChecks(this.options.llm, checksRequest(run), { signal: options.signal, previous: run.checks, broken });
+    run.checks = await forPurpose('checks', () => deriveChecks(this.options.llm, checksRequest(run), { signal: options.signal, previous: run.checks, broken }));
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: [], code: run.checks.code });
     await this.executeLatest(run, options);
     await this.repairChecks(run, attempt, options);
@@ -208,7 +215,7 @@ export class RunSteps {
   async deriveChecks(run: Run, options: CallOptions): Promise<void> {
     if (!this.usesChecks) return;
     emit(options, { type: 'deriving_checks', runId: run.id });
-    run.checks = await deriveChecks(this.options.llm, checksRequest(run), { signal: options.signal, previous: run.checks });
+    run.checks = await forPurpose('checks', () => deriveChecks(this.options.llm, checksRequest(run), { signal: options.signal, previous: run.checks }));
     await this.save(run);
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [], code: run.checks.code });
   }

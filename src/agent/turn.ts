@@ -15,6 +15,10 @@ import { emit } from './call-options.js';
 import { takeTurn } from './turn-lease.js';
 import { openWorkspace } from './workspace-turn.js';
 import type { WorkspaceCache } from '../history/workspace-cache.js';
+import { accountOf, currentScope, emptyRunUsage, inRun, type RunScope } from '../usage/scope.js';
+import type { UsageRecorder } from '../usage/recorder.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { TurnObserver, type TurnKind } from '../metrics/run-observer.js';
 
 /** What a turn needs from the agent. */
 export interface TurnDeps {
@@ -28,6 +32,10 @@ export interface TurnDeps {
   workspaceLimits: WorkspaceLimits;
   /** This machine's cache of workspace contents (restores read only what it lacks from the store). */
   workspaceCache?: WorkspaceCache;
+  /** Charges the turn's usage (src/usage). */
+  usage?: UsageRecorder;
+  /** Counts the turn's outcome and durations (src/metrics). */
+  metrics?: Metrics;
 }
 
 /**
@@ -48,6 +56,7 @@ export async function runTurn(
   retries: number,
   body: (options: TurnOptions) => Promise<unknown>,
   check?: () => void,
+  kind: TurnKind = 'run',
 ): Promise<Run> {
   const held = await takeTurn(deps.store, run.id, {
     waitMs: deps.turnWaitMs,
@@ -59,7 +68,7 @@ export async function runTurn(
     // another turn may have ended between the caller reading the run and this call taking the lease
     await reload(deps.store, run);
     check?.();
-    return await turn(deps, run, options, retries, body);
+    return await metered(deps, run, options, kind, (o) => turn(deps, run, o, retries, body));
   } finally {
     await held.release();
   }
@@ -71,6 +80,24 @@ async function reload(store: HistoryStore, run: Run): Promise<void> {
   if (!stored) return;
   for (const key of Object.keys(run)) if (!(key in stored)) delete (run as unknown as Record<string, unknown>)[key];
   Object.assign(run, stored);
+}
+
+/**
+ * Runs a turn inside the run's usage scope (src/usage/scope.ts): what its LLM calls and executions
+ * spend is charged to the run (its stored `usage`) and to its account, a new run is counted, and
+ * the metrics see the turn's attempts and outcome.
+ */
+async function metered(deps: TurnDeps, run: Run, options: CallOptions, kind: TurnKind, go: (o: CallOptions) => Promise<Run>): Promise<Run> {
+  run.usage ??= emptyRunUsage();
+  const scope: RunScope = { runId: run.id, conversationId: run.conversationId, user: options.requestedBy ?? run.requestedBy, usage: run.usage };
+  const platform = currentScope().account?.platform ?? accountOf(run.conversationId, undefined).platform;
+  const observer = deps.metrics && new TurnObserver(deps.metrics, platform, kind);
+  return inRun(scope, async () => {
+    if ((run.turns ?? 0) === 0) await deps.usage?.runStarted();
+    const ended = await go(observer ? { ...options, onEvent: observer.listener(options.onEvent) } : options);
+    observer?.ended(ended);
+    return ended;
+  });
 }
 
 async function turn(deps: TurnDeps, run: Run, options: CallOptions, retries: number, body: (options: TurnOptions) => Promise<unknown>): Promise<Run> {

@@ -15,6 +15,13 @@ import type { LlmProvider } from '../llm/types.js';
 import type { Executor } from '../sandbox/types.js';
 import { toolboxFromConfig } from '../tools/from-config.js';
 import type { Toolbox } from '../tools/toolbox.js';
+import { Metrics, operationLabel } from '../metrics/metrics.js';
+import { MeteredLlm } from '../metrics/metered-llm.js';
+import { MeteredExecutor } from '../metrics/metered-executor.js';
+import { MemoryUsageLedger, type UsageLedger } from '../history/usage.js';
+import { Budgets, type BudgetLimits } from '../usage/budgets.js';
+import { UsageRecorder } from '../usage/recorder.js';
+import { packageVersion } from './version.js';
 
 /** The wired core. */
 export interface App {
@@ -27,6 +34,12 @@ export interface App {
   tools: Toolbox;
   /** Host folder for artifacts, absolute. */
   artifactRoot: string;
+  /** The process's metrics (undefined with `ops.metrics: false`). */
+  metrics: Metrics | undefined;
+  /** What runs spent, per day, channel and user (in the store when it keeps one). */
+  usage: UsageLedger;
+  /** The daily token budgets (`limits.budgets`). */
+  budgets: Budgets;
   /** Closes the store, releases the executor's temp folder and frees the LLM provider the app built. */
   close(): Promise<void>;
 }
@@ -38,6 +51,8 @@ export interface AppOverrides {
   store?: HistoryStore;
   /** Receives the executor's warnings (unisolated mode). Default: stderr. */
   warn?: (message: string) => void;
+  /** Metrics to count into (tests, benches); null: none, whatever `ops.metrics` says. Default: new ones when `ops.metrics` is on. */
+  metrics?: Metrics | null;
   /**
    * Load a local model in the background instead of before this returns (the interactive terminal:
    * commands that need no model answer at once). Default false.
@@ -50,12 +65,20 @@ export interface AppOverrides {
  * @throws {ConfigError} when no LLM is configured; {@link HistoryError} when the store cannot be opened.
  */
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
-  const llm = overrides.llm ?? (await createLlmProvider(config.llm, { deferLoad: overrides.deferLlmLoad }));
+  const rawLlm = overrides.llm ?? (await createLlmProvider(config.llm, { deferLoad: overrides.deferLlmLoad }));
   const warn = overrides.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
-  const executor = overrides.executor ?? executorFromConfig(config.sandbox, { warn });
-  const store = new StaleRunRecovery(overrides.store ?? (await KeyvHistoryStore.open(config.store.url)));
+  const metrics = overrides.metrics === null ? undefined : (overrides.metrics ?? (config.ops.metrics ? new Metrics(packageVersion()) : undefined));
+  const inner = overrides.store ?? (await KeyvHistoryStore.open(config.store.url));
+  if (metrics && inner instanceof KeyvHistoryStore) inner.onFailure((op) => metrics.storeErrors.inc({ operation: operationLabel(op) }));
+  const store = new StaleRunRecovery(inner);
+  const usage = store.usage ?? new MemoryUsageLedger();
+  const budgets = new Budgets(budgetLimits(config), usage);
+  const recorder = new UsageRecorder({ ledger: usage, budgets, metrics, log: warn });
+  const llm = new MeteredLlm(rawLlm, metrics, recorder);
+  const executor = new MeteredExecutor(overrides.executor ?? executorFromConfig(config.sandbox, { warn }), metrics, recorder);
   const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
   const tools = await toolboxFromConfig(config.tools);
+  void tools.sql.engine.announce(warn); // a privileged SQL role, said at start (in the background: a slow database does not hold the start)
   const agent = new Agent({
     llm,
     executor,
@@ -72,6 +95,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       maxConversationBytes: config.workspace.max_conversation_bytes,
     },
     tools,
+    usage: recorder,
+    metrics,
     // beside the sandbox's work roots: a turn restores from the store only what this machine lacks
     workspaceCache: new WorkspaceCache({ warn }),
   });
@@ -79,7 +104,18 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     await executor.close?.();
     await tools.close();
     await store.close();
-    if (!overrides.llm) await llm.dispose?.(); // a provider passed in belongs to the caller
+    if (!overrides.llm) await rawLlm.dispose?.(); // a provider passed in belongs to the caller
   };
-  return { config, llm, executor, store, agent, tools, artifactRoot, close };
+  return { config, llm, executor, store, agent, tools, artifactRoot, metrics, usage, budgets, close };
+}
+
+/** `limits.budgets` as {@link Budgets} takes them. */
+export function budgetLimits(config: Config): BudgetLimits {
+  const b = config.limits.budgets;
+  return {
+    ...(b.tokens_per_channel_per_day !== undefined ? { channelTokensPerDay: b.tokens_per_channel_per_day } : {}),
+    ...(b.tokens_per_user_per_day !== undefined ? { userTokensPerDay: b.tokens_per_user_per_day } : {}),
+    ...(b.price_per_1k_tokens !== undefined ? { pricePer1kTokens: b.price_per_1k_tokens } : {}),
+    currency: b.currency,
+  };
 }

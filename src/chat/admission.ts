@@ -5,14 +5,22 @@
  * 2. the request — a new run's requirement within the agent's limit, the platform's own checks
  *    (e.g. the run a button names still exists);
  * 3. dedupe — a delivery seen before (in memory, then in the store) is dropped;
- * 4. limits — one job per user, a bounded queue per channel; a request on an existing run (a reply,
+ * 4. budgets — a request that calls the LLM (not a Re-run) is refused while its channel's or its
+ *    user's daily token budget is spent (`limits.budgets`, counted in the store: src/usage/budgets.ts);
+ *    a store that cannot say lets it through;
+ * 5. limits — one job per user, a bounded queue per channel; a request on an existing run (a reply,
  *    Re-run, Improve) is never refused for its busy user: it waits its turn. The admitted job goes
  *    on the queue.
+ *
+ * Every refusal is counted by reason (`code_agent_admissions_refused_total`).
  *
  * The platform turns the {@link AdmissionResult} into its answer (an ack, an ephemeral message, a
  * reply in the thread). Nothing here knows whether the queue is in memory or in Redis.
  */
-import type { ChatJobData, ChatQueue } from './job-queue.js';
+import { accountOfJob, type ChatJobData, type ChatQueue } from './job-queue.js';
+import type { Refusal } from './limits.js';
+import type { Budgets } from '../usage/budgets.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { Deliveries, SeenIn } from './deliveries.js';
 import { busyText, couldNotQueueText, queuedText, tooLongText } from './messages.js';
 import { onExistingRun, type ChatRequest } from './request.js';
@@ -24,6 +32,10 @@ export interface Admitter {
   /** Longest requirement the agent takes, in characters. */
   maxRequirementChars: number;
   onQueueError(err: unknown): void;
+  /** The daily token budgets (step 4); undefined: none. */
+  budgets?: Budgets;
+  /** Counts refusals; undefined: not counted. */
+  metrics?: Metrics;
 }
 
 /** One request to admit. */
@@ -45,14 +57,21 @@ export interface AdmissionRequest {
 
 /** How admission ended; `text` is plain, for the requester. */
 export type AdmissionResult =
-  | { outcome: 'refused'; step: 'access' | 'request'; text: string }
+  | { outcome: 'refused'; step: 'access' | 'request' | 'budget'; text: string }
   | { outcome: 'duplicate'; seenIn: SeenIn }
-  | { outcome: 'busy'; text: string }
+  | { outcome: 'busy'; reason: Refusal; text: string }
   | { outcome: 'unavailable'; text: string }
   | { outcome: 'queued'; ahead: number; text: string | undefined };
 
 /** Admits a request (see the module comment). Never throws. */
 export async function admit(admitter: Admitter, req: AdmissionRequest): Promise<AdmissionResult> {
+  const result = await decide(admitter, req);
+  const reason = result.outcome === 'refused' ? result.step : result.outcome === 'busy' ? result.reason : result.outcome === 'unavailable' ? 'unavailable' : undefined;
+  if (reason) admitter.metrics?.admissionsRefused.inc({ platform: req.job.platform, reason });
+  return result;
+}
+
+async function decide(admitter: Admitter, req: AdmissionRequest): Promise<AdmissionResult> {
   if (req.refusal !== undefined) return { outcome: 'refused', step: 'access', text: req.refusal };
   const { request } = req;
   if ('requirement' in request && request.requirement.length > admitter.maxRequirementChars) {
@@ -62,10 +81,14 @@ export async function admit(admitter: Admitter, req: AdmissionRequest): Promise<
   if (invalid !== undefined) return { outcome: 'refused', step: 'request', text: invalid };
   const seenIn = await admitter.deliveries.seen(req.deliveryId);
   if (seenIn) return { outcome: 'duplicate', seenIn };
+  if (admitter.budgets && request.kind !== 're-run') {
+    const spent = await admitter.budgets.refusal(accountOfJob(req.job)).catch(() => undefined);
+    if (spent !== undefined) return { outcome: 'refused', step: 'budget', text: spent };
+  }
   try {
     const limit = { ...req.job.limit, ...(onExistingRun(request) ? { waitsForUser: true } : {}) };
     const admission = await admitter.queue.submit(req.jobId, { ...req.job, limit }, req.beforeAdd);
-    if (!admission.accepted) return { outcome: 'busy', text: busyText(admission.reason) };
+    if (!admission.accepted) return { outcome: 'busy', reason: admission.reason, text: busyText(admission.reason) };
     return { outcome: 'queued', ahead: admission.ahead, text: admission.ahead > 0 ? queuedText(admission.ahead) : undefined };
   } catch (err) {
     admitter.onQueueError(err);

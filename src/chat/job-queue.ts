@@ -6,6 +6,8 @@
  */
 import type { Admission, LimitKey } from './limits.js';
 import type { ThreadRef } from './thread-ref.js';
+import { inAccount, type UsageAccount } from '../usage/scope.js';
+import type { QueueCounts } from '../metrics/metrics.js';
 
 /** The data of one queued job (JSON). */
 export interface ChatJobData<P = unknown> {
@@ -75,6 +77,8 @@ export interface ChatQueue {
   submit(jobId: string, data: Omit<ChatJobData, 'enqueuedAt'>, beforeAdd?: (ahead: number) => Promise<void>): Promise<Admission>;
   /** Stops taking jobs; waits for running ones (the in-memory queue at most `graceMs`). */
   close(graceMs?: number): Promise<void>;
+  /** Jobs waiting and running (queue mode: in the whole queue), for the metrics. @throws when the queue cannot say */
+  counts(): Promise<QueueCounts>;
 }
 
 /**
@@ -86,7 +90,14 @@ export async function processJob(
   data: ChatJobData,
   hooks: JobHooks,
 ): Promise<void> {
-  await runnerOf(platforms, data).run(data, hooks);
+  const runner = runnerOf(platforms, data);
+  // what the job spends is charged to its channel and user, as its limits count them
+  await inAccount(accountOfJob(data), () => runner.run(data, hooks));
+}
+
+/** The usage account of a job: its platform, and its limit key's channel and user. */
+export function accountOfJob(data: Pick<ChatJobData, 'platform' | 'limit'>): UsageAccount {
+  return { platform: data.platform, channel: data.limit.channel, user: data.limit.user };
 }
 
 /** The runner of a job's platform. @throws an Error naming the platform when there is none. */

@@ -7,6 +7,7 @@ import PQueue from 'p-queue';
 import { processJob, type ChatJobData, type ChatQueue, type PlatformJobs } from './job-queue.js';
 import type { Admission } from './limits.js';
 import { MemoryJobLimits } from './limits.js';
+import type { QueueCounts } from '../metrics/metrics.js';
 
 /** Where the queue reports a job that threw (a bug: runs end with their own final message). */
 export type JobErrorLog = (message: string, err: unknown) => void;
@@ -17,6 +18,8 @@ export class MemoryJobQueue implements ChatQueue {
   private readonly running = new Set<Promise<void>>();
   private readonly limits: MemoryJobLimits;
   private closed = false;
+  /** Jobs started and not yet ended. */
+  private active = 0;
 
   /**
    * @param platforms the job runners by platform name (the process's own platform)
@@ -45,6 +48,7 @@ export class MemoryJobQueue implements ChatQueue {
     const done = channel
       .add(async () => {
         await this.limits.started(jobId);
+        this.active += 1;
         try {
           await processJob(this.platforms, job, {
             setThread: async (thread) => {
@@ -53,6 +57,7 @@ export class MemoryJobQueue implements ChatQueue {
             ending: () => this.limits.release(data.limit),
           });
         } finally {
+          this.active -= 1;
           await this.limits.release(data.limit);
         }
       })
@@ -68,6 +73,10 @@ export class MemoryJobQueue implements ChatQueue {
   /** Jobs admitted and not yet ended. */
   get size(): number {
     return this.running.size;
+  }
+
+  async counts(): Promise<QueueCounts> {
+    return { waiting: this.running.size - this.active, active: this.active };
   }
 
   async close(graceMs = 10_000): Promise<void> {

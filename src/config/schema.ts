@@ -28,6 +28,45 @@ const int = (def: number, min = 1, max = Number.MAX_SAFE_INTEGER) =>
 
 const idList = z.array(z.coerce.string()).default([]);
 
+/** An optional number (from `${VAR}` too; empty = not set) of at least `min`. */
+const optionalNumber = (min: number, integer: boolean) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number.isNaN(Number(v)) ? v : Number(v)) : v),
+    (integer ? z.number().int() : z.number()).min(min).optional(),
+  );
+
+/**
+ * The `ops` section (docs/operations.md): `/healthz`, `/readyz` and `/metrics` on a listener of
+ * their own for processes without an HTTP server (Discord, the worker); off without `port`. The
+ * Slack HTTP app serves them on its own port too.
+ */
+export const opsSchema = z
+  .object({
+    /** Port of the ops listener (0: any free port, printed at start); unset: no listener. */
+    port: optionalNumber(0, true).refine((p) => p === undefined || p <= 65535, { message: 'expected a port number (0–65535)' }),
+    /** Address it listens on (`0.0.0.0` for probes and scrapes from other hosts). */
+    host: z.string().min(1).default('127.0.0.1'),
+    /** Serve `/metrics` (and count them). */
+    metrics: z.boolean().default(true),
+    /** How long `/readyz` waits for each part (store, queue, LLM, sandbox), in s. */
+    ready_timeout_s: num(3),
+  })
+  .strict();
+
+/** `limits.budgets` (docs/operations.md): daily LLM token budgets, per channel and per user, kept in the store. */
+export const budgetsSchema = z
+  .object({
+    /** LLM tokens (prompt + completion) one channel may spend per UTC day. */
+    tokens_per_channel_per_day: optionalNumber(1, true),
+    /** LLM tokens one user may spend per UTC day, over every channel. */
+    tokens_per_user_per_day: optionalNumber(1, true),
+    /** Price of 1000 tokens of an API model, to show usage in money. */
+    price_per_1k_tokens: optionalNumber(0, false),
+    /** The price's currency (ISO 4217 code). */
+    currency: z.string().regex(/^[A-Z]{3}$/, { message: 'expected a three-letter currency code like USD' }).default('USD'),
+  })
+  .strict();
+
 /** An optional http(s) URL; empty counts as not set. */
 const optionalUrl = optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v), {
   message: 'expected an http:// or https:// URL',
@@ -139,13 +178,14 @@ export const slackCommandsSchema = z
     generate: slashCommand('/generate'),
     history: slashCommand('/history'),
     show: slashCommand('/show'),
+    usage: slashCommand('/usage'),
   })
   .strict()
-  .refine((c) => new Set(Object.values(c)).size === 4, { message: 'the four commands need four different names' });
+  .refine((c) => new Set(Object.values(c)).size === Object.values(c).length, { message: 'the commands need different names' });
 
 export const slackSchema = z
   .object({
-    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show' }),
+    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage' }),
     bot_token: optionalString,
     signing_secret: optionalString,
     /** Set → Socket Mode (no public URL needed). */
@@ -158,6 +198,8 @@ export const slackSchema = z
     api_url: optionalString,
     allowed_channels: idList,
     allowed_users: idList,
+    /** Who may use `/usage` (user ids); empty: nobody. */
+    admin_users: idList,
     ...chatKeys,
   })
   .strict();
@@ -228,9 +270,18 @@ export const configSchema = z
       .strict()
       .default({ url: 'sqlite://data/history.sqlite', data_dir: 'data' }),
     log: z
-      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+      .object({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+        /** `json` lines, `pretty` lines for people, or `auto`: pretty on a terminal, else json (`--log-format`). */
+        format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+      })
       .strict()
-      .default({ level: 'info' }),
+      .default({ level: 'info', format: 'auto' }),
+    ops: opsSchema.default(opsSchema.parse({})),
+    limits: z
+      .object({ budgets: budgetsSchema.default(budgetsSchema.parse({})) })
+      .strict()
+      .default({ budgets: budgetsSchema.parse({}) }),
     queue: queueSchema.default(queueSchema.parse({})),
     /** What programs may reach through the host-side broker (src/tools/config.ts). */
     tools: toolsSchema.default(toolsSchema.parse({})),
@@ -249,6 +300,9 @@ export const configSchema = z
         /** With roles or users set, a member needs one of the roles or to be listed. */
         allowed_roles: idList,
         allowed_users: idList,
+        /** Who may use `/usage`: these users, and members with one of `admin_roles`; both empty: nobody. */
+        admin_users: idList,
+        admin_roles: idList,
         ...chatKeys,
       })
       .strict()

@@ -5,6 +5,8 @@
  */
 import pg from 'pg';
 import type { AtomicOps } from './atomic.js';
+import type { UsageLedger } from './usage.js';
+import { SqlUsageLedger, USAGE_TABLE } from './usage-sql.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS code_agent_run_index (
@@ -21,9 +23,9 @@ CREATE TABLE IF NOT EXISTS code_agent_leases (
   key TEXT PRIMARY KEY,
   owner TEXT NOT NULL,
   expires_at TIMESTAMPTZ NOT NULL
-);`;
+);${USAGE_TABLE}`;
 
-/** Tables `code_agent_run_index`, `code_agent_claims` and `code_agent_leases`, created on open. */
+/** Tables `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` and `code_agent_usage`, created on open. */
 export class PostgresAtomics implements AtomicOps {
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -101,6 +103,10 @@ export class PostgresAtomics implements AtomicOps {
 
   async release(key: string, owner: string): Promise<void> {
     await this.pool.query('DELETE FROM code_agent_leases WHERE key = $1 AND owner = $2', [key, owner]);
+  }
+
+  usage(): UsageLedger {
+    return new SqlUsageLedger(async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[]);
   }
 
   async close(): Promise<void> {

@@ -4,9 +4,11 @@
  * appended by a Lua script, which Redis runs atomically (https://redis.io/docs/latest/develop/interact/programmability/eval-intro/).
  */
 import type { AtomicOps } from './atomic.js';
+import type { UsageLedger } from './usage.js';
+import { RedisUsageLedger, type RedisUsageClient } from './usage-redis.js';
 
 /** The part of node-redis's client used here. */
-export interface RedisLike {
+export interface RedisLike extends RedisUsageClient {
   set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   lRange(key: string, start: number, stop: number): Promise<string[]>;
@@ -68,6 +70,10 @@ export class RedisAtomics implements AtomicOps {
 
   async release(key: string, owner: string): Promise<void> {
     await (await this.connected()).eval(RELEASE, { keys: [`code-agent:lease:${key}`], arguments: [owner] });
+  }
+
+  usage(): UsageLedger {
+    return new RedisUsageLedger(this.connected);
   }
 
   async close(): Promise<void> {

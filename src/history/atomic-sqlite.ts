@@ -11,6 +11,8 @@
  */
 import sqlite3 from 'sqlite3';
 import type { AtomicOps } from './atomic.js';
+import type { UsageLedger } from './usage.js';
+import { SqlUsageLedger, USAGE_TABLE } from './usage-sql.js';
 
 /**
  * How long a statement waits for another process's lock on the file, in ms (SQLite's busy
@@ -34,9 +36,9 @@ CREATE TABLE IF NOT EXISTS code_agent_leases (
   key TEXT PRIMARY KEY,
   owner TEXT NOT NULL,
   expires_at INTEGER NOT NULL
-);`;
+);${USAGE_TABLE}`;
 
-/** Tables `code_agent_run_index`, `code_agent_claims` and `code_agent_leases` (expiry in ms since the epoch), created on open. */
+/** Tables `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` (expiry in ms since the epoch) and `code_agent_usage`, created on open. */
 export class SqliteAtomics implements AtomicOps {
   private constructor(private readonly db: sqlite3.Database) {}
 
@@ -105,6 +107,14 @@ export class SqliteAtomics implements AtomicOps {
 
   async release(key: string, owner: string): Promise<void> {
     await this.run('DELETE FROM code_agent_leases WHERE key = ? AND owner = ?', [key, owner]);
+  }
+
+  usage(): UsageLedger {
+    // `?NNN` binds the NNN-th parameter (https://sqlite.org/lang_expr.html#varparam); `$1` would be a name
+    return new SqlUsageLedger(
+      <T>(sql: string, params: unknown[]) =>
+        new Promise<T[]>((resolve, reject) => this.db.all(sql.replace(/\$(\d+)/g, '?$1'), params, (err, rows: T[]) => (err ? reject(err) : resolve(rows)))),
+    );
   }
 
   async close(): Promise<void> {

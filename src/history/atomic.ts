@@ -8,6 +8,8 @@
  * - sqlite: `INSERT OR IGNORE` (a row per index entry), an upsert with a condition for claims
  */
 
+import { MemoryUsageLedger, type UsageLedger } from './usage.js';
+
 /** Atomic operations of one backend; every method is safe across processes sharing the store. */
 export interface AtomicOps {
   /**
@@ -30,6 +32,8 @@ export interface AtomicOps {
   lease(key: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Ends `owner`'s lease on `key`; a lease held by another owner (after ours expired) is left alone. */
   release(key: string, owner: string): Promise<void>;
+  /** The usage ledger on the same backend (see `usage.ts`). */
+  usage(): UsageLedger;
   /** Closes the connection this object opened (not the Keyv adapter's). */
   close(): Promise<void>;
 }
@@ -39,6 +43,7 @@ export class MemoryAtomics implements AtomicOps {
   private readonly claims = new Map<string, number>();
   private readonly lists = new Map<string, string[]>();
   private readonly leases = new Map<string, { owner: string; until: number }>();
+  private readonly ledger = new MemoryUsageLedger();
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
@@ -69,6 +74,10 @@ export class MemoryAtomics implements AtomicOps {
 
   async release(key: string, owner: string): Promise<void> {
     if (this.leases.get(key)?.owner === owner) this.leases.delete(key);
+  }
+
+  usage(): UsageLedger {
+    return this.ledger;
   }
 
   async close(): Promise<void> {}

@@ -23,6 +23,7 @@ import { HistoryError, type HistoryStore, type Run } from './types.js';
 import { MemoryAtomics, type AtomicOps } from './atomic.js';
 import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
 import { KeyvWorkspaces } from './workspace-keyv.js';
+import type { UsageLedger } from './usage.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
 
 /** The store could not be opened or read when the process started (a config or service problem). */
@@ -55,6 +56,12 @@ export class KeyvHistoryStore implements HistoryStore {
   /** Conversations whose unusable index was already reported. */
   private readonly badIndexReported = new Set<string>();
 
+  /** Told of each failed operation (its name, e.g. `save a run`): the metrics count them. */
+  private failureListener: ((operation: string) => void) | undefined;
+
+  /** The usage ledger on the store's backend, each operation within the store's deadline. */
+  readonly usage: UsageLedger;
+
   /**
    * @param store a Keyv storage adapter (see {@link openBackend}); a Map works for tests.
    * @param label how the store is named in error messages (e.g. its URL without credentials).
@@ -72,6 +79,12 @@ export class KeyvHistoryStore implements HistoryStore {
       /* errors are thrown to the caller (throwOnErrors); this keeps them from being unhandled */
     });
     this.workspaces = new KeyvWorkspaces(this.keyv, (what, fn) => this.call(what, fn));
+    const ledger = atomics.usage();
+    this.usage = {
+      add: (key, counts) => this.call('record usage', () => ledger.add(key, counts)),
+      totals: (key) => this.call('read usage', () => ledger.totals(key)),
+      rows: (from, to) => this.call('read usage', () => ledger.rows(from, to)),
+    };
   }
 
   /**
@@ -191,6 +204,19 @@ export class KeyvHistoryStore implements HistoryStore {
     return this.workspaces.remove(conversationId, runId, name);
   }
 
+  /**
+   * Sets who is told of each failed operation, by its name (a fixed phrase such as `save a run` or
+   * `read the run index`, never a key or a value). Replaces the previous listener.
+   */
+  onFailure(listener: (operation: string) => void): void {
+    this.failureListener = listener;
+  }
+
+  /** Reads one key within the deadline. @throws {HistoryError} naming the store when it cannot. */
+  async ping(): Promise<void> {
+    await this.call('answer a health check', () => this.keyv.get('health'));
+  }
+
   takeTurn(runId: string, owner: string, ttlMs: number): Promise<boolean> {
     return this.call('take a run\'s turn', () => this.atomics.lease(`turn:${runId}`, owner, ttlMs));
   }
@@ -252,6 +278,11 @@ export class KeyvHistoryStore implements HistoryStore {
     try {
       return await Promise.race([fn(), deadline]);
     } catch (err) {
+      try {
+        this.failureListener?.(what);
+      } catch {
+        /* a listener's error must not change the operation's */
+      }
       if (err instanceof HistoryError) throw err;
       throw new HistoryError(`${this.label}: cannot ${what}: ${inWords(err)}`, { cause: err });
     } finally {

@@ -7,6 +7,7 @@
  */
 import { isProcessGone, thisProcess } from './process-identity.js';
 import type { HistoryStore, Run } from './types.js';
+import type { UsageLedger } from './usage.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** The `error` of a run found interrupted. */
@@ -27,6 +28,14 @@ export function givenUpHere(runId: string, reason: string): void {
 /** See the module comment. Every method delegates to `inner`; reads repair stale runs first. */
 export class StaleRunRecovery implements HistoryStore {
   constructor(private readonly inner: HistoryStore) {}
+
+  get usage(): UsageLedger | undefined {
+    return this.inner.usage;
+  }
+
+  async ping(): Promise<void> {
+    await this.inner.ping?.();
+  }
 
   saveRun(run: Run): Promise<void> {
     return this.inner.saveRun(run);

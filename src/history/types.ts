@@ -7,6 +7,7 @@ import type { TokenUsage } from '../llm/types.js';
 import type { RunChecks } from '../agent/checks.js';
 import type { RunAgreement } from '../agent/agreement.js';
 import type { InputProfile } from '../data/profile.js';
+import type { UsageLedger } from './usage.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** Why an attempt was made. */
@@ -129,6 +130,24 @@ export interface Run {
   meta?: Record<string, string>;
   /** Turns (agent calls: run, improve, execute) the run has had so far. Absent before the first. */
   turns?: number;
+  /** What the run spent so far, over all its turns. Absent in runs stored before it was kept. */
+  usage?: RunUsage;
+}
+
+/** What a run spent (see `usage.ts` for the ledger that adds it up per day, channel and user). */
+export interface RunUsage {
+  /** LLM calls (code, checks, review, agreement). */
+  llmCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Time spent waiting for LLM replies, in ms. */
+  llmMs: number;
+  /** Programs executed in the sandbox. */
+  executions: number;
+  /** CPU time of the sandboxed programs, in s (0 where no cgroup measures it). */
+  cpuS: number;
+  /** Tool calls the programs made. */
+  toolCalls: number;
 }
 
 /** Persistent per-conversation history. */
@@ -185,6 +204,13 @@ export interface HistoryStore {
   takeTurn(runId: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Ends `owner`'s turn lease on a run (a lease another owner took after it expired is left alone). */
   releaseTurn(runId: string, owner: string): Promise<void>;
+  /**
+   * The usage ledger in the same store (`usage.ts`): shared by every process on the store. Absent
+   * in a store that keeps none (the callers then keep one in memory).
+   */
+  readonly usage?: UsageLedger;
+  /** Answers within its deadline when the store can be read (a health check). @throws {HistoryError} naming the store when not. */
+  ping?(): Promise<void>;
   /** Closes connections. */
   close(): Promise<void>;
 }

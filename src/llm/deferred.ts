@@ -47,6 +47,17 @@ export class DeferredLlmProvider implements LlmProvider {
   }
 
   /**
+   * Resolves once the model is loaded (and answers its own check); before, starts the load when
+   * none is going and throws.
+   * @throws {LlmError} while the model is loading or after a failed load.
+   */
+  async ping(signal?: AbortSignal): Promise<void> {
+    if (this.loaded) return this.loaded.ping?.(signal);
+    this.load().catch(() => undefined);
+    throw new LlmError(`the local model ${this.name} is still loading`);
+  }
+
+  /**
    * Completes a chat with the loaded provider, waiting for the load first. A cancelled `signal`
    * ends the wait at once (the load goes on, for the next request).
    * @throws {LlmError} when the model cannot be loaded, or the real provider's errors.

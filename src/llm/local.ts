@@ -162,6 +162,11 @@ export class LocalLlamaProvider implements LlmProvider {
     }
   }
 
+  /** Resolves while the model is loaded. @throws {LlmError} after {@link dispose}. */
+  async ping(): Promise<void> {
+    if (this.disposed) throw new LlmError('the local model was shut down');
+  }
+
   /** Completes a chat with the local model; waits for a free slot first. */
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
     if (messages.length === 0) throw new LlmError('nothing to complete: the chat is empty');

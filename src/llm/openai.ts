@@ -185,6 +185,15 @@ export class OpenAiProvider implements LlmProvider {
     }
   }
 
+  /** Lists the server's models (`GET /models`, no tokens spent), once, without retries. @throws {LlmError} saying why it failed. */
+  async ping(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.client.models.list({ signal, maxRetries: 0 });
+    } catch (err) {
+      throw this.toLlmError(err);
+    }
+  }
+
   /** Adjusts the request after a 400 that names a parameter this server/model refuses. True if worth another try. */
   private adaptTo(err: unknown): boolean {
     if (!(err instanceof OpenAI.APIError) || err.status !== 400) return false;

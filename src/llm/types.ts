@@ -67,6 +67,12 @@ export interface LlmProvider {
    */
   prepare?(systemPrompts: readonly string[]): Promise<void>;
   /**
+   * Optional: resolves when the LLM can serve requests now (a health check: an API server lists
+   * its models, a local model is loaded), without spending tokens.
+   * @throws {LlmError} saying why not.
+   */
+  ping?(signal?: AbortSignal): Promise<void>;
+  /**
    * Optional (local models): frees what the provider holds (a model's context), after the requests
    * in progress; work read ahead by {@link prepare} stops early. Later requests fail.
    */

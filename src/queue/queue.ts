@@ -11,6 +11,13 @@ import { checkRedis, closeConnection, ingressConnection } from './connection.js'
 import { RedisJobLimits } from './limits.js';
 import type { ChatJobData, ChatQueue } from '../chat/job-queue.js';
 import type { Admission } from '../chat/limits.js';
+import type { QueueCounts } from '../metrics/metrics.js';
+
+/** A BullMQ queue's jobs waiting (waiting, delayed, prioritized, paused) and running (https://docs.bullmq.io/guide/jobs/getters). */
+export async function queueCounts(queue: Queue): Promise<QueueCounts> {
+  const c = await queue.getJobCounts('waiting', 'delayed', 'prioritized', 'paused', 'active');
+  return { waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0) + (c.paused ?? 0), active: c.active ?? 0 };
+}
 
 /** Completed and failed jobs kept in Redis for inspection, at most (older ones are removed). */
 export const KEEP_FINISHED_JOBS = 1000;
@@ -69,6 +76,16 @@ export class JobQueue implements ChatQueue {
       throw err;
     }
     return admission;
+  }
+
+  /** Jobs waiting (incl. delayed, prioritized) and running in the whole queue (BullMQ's counts). */
+  async counts(): Promise<QueueCounts> {
+    return queueCounts(this.queue);
+  }
+
+  /** Resolves when Redis answers a PING. @throws when it does not */
+  async ping(): Promise<void> {
+    await this.redis.ping();
   }
 
   /** Closes the queue and its connection (running jobs are the workers'). */

@@ -13,13 +13,15 @@
  * claim the job's end first (src/queue/job-end.ts), so "interrupted" is said only of a job whose
  * run had not ended, and a run that ends after such a false alarm corrects what was posted.
  */
-import { Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { closeConnection, workerConnection } from './connection.js';
 import { RedisJobLimits } from './limits.js';
-import { queueSettings } from './queue.js';
-import { processJob, runnerOf, type ChatJobData, type PlatformJobs } from '../chat/job-queue.js';
+import { queueCounts, queueSettings } from './queue.js';
+import type { QueueCounts } from '../metrics/metrics.js';
+import { accountOfJob, processJob, runnerOf, type ChatJobData, type PlatformJobs } from '../chat/job-queue.js';
+import { inAccount } from '../usage/scope.js';
 import { JobEnds } from './job-end.js';
 
 /** BullMQ's failure reason for a job whose worker stopped (moveStalledJobsToWait). */
@@ -38,6 +40,10 @@ export interface WorkerLog {
 export interface QueueWorker {
   /** Stops taking jobs and waits for the running ones to end. */
   close(): Promise<void>;
+  /** Resolves when Redis answers a PING on the worker's connection. @throws when it does not */
+  ping(): Promise<void>;
+  /** Jobs waiting and running in the whole queue (for the metrics). */
+  counts(): Promise<QueueCounts>;
 }
 
 /**
@@ -55,7 +61,8 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
 
   const worker = new Worker<ChatJobData>(
     settings.name,
-    async (job: Job<ChatJobData>) => {
+    // every line logged for the job carries its channel (src/log), its run's lines the run id too
+    async (job: Job<ChatJobData>) => inAccount(accountOfJob(job.data), async () => {
       const data = job.data;
       await limits.started(job.id!).catch(() => undefined);
       log.info(`started job ${job.id} (${data.platform} ${data.kind}, ${Date.now() - data.enqueuedAt} ms after it was queued)`);
@@ -72,7 +79,7 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
         log.info(`finished job ${job.id}`);
         await correctFalseAlarm(job.id!, job.data);
       }
-    },
+    }),
     {
       connection: redis,
       concurrency: settings.concurrency,
@@ -115,9 +122,18 @@ export async function startQueueWorker(config: Config, platforms: Record<string,
   worker.on('error', (err) => log.error('queue worker error', err));
   await worker.waitUntilReady();
 
+  const counter = new Queue(settings.name, { connection: limitsRedis });
+  counter.on('error', () => {
+    /* reported by counts() */
+  });
   return {
+    ping: async () => {
+      await limitsRedis.ping();
+    },
+    counts: () => queueCounts(counter),
     async close() {
       await worker.close();
+      await counter.close().catch(() => undefined);
       await closeConnection(redis);
       await closeConnection(limitsRedis);
     },

@@ -159,6 +159,7 @@ export async function finishRun(p: RunParts): Promise<ExecutionResult> {
     durationMs: out.durationMs,
     artifacts: collected.artifacts,
     ...(checks && limitHit === null ? { checks } : {}),
+    ...(facts ? { cpuS: Math.round(facts.cpuS * 1e6) / 1e6 } : {}),
   };
 }
 

@@ -125,6 +125,11 @@ export interface ExecutionResult {
    * execution had no tools). Addition to the contract.
    */
   toolCalls?: ToolCallRecord[];
+  /**
+   * CPU time the program's whole process tree used, in s, as its cgroup counted it (absent where
+   * no cgroup measures it). Addition to the contract.
+   */
+  cpuS?: number;
 }
 
 /** Options of one execution. */

@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { TLSSocket } from 'node:tls';
 import { caCertificatePem, hostContext } from './mitm.js';
-import { answerError, forward, reasonPhrase, type Uploads } from './http/forward.js';
+import { answerError, forward, reasonPhrase, refuse, type Uploads } from './http/forward.js';
 import { isRefusal, type CheckedTarget, type HttpPolicy } from './http/policy.js';
 import { httpRecord, shortUrl } from './records.js';
 import type { RouteHandler, RunningBroker, ToolBrokerStarter, ToolCallRecord } from './types.js';
@@ -38,6 +38,9 @@ export const CHECKS_ROUTE = '.checks';
 export const CHECKS_REFUSAL = "the checks may not call tools: they judge what the program printed and never reach the team's systems themselves";
 /** Most records kept per execution (calls past it are still served and counted). */
 export const MAX_RECORDS = 200;
+
+/** Why an HTTP call past an execution's cap of `max` calls was refused. */
+const tooManyHttpCalls = (max: number) => `this execution already made ${max} http calls, the most allowed (tools.http.max_calls)`;
 
 /** What one execution's broker serves. */
 export interface BrokerOptions {
@@ -120,13 +123,6 @@ class BrokerSession {
     if (this.records.length < MAX_RECORDS) this.records.push(r);
   }
 
-  /** Counts a call; false (and the program told why) past the execution's cap. */
-  private admit(res: http.ServerResponse, max: number, what: string): boolean {
-    this.calls += 1;
-    if (this.calls <= max) return true;
-    answerError(res, 429, `this execution already made ${max} ${what} calls, the most allowed (tools.${what}.max_calls)`);
-    return false;
-  }
 
   private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = req.url ?? '/';
@@ -160,20 +156,24 @@ class BrokerSession {
     const policy = this.policy;
     const label = shortUrl(url);
     if (!policy) {
-      answerError(res, 403, 'this conversation may not use the HTTP tool (tools.http.conversations)');
+      await refuse(req, res, 403, 'this conversation may not use the HTTP tool (tools.http.conversations)', MAX_ROUTE_BODY_BYTES);
       return this.record(httpRecord(method, label, 'refused: no HTTP tool here', 0, performance.now() - started));
     }
-    if (!this.admit(res, policy.caps.maxCalls, 'http')) return this.record(httpRecord(method, label, 'refused: too many calls', 0, performance.now() - started));
+    this.calls += 1;
+    if (this.calls > policy.caps.maxCalls) {
+      await refuse(req, res, 429, tooManyHttpCalls(policy.caps.maxCalls), policy.caps.maxResponseBytes);
+      return this.record(httpRecord(method, label, 'refused: too many calls', 0, performance.now() - started));
+    }
     const port = Number(url.port || (scheme === 'https' ? 443 : 80));
     const checked = tunnel ? (policy.refuseMethod(method) ?? tunnel) : await policy.check(method, scheme, url.hostname, port);
     if (isRefusal(checked)) {
-      answerError(res, checked.status, checked.reason);
+      await refuse(req, res, checked.status, checked.reason, policy.caps.maxResponseBytes);
       return this.record(httpRecord(method, label, `refused: ${checked.reason}`, 0, performance.now() - started));
     }
     const left = policy.caps.maxTotalBytes - this.received;
     if (left <= 0) {
       const why = `this execution already received ${policy.caps.maxTotalBytes} bytes, the most allowed (tools.http.max_total_mb)`;
-      answerError(res, 429, why);
+      await refuse(req, res, 429, why, policy.caps.maxResponseBytes);
       return this.record(httpRecord(method, label, `refused: ${why}`, 0, performance.now() - started));
     }
     const perCall = left >= policy.caps.maxResponseBytes;
@@ -186,7 +186,8 @@ class BrokerSession {
         return this.received > policy.caps.maxTotalBytes ? `this execution received more than ${policy.caps.maxTotalBytes} bytes in all, the most allowed (tools.http.max_total_mb)` : undefined;
       },
       uploads: this.uploads,
-      secrets: policy.secrets(),
+      redactor: policy.redactor,
+      methods: policy.methods,
       agents: this.agents,
       signal: this.ended.signal,
     });
@@ -199,17 +200,17 @@ class BrokerSession {
     const started = performance.now();
     const policy = this.policy;
     const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
-    const refuse = (status: number, reason: string) => {
+    const refuseConnect = (status: number, reason: string) => {
       const body = `code-agent tools: ${reason}\n`;
       socket.end(`HTTP/1.1 ${status} ${reasonPhrase(reason)}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       this.record(httpRecord('CONNECT', req.url ?? '?', `refused: ${reason}`, 0, performance.now() - started));
     };
-    if (this.checking) return refuse(403, CHECKS_REFUSAL);
-    if (!m) return refuse(400, `CONNECT needs host:port, got ${(req.url ?? '').slice(0, 100)}`);
-    if (!policy) return refuse(403, 'this conversation may not use the HTTP tool (tools.http.conversations)');
+    if (this.checking) return refuseConnect(403, CHECKS_REFUSAL);
+    if (!m) return refuseConnect(400, `CONNECT needs host:port, got ${(req.url ?? '').slice(0, 100)}`);
+    if (!policy) return refuseConnect(403, 'this conversation may not use the HTTP tool (tools.http.conversations)');
     const host = m[1]!.replace(/^\[|\]$/g, '');
     const target = await policy.checkHost('https', host, Number(m[2]));
-    if (isRefusal(target)) return refuse(target.status, target.reason);
+    if (isRefusal(target)) return refuseConnect(target.status, target.reason);
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) socket.unshift(head); // bytes of the TLS handshake that came with the CONNECT
     const tls = new TLSSocket(socket as never, { isServer: true, secureContext: hostContext(target.host) });

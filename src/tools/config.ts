@@ -106,8 +106,23 @@ export const sqlSourceSchema = z
     max_rows: positive(100_000, true),
     /** Largest result one query returns, in MB. */
     max_result_mb: positive(32),
+    /** PostgreSQL: functions a statement may call beyond pg_catalog's built-in set, as `schema.function`. */
+    functions: z
+      .array(z.string().trim().regex(/^[^\s.]+\.[^\s.]+$/, { message: 'expected schema.function (e.g. public.fiscal_quarter)' }))
+      .default([]),
+    /** PostgreSQL: whether a named SECURITY DEFINER function may run. */
+    security_definer: z.boolean().default(false),
+    /** PostgreSQL: `allow` uses a role that may do more than read (a superuser, a file-reading or writing role). */
+    privileged_role: z.enum(['refuse', 'allow']).default('refuse'),
   })
-  .strict();
+  .strict()
+  .superRefine((source, ctx) => {
+    if (!/^sqlite:/i.test(source.url)) return;
+    for (const key of ['functions', 'security_definer', 'privileged_role'] as const) {
+      const set = key === 'functions' ? source.functions.length > 0 : key === 'security_definer' ? source.security_definer : source.privileged_role === 'allow';
+      if (set) ctx.addIssue({ code: 'custom', path: [key], message: 'applies to PostgreSQL sources only (a SQLite source calls no server function and has no role)' });
+    }
+  });
 
 export const sqlToolSchema = z
   .object({

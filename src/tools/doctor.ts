@@ -18,6 +18,10 @@ export interface SourceReport {
   ok: boolean;
   /** Why it did not answer. */
   error?: string;
+  /** PostgreSQL: the role, and what it may do beyond reading (empty: a reader). */
+  role?: { name: string; privileges: string[] };
+  /** The loud sentence for a role that may do more than read and is allowed to. */
+  warning?: string;
 }
 
 /** The tools part of the doctor's report. */
@@ -44,8 +48,11 @@ export async function toolsReport(toolbox: Toolbox): Promise<ToolsReport> {
     Object.entries(toolbox.config.sql.sources).map(async ([name, source]): Promise<SourceReport> => {
       const base = { name, where: sourceWhere(source.url), conversations: describeConversations(source.conversations) };
       try {
+        const inspected = await toolbox.sql.engine.inspect(name);
+        const role = inspected ? { role: { name: inspected.role.role, privileges: inspected.role.privileges } } : {};
+        if (inspected && !inspected.usable) return { ...base, ...role, ok: false, error: inspected.warning };
         await toolbox.sql.engine.ping(name, AbortSignal.timeout(PING_TIMEOUT_MS));
-        return { ...base, ok: true };
+        return { ...base, ...role, ok: true, ...(inspected?.warning ? { warning: inspected.warning } : {}) };
       } catch (err) {
         return { ...base, ok: false, error: (err as Error).message };
       }
@@ -67,7 +74,10 @@ export function formatTools(r: ToolsReport): string {
     if (r.http.headersFor.length) lines.push(`              headers added for ${r.http.headersFor.join(', ')}`);
   }
   for (const s of r.sql) {
-    lines.push(`  sql ${s.name.padEnd(8)}${s.ok ? 'ok ' : 'BAD'}  ${s.where}; used by ${s.conversations}${s.ok ? '' : `: does not answer: ${s.error}`}`);
+    const role = s.role ? `; role ${s.role.name}${s.role.privileges.length ? '' : ' (reads only)'}` : '';
+    const bad = s.role && s.role.privileges.length && !s.ok ? `: ${s.error}` : `: does not answer: ${s.error}`;
+    lines.push(`  sql ${s.name.padEnd(8)}${s.ok ? 'ok ' : 'BAD'}  ${s.where}; used by ${s.conversations}${role}${s.ok ? '' : bad}`);
+    if (s.warning) lines.push(`              WARNING: ${s.warning}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -18,6 +18,14 @@ export interface SqlEngine {
   describe(name: string, signal?: AbortSignal): Promise<string>;
   /** Checks the source answers. @throws {Error} saying why not */
   ping(name: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * What the source's role may do beyond reading (`privileges` empty for a reader); undefined for
+   * a source without a role (SQLite). `usable` is false when the source refuses the role.
+   * @throws {Error} when it cannot be read
+   */
+  inspect(name: string): Promise<{ role: { role: string; privileges: string[] }; usable: boolean; warning?: string } | undefined>;
+  /** Says, through `warn`, each source whose role may do more than read. Never throws. */
+  announce(warn: (message: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -70,7 +70,7 @@ describe('config', () => {
     expect(problems({ tools: { http: { allowed: [] } } })).toEqual(['tools.http: unknown key allowed (did you mean allow?)']);
     // inside a record (a source's name is the user's) and with nothing close: the keys that may be there
     expect(problems({ tools: { sql: { sources: { shop: { url: 'sqlite://a.db', password: 'x' } } } } })).toEqual([
-      'tools.sql.sources.shop: unknown key password (keys here: url, conversations, timeout_s, max_rows, max_result_mb)',
+      'tools.sql.sources.shop: unknown key password (keys here: url, conversations, timeout_s, max_rows, max_result_mb, functions, security_definer, privileged_role)',
     ]);
   });
 

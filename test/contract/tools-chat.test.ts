@@ -19,12 +19,14 @@ import type { FakeSlack } from '../fakes/slack-api.js';
 import type { FakeDiscord, FakeUser } from '../fakes/discord-server.js';
 import type { FakeOpenAi } from '../fakes/openai-server.js';
 import { startPostgres, type TestServer } from '../helpers/servers.js';
+import { createReader } from '../tools/sql-fixtures.js';
 
 const TOKEN = 'rates-token-5f0c2e';
 let rates: Server;
 let ratesHost: string;
 const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
 let db: TestServer;
+let readerUrl: string;
 
 beforeAll(async () => {
   rates = createServer((req, res) => {
@@ -40,6 +42,7 @@ beforeAll(async () => {
   await client.query(`CREATE TABLE signups (id serial PRIMARY KEY, created_on date NOT NULL);
     INSERT INTO signups (created_on) VALUES (current_date - 1), (current_date - 1), (current_date - 1), (current_date);`);
   await client.end();
+  readerUrl = await createReader(db.url);
 }, 60_000);
 afterAll(async () => {
   await new Promise((resolve) => rates?.close(resolve));
@@ -50,7 +53,7 @@ afterAll(async () => {
 function tools(conversations: string[]): Record<string, unknown> {
   return {
     http: { allow: [ratesHost], headers: { [ratesHost]: { Authorization: `Bearer ${TOKEN}` } }, conversations },
-    sql: { sources: { shop: { url: db.url, conversations } } },
+    sql: { sources: { shop: { url: readerUrl, conversations } } },
   };
 }
 

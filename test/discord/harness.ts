@@ -52,6 +52,8 @@ export interface WorldOptions {
   store?: Record<string, unknown>;
   /** The config's `tools` section (none by default), or made from the id of the world's `general` channel. */
   tools?: Record<string, unknown> | ((general: string) => Record<string, unknown>);
+  /** More top-level config sections (`ops`, `limits`, …). */
+  config?: Record<string, unknown>;
 }
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
@@ -69,6 +71,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       sandbox: { timeout_s: 10 },
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: dir, ...options.store },
       ...(options.tools ? { tools: typeof options.tools === 'function' ? options.tools(general.id) : options.tools } : {}),
+      ...options.config,
       discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, ...options.discord },
     },
     {},

@@ -129,6 +129,8 @@ export type FakeReply = FakeReplyValue | ((request: FakeRequest, index: number) 
 export interface FakeOpenAiOptions {
   /** The script, one reply per chat-completion request (see the module doc). */
   replies?: FakeReply[];
+  /** The port to listen on (default: a free one), e.g. a stopped fake's, to bring it back. */
+  port?: number;
   /** Answers once the script is exhausted (instead of repeating the last reply). */
   respond?: (request: FakeRequest, index: number) => FakeReplyValue | Promise<FakeReplyValue>;
   /** When set, requests must carry `Authorization: Bearer <apiKey>`, else 401. */
@@ -300,7 +302,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
 

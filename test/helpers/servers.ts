@@ -85,11 +85,14 @@ function capture(child: ChildProcess): () => string {
   return () => text;
 }
 
-/** Starts redis-server (no persistence) on a free port. @throws when redis-server is missing or does not start. */
-export async function startRedis(): Promise<TestServer> {
+/**
+ * Starts redis-server (no persistence) on a free port, or on `port` (a stopped server's, to bring it back).
+ * @throws when redis-server is missing or does not start.
+ */
+export async function startRedis(port?: number): Promise<TestServer> {
   if (!existsSync(REDIS)) throw new Error(`${REDIS} is missing: run "npm run setup" as root (Debian package redis-server)`);
   const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
-  const port = await closedPort();
+  port ??= await closedPort();
   const child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -112,7 +115,7 @@ export async function startRedis(): Promise<TestServer> {
 }
 
 /** Starts a throwaway PostgreSQL cluster (trust auth on loopback, no fsync) on a free port. */
-export async function startPostgres(): Promise<TestServer & { restart(): Promise<void> }> {
+export async function startPostgres(): Promise<TestServer & { restart(): Promise<void>; halt(): Promise<void>; resume(): Promise<void> }> {
   const bin = postgresBin();
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
   const data = join(dir, 'data');
@@ -145,6 +148,19 @@ export async function startPostgres(): Promise<TestServer & { restart(): Promise
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     port,
+    /** A fast shutdown: the server is gone until {@link resume}. */
+    async halt() {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGINT');
+      await exited;
+    },
+    /** The same server again, on the same port and data, after {@link halt}. */
+    async resume() {
+      child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      output = capture(child);
+      await waitForPort(port, child, output);
+      await waitForQueries(`postgresql://postgres@127.0.0.1:${port}/postgres`);
+    },
     /** A fast shutdown, then the same server again on the same port and data. */
     async restart() {
       // a fast shutdown (SIGINT), as a database restart does: every session gets a FATAL message

@@ -57,6 +57,8 @@ export interface QueueWorldOptions {
   agent?: Record<string, unknown>;
   /** The config's `tools` section (none by default). */
   tools?: Record<string, unknown>;
+  /** More top-level config sections (`ops`, `limits`, …). */
+  config?: Record<string, unknown>;
 }
 
 /** Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first). */
@@ -133,6 +135,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
     stringify({
       ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel, options.agent),
       ...(options.tools ? { tools: options.tools } : {}),
+      ...options.config,
       slack: {
         bot_token: 'xoxb-test',
         signing_secret: SECRET,

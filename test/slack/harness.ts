@@ -83,6 +83,8 @@ export interface WorldOptions {
   store?: Record<string, unknown>;
   /** The config's `tools` section (none by default). */
   tools?: Record<string, unknown>;
+  /** More top-level config sections (`ops`, `limits`, …). */
+  config?: Record<string, unknown>;
 }
 
 /** Starts the fakes and builds the config the adapter would run with. */
@@ -98,6 +100,7 @@ export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data'), ...options.store },
       log: { level: 'error' },
       ...(options.tools ? { tools: options.tools } : {}),
+      ...options.config,
       slack: {
         bot_token: 'xoxb-test',
         signing_secret: SECRET,

@@ -13,7 +13,7 @@ let shop: PostgresSource;
 
 beforeAll(async () => {
   server = await startPostgres();
-  shop = new PostgresSource('shop', server.url);
+  shop = new PostgresSource('shop', server.url, { privilegedRole: 'allow' });
 });
 
 afterAll(async () => {

@@ -7,6 +7,8 @@ import { runDoctor } from '../../adapters/cli/doctor.js';
 import { parseConfig } from '../../src/config/load.js';
 import { sourceWhere } from '../../src/tools/doctor.js';
 import { tempDir } from '../sandbox/helpers.js';
+import { startPostgres } from '../helpers/servers.js';
+import { createReader } from './sql-fixtures.js';
 
 async function doctor(tools: Record<string, unknown>, json = false): Promise<{ code: number; text: string }> {
   const out = new PassThrough();
@@ -44,6 +46,29 @@ describe('code-agent doctor: tools', () => {
     expect(text).toContain(`  sql shop    ok   sqlite:${file}; used by all conversations\n`);
     expect(text).toMatch(/ {2}sql gone {4}BAD {2}sqlite:\/nonexistent\/gone\.db; used by the terminal only: does not answer: .+\n/);
     expect(code).toBe(1);
+  }, 60_000);
+
+  it('says what each PostgreSQL role may do: a reader, a refused superuser, and an allowed one with a warning', async () => {
+    const server = await startPostgres();
+    try {
+      const reader = await createReader(server.url);
+      const { code, text } = await doctor({
+        sql: {
+          sources: {
+            shop: { url: reader },
+            admin: { url: server.url },
+            ops: { url: server.url, privileged_role: 'allow' },
+          },
+        },
+      });
+      const where = sourceWhere(server.url);
+      expect(text).toContain(`  sql shop    ok   ${where}; used by the terminal only; role reader (reads only)\n`);
+      expect(text).toContain(`  sql admin   BAD  ${where}; used by the terminal only; role postgres: the role postgres of the SQL source admin is a superuser;`);
+      expect(text).toMatch(/ {2}sql ops {5}ok {3}\S+; used by the terminal only; role postgres\n {14}WARNING: the role postgres of the SQL source ops is a superuser; .*allowed by tools\.sql\.sources\.ops\.privileged_role: allow/);
+      expect(code).toBe(1);
+    } finally {
+      await server.stop();
+    }
   }, 60_000);
 
   it('names a source by where it is, without its user or password', () => {

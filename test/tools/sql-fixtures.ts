@@ -42,3 +42,26 @@ export async function fingerprint(url: string): Promise<string> {
     await client.end();
   }
 }
+
+/**
+ * Creates the reader role docs/sql-tool.md recommends (its recipe, as written there) and returns
+ * the URL that logs in as it (trust auth on loopback: no password).
+ */
+export async function createReader(url: string, role = 'reader'): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const db = (await client.query('SELECT current_database() AS db')).rows[0].db as string;
+    await client.query(`
+      CREATE ROLE ${role} LOGIN;
+      GRANT CONNECT ON DATABASE ${db} TO ${role};
+      GRANT USAGE ON SCHEMA public TO ${role};
+      GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${role};
+      ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${role};`);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(url);
+  u.username = role;
+  return u.toString();
+}

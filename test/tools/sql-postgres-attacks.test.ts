@@ -24,7 +24,7 @@ let before: string;
 beforeAll(async () => {
   server = await startPostgres();
   await seedShop(server.url);
-  shop = new PostgresSource('shop', server.url);
+  shop = new PostgresSource('shop', server.url, { privilegedRole: 'allow' });
   dir = mkdtempSync(join(tmpdir(), 'sql-attack-'));
   chmodSync(dir, 0o777); // the server's user could write here: only the rules stop it
   writeFileSync(join(dir, 'secret.txt'), SECRET, { mode: 0o644 });

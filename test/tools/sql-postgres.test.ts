@@ -17,7 +17,7 @@ let shop: PostgresSource;
 beforeAll(async () => {
   server = await startPostgres();
   await seedShop(server.url);
-  shop = new PostgresSource('shop', server.url);
+  shop = new PostgresSource('shop', server.url, { privilegedRole: 'allow' });
 });
 
 afterAll(async () => {
@@ -165,7 +165,7 @@ describe('PostgreSQL source', () => {
     const silent = net.createServer(() => undefined); // accepts, then says nothing
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as net.AddressInfo).port;
-    const mute = new PostgresSource('mute', `postgresql://reader:s3cret-pw@127.0.0.1:${port}/shop`, 500);
+    const mute = new PostgresSource('mute', `postgresql://reader:s3cret-pw@127.0.0.1:${port}/shop`, { connectTimeoutMs: 500 });
     try {
       await expect(mute.ping()).rejects.toThrow('cannot connect to the database: no connection within the connect timeout (the server did not answer, or every connection of this source stayed busy)');
     } finally {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestServer } from '../helpers/servers.js';
 import { SqlSources } from '../../src/tools/sql/engine.js';
-import { seedShop } from './sql-fixtures.js';
+import { createReader, seedShop } from './sql-fixtures.js';
 
 let server: TestServer;
 let engine: SqlSources;
@@ -22,7 +22,7 @@ const socket = () => join(dir, 'broker.sock');
 beforeAll(async () => {
   server = await startPostgres();
   await seedShop(server.url);
-  engine = new SqlSources({ shop: { url: server.url, max_rows: 1000 } });
+  engine = new SqlSources({ shop: { url: await createReader(server.url), max_rows: 1000 } });
   dir = mkdtempSync(join(tmpdir(), 'sql-python-'));
   mkdirSync(join(dir, 'tools'));
   writeFileSync(join(dir, 'tools', '__init__.py'), 'from .sql import sql\n');

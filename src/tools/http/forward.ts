@@ -3,12 +3,20 @@
  * and proxy headers dropped, the host's configured headers added (they replace any the program
  * sent), the body read up to the cap (a larger one is cut: the upstream connection is closed and
  * the program gets a 502 saying so), the time capped, and the configured secrets replaced in what
- * comes back, so a server that echoes a credential does not hand it to the program.
+ * comes back — headers, body and the status line, whose phrase is always the standard one for its
+ * code — so a server that echoes a credential does not hand it to the program (redact.ts).
+ * Method-override headers go on only when the method they name is allowed.
  */
-import http from 'node:http';
+import http, { STATUS_CODES } from 'node:http';
 import https from 'node:https';
 import { decodeBody } from './decode.js';
 import type { CheckedTarget } from './policy.js';
+import { REDACTED, type Redactor } from './redact.js';
+
+/** Headers by which frameworks (Rails, Laravel, Express's method-override, ASP.NET) let a request stand for another method. */
+const METHOD_OVERRIDE = new Set(['x-http-method-override', 'x-http-method', 'x-method-override']);
+/** A refused request's body is read (and thrown away) for at most this long, in ms, so the program gets the refusal and not a reset. */
+const REFUSED_BODY_TIMEOUT_MS = 10_000;
 
 /** Request and response headers that concern one connection only (RFC 9110 §7.6.1), plus proxy ones. */
 const HOP_BY_HOP = new Set([
@@ -53,8 +61,10 @@ export interface ForwardContext {
   spend(bytes: number): string | undefined;
   /** Request-body bytes held at once by the execution's broker, shared by its concurrent requests. */
   uploads: Uploads;
-  /** Values replaced by `[redacted]` in the answer. */
-  secrets: readonly string[];
+  /** Replaces the configured credentials, in every form, in what comes back. */
+  redactor: Redactor;
+  /** The methods tools.http.methods allows (upper case): a method-override header naming another is dropped. */
+  methods: ReadonlySet<string>;
   /** Keep-alive agents of this execution's broker. */
   agents: { http: http.Agent; https: https.Agent };
   /** Cancels the request (the broker stopped). */
@@ -84,7 +94,7 @@ async function readBody(req: http.IncomingMessage, max: number, uploads: Uploads
   return Buffer.concat(chunks);
 }
 
-function outgoingHeaders(req: http.IncomingMessage, target: CheckedTarget, body: Buffer): http.OutgoingHttpHeaders {
+function outgoingHeaders(req: http.IncomingMessage, target: CheckedTarget, body: Buffer, methods: ReadonlySet<string>): http.OutgoingHttpHeaders {
   const named = new Set((req.headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase()));
   const configured = new Set(Object.keys(target.headers).map((k) => k.toLowerCase()));
   // a host given credentials answers whole bodies: a piece of an echoed credential is too short to be redacted
@@ -93,6 +103,7 @@ function outgoingHeaders(req: http.IncomingMessage, target: CheckedTarget, body:
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || HOP_BY_HOP.has(k) || named.has(k) || configured.has(k)) continue;
     if (credentialed && (k === 'range' || k === 'if-range')) continue;
+    if (METHOD_OVERRIDE.has(k) && [v].flat().some((m) => !methods.has(m.trim().toUpperCase()))) continue;
     headers[k] = v;
   }
   const defaultPort = target.scheme === 'https' ? 443 : 80;
@@ -104,22 +115,46 @@ function outgoingHeaders(req: http.IncomingMessage, target: CheckedTarget, body:
 
 const hostForHeader = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
-/** Replaces every secret in `data` by `[redacted]`. */
-export function redactSecrets(data: Buffer, secrets: readonly string[]): Buffer {
-  let out = data;
-  for (const secret of secrets) {
-    const needle = Buffer.from(secret);
-    if (out.indexOf(needle) < 0) continue;
-    const parts: Buffer[] = [];
-    let from = 0;
-    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
-      parts.push(out.subarray(from, at), Buffer.from('[redacted]'));
-      from = at + needle.length;
-    }
-    parts.push(out.subarray(from));
-    out = Buffer.concat(parts);
+/**
+ * Answers a request the broker refused, after reading its body and throwing it away (at most
+ * `maxBytes`, the most an allowed request may send, for at most {@link REFUSED_BODY_TIMEOUT_MS}): a
+ * program still sending a body when the answer comes sees its connection reset instead of the
+ * refusal. Past either bound the answer goes at once.
+ */
+export async function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string, maxBytes: number): Promise<void> {
+  await new Promise<boolean>((resolve) => {
+    if (req.complete || req.readableEnded) return resolve(true);
+    let size = 0;
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onEnd);
+      resolve(ok);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) done(false);
+    };
+    const onEnd = () => done(true);
+    const timer = setTimeout(() => done(false), REFUSED_BODY_TIMEOUT_MS);
+    req.on('data', onData).on('end', onEnd).on('error', onEnd);
+  });
+  answerError(res, status, text);
+}
+
+/** The response's headers with the credentials redacted in names and values; a header whose name held one is dropped. */
+function answerHeaders(answer: http.IncomingMessage, redactor: Redactor, decoded: boolean): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = {};
+  const raw = answer.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    const k = name.toLowerCase();
+    if (HOP_BY_HOP.has(k) || (decoded && k === 'content-encoding')) continue;
+    if (redactor.redactText(name).includes(REDACTED)) continue;
+    const value = redactor.redactText(raw[i + 1]!);
+    const had = headers[name];
+    headers[name] = had === undefined ? value : [...[had].flat().map(String), value];
   }
-  return out;
+  return headers;
 }
 
 /**
@@ -175,7 +210,7 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
       port: target.port,
       method: req.method,
       path,
-      headers: outgoingHeaders(req, target, body),
+      headers: outgoingHeaders(req, target, body, ctx.methods),
       agent: target.scheme === 'https' ? ctx.agents.https : ctx.agents.http,
       ...(target.scheme === 'https' ? { servername: isIpLiteral(target.host) ? undefined : target.host } : {}),
     });
@@ -207,16 +242,13 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
         if (typeof decoded === 'string') return fail(502, `the response from ${target.host} was refused: ${decoded}`);
         const overTotal = decoded.length > received.length ? ctx.spend(decoded.length - received.length) : undefined;
         if (overTotal) return fail(502, `the response from ${target.host} was cut: ${overTotal}`);
-        const data = redactSecrets(decoded, ctx.secrets);
-        const headers: http.OutgoingHttpHeaders = {};
-        for (const [k, v] of Object.entries(answer.headers)) {
-          if (v === undefined || HOP_BY_HOP.has(k) || (encoded && k === 'content-encoding')) continue;
-          headers[k] = Array.isArray(v) ? v.map((x) => redactSecrets(Buffer.from(x), ctx.secrets).toString()) : redactSecrets(Buffer.from(String(v)), ctx.secrets).toString();
-        }
+        const data = ctx.redactor.redact(decoded);
+        const headers = answerHeaders(answer, ctx.redactor, encoded);
         if (req.method !== 'HEAD') headers['content-length'] = data.length;
         else if (answer.headers['content-length'] !== undefined) headers['content-length'] = answer.headers['content-length'];
         const status = answer.statusCode ?? 502;
-        res.writeHead(status, answer.statusMessage, headers);
+        // the server's own phrase could carry anything (an echoed credential): the standard one for the code
+        res.writeHead(status, STATUS_CODES[status] ?? 'Unknown', headers);
         res.end(req.method === 'HEAD' ? undefined : data);
         finish({ status, bytes: data.length });
       });

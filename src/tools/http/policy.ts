@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Allowlist, normalizeHost, ruleMatches, type HostRule } from '../allowlist.js';
 import type { HttpToolConfig } from '../config.js';
+import { Redactor } from './redact.js';
 
 /** Resolves a host name to every address it has. */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -79,25 +80,13 @@ export class HttpPolicy {
     this.headerRules = Object.entries(config.headers).map(([entry, headers]) => ({ rule: new Allowlist([entry]).rules[0]!, headers }));
   }
 
-  /**
-   * The secrets the broker keeps out of what the program sees: every configured header value, and
-   * its credential alone when it has a scheme word (`Bearer abc…` → also `abc…`); for `Basic`, the
-   * decoded `user:password` and the password; and each of them as a server may echo it escaped
-   * (JSON with `\/`, percent-encoded). Longest first.
-   */
-  secrets(): string[] {
-    const values = this.headerRules.flatMap((h) => Object.values(h.headers));
-    const credentials = values.map((v) => /^\S+\s+(\S{8,})$/.exec(v.trim())?.[1]).filter((v): v is string => v !== undefined);
-    const basic = values.flatMap((v) => {
-      const b64 = /^basic\s+([A-Za-z0-9+/=]+)$/i.exec(v.trim())?.[1];
-      if (!b64) return [];
-      const pair = Buffer.from(b64, 'base64').toString('utf8');
-      return [pair, pair.slice(pair.indexOf(':') + 1)];
-    });
-    const plain = [...values, ...credentials, ...basic];
-    const escaped = plain.flatMap((v) => [JSON.stringify(v).slice(1, -1), JSON.stringify(v).slice(1, -1).replaceAll('/', '\\/'), encodeURIComponent(v)]);
-    return [...new Set([...plain, ...escaped])].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
+  /** What keeps every configured header value out of what comes back, in every form (redact.ts). */
+  get redactor(): Redactor {
+    this.#redactor ??= new Redactor(this.headerRules.flatMap((h) => Object.values(h.headers)));
+    return this.#redactor;
   }
+
+  #redactor: Redactor | undefined;
 
   /**
    * Decides one request.

@@ -18,6 +18,12 @@ export interface SqlSourceSettings {
   max_rows?: number;
   /** Largest result one query returns, in MiB (default 32). */
   max_result_mb?: number;
+  /** PostgreSQL: functions allowed beyond pg_catalog's built-in set, as `schema.function`. */
+  functions?: readonly string[];
+  /** PostgreSQL: whether a named SECURITY DEFINER function may run (default false). */
+  security_definer?: boolean;
+  /** PostgreSQL: `allow` uses a role that may do more than read (default `refuse`). */
+  privileged_role?: 'allow' | 'refuse';
 }
 
 /** The configured sources and their limits. */
@@ -32,7 +38,7 @@ export class SqlSources {
    */
   constructor(settings: Readonly<Record<string, SqlSourceSettings>>) {
     for (const [name, s] of Object.entries(settings)) {
-      this.#sources.set(name, openSqlSource({ name, url: s.url }));
+      this.#sources.set(name, openSqlSource({ name, url: s.url, functions: s.functions, securityDefiner: s.security_definer, privilegedRole: s.privileged_role }));
       this.#limits.set(name, {
         timeoutMs: s.timeout_s !== undefined ? s.timeout_s * 1000 : DEFAULT_SQL_LIMITS.timeoutMs,
         maxRows: s.max_rows ?? DEFAULT_SQL_LIMITS.maxRows,
@@ -69,6 +75,28 @@ export class SqlSources {
   /** Checks the source answers. @throws {Error} saying why not (never with its URL) */
   async ping(name: string, signal?: AbortSignal): Promise<void> {
     return this.#source(name).ping(signal);
+  }
+
+  /**
+   * What each source's role may do, by source name (sources without a role are left out).
+   * @throws {Error} unknown name; {@link SqlQueryError} when the server cannot be read
+   */
+  async inspect(name: string): Promise<Awaited<ReturnType<NonNullable<SqlSource['inspect']>>> | undefined> {
+    return this.#source(name).inspect?.();
+  }
+
+  /**
+   * Says, through `warn`, every source whose role may do more than read: allowed (a loud warning)
+   * or refused (every query will be). Reads each PostgreSQL source once; a source that does not
+   * answer is left to its first query to report. Never throws.
+   */
+  async announce(warn: (message: string) => void): Promise<void> {
+    await Promise.all(
+      this.names.map(async (name) => {
+        const found = await this.inspect(name).catch(() => undefined);
+        if (found?.warning) warn(found.warning);
+      }),
+    );
   }
 
   /** Closes every source's connections. */

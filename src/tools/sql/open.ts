@@ -16,7 +16,7 @@ export function openSqlSource(config: SqlSourceConfig): SqlSource {
     if (!URL.canParse(config.url)) {
       throw new Error(`tools.sql.sources.${config.name}.url: not a valid URL (expected postgresql://user:password@host:port/database; a password with reserved characters is written %-encoded)`);
     }
-    return new PostgresSource(config.name, config.url);
+    return new PostgresSource(config.name, config.url, { functions: config.functions, securityDefiner: config.securityDefiner, privilegedRole: config.privilegedRole });
   }
   if (scheme === 'sqlite') {
     const path = decodeURIComponent(config.url.slice('sqlite:'.length).replace(/^\/\//, '').replace(/\?.*$/, ''));

@@ -8,7 +8,9 @@
  * Allowed: one `SELECT`, `WITH … SELECT`, `VALUES` or `TABLE` statement, or `EXPLAIN` (without
  * `ANALYZE`) of one. Refused: every other statement (writes, DDL, `COPY`, `SET`, transaction
  * control, `DO`, `CALL`…), data-modifying `WITH`, `SELECT … INTO`, locking clauses
- * (`FOR UPDATE`/`SHARE`), and the functions of {@link DENIED_FUNCTIONS} / {@link DENIED_FUNCTION_PREFIXES}.
+ * (`FOR UPDATE`/`SHARE`), and the functions of {@link DENIED_FUNCTIONS} / {@link DENIED_FUNCTION_PREFIXES}
+ * (the refusal list: what pg_catalog has that no statement may call). Whatever else a statement
+ * calls is then decided by the source's own catalog (pg-functions.ts), from the names collected here.
  */
 import { SqlRefusedError } from './types.js';
 
@@ -44,7 +46,8 @@ export const DENIED_FUNCTION_PREFIXES: readonly string[] = [
   'lo_', // large objects: lo_import / lo_export read and write server files
   'dblink', // connections to other databases
   'pg_advisory_', 'pg_try_advisory_', // session locks outlive the rolled-back transaction
-  'pg_terminate_', 'pg_cancel_', 'pg_signal_', 'pg_log_backend_', // other sessions
+  'pg_terminate_', 'pg_cancel_', 'pg_signal_', 'pg_log_', // other sessions, the server's log
+  'binary_upgrade_', 'pg_sync_', // pg_upgrade's and the standby's own
   'pg_create_', 'pg_drop_', 'pg_replication_', 'pg_logical_', 'pg_copy_', // replication slots
   'pg_backup_', 'pg_start_backup', 'pg_stop_backup', 'pg_wal_replay_', 'pg_stat_reset', 'pg_import_',
 ];
@@ -74,13 +77,43 @@ function loadParser(): Promise<(sql: string) => unknown> {
 /** A parse tree node: `{NodeName: {…fields}}`, arrays of nodes, or scalars. */
 type Tree = unknown;
 
+/** A name as the statement writes it: `fn` or `schema.fn`. */
+export interface NameRef {
+  schema?: string;
+  name: string;
+}
+
+/**
+ * Every name in a statement that makes the server run a function: the functions it calls (also
+ * `TABLESAMPLE` methods), the operators it writes (`+`, `||`, `->>`, `OPERATOR(s.op)`, `LIKE` as
+ * `~~`, `BETWEEN` as `<=`/`>=`, `ORDER BY … USING`, `= ANY (…)`), the types it casts to or names
+ * (a type's input function reads a literal), and the names after a dot that attribute notation
+ * may turn into a call (`(x).f` is `f(x)`).
+ */
+export interface StatementReferences {
+  functions: NameRef[];
+  operators: NameRef[];
+  types: NameRef[];
+  attributes: string[];
+}
+
+/** How {@link checkPostgresStatement} treats function names. */
+export interface StatementCheckOptions {
+  /**
+   * Refuse the names of the refusal list as the tree is read (default true). False collects them
+   * for the catalog's check alone, which refuses them too: the tests use it to show that layer holds on its own.
+   */
+  refuseByName?: boolean;
+}
+
 /**
  * Checks one statement against the rules.
  * @param sql the statement's text, as the program sent it
+ * @returns the names it uses (see {@link StatementReferences}), for the catalog's check
  * @throws {SqlRefusedError} naming the rule it breaks (`syntax`, `one statement`, `read only`,
  *   `no SELECT INTO`, `no locking clause`, `EXPLAIN without ANALYZE`, `function`)
  */
-export async function checkPostgresStatement(sql: string): Promise<void> {
+export async function checkPostgresStatement(sql: string, options: StatementCheckOptions = {}): Promise<StatementReferences> {
   const parse = await loadParser();
   let tree: { stmts?: { stmt: Tree }[] };
   try {
@@ -103,7 +136,9 @@ export async function checkPostgresStatement(sql: string): Promise<void> {
     top = explain.query as Record<string, Tree>;
   }
   if (!('SelectStmt' in top)) refuseStatement(Object.keys(top)[0] ?? 'unknown');
-  walk(top);
+  const refs: StatementReferences = { functions: [], operators: [], types: [], attributes: [] };
+  walk(top, refs, options.refuseByName ?? true);
+  return refs;
 }
 
 /** Whether an option's argument turns it off (`ANALYZE false`, `ANALYZE off`, `ANALYZE 0`). */
@@ -117,7 +152,8 @@ function refuseStatement(node: string): never {
   throw new SqlRefusedError('read only', `${what} is not allowed: ${READ_ONLY_HINT}`);
 }
 
-function deniedFunction(name: string): boolean {
+/** Whether a function of this name is on the refusal list (by exact name or by the start of it). */
+export function isDenied(name: string): boolean {
   const n = name.toLowerCase();
   return DENIED_FUNCTIONS.has(n) || DENIED_FUNCTION_PREFIXES.some((p) => n.startsWith(p));
 }
@@ -126,15 +162,33 @@ function refuseFunction(name: string): never {
   throw new SqlRefusedError('function', `the function ${name}() is not allowed here (it reads server files, changes settings or sessions, or runs a query given as text)`);
 }
 
+/** A qualified name from a list of `{String: {sval}}` nodes (`[schema, name]` or `[name]`). */
+function nameRef(list: Tree): NameRef | undefined {
+  const parts = names(list);
+  const name = parts.at(-1);
+  if (name === undefined) return undefined;
+  return parts.length > 1 ? { schema: parts.at(-2)!, name } : { name };
+}
+
+/** The operators an `A_Expr` runs: its name, but `BETWEEN` compares with `<=`/`>=` (or `<`/`>` negated). */
+function operatorsOf(expr: { kind?: string; name?: Tree }): NameRef[] {
+  if (expr.kind?.startsWith('AEXPR_BETWEEN') || expr.kind?.startsWith('AEXPR_NOT_BETWEEN')) {
+    return ['<=', '>=', '<', '>'].map((name) => ({ name }));
+  }
+  const ref = nameRef(expr.name);
+  return ref ? [ref] : [];
+}
+
 /** Names in a list of `{String: {sval}}` nodes. */
 function names(list: Tree): string[] {
   if (!Array.isArray(list)) return [];
   return list.flatMap((n) => (n && typeof n === 'object' && 'String' in n ? [String((n as { String: { sval?: string } }).String.sval ?? '')] : []));
 }
 
-function walk(node: Tree): void {
+function walk(node: Tree, refs: StatementReferences, byName: boolean): void {
+  const deniedFunction = (name: string) => byName && isDenied(name);
   if (Array.isArray(node)) {
-    for (const item of node) walk(item);
+    for (const item of node) walk(item, refs, byName);
     return;
   }
   if (node === null || typeof node !== 'object') return;
@@ -146,8 +200,22 @@ function walk(node: Tree): void {
       if (select.lockingClause?.length) throw new SqlRefusedError('no locking clause', 'FOR UPDATE / FOR SHARE locks rows: not allowed');
     }
     if (key === 'FuncCall') {
-      const name = names((value as { funcname?: Tree }).funcname).at(-1) ?? '';
-      if (deniedFunction(name)) refuseFunction(name);
+      const ref = nameRef((value as { funcname?: Tree }).funcname);
+      if (ref && deniedFunction(ref.name)) refuseFunction(ref.name);
+      if (ref) refs.functions.push(ref);
+    }
+    if (key === 'RangeTableSample') {
+      const ref = nameRef((value as { method?: Tree }).method);
+      if (ref) refs.functions.push(ref);
+    }
+    if (key === 'A_Expr') refs.operators.push(...operatorsOf(value as { kind?: string; name?: Tree }));
+    if (key === 'SubLink' || key === 'SortBy') {
+      const ref = nameRef(key === 'SubLink' ? (value as { operName?: Tree }).operName : (value as { useOp?: Tree }).useOp);
+      if (ref) refs.operators.push(ref);
+    }
+    if (key === 'typeName' || key === 'TypeName') {
+      const ref = nameRef((value as { names?: Tree }).names);
+      if (ref) refs.types.push(ref);
     }
     if (key === 'RangeVar') {
       const view = String((value as { relname?: string }).relname ?? '').toLowerCase();
@@ -156,8 +224,10 @@ function walk(node: Tree): void {
     // attribute notation calls a function too: (x).pg_ls_dir is pg_ls_dir(x)
     if (key === 'ColumnRef' || key === 'A_Indirection') {
       const fields = key === 'ColumnRef' ? (value as { fields?: Tree }).fields : (value as { indirection?: Tree }).indirection;
-      for (const name of names(fields)) if (deniedFunction(name)) refuseFunction(name);
+      const attributes = names(fields);
+      for (const name of attributes) if (deniedFunction(name)) refuseFunction(name);
+      refs.attributes.push(...(key === 'ColumnRef' ? attributes.slice(1) : attributes));
     }
-    walk(value);
+    walk(value, refs, byName);
   }
 }

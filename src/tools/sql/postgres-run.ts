@@ -9,6 +9,7 @@
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { jsonRowBytes } from './json-size.js';
+import { quoteIdent } from './pg-catalog.js';
 import { columnType, identityTypes, type Encoder } from './postgres-values.js';
 import { SqlQueryError, type SqlColumn, type SqlLimits, type SqlParam, type SqlResult } from './types.js';
 
@@ -27,6 +28,7 @@ const CANCEL_GRACE_MS = 5000;
 /**
  * Runs `sql` with `params` ($1, $2…) on a connection of `pool`.
  * @param cancel asks the server to cancel the backend with this pid (a separate connection)
+ * @param searchPath the schemas names were resolved in by the catalog check, pinned for the statement
  * @throws {SqlQueryError} the database's refusal or failure (message without URL), or the time limit
  *   (`timedOut`), or `signal` aborting
  */
@@ -37,6 +39,7 @@ export async function runReadOnly(
   params: readonly SqlParam[],
   limits: SqlLimits,
   signal?: AbortSignal,
+  searchPath?: readonly string[],
 ): Promise<SqlResult> {
   if (signal?.aborted) throw stoppedError();
   const client = await pool.connect().catch((err: unknown) => {
@@ -62,8 +65,10 @@ export async function runReadOnly(
     }
   };
   try {
-    const setup = (await client.query(sessionSetup(limits.timeoutMs))) as unknown as pg.QueryResult[];
-    const pid = Number(setup.at(-1)?.rows[0]?.pid);
+    const setup = (await client.query(sessionSetup(limits.timeoutMs, searchPath))) as unknown as pg.QueryResult[];
+    const pinned = setup.at(-1)?.rows[0] as Record<string, unknown> | undefined;
+    checkReading(pinned);
+    const pid = Number(pinned?.pid);
     const stop = (why: 'timeout' | 'abort') => {
       if (stopped) return;
       stopped = why;
@@ -91,11 +96,52 @@ export async function runReadOnly(
   }
 }
 
-/** The transaction and session settings every statement runs under; the last result is the backend pid. */
-function sessionSetup(timeoutMs: number): string {
+/**
+ * The settings that change how the server reads a statement's text, pinned to what the rules'
+ * parser assumes (libpg-query reads text as a server with the defaults does): with
+ * `standard_conforming_strings = off` (a database or role may set it), `'a\'', f() --'` is one
+ * literal to the parser and a call of f to the server. `backslash_quote` and `client_encoding`
+ * decide how a backslash and a multibyte character next to a quote read.
+ */
+export const READING_SETTINGS: Readonly<Record<string, string>> = Object.freeze({
+  standard_conforming_strings: 'on',
+  backslash_quote: 'safe_encoding',
+  client_encoding: 'UTF8',
+});
+
+const PINNED_READING = Object.entries(READING_SETTINGS).map(([k, v]) => `SET LOCAL ${k} = '${v}'`);
+const READ_BACK = Object.keys(READING_SETTINGS).map((k) => `current_setting('${k}') AS ${k}`).join(', ');
+
+/** @throws {SqlQueryError} when a reading setting did not take (the statement is not sent) */
+function checkReading(row: Record<string, unknown> | undefined): void {
+  for (const [k, v] of Object.entries(READING_SETTINGS)) {
+    if (String(row?.[k] ?? '').toUpperCase() !== v.toUpperCase()) {
+      throw new SqlQueryError(`the source cannot pin ${k} = ${v} (it reads ${String(row?.[k])}): statements would be read differently by the server than by the rules, so none is sent`);
+    }
+  }
+}
+
+/** `SET LOCAL search_path` to the schemas the catalog check resolved names in. */
+function pinnedSearchPath(schemas: readonly string[]): string {
+  return `SET LOCAL search_path = ${schemas.length ? schemas.map(quoteIdent).join(', ') : "''"}`;
+}
+
+/**
+ * The settings and the reads that open a session for the catalog check (pg-catalog.ts), as one
+ * simple-protocol query: a read-only transaction, the reading settings pinned, then `statements`.
+ * The caller rolls back.
+ */
+export function catalogSetup(statements: string): string {
+  return ['BEGIN READ ONLY', ...PINNED_READING, statements].join('; ');
+}
+
+/** The transaction and session settings every statement runs under; the last result is the backend pid and the reading settings. */
+function sessionSetup(timeoutMs: number, searchPath?: readonly string[]): string {
   const ms = Math.max(1, Math.ceil(timeoutMs));
   return [
     'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    ...PINNED_READING,
+    ...(searchPath ? [pinnedSearchPath(searchPath)] : []),
     `SET LOCAL statement_timeout = ${ms}`,
     `SET LOCAL idle_in_transaction_session_timeout = ${ms + 10_000}`,
     "SET LOCAL TimeZone = 'UTC'",
@@ -103,7 +149,7 @@ function sessionSetup(timeoutMs: number): string {
     "SET LOCAL IntervalStyle = 'postgres'",
     "SET LOCAL bytea_output = 'hex'",
     'SET LOCAL extra_float_digits = 1',
-    'SELECT pg_backend_pid() AS pid',
+    `SELECT pg_backend_pid() AS pid, ${READ_BACK}`,
   ].join('; ');
 }
 

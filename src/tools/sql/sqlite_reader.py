@@ -30,6 +30,9 @@ SPECIAL_FLOATS = ("NaN", "Infinity", "-Infinity")
 # the first word after comments; statements the authorizer never sees (REINDEX) stop here
 FIRST_WORD = re.compile(r"\s*(?:(?:--[^\n]*(?:\n|$)|/\*.*?\*/)\s*)*(\w*)", re.S)
 READ_WORDS = ("select", "with", "values", "explain")
+# a table-valued pragma (pragma_database_list): SQLite first makes its table, which the authorizer
+# sees as a write to sqlite_master; the refusal names the pragma instead
+TABLE_PRAGMA = re.compile(r"\bpragma_(\w+)", re.I)
 READ_ONLY_HINT = "only one SELECT, WITH … SELECT, VALUES or EXPLAIN statement is allowed"
 
 
@@ -65,8 +68,12 @@ def run(request):
         if action == sqlite3.SQLITE_PRAGMA and (arg1 or "").lower() in SCHEMA_PRAGMAS and arg2 is not None:
             return sqlite3.SQLITE_OK
         if not denial:
+            pragmas = sorted({p.lower() for p in TABLE_PRAGMA.findall(request["sql"])} - set(SCHEMA_PRAGMAS))
             if action == sqlite3.SQLITE_FUNCTION:
                 denial.append(refused("function", "the function %s() is not allowed here" % arg2))
+            elif pragmas:
+                denial.append(refused("read only", "the pragma %s is not allowed: only the schema pragmas %s may be read (pragma_table_info('t')…)"
+                                      % (", ".join("pragma_" + p for p in pragmas), ", ".join(SCHEMA_PRAGMAS))))
             else:
                 what = ACTION_NAMES.get(action, str(action)).replace("_", " ")
                 detail = " (%s)" % arg1 if arg1 else ""

@@ -9,6 +9,12 @@ export interface SqlSourceConfig {
   name: string;
   /** `postgresql://user:password@host:port/db` (or `postgres://`), or `sqlite:///abs/path.db` / `sqlite://relative.db`. */
   url: string;
+  /** PostgreSQL: functions allowed beyond pg_catalog's built-in set, as `schema.function`. */
+  functions?: readonly string[];
+  /** PostgreSQL: whether a named SECURITY DEFINER function may run. */
+  securityDefiner?: boolean;
+  /** PostgreSQL: `allow` uses a role that may do more than read. */
+  privilegedRole?: 'allow' | 'refuse';
 }
 
 /** What one query may take. Hitting `maxRows` or `maxBytes` truncates; hitting `timeoutMs` fails. */
@@ -86,6 +92,11 @@ export interface SqlSource {
   describe(maxChars?: number, signal?: AbortSignal): Promise<string>;
   /** Checks the source answers (`SELECT 1`). @throws {SqlQueryError} with the reason when it does not. */
   ping(signal?: AbortSignal): Promise<void>;
+  /**
+   * What the source's role may do beyond reading (PostgreSQL; a SQLite file has no role).
+   * @throws {SqlQueryError} when the server cannot be read
+   */
+  inspect?(): Promise<{ role: { role: string; privileges: string[] }; usable: boolean; warning?: string }>;
   close(): Promise<void>;
 }
 

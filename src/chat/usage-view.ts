@@ -1,0 +1,59 @@
+/**
+ * The `/usage` chat command, once for every platform: who may use it (an admin list of its own:
+ * `slack.admin_users`, `discord.admin_users` / `admin_roles`; empty: nobody), its arguments
+ * (`[channel|user|day] [30d|4w|2025-01-31]`, defaults `channel` and `30d`) and its answer (plain
+ * text holding the report in a code block; each platform escapes and sends it).
+ */
+import { utcDay, type UsageLedger } from '../history/usage.js';
+import type { BudgetLimits } from '../usage/budgets.js';
+import { sinceDay, usageReport, usageTable, UsageInputError, USAGE_GROUPINGS, type UsageGrouping } from '../usage/report.js';
+import { neutraliseFences } from './format.js';
+
+/** The refusal of a non-admin, naming the config key that lists admins. */
+export function notAdminText(key: string): string {
+  return `/usage is for admins only. Ask an operator to add you to ${key}.`;
+}
+
+/** What `/usage` was given, read from its text. @throws {UsageInputError} naming what it expects */
+export function usageArgs(text: string, now = Date.now()): { by: UsageGrouping; from: string } {
+  let by: UsageGrouping = 'channel';
+  let since = '30d';
+  for (const word of text.trim().split(/\s+/).filter(Boolean)) {
+    if ((USAGE_GROUPINGS as readonly string[]).includes(word)) by = word as UsageGrouping;
+    else since = word;
+  }
+  try {
+    return { by, from: sinceDay(since, now) };
+  } catch (err) {
+    if (err instanceof UsageInputError) throw new UsageInputError(`${err.message.replace(/^--since /, '')}. Usage: /usage [channel|user|day] [30d]`);
+    throw err;
+  }
+}
+
+/**
+ * The answer to `/usage <text>`: a title and the report's table in a code block, at most
+ * `maxChars` characters (the longest lines of the table are cut first).
+ */
+export async function usageAnswer(ledger: UsageLedger, limits: BudgetLimits, text: string, maxChars: number, now = Date.now()): Promise<string> {
+  let args;
+  try {
+    args = usageArgs(text, now);
+  } catch (err) {
+    if (err instanceof UsageInputError) return err.message;
+    throw err;
+  }
+  const to = utcDay(now);
+  const rows = await ledger.rows(args.from, to);
+  const price = limits.pricePer1kTokens !== undefined ? { pricePer1k: limits.pricePer1kTokens, currency: limits.currency } : undefined;
+  const [title, , ...table] = usageTable(usageReport(rows, args.by, args.from, to, price)).split('\n');
+  if (table.length === 0) return title!;
+  const budgets = [
+    limits.channelTokensPerDay !== undefined ? `${limits.channelTokensPerDay.toLocaleString('en-US')} tokens per channel per day` : undefined,
+    limits.userTokensPerDay !== undefined ? `${limits.userTokensPerDay.toLocaleString('en-US')} per user per day` : undefined,
+  ].filter(Boolean);
+  const head = `${title}${budgets.length ? `; budgets: ${budgets.join(', ')}` : ''}`;
+  let body = neutraliseFences(table.join('\n'));
+  const room = maxChars - head.length - 10;
+  if (body.length > room) body = `${body.slice(0, Math.max(0, room - 2)).replace(/\n[^\n]*$/, '')}\n…`;
+  return `${head}\n\`\`\`\n${body}\n\`\`\``;
+}

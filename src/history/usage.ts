@@ -1,0 +1,116 @@
+/**
+ * The usage ledger: what runs spent (LLM tokens and time, sandbox CPU, tool calls), added up per
+ * UTC day, channel and user in the shared store, so that `code-agent usage`, `/usage` and the
+ * budgets (src/usage/budgets.ts) read the same numbers in every process. Each addition is one
+ * atomic operation of the backend (see `atomic-*.ts`): processes adding at once never lose one.
+ */
+
+/** What one row of the ledger counts. Times are whole milliseconds; tokens as the LLM reported them. */
+export interface UsageCounts {
+  /** Runs started (a run's first turn). */
+  runs: number;
+  /** LLM calls made (code, checks, review, agreement). */
+  llmCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Time spent waiting for LLM replies, in ms. */
+  llmMs: number;
+  /** Programs executed in the sandbox. */
+  executions: number;
+  /** CPU time the sandboxed programs used, in ms (0 where no cgroup measures it). */
+  cpuMs: number;
+  /** Tool calls the programs made through the broker. */
+  toolCalls: number;
+}
+
+/** The counts' names, in the order the backends store them. */
+export const USAGE_FIELDS = ['runs', 'llmCalls', 'promptTokens', 'completionTokens', 'llmMs', 'executions', 'cpuMs', 'toolCalls'] as const satisfies readonly (keyof UsageCounts)[];
+
+/** Where usage is counted: a UTC day and who spent it. */
+export interface UsageKey {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** The channel's key, platform included (e.g. `slack:T1:C1`, `discord:G1:C1`, `cli:local`). */
+  channel: string;
+  /** The user's key, platform included (e.g. `slack:T1:U1`, `discord:user:42`). */
+  user: string;
+}
+
+/** One row of the ledger. */
+export type UsageRow = UsageKey & UsageCounts;
+
+/** LLM tokens (prompt + completion) spent on one day by a channel and by a user. */
+export interface UsageTotals {
+  channelTokens: number;
+  userTokens: number;
+}
+
+/** How long the ledger keeps a day, in days (older rows are removed now and then). */
+export const USAGE_KEEP_DAYS = 400;
+
+/** The ledger of a store. Every method may throw the store's errors. */
+export interface UsageLedger {
+  /**
+   * Adds `counts` to the row of `key`, atomically across processes.
+   * @returns the day's token totals of the key's channel and user, this addition included
+   */
+  add(key: UsageKey, counts: Partial<UsageCounts>): Promise<UsageTotals>;
+  /** The day's token totals of a channel and a user. */
+  totals(key: UsageKey): Promise<UsageTotals>;
+  /** Every row from `fromDay` to `toDay` (both `YYYY-MM-DD`, inclusive), in no particular order. */
+  rows(fromDay: string, toDay: string): Promise<UsageRow[]>;
+}
+
+/** All counts zero. */
+export function zeroCounts(): UsageCounts {
+  return { runs: 0, llmCalls: 0, promptTokens: 0, completionTokens: 0, llmMs: 0, executions: 0, cpuMs: 0, toolCalls: 0 };
+}
+
+/** `counts` with every field present, each a non-negative whole number. */
+export function wholeCounts(counts: Partial<UsageCounts>): UsageCounts {
+  const out = zeroCounts();
+  for (const f of USAGE_FIELDS) out[f] = Math.max(0, Math.round(counts[f] ?? 0));
+  return out;
+}
+
+/** The UTC day of a time, `YYYY-MM-DD`. */
+export function utcDay(at: Date | number = Date.now()): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** The UTC days from `fromDay` to `toDay`, inclusive (at most {@link USAGE_KEEP_DAYS}). */
+export function daysBetween(fromDay: string, toDay: string): string[] {
+  const days: string[] = [];
+  const end = Date.parse(`${toDay}T00:00:00Z`);
+  for (let t = Date.parse(`${fromDay}T00:00:00Z`); t <= end && days.length < USAGE_KEEP_DAYS; t += 86_400_000) days.push(utcDay(t));
+  return days;
+}
+
+/** A ledger in one process (a Map-backed store in tests and benches; the terminal without a shared store). */
+export class MemoryUsageLedger implements UsageLedger {
+  private readonly table = new Map<string, UsageRow>();
+
+  async add(key: UsageKey, counts: Partial<UsageCounts>): Promise<UsageTotals> {
+    const id = JSON.stringify([key.day, key.channel, key.user]);
+    const row = this.table.get(id) ?? { ...key, ...zeroCounts() };
+    const add = wholeCounts(counts);
+    for (const f of USAGE_FIELDS) row[f] += add[f];
+    this.table.set(id, row);
+    return this.totals(key);
+  }
+
+  async totals(key: UsageKey): Promise<UsageTotals> {
+    let channelTokens = 0;
+    let userTokens = 0;
+    for (const r of this.table.values()) {
+      if (r.day !== key.day) continue;
+      if (r.channel === key.channel) channelTokens += r.promptTokens + r.completionTokens;
+      if (r.user === key.user) userTokens += r.promptTokens + r.completionTokens;
+    }
+    return { channelTokens, userTokens };
+  }
+
+  async rows(fromDay: string, toDay: string): Promise<UsageRow[]> {
+    return [...this.table.values()].filter((r) => r.day >= fromDay && r.day <= toDay).map((r) => ({ ...r }));
+  }
+}

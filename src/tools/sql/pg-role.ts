@@ -1,0 +1,54 @@
+/**
+ * What a PostgreSQL source's role may do beyond reading, checked when the source is first used and
+ * by `code-agent doctor`. A role that may read or write the server's files, run programs on it, or
+ * write to the database is refused unless the source says `privileged_role: allow` (then every
+ * process says so loudly at start). The read-only transaction and the function allowlist hold
+ * either way; a reader role is the layer that holds when both miss something.
+ */
+
+/** One statement (simple protocol) returning one row: the role and what it may do. */
+export const ROLE_QUERY = `
+SELECT current_user AS role, r.rolsuper AS superuser, r.rolcreaterole AS createrole, r.rolcreatedb AS createdb,
+       r.rolreplication AS replication, has_database_privilege(current_database(), 'CREATE') AS create_schema,
+       ARRAY(SELECT g.rolname::text FROM pg_roles g
+              WHERE g.rolname IN ('pg_read_server_files', 'pg_write_server_files', 'pg_execute_server_program', 'pg_write_all_data')
+                AND pg_has_role(current_user, g.oid, 'MEMBER') ORDER BY 1) AS member_of,
+       ARRAY(SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+              WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname <> 'information_schema' AND left(n.nspname, 3) <> 'pg_'
+                AND has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE') ORDER BY 1 LIMIT 4) AS writable,
+       ARRAY(SELECT n.nspname::text FROM pg_namespace n
+              WHERE n.nspname <> 'information_schema' AND left(n.nspname, 3) <> 'pg_' AND has_schema_privilege(n.oid, 'CREATE')
+              ORDER BY 1 LIMIT 4) AS creatable
+  FROM pg_roles r WHERE r.rolname = current_user`;
+
+/** What the role may do, as the doctor and the start-up warning say it. */
+export interface RoleReport {
+  role: string;
+  /** What it may do beyond reading, one phrase each (`a superuser`, `INSERT/UPDATE/DELETE/TRUNCATE on public.orders`); empty for a reader. */
+  privileges: string[];
+}
+
+/** Reads {@link ROLE_QUERY}'s row. */
+export function roleReport(row: Record<string, unknown> | undefined): RoleReport {
+  if (!row) return { role: '?', privileges: ['no pg_roles row for the current user (cannot tell what it may do)'] };
+  const privileges: string[] = [];
+  if (row.superuser === true) privileges.push('a superuser');
+  for (const group of (row.member_of as string[] | null) ?? []) privileges.push(`a member of ${group}`);
+  const writable = (row.writable as string[] | null) ?? [];
+  if (writable.length) privileges.push(`may write to ${writable.slice(0, 3).join(', ')}${writable.length > 3 ? ' and more' : ''}`);
+  const creatable = (row.creatable as string[] | null) ?? [];
+  if (creatable.length) privileges.push(`may create objects in the schema${creatable.length > 1 ? 's' : ''} ${creatable.slice(0, 3).join(', ')}`);
+  if (row.create_schema === true) privileges.push('may create schemas in the database');
+  if (row.createrole === true) privileges.push('may create roles');
+  if (row.createdb === true) privileges.push('may create databases');
+  if (row.replication === true) privileges.push('a replication role');
+  return { role: String(row.role), privileges };
+}
+
+/** The sentence for a privileged role: what it may do and what to do about it. */
+export function privilegedSentence(source: string, report: RoleReport, allowed: boolean): string {
+  const what = `the role ${report.role} of the SQL source ${source} is ${report.privileges.join('; ')}`;
+  return allowed
+    ? `${what}: allowed by tools.sql.sources.${source}.privileged_role: allow. Queries still run read-only, but give the tool a reader role (GRANT SELECT only).`
+    : `${what}: refused. Give the tool a reader role (GRANT SELECT only, see docs/sql-tool.md), or set tools.sql.sources.${source}.privileged_role: allow to use it anyway.`;
+}
