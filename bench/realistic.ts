@@ -30,6 +30,7 @@ import { evaluateRequest, type RequestResult, type VerifyMode } from './realisti
 import { mergeSummaries, readSummaries } from './realistic/merge.js';
 import { formatReport, type RealisticSummary } from './realistic/report.js';
 import { requestsOfKind } from './realistic/requests.js';
+import { comparisonLines, reusedShare } from './realistic/speed-report.js';
 
 /** An agent with a verify mode. */
 function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode): Agent {
@@ -56,11 +57,12 @@ async function main(): Promise<void> {
   const llm = new CountingProvider(await buildProvider(args, timings));
   const executor = buildExecutor(args.timeoutS);
   const workDir = mkdtempSync(join(tmpdir(), 'realistic-'));
-  const modes: VerifyMode[] = args.verify === 'off' ? ['off'] : ['off', args.verify];
+  const modes: VerifyMode[] = args.verify === 'off' ? ['off'] : args.skipOff ? [args.verify] : ['off', args.verify];
   const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify) }));
   const results: RequestResult[] = [];
   const summary: RealisticSummary = { provider: llm.name, retries: args.retries, verify: modes, separate: args.separate, results, timings };
   process.stderr.write(`running ${requests.length} requests with ${llm.name}, verify ${modes.join(' and ')}\n`);
+  await llm.prepared; // the system prompts read ahead, as a server started before its first request has them
   try {
     for (const [i, request] of requests.entries()) {
       const r = await evaluateRequest({ agents, llm, executor, retries: args.retries, separate: args.separate }, request);
@@ -85,6 +87,24 @@ function printMerged(args: RealisticArgs): void {
   const summary = args.ids ? { ...merged, results: merged.results.filter((r) => args.ids!.includes(r.id)) } : merged;
   process.stdout.write(`${formatReport(summary)}\n`);
   if (args.json) writeSummary(args.json, summary);
+  if (args.baseline) process.stdout.write(`\n${againstBaseline(summary, mergeSummaries(readSummaries([args.baseline])))}\n`);
+}
+
+/** Each setting's speed figures against the baseline's, on the requests both measured. */
+function againstBaseline(after: RealisticSummary, before: RealisticSummary): string {
+  const ids = after.results.map((r) => r.id).filter((id) => before.results.some((r) => r.id === id));
+  const pick = (s: RealisticSummary, v: number, which: 'base' | 'fixed') => ids.map((id) => s.results.find((r) => r.id === id)!.byVerify[v]![which]);
+  const reuse = { before: reusedShare(before.timings), after: reusedShare(after.timings) };
+  const lines = [`against the baseline (${ids.length} requests in both; after ÷ before):`];
+  after.verify.forEach((verify, v) => {
+    const w = before.verify.indexOf(verify);
+    if (w < 0) return;
+    for (const which of after.retries === 0 ? (['fixed'] as const) : (['base', 'fixed'] as const)) {
+      const label = `verify ${verify}, retries ${which === 'base' ? 0 : after.retries}`;
+      lines.push('', ...comparisonLines(label, pick(before, w, which), pick(after, v, which), reuse));
+    }
+  });
+  return lines.join('\n');
 }
 
 main().catch((err: unknown) => {

@@ -13,6 +13,7 @@ import { madeAttempts } from '../../src/agent/verdict.js';
 import { CANCELLED } from './outcome.js';
 import { queuedText, replacedText, workspaceEntryText } from '../../src/text/workspace-entry.js';
 import { toolCallLine } from '../../src/tools/records.js';
+import { answerMarkText, settledAnswer } from '../../src/chat/answer-mark.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -54,6 +55,8 @@ export function progressLine(event: AgentEvent): string | undefined {
         ? '[Agent] No checks could be derived from the request (judged by the exit code)'
         : `[Agent] Checks derived from the request: ${event.asserts.length}` +
             (event.dropped.length ? ` (${event.dropped.length} dropped after the feedback: ${event.dropped.join(' | ')})` : '');
+    case 'answer':
+      return `[Agent] ${answerMarkText(event.attempt, { state: 'checking' })}`;
     case 'repeated':
       return `[Agent] Attempt ${event.attempt} is the same program as attempt ${event.repeatOf}: not executed again`;
     case 'profiled':
@@ -194,7 +197,14 @@ export function createRenderer(target: RenderTarget, options: RenderOptions = {}
   // the last execution's failure line: an improvement for another reason (a check, a missing file,
   // an empty answer) says why, since no line before it did
   let failure: string | undefined;
+  // the call's first answer, said to be not yet confirmed: its verdict is said before the run's end
+  let answered: number | undefined;
   return (event) => {
+    if (event.type === 'answer') answered = event.attempt;
+    if ((event.type === 'done' || event.type === 'failed') && answered !== undefined) {
+      target.progress(`[Agent] ${answerMarkText(answered, settledAnswer(answered, event.run))}`);
+      answered = undefined;
+    }
     if (showDetails && event.type === 'code_delta') return streamed.delta(event.attempt, event.code);
     if (event.type === 'executed') failure = event.result.success ? undefined : summarizeFailure(event.result);
     if (event.type === 'improving' && event.reason !== failure) target.progress(`[Agent] Not confirmed: ${boundLine(event.reason, 300)}`);

@@ -11,19 +11,25 @@ export interface RealisticArgs extends CommonArgs {
   kind: KindSelection;
   /** `--ids a,b`: only these requests (a run: within `--kind`, before `--offset`/`--limit`; `--merge`: only their results). */
   ids?: string[];
+  /** `--skip-off`: run only the `--verify` mode, not `off` beside it. */
+  skipOff: boolean;
+  /** `--baseline b.json` with `--merge`: the speed figures against that summary's (the same requests on another build). */
+  baseline?: string;
 }
 
 /** The usage text printed with a usage error and for `--help`. */
 export const USAGE = `node dist/bench/realistic.js [--verify checks|review|both|off] [--retries 3] [--kind all|classic|files|data|…] [--limit N] [--offset N]
-  [--separate] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N]
+  [--separate] [--skip-off] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N]
   [--context-size N] [--max-tokens N] [--timeout-s S] [--ids ID,ID…] [--json out.json]
-node dist/bench/realistic.js --merge shard1.json shard2.json … [--ids ID,ID…] [--json all.json]`;
+node dist/bench/realistic.js --merge shard1.json shard2.json … [--ids ID,ID…] [--json all.json] [--baseline before.json]`;
 
 const OPTIONS = {
   ...COMMON_OPTIONS,
   separate: { type: 'boolean', default: false },
   kind: { type: 'string', default: 'all' },
   ids: { type: 'string' },
+  'skip-off': { type: 'boolean', default: false },
+  baseline: { type: 'string' },
 } as const;
 
 /**
@@ -39,5 +45,5 @@ export function parseRealisticArgs(argv: string[]): RealisticArgs {
   const unknown = ids?.find((id) => !REQUESTS.some((r) => r.id === id));
   if (unknown !== undefined) throw new UsageError(`--ids: no request has the id ${unknown}`);
   if (ids?.length === 0) throw new UsageError('--ids: give request ids separated by commas');
-  return { ...common, separate: parsed.values.separate ?? false, kind, ...(ids ? { ids } : {}) };
+  return { ...common, separate: parsed.values.separate ?? false, kind, ...(ids ? { ids } : {}), skipOff: parsed.values['skip-off'] ?? false, ...(parsed.values.baseline ? { baseline: parsed.values.baseline } : {}) };
 }

@@ -33,6 +33,13 @@ export interface Outcome {
   calls: number;
   /** Attempts (versions of the code). */
   attempts: number;
+  /**
+   * When the thread first showed an answer (the first execution that exited 0), in s from the
+   * requirement; absent when no attempt ran with exit 0.
+   */
+  firstAnswerSeconds?: number;
+  /** Every LLM call of the setting: its kind and tokens (see `CallRecord`). */
+  callRecords?: Pick<CallRecord, 'kind' | 'promptTokens' | 'completionTokens' | 'stopReason'>[];
   /** The start of the stdout the checker read (up to {@link SHOWN_CHARS} characters), to audit a verdict. */
   stdout?: string;
 }
@@ -75,6 +82,8 @@ interface Timed {
   end: number;
   /** When the first attempt was settled: the second attempt began, or the run ended. */
   firstSettled: number;
+  /** When the first execution that exited 0 reported (`executed`), if one did. */
+  firstAnswer?: number;
 }
 
 /**
@@ -91,6 +100,7 @@ async function runAgent(agent: Agent, llm: CountingProvider, request: RealisticR
   llm.take();
   const start = performance.now();
   let firstSettled: number | undefined;
+  let firstAnswer: number | undefined;
   const { requirement, inputFiles } = asTerminalRun(request);
   const run = await agent.run(`realistic:${request.id}`, requirement, {
     maxRetries,
@@ -98,10 +108,11 @@ async function runAgent(agent: Agent, llm: CountingProvider, request: RealisticR
     onEvent: (e) => {
       const next = e.type === 'generating' && e.attempt > 1;
       if (firstSettled === undefined && (next || e.type === 'done' || e.type === 'failed')) firstSettled = performance.now();
+      if (firstAnswer === undefined && e.type === 'executed' && e.result.success) firstAnswer = performance.now();
     },
   });
   const end = performance.now();
-  return { run, calls: llm.take(), start, end, firstSettled: firstSettled ?? end };
+  return { run, calls: llm.take(), start, end, firstSettled: firstSettled ?? end, ...(firstAnswer !== undefined ? { firstAnswer } : {}) };
 }
 
 /** What the user is shown of attempts: the output of the last one that ran. */
@@ -122,6 +133,11 @@ async function score(request: RealisticRequest, attempts: readonly Attempt[], ex
 
 const sumTokens = (calls: readonly CallRecord[]) => calls.reduce((n, c) => n + c.tokens, 0);
 
+const records = (calls: readonly CallRecord[]) =>
+  calls.map(({ kind, promptTokens, completionTokens, stopReason }) => ({ kind, promptTokens, completionTokens, stopReason }));
+
+const secondsAfter = (t: Timed, at: number | undefined) => (at === undefined ? {} : { firstAnswerSeconds: (at - t.start) / 1000 });
+
 async function wholeRun(t: Timed, request: RealisticRequest, executor: Executor): Promise<Outcome> {
   const verdict = await score(request, t.run.attempts, executor);
   return {
@@ -131,6 +147,8 @@ async function wholeRun(t: Timed, request: RealisticRequest, executor: Executor)
     seconds: (t.end - t.start) / 1000,
     calls: t.calls.length,
     attempts: t.run.attempts.length,
+    ...secondsAfter(t, t.firstAnswer),
+    callRecords: records(t.calls),
   };
 }
 
@@ -147,6 +165,8 @@ async function firstAttempt(t: Timed, request: RealisticRequest, executor: Execu
     seconds: (t.firstSettled - t.start) / 1000,
     calls: calls.length,
     attempts: 1,
+    ...secondsAfter(t, t.firstAnswer !== undefined && t.firstAnswer <= t.firstSettled ? t.firstAnswer : undefined),
+    callRecords: records(calls),
   };
 }
 

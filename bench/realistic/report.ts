@@ -3,6 +3,7 @@ import type { CompletionTiming } from '../../src/llm/local.js';
 import { localProviderLines } from '../shared/report.js';
 import { median, pct, sum } from '../shared/stats.js';
 import type { Outcome, RequestResult, VerifyMode } from './evaluate.js';
+import { reuseLine, speedLines } from './speed-report.js';
 
 /** Everything the report needs (also the `--json` file). */
 export interface RealisticSummary {
@@ -140,6 +141,9 @@ export function formatReport(s: RealisticSummary): string {
   ];
   const silent = silentLines(settings);
   if (silent.length) out.push('', ...silent);
+  out.push('', 'speed (seconds from the requirement; the first answer is the first execution that exited 0):');
+  for (const x of settings) out.push(...speedLines(x.label, x.outcomes));
+  out.push(...reuseLine(s.timings));
   out.push('', ...requestLines(s, settings));
   out.push(...localProviderLines(s.timings));
   return out.join('\n');

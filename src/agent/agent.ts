@@ -27,6 +27,7 @@ import { librariesSentence } from './environment-text.js';
 import type { PythonEnvironment } from '../sandbox/environment.js';
 import { CHECKS_PROMPT } from './checks.js';
 import { REVIEW_PROMPT } from './review.js';
+import type { WorkspaceCache } from '../history/workspace-cache.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { TurnKind } from '../metrics/run-observer.js';
@@ -69,14 +70,19 @@ export interface AgentOptions {
   turnWaitMs?: number;
   /** The tools programs may call, per conversation (src/tools). Default: none. */
   tools?: AgentTools;
+  /**
+   * This machine's cache of workspace contents (`history/workspace-cache.ts`): a turn restores from
+   * the store only what it lacks. Default: none (every restore reads the store).
+   */
+  workspaceCache?: WorkspaceCache;
   /** Charges what runs spend and stops a run whose budget is spent (src/usage). Default: none. */
   usage?: UsageRecorder;
   /** Counts runs' outcomes and durations (src/metrics). Default: none. */
   metrics?: Metrics;
 }
 
-/** A call's deadline when the config does not say (`agent.run_timeout_s`: 900 s). */
-export const DEFAULT_RUN_TIMEOUT_MS = 900_000;
+/** A call's deadline when the config does not say (`agent.run_timeout_s`: 300 s). */
+export const DEFAULT_RUN_TIMEOUT_MS = 300_000;
 
 /** Generates, executes and improves Python code for requirements; keeps runs in the store. */
 export class Agent {
@@ -211,7 +217,7 @@ export class Agent {
   }
 
   private workspaceDeps(): WorkspaceFilesDeps {
-    return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log };
+    return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log, cache: this.options.workspaceCache };
   }
 
   /** Validates the requirement, creates and stores the run. */
@@ -254,7 +260,7 @@ export class Agent {
     kind: TurnKind,
   ): Promise<Run> {
     const { store, log, usage, metrics } = this.options;
-    const deps = { store, steps: this.steps, log, runTimeoutMs: this.runTimeoutMs, turnWaitMs: this.turnWaitMs, workspaceLimits: this.workspaceLimits, usage, metrics };
+    const deps = { store, steps: this.steps, log, runTimeoutMs: this.runTimeoutMs, turnWaitMs: this.turnWaitMs, workspaceLimits: this.workspaceLimits, usage, metrics, workspaceCache: this.options.workspaceCache };
     return runTurn(deps, run, options, retries, body, check, kind);
   }
 }

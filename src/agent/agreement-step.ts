@@ -11,7 +11,8 @@ import type { Executor } from '../sandbox/types.js';
 import type { Attempt, Run } from '../history/types.js';
 import type { CallOptions } from './call-options.js';
 import { askForProgram } from './reply.js';
-import { SYSTEM_PROMPT } from './prompts.js';
+import { SYSTEM_PROMPT, sharedOpening } from './prompts.js';
+import type { WorkspaceManifest } from '../history/workspace.js';
 import { profileSection } from '../data/profile.js';
 import { requestSoFar } from './verdict.js';
 import { summarizeFailure } from './failure.js';
@@ -23,12 +24,16 @@ import { AGREEMENT_TEMPERATURE, FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION
 export const AGREEMENT_OUTPUT_CHARS = 300;
 
 /**
- * What an independent program is asked: the system prompt, the request and the input profile, and nothing of the first program.
+ * What an independent program is asked: the system prompt, the request, the workspace listing and
+ * the input profile (opening as the run's attempts do, see `sharedOpening`, so a local model reuses
+ * what it evaluated for them), the changes asked for since, and nothing of the first program.
  * @param system the system prompt of the run's attempts (naming the sandbox's packages)
+ * @param workspace the run's workspace as the attempts were shown it
  */
-export function independentMessages(run: Run, system: string = SYSTEM_PROMPT): ChatMessage[] {
-  const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  const parts = [requestSoFar(run), ...(section !== '' ? [section, FROM_FIELDS_INSTRUCTION] : []), INDEPENDENT_INSTRUCTION];
+export function independentMessages(run: Run, system: string = SYSTEM_PROMPT, workspace?: WorkspaceManifest): ChatMessage[] {
+  const hasProfile = run.inputProfile !== undefined && profileSection(run.inputProfile) !== '';
+  const changes = requestSoFar(run).slice(run.requirement.length).trim();
+  const parts = [sharedOpening(run, { workspace }), ...(changes !== '' ? [changes] : []), ...(hasProfile ? [FROM_FIELDS_INSTRUCTION] : []), INDEPENDENT_INSTRUCTION];
   return [
     { role: 'system', content: system },
     { role: 'user', content: parts.join('\n\n') },
@@ -81,7 +86,7 @@ function readsData(source: string, run: Run): boolean {
  * @throws {LlmError} when an LLM call fails (the caller's guard ends the run)
  */
 export async function seekAgreement(
-  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; system?: string; tools?: AgentTools },
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; system?: string; tools?: AgentTools; workspace?: WorkspaceManifest },
   run: Run,
   attempt: Attempt,
   options: CallOptions,
@@ -90,7 +95,7 @@ export async function seekAgreement(
   const answer = attempt.result!.stdout;
   const record: RunAgreement = { outcome: 'inconclusive', attempt: attempt.index, programs: [], usage: { promptTokens: 0, completionTokens: 0 } };
   for (let i = 1; i <= MAX_INDEPENDENT; i++) {
-    const reply = await askForProgram(deps.llm, independentMessages(run, deps.system), { signal: options.signal, temperature: AGREEMENT_TEMPERATURE });
+    const reply = await askForProgram(deps.llm, independentMessages(run, deps.system, deps.workspace), { signal: options.signal, temperature: AGREEMENT_TEMPERATURE });
     record.usage.promptTokens += reply.usage.promptTokens;
     record.usage.completionTokens += reply.usage.completionTokens;
     if (reply.code === undefined) {

@@ -15,6 +15,7 @@ import { sandboxInputNames } from '../sandbox/names.js';
 import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
 import { boundLine } from '../text/cut.js';
 import { agreeEitherWay } from './agreement.js';
+import type { WorkspaceManifest } from '../history/workspace.js';
 
 /**
  * Profiles the run's workspace files in the sandbox (under the names the program will see) and
@@ -42,10 +43,11 @@ export function checksRequest(run: Run): string {
  * With checks on (`checks`/`both`), when an attempt needs agreement (see `needsAgreement`), asks independent programs
  * and turns the outcome into the verdict: confirmed when they agree (or the majority does); else
  * `final` (no further attempt: the model that wrote both cannot say which is right) with both
- * answers in the reason. Other verdicts pass through unchanged.
+ * answers in the reason. Other verdicts pass through unchanged. With `noTime` (the call's time budget
+ * has no room for an independent program), the answer is not cross-checked: final, with that reason.
  */
 export async function settleByAgreement(
-  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string; tools?: AgentTools },
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string; tools?: AgentTools; noTime?: string; workspace?: WorkspaceManifest },
   run: Run,
   attempt: Attempt,
   verdict: Verdict,
@@ -53,6 +55,8 @@ export async function settleByAgreement(
 ): Promise<{ verdict: Verdict; final: boolean }> {
   const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
   if ((deps.verify !== 'checks' && deps.verify !== 'both') || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
+  // no time left for an independent program: the answer stays unconfirmed, and the run ends with it
+  if (deps.noTime !== undefined) return { verdict: { kind: 'ran', reason: `it was not cross-checked: ${deps.noTime}` }, final: true };
   const record = await seekAgreement(deps, run, attempt, options);
   run.agreement = record;
   const answer = boundLine(attempt.result!.stdout, AGREEMENT_OUTPUT_CHARS);

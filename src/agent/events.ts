@@ -121,6 +121,18 @@ export interface AgreementEvent {
   answer: string;
   others: string[];
 }
+/**
+ * Emitted at most once per call, right after the first execution that ran with exit 0 and showed an
+ * answer (printed something or wrote a file) when its verdict is still to come: an independent
+ * program computes it again, a review reads it, or its checks failed and another attempt follows.
+ * The answer is shown as not yet confirmed; the call's `done`/`failed` event settles it (the run
+ * says which attempt is its answer and whether it was confirmed).
+ */
+export interface AnswerEvent {
+  type: 'answer';
+  runId: string;
+  attempt: number;
+}
 /** Emitted when the LLM reviewed a successful execution. */
 export interface ReviewedEvent {
   type: 'reviewed';
@@ -211,6 +223,7 @@ export type AgentEvent =
   | CheckingEvent
   | ChecksEvent
   | ReviewedEvent
+  | AnswerEvent
   | ProfiledEvent
   | AgreementEvent
   | RepeatedEvent

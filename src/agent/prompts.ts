@@ -13,6 +13,7 @@ import { answeredNothing, requestSoFar } from './verdict.js';
 import { missingOutputs, missingOutputsFeedback } from './requested-files.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { workspaceSection } from './workspace-turn.js';
+import { factsOfFailure, sameFailureNote } from './repeated-failure.js';
 
 /**
  * Follows the input profile in the first message: how to read the data and how to print the
@@ -45,10 +46,19 @@ export interface PromptOptions {
  * followed by {@link DATA_ANSWER_INSTRUCTION}.
  */
 export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
+  const shared = sharedOpening(run, options);
+  return run.inputProfile && profileSection(run.inputProfile) !== '' ? `${shared}\n\n${DATA_ANSWER_INSTRUCTION}` : shared;
+}
+
+/**
+ * How every program call of a run starts its first user message (an attempt's and an independent
+ * program's alike): the requirement, the workspace listing, the profile. The same text, so a local
+ * model finds it evaluated already (a call shares its longest prefix with the one before it).
+ */
+export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
   const listing = workspaceSection(options.workspace);
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  if (section === '' && listing === '') return run.requirement;
-  return [run.requirement, listing, section, ...(section !== '' ? [DATA_ANSWER_INSTRUCTION] : [])].filter((t) => t !== '').join('\n\n');
+  return [run.requirement, listing, section].filter((t) => t !== '').join('\n\n');
 }
 
 /**
@@ -72,7 +82,10 @@ Rules:
 /** The system prompt when the sandbox's packages are not known (the fixed default list). */
 export const SYSTEM_PROMPT = systemPrompt();
 
-/** What the LLM is told about how an attempt went (with the data's profile when it failed on the data). */
+/**
+ * What the LLM is told about how an attempt went: with the data's profile when it failed on the data,
+ * what the profile knows of the names in its error, and the earlier attempts that failed the same way.
+ */
 function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile' | 'requirement' | 'attempts' | 'checks'>): string {
   const missing = missingOutputs(previous, run, requestSoFar(run));
   const outcome = answeredNothing(previous, run)
@@ -81,7 +94,9 @@ function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile' | 'requireme
       ? `${resultOutcome(previous)}\n\n${missingOutputsFeedback(missing)}`
       : resultOutcome(previous);
   const data = previous.result && previous.repeatOf === undefined ? dataFeedback(run.inputProfile, previous.result, previous.code) : undefined;
-  return data === undefined ? outcome : `${outcome}\n\n${data}`;
+  // what the profile knows of the names in the error, and whether this failure came back
+  const extra = [data, factsOfFailure(run, previous), sameFailureNote(run, previous)].filter((t) => t !== undefined);
+  return [outcome, ...extra].join('\n\n');
 }
 
 function resultOutcome(previous: Attempt): string {

@@ -2,7 +2,8 @@
  * Asks the LLM for a program and takes a reply as a program only when it is whole:
  * - a reply cut at the token limit (`stopReason: 'length'`) is asked for once more with twice the
  *   room; a stream that ended early (`unfinished`) once more as it was. Still cut, it is reported
- *   as cut off and never run: the part of a program that fits proves nothing;
+ *   as cut off (fault `length` when the limit cut it twice: the run ends, see `repeated-failure.ts`)
+ *   and never run: the part of a program that fits proves nothing;
  * - a reply that degenerates while it streams (see `runaway.ts`) is stopped at once and reported,
  *   and the next attempt of the run samples differently (see {@link samplingAfter});
  * - a whole reply goes to `extract.ts`.
@@ -64,7 +65,7 @@ export async function askForProgram(llm: LlmProvider, messages: ChatMessage[], o
     if ('runaway' in second) return { ...second.runaway, usage: add(usage, second.runaway.usage) };
     completion = second.completion;
     Object.assign(usage, add(usage, completion.usage));
-    if (completion.stopReason !== 'stop') return { error: cutOff(completion, more), fault: 'cut', usage };
+    if (completion.stopReason !== 'stop') return { error: cutOff(completion, more), fault: completion.stopReason === 'length' ? 'length' : 'cut', usage };
   }
   const extracted = extractCode(completion.content);
   return 'code' in extracted ? { code: extracted.code, content: completion.content, usage } : { error: extracted.error, content: completion.content, usage };

@@ -26,6 +26,10 @@ import { boundLine } from '../text/cut.js';
 import { checksFromReply, trailingChecks } from './reply-checks.js';
 import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
 import { keepWritten, type TurnWorkspace } from './workspace-turn.js';
+import { sameFailuresBefore } from './repeated-failure.js';
+import { answerPending } from './first-answer.js';
+import { budgetStop, type TimeBudget } from './time-budget.js';
+import type { WorkspaceCache } from '../history/workspace-cache.js';
 import type { WorkspaceLimits } from '../history/workspace.js';
 import { forPurpose } from '../usage/scope.js';
 import type { UsageRecorder } from '../usage/recorder.js';
@@ -36,12 +40,14 @@ export interface TurnOptions extends CallOptions {
   workspace?: TurnWorkspace;
   /** The highest attempt index this call may reach (see `GeneratingEvent.lastAttempt`). */
   lastAttempt?: number;
+  /** The call's time budget: work that cannot finish in what is left is not started. */
+  budget?: TimeBudget;
 }
 
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */
 export const ERROR_MAX_CHARS = 1000;
 
-/** Temperature of the attempt that follows a repeated program: enough to leave the greedy path. */
+/** Temperature of the attempt that follows a repeated program or a repeated failure: enough to leave the greedy path. */
 export const REPEAT_TEMPERATURE = 0.8;
 
 /** What the steps work with (see `AgentOptions`). */
@@ -62,6 +68,8 @@ export interface StepsOptions {
   log?: (message: string) => void;
   /** The tools programs may call, per conversation. */
   tools?: AgentTools;
+  /** This machine's cache of workspace contents (files a program wrote are put in it). */
+  workspaceCache?: WorkspaceCache;
   /** Charges usage and says when a budget stops a run (src/usage). Default: none. */
   usage?: UsageRecorder;
 }
@@ -87,11 +95,14 @@ export class RunSteps {
   /**
    * Executes the latest attempt and makes new ones while a new attempt can change the outcome:
    * a program that repeats an earlier one is not executed again (the model is told, and the next
-   * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), and a
-   * failure no code can fix ends the run at once with what to do.
+   * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), a failure
+   * that repeats an earlier one is told as such and the next call samples at that temperature too
+   * (the third time, the run ends: `repeated-failure.ts`), and a failure no code can fix ends the
+   * run at once with what to do.
    */
   async executeAndFix(run: Run, options: TurnOptions): Promise<void> {
     const maxRetries = options.maxRetries ?? this.options.maxRetries;
+    let answerShown = false; // the call's first answer is said to be unconfirmed until its verdict
     for (let retry = 1; ; retry++) {
       const attempt = run.attempts.at(-1)!;
       const repeatOf = attempt.code ? sameCodeAs(run, attempt) : undefined;
@@ -103,10 +114,15 @@ export class RunSteps {
         if (run.checks === undefined && attempt.code) await this.deriveChecks(run, options);
         await this.executeLatest(run, options);
         await this.repairChecks(run, attempt, options);
+        if (!answerShown && answerPending(run, attempt, judgeAttempt(attempt, run), this.options.verify)) {
+          answerShown = true;
+          emit(options, { type: 'answer', runId: run.id, attempt: attempt.index });
+        }
       }
       const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
+      const noTime = budgetStop(options.budget, retry, 'a cross-check');
       const system = await this.systemPrompt(run, options.signal);
-      const { verdict, final } = await forPurpose('agreement', () => settleByAgreement({ ...this.options, system }, run, attempt, reviewed, options));
+      const { verdict, final } = await forPurpose('agreement', () => settleByAgreement({ ...this.options, system, noTime, workspace: options.workspace?.manifest }, run, attempt, reviewed, options));
       if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
         return;
@@ -116,7 +132,7 @@ export class RunSteps {
         return;
       }
       const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
-      const stop = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment()));
+      const stop = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment())) ?? (retry > maxRetries ? undefined : budgetStop(options.budget, retry, 'another attempt'));
       // a spent budget (limits.budgets) stops the run once its current attempt is done
       const spent = stop === undefined && retry <= maxRetries ? this.options.usage?.stopReason() : undefined;
       if (stop !== undefined || retry > maxRetries || spent !== undefined) {
@@ -126,8 +142,10 @@ export class RunSteps {
       const next = run.attempts.length + 1;
       emit(options, { type: 'improving', runId: run.id, retry, maxRetries, attempt: next, lastAttempt: Math.max(next, options.lastAttempt ?? next), reason: verdict.reason });
       const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
+      // a program or a failure seen before: the next attempt leaves the greedy path
+      const again = repeatOf !== undefined || sameFailuresBefore(run, attempt).length > 0;
       await this.makeAttempt(run, fromReview ? 'review' : 'error', fromReview ? verdict.defect : undefined, options, {
-        temperature: repeatOf !== undefined ? REPEAT_TEMPERATURE : undefined,
+        temperature: again ? REPEAT_TEMPERATURE : undefined,
       });
     }
   }
@@ -281,7 +299,7 @@ export class RunSteps {
     if (options.signal?.aborted) throw new Error('cancelled');
     if (result.success && options.workspace) {
       // a failed program's files may be half-written: they are returned, not kept for later turns
-      const deps = { store: this.options.store, limits: this.options.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: this.options.log };
+      const deps = { store: this.options.store, limits: this.options.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: this.options.log, cache: this.options.workspaceCache };
       await keepWritten(deps, run, attempt.index, result.artifacts, options.workspace);
       options.inputFiles = options.workspace.files;
     }

@@ -14,6 +14,7 @@ import { type RunSteps, type TurnOptions } from './steps.js';
 import { emit } from './call-options.js';
 import { takeTurn } from './turn-lease.js';
 import { openWorkspace } from './workspace-turn.js';
+import type { WorkspaceCache } from '../history/workspace-cache.js';
 import { accountOf, currentScope, emptyRunUsage, inRun, type RunScope } from '../usage/scope.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -29,6 +30,8 @@ export interface TurnDeps {
   /** The longest a call waits for another turn of the run, in ms. */
   turnWaitMs: number;
   workspaceLimits: WorkspaceLimits;
+  /** This machine's cache of workspace contents (restores read only what it lacks from the store). */
+  workspaceCache?: WorkspaceCache;
   /** Charges the turn's usage (src/usage). */
   usage?: UsageRecorder;
   /** Counts the turn's outcome and durations (src/metrics). */
@@ -102,12 +105,13 @@ async function turn(deps: TurnDeps, run: Run, options: CallOptions, retries: num
   run.runningIn = thisProcess();
   run.error = undefined;
   run.turns = (run.turns ?? 0) + 1;
+  const startedAt = Date.now();
   const deadline = startDeadline(deps.runTimeoutMs, options.signal);
   try {
-    const workspaceDeps = { store: deps.store, limits: deps.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: deps.log };
+    const workspaceDeps = { store: deps.store, limits: deps.workspaceLimits, emit: (e: AgentEvent) => emit(options, e), log: deps.log, cache: deps.workspaceCache };
     const workspace = await openWorkspace(workspaceDeps, run, run.turns, options.inputFiles);
     const lastAttempt = run.attempts.length + 1 + retries;
-    await body({ ...options, signal: deadline.signal, inputFiles: workspace.files, workspace, lastAttempt });
+    await body({ ...options, signal: deadline.signal, inputFiles: workspace.files, workspace, lastAttempt, budget: { startedAt, timeoutMs: deps.runTimeoutMs } });
     // a deadline that passed while a step swallowed the abort still ends the run
     if (deadline.expired && run.status === 'running') throw new Error(deadline.message);
   } catch (err) {

@@ -9,6 +9,7 @@ import { checkCounts, checksShortfall } from './checks.js';
 import { summarizeFailure } from './failure.js';
 import { missingModule, unfixableFailure } from './unfixable.js';
 import { missingOutputs, missingOutputsReason } from './requested-files.js';
+import { factsOfFailure, repeatedFailureStop } from './repeated-failure.js';
 
 /** The verdict on one attempt. `reason` is one line; `defect` is a reviewer's, when it made one. */
 export type Verdict =
@@ -128,7 +129,8 @@ export function requestSoFar(run: Pick<Run, 'requirement' | 'attempts'>): string
 
 /**
  * Why no further attempt can help, if so: the model repeated an earlier program twice in a row,
- * or the failure is one no code can fix (see `unfixable.ts`).
+ * a failure came back too often or the reply could not be finished (`repeated-failure.ts`), or the
+ * failure is one no code can fix (see `unfixable.ts`).
  * @param inputNames cleaned names of the files the program was given
  * @param libraries what the sandbox offers, in words (told with a missing module)
  */
@@ -136,8 +138,12 @@ export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNa
   const before = run.attempts[run.attempts.length - 2];
   if (attempt.repeatOf !== undefined && before?.repeatOf !== undefined) {
     const last = verdict.kind === 'confirmed' ? '' : `: ${verdict.reason}`;
-    return `the model repeated an earlier program twice and found no other fix${last}`;
+    const facts = factsOfFailure(run, attempt);
+    const known = facts ? `; ${facts.split('\n').slice(1).map((l) => l.replace(/^- /, '')).join('; ')}` : '';
+    return `the model repeated an earlier program twice and found no other fix${last}${known}`;
   }
+  const repeated = repeatedFailureStop(run, attempt);
+  if (repeated !== undefined) return repeated;
   const stalled = sameShortfallAsBefore(run, attempt);
   if (stalled !== undefined) return `a new attempt failed the same checks in the same way (${stalled}): no progress`;
   if (!attempt.result || attempt.result.success) return undefined;

@@ -8,6 +8,8 @@ import type { WorkspaceLimits, WorkspaceManifest, WorkspacePut } from '../histor
 import type { InputFile } from '../sandbox/types.js';
 import { sandboxInputNames } from '../sandbox/names.js';
 import { takeTurn } from './turn-lease.js';
+import type { WorkspaceCache } from '../history/workspace-cache.js';
+import { cacheStored } from '../history/workspace-restore.js';
 import type { AgentEventListener } from './events.js';
 
 /** What the workspace operations need. */
@@ -17,6 +19,8 @@ export interface WorkspaceFilesDeps {
   /** The longest an addition waits for a turn of the run that is going, in ms. */
   waitMs: number;
   log?: (message: string) => void;
+  /** This machine's cache of workspace contents (files added are put in it). */
+  cache?: WorkspaceCache;
 }
 
 /**
@@ -42,6 +46,7 @@ export async function addWorkspaceFiles(deps: WorkspaceFilesDeps, run: Run, file
       named.map((f) => ({ name: f.name, content: f.content, origin: { kind: 'input' as const, turn, at } })),
       deps.limits,
     );
+    cacheStored(deps.cache, put.manifest, named);
     if (put.evicted.length > 0) {
       deps.log?.(`the files of older runs of ${run.conversationId} (${put.evicted.join(', ')}) were deleted to keep its workspaces within workspace.max_conversation_bytes`);
     }

@@ -1,7 +1,8 @@
 /**
  * The run's workspace during one turn: the files given with the call are added to the run's
  * workspace in the store, the whole workspace is restored (every execution's work dir gets it), and
- * the files a successful execution wrote are added to it, marked as written by that attempt.
+ * the files a successful execution wrote are added to it, marked as written by that attempt. With
+ * this machine's workspace cache, a restore reads from the store only the contents it lacks.
  */
 import { readFile } from 'node:fs/promises';
 import type { HistoryStore, Run } from '../history/types.js';
@@ -16,6 +17,8 @@ import {
   type WorkspaceManifest,
 } from '../history/workspace.js';
 import type { AgentEvent, WorkspaceEntry } from './events.js';
+import type { WorkspaceCache } from '../history/workspace-cache.js';
+import { cacheStored, readWorkspaceCached } from '../history/workspace-restore.js';
 
 /** The workspace of the turn in progress. */
 export interface TurnWorkspace {
@@ -36,6 +39,8 @@ export interface WorkspaceDeps {
   emit(event: AgentEvent): void;
   /** The operator's log (older runs whose files were deleted for the conversation's bound). */
   log?: (message: string) => void;
+  /** This machine's cache of workspace contents: a restore reads from the store only what it lacks. */
+  cache?: WorkspaceCache;
 }
 
 /**
@@ -57,10 +62,11 @@ export async function openWorkspace(deps: WorkspaceDeps, run: Run, turn: number,
       deps.limits ?? DEFAULT_WORKSPACE_LIMITS,
     );
     manifest = put.manifest;
+    cacheStored(deps.cache, manifest, named);
     reportReplaced(deps, run, put.replaced, manifest);
     reportEvicted(deps, run, put.evicted);
   }
-  const files = manifest.files.length > 0 ? await store.readWorkspace(run.conversationId, run.id, manifest) : [];
+  const files = manifest.files.length > 0 ? await readWorkspaceCached(store, deps.cache, run.conversationId, run.id, manifest) : [];
   if (manifest.files.length > 0) deps.emit({ type: 'workspace', runId: run.id, files: manifest.files.map(entry) });
   return { turn, manifest, files, fingerprint: workspaceFingerprint(manifest) };
 }
@@ -82,6 +88,7 @@ export async function keepWritten(deps: WorkspaceDeps, run: Run, attempt: number
   );
   try {
     const put = await deps.store.putWorkspaceFiles(run.conversationId, run.id, files, deps.limits ?? DEFAULT_WORKSPACE_LIMITS);
+    cacheStored(deps.cache, put.manifest, files);
     reportReplaced(deps, run, put.replaced, put.manifest);
     reportEvicted(deps, run, put.evicted);
     ws.manifest = put.manifest;

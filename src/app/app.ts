@@ -8,6 +8,7 @@ import { Agent } from '../agent/agent.js';
 import { createLlmProvider } from '../llm/factory.js';
 import { executorFromConfig } from '../sandbox/from-config.js';
 import { KeyvHistoryStore } from '../history/keyv-store.js';
+import { WorkspaceCache } from '../history/workspace-cache.js';
 import { StaleRunRecovery } from '../history/stale-runs.js';
 import type { HistoryStore } from '../history/types.js';
 import type { LlmProvider } from '../llm/types.js';
@@ -96,6 +97,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     tools,
     usage: recorder,
     metrics,
+    // beside the sandbox's work roots: a turn restores from the store only what this machine lacks
+    workspaceCache: new WorkspaceCache({ warn }),
   });
   const close = async () => {
     await executor.close?.();

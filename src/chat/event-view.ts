@@ -44,6 +44,8 @@ export type EventView =
    * call; `attempt` is the attempt it makes, counted across the run's turns, of at most `lastAttempt`.
    */
   | { view: 'improving'; retry: number; maxRetries: number; attempt: number; lastAttempt: number; reason: string }
+  /** The call's first answer, shown before its verdict: marked as not yet confirmed until the end settles it. */
+  | { view: 'answer'; attempt: number }
   /** The run ended (`failed`: with a failure event). */
   | { view: 'end'; run: Run; failed: boolean };
 
@@ -87,6 +89,8 @@ export class EventViews {
         return [{ view: 'notices', notices: [profileNotice(event)] }];
       case 'agreement':
         return [{ view: 'notices', notices: [agreementNotice(event)] }];
+      case 'answer':
+        return [{ view: 'answer', attempt: event.attempt }];
       case 'repeated':
         return [{ view: 'notices', notices: [repeatNotice(event)] }];
       case 'workspace':

@@ -1,8 +1,9 @@
 /**
  * Renders one agent call into a thread, for every platform, in order: the progress line (one
  * message edited in place), each attempt's code (streamed while it is written, edited at most once
- * per {@link STREAM_EDIT_INTERVAL_MS}), each execution result with its files, the notices, each
- * auto-fix with the error that caused it, and the turn's last message. The views come from
+ * per {@link STREAM_EDIT_INTERVAL_MS}), each execution result with its files, the notices (the first
+ * answer's "not yet confirmed" mark, edited in place by the verdict), each auto-fix with the error
+ * that caused it, and the turn's last message. The views come from
  * event-view.ts; the platform formats them (port.ts: {@link ThreadMarkup}) and posts them
  * ({@link ThreadOutput}). Events arrive synchronously; posts are chained so they keep their order,
  * and a slow or failing post never blocks or breaks the agent.
@@ -15,6 +16,7 @@ import { STREAM_EDIT_INTERVAL_MS, Throttle } from './code-stream.js';
 import { EventViews, type EventView } from './event-view.js';
 import type { ProgressLine, ThreadMarkup, ThreadOutput } from './port.js';
 import { workspaceLine } from './workspace-view.js';
+import { answerMarkNotice, settledAnswer } from './answer-mark.js';
 
 /** What the renderer needs besides the thread. */
 export interface RendererOptions {
@@ -45,6 +47,8 @@ export class ThreadRenderer<M, R> {
   /** The highest attempt this call may reach, as the latest view said. */
   private latestLastAttempt: number | undefined;
   private ended = false;
+  /** The call's first answer, marked as not yet confirmed: the attempt and the mark's message. */
+  private answer: { attempt: number; ref?: R } | undefined;
   private readonly startedAt = Date.now();
 
   constructor(
@@ -87,6 +91,7 @@ export class ThreadRenderer<M, R> {
     this.enqueue('final', async () => {
       if (this.ended && run) await this.post(this.markup.final(run, await this.workspaceLine(run)));
       else {
+        await this.settleAnswer(undefined);
         if (this.progressRef !== undefined) await this.showProgress({ step: 'stopped' });
         await this.post(this.markup.failure(failure ?? 'the run stopped unexpectedly'));
       }
@@ -161,12 +166,27 @@ export class ThreadRenderer<M, R> {
         return;
       case 'improving':
         return void (await this.post(this.markup.improving(view)));
+      case 'answer': {
+        const answer: { attempt: number; ref?: R } = { attempt: view.attempt };
+        this.answer = answer;
+        answer.ref = await this.post(this.markup.notice(answerMarkNotice(view.attempt, { state: 'checking' })));
+        return;
+      }
       case 'end':
         this.ended = true;
+        await this.settleAnswer(view.run);
         return this.showProgress({ step: 'finished', run: view.run, failed: view.failed, seconds: (Date.now() - this.startedAt) / 1000 });
       default:
         return unshown(view);
     }
+  }
+
+  /** Edits the first answer's mark (if one was shown) to say how the run's end settled it. */
+  private async settleAnswer(run: Run | undefined): Promise<void> {
+    const answer = this.answer;
+    this.answer = undefined;
+    if (answer?.ref === undefined) return;
+    await this.output.edit(answer.ref, this.markup.notice(answerMarkNotice(answer.attempt, settledAnswer(answer.attempt, run))));
   }
 
   /** The line naming the run's workspace (none when it is empty or cannot be read: reported). */

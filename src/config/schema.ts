@@ -240,10 +240,10 @@ export const configSchema = z
         run_timeout_s: z.preprocess(
           (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v),
           z.number().min(0),
-        ).default(900),
+        ).default(300),
       })
       .strict()
-      .default({ max_retries: 3, max_requirement_chars: 8000, verify: 'checks', run_timeout_s: 900 }),
+      .default({ max_retries: 3, max_requirement_chars: 8000, verify: 'checks', run_timeout_s: 300 }),
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     /** Bounds of a run's workspace (its files and the files its programs wrote, kept with the history). */
     workspace: z

@@ -31,7 +31,34 @@ export interface FileProfile {
   text: string;
   /** Tables only (CSV/TSV, a workbook's first sheet): the first rows as cells (at most 6 rows × 12 cells of 40 characters). */
   rows?: string[][];
+  /**
+   * Tables and JSON records: each column (or record key) with its type, for the agent to say what
+   * the data holds under a name a failed program used (at most {@link MAX_FIELDS}).
+   */
+  fields?: FieldProfile[];
+  /** Set for a table without a header row: its fields are named by position (`df[0]`…). */
+  headerless?: true;
+  /** Workbooks: the sheet names, in order (at most 10). */
+  sheets?: string[];
 }
+
+/** One column of a table, or one key of JSON records, as the profiler saw it. */
+export interface FieldProfile {
+  /** The header's text (at most 40 characters), or the 0-based position in a table without a header. */
+  name: string | number;
+  /**
+   * What its values look like: `int`, `float`, `date` (dates written as text: a plain read gives
+   * text), `str`, `bool`, `empty`; for JSON values `list`, `dict`, `null`, `mixed`.
+   */
+  type: string;
+  /** A first value (at most 40 characters). */
+  example?: string;
+  /** How to read it when a plain read gets it wrong (e.g. `pandas.to_datetime(df['d'], utc=True)`), as the profile says. */
+  note?: string;
+}
+
+/** Most fields kept per file. */
+export const MAX_FIELDS = 60;
 
 /** The profile of a run's input files, as kept with the run. */
 export interface InputProfile {
@@ -92,7 +119,10 @@ export async function profileInputs(executor: Executor, files: InputFile[], sign
     missing.forEach((f) => {
       const profile = fresh.get(f.name);
       // a failed profiling run is not cached: the next run tries again
-      if (profile && !profile.failed) remember(cacheKey(f), { summary: profile.summary, text: profile.text, ...(profile.rows ? { rows: profile.rows } : {}) });
+      if (profile && !profile.failed) {
+        const { failed: _failed, ...kept } = profile;
+        remember(cacheKey(f), kept);
+      }
     });
     return { files: files.map((f, i) => ({ name: f.name, ...(cache.get(keys[i]!) ?? fresh.get(f.name)!) })) };
   }
@@ -111,7 +141,15 @@ async function runProfiler(executor: Executor, files: InputFile[], signal?: Abor
   const parsed = result.success ? parseProfilerOutput(result.stdout) : undefined;
   for (const f of files) {
     const found = parsed?.find((p) => p.name === f.name);
-    if (found) out.set(f.name, { summary: boundLine(found.summary, SUMMARY_CHARS), text: cutChars(found.text, PROFILE_FILE_CHARS), ...previewRows(found.rows) });
+    if (found) {
+      out.set(f.name, {
+        summary: boundLine(found.summary, SUMMARY_CHARS),
+        text: cutChars(found.text, PROFILE_FILE_CHARS),
+        ...previewRows(found.rows),
+        ...fieldsOf((found as { fields?: unknown }).fields),
+        ...sheetsOf(found.sheets),
+      });
+    }
     else {
       const why = result.timedOut ? 'the profiler ran out of time' : result.success ? 'the profiler said nothing of it' : 'the profiler failed';
       out.set(f.name, { summary: `${f.content.length.toLocaleString('en-US')} bytes (not profiled: ${why})`, text: `${f.content.length} bytes; not profiled: ${why}`, failed: true });
@@ -125,6 +163,31 @@ function previewRows(rows: unknown): { rows?: string[][] } {
   if (!Array.isArray(rows) || rows.length === 0) return {};
   const valid = rows.slice(0, 6).filter((r): r is unknown[] => Array.isArray(r)).map((r) => r.slice(0, 12).map((c) => boundLine(String(c), 40)));
   return valid.length > 0 ? { rows: valid } : {};
+}
+
+/** The fields as sent by the profiler (`{header, fields: [{name, type, example?, note?}]}`), kept only when well-formed and bounded. */
+function fieldsOf(raw: unknown): Pick<FileProfile, 'fields' | 'headerless'> {
+  const data = raw as { header?: unknown; fields?: unknown } | undefined;
+  if (!data || !Array.isArray(data.fields)) return {};
+  const fields: FieldProfile[] = [];
+  for (const f of data.fields.slice(0, MAX_FIELDS) as { name?: unknown; type?: unknown; example?: unknown; note?: unknown }[]) {
+    const name = typeof f?.name === 'number' && Number.isInteger(f.name) ? f.name : typeof f?.name === 'string' ? boundLine(f.name, 40) : undefined;
+    if (name === undefined || typeof f.type !== 'string') continue;
+    fields.push({
+      name,
+      type: boundLine(f.type, 12),
+      ...(typeof f.example === 'string' && f.example !== '' ? { example: boundLine(f.example, 40) } : {}),
+      ...(typeof f.note === 'string' && f.note !== '' ? { note: boundLine(f.note, 300) } : {}),
+    });
+  }
+  return fields.length === 0 ? {} : { fields, ...(data.header === false ? { headerless: true as const } : {}) };
+}
+
+/** A workbook's sheet names as sent by the profiler, bounded. */
+function sheetsOf(raw: unknown): Pick<FileProfile, 'sheets'> {
+  if (!Array.isArray(raw)) return {};
+  const sheets = raw.filter((s): s is string => typeof s === 'string').slice(0, 10).map((s) => boundLine(s, 40));
+  return sheets.length > 0 ? { sheets } : {};
 }
 
 function parseProfilerOutput(stdout: string): FileProfile[] | undefined {

@@ -35,11 +35,13 @@ export interface Attempt {
   /** Why no code could be used (e.g. "the reply contained no Python code"), else absent. */
   error?: string;
   /**
-   * When the reply itself was at fault: `cut` cut off before it was complete (the token limit, or
-   * a stream that ended early), `runaway` stopped while it degenerated (repeating lines, runaway
-   * nesting). Such an attempt has no code and `error` says what happened.
+   * When the reply itself was at fault: `length` cut at the token limit even when asked again with
+   * twice the room, `cut` cut off before it was complete otherwise (a stream that ended early, a
+   * server that refused more room), `runaway` stopped while it degenerated (repeating lines,
+   * runaway nesting). Such an attempt has no code and `error` says what happened. (Runs stored
+   * before `length` existed say `cut` for both.)
    */
-  replyFault?: 'cut' | 'runaway';
+  replyFault?: 'cut' | 'length' | 'runaway';
   /** The execution result; absent when the code was generated but not executed. */
   result?: ExecutionResult;
   /** Tokens used by the LLM call that produced this attempt (zero for a rerun). */

@@ -44,7 +44,7 @@ describe('a reply cut off is never run as the answer', () => {
     expect(run.error).toMatch(/cut off at the LLM's length limit \(600 tokens\)/);
     expect(run.attempts).toHaveLength(1);
     expect(run.attempts[0]!.result).toBeUndefined();
-    expect(run.attempts[0]!.replyFault).toBe('cut');
+    expect(run.attempts[0]!.replyFault).toBe('length');
     expect(fake.requests.map((r) => r.body?.max_tokens)).toEqual([300, 600]);
   }, 30_000);
 
@@ -83,12 +83,13 @@ describe('a reply cut off is never run as the answer', () => {
     expect(fake.requests).toHaveLength(2);
   }, 30_000);
 
-  it('a cut-off first attempt is followed by an attempt that is told why', async () => {
-    const { agent, fake } = await setup([{ content: CUT, finishReason: 'length' }, { content: CUT, finishReason: 'length' }, py('print(sum(i * i for i in range(5)))')], { maxTokens: 100 });
+  it('a reply cut at the limit twice (once with twice the room) ends the run: no attempt after it (S2)', async () => {
+    const { agent, fake } = await setup([{ content: CUT, finishReason: 'length' }, { content: CUT, finishReason: 'length' }, py('print(sum(i * i for i in range(5)))')], { maxTokens: 100, maxRetries: 3 });
     const run = await agent.run('cli:t', 'sum of squares');
-    expect(run.status).toBe('success');
-    expect(run.attempts.map((a) => a.replyFault)).toEqual(['cut', undefined]);
-    expect(fake.requests[2]!.messages.at(-1)!.content).toMatch(/cut off/);
+    expect(run.status).toBe('failed');
+    expect(run.attempts.map((a) => a.replyFault)).toEqual(['length']);
+    expect(run.error).toMatch(/cut at the LLM's length limit even with twice the room/);
+    expect(fake.requests).toHaveLength(2);
   }, 30_000);
 });
 
@@ -155,5 +156,16 @@ describe('a reply that degenerates is stopped while it streams', () => {
     const second = fake.requests[1]!;
     expect(second.body).toMatchObject({ temperature: AFTER_RUNAWAY_TEMPERATURE, frequency_penalty: expect.any(Number) });
     expect(second.messages.at(-1)!.content).toMatch(/degenerated/);
+  }, 30_000);
+
+  it('a second reply that degenerates ends the run with the reason (no third call)', async () => {
+    const content = nested(400);
+    const reply = { content, chunks: content.split(/(?<=\n)/), chunkDelayMs: 1 };
+    const { agent, fake } = await setup([reply, reply, py('print("never asked")')], { maxRetries: 3 });
+    const run = await agent.run('cli:t', 'sum per region');
+    expect(run.status).toBe('failed');
+    expect(run.attempts.map((a) => a.replyFault)).toEqual(['runaway', 'runaway']);
+    expect(run.error).toMatch(/^the reply degenerated again \(as in attempt 1\): the reply degenerated: its code was nested 20 blocks deep/);
+    expect(fake.requests).toHaveLength(2);
   }, 30_000);
 });

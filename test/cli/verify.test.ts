@@ -53,6 +53,17 @@ describe('code-agent run with verification (the default)', () => {
     expect(r.stdout).toContain('[Agent] Success after 2 attempts');
   });
 
+  it('the first answer is printed as not yet confirmed, and its verdict is said before the end', async () => {
+    const r = await cli(['run', PRIMES_REQUEST], { code: [PRIMES_BELOW_20, FIRST_20_PRIMES], checks: [PRIME_CHECKS] });
+    const lines = r.stdout.split('\n');
+    const pending = lines.indexOf("[Agent] ⏳ Attempt 1's answer (above) is not yet confirmed: it is being checked.");
+    expect(pending).toBeGreaterThan(lines.indexOf('2,3,5,7,11,13,17,19'));
+    const verdict = lines.indexOf("[Agent] ↪️ Attempt 1's answer (above) was not confirmed: the run's answer is attempt 2's (below).");
+    expect(verdict).toBeGreaterThan(pending);
+    expect(lines[verdict + 1]).toBe('[Agent] Success after 2 attempts');
+    expect(lines.filter((l) => l.includes('⏳'))).toHaveLength(1); // once per call, not per attempt
+  });
+
   it('--json: an unconfirmed run is success with exit 0 as before, outcome "unverified", the checks and why', async () => {
     const r = await cli(['run', '--json', '--max-retries', '1', PRIMES_REQUEST], { code: [PRIMES_BELOW_20, py('print("2,3")')], checks: [PRIME_CHECKS] });
     expect(r.code).toBe(0);

@@ -256,6 +256,7 @@ wb.save(${JSON.stringify(join(dir, 'sales.xlsx'))})`]);
     const profile = await profileInputs(executor, [file('sales.xlsx', readFileSync(join(dir, 'sales.xlsx')))]);
     expect(profile.files[0]!.summary).toBe("Excel workbook: sheet 'sales' 3 rows, sheet 'notes' 1 rows; first row: region, product, units, price");
     expect(profile.files[0]!.rows).toEqual([['region', 'product', 'units', 'price'], ['North', 'a', '2', '1.5'], ['South', 'b', '3', '2.5']]);
+    expect(profile.files[0]!.sheets).toEqual(['sales', 'notes']);
   });
 
   it('a workbook it cannot read here is named with the reason; the total stays within its cap', async () => {

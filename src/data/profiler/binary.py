@@ -24,6 +24,7 @@ def profile_excel(name, path, size, is_zip):
         why = "could not be read here: %s" % q("%s: %s" % (type(exc).__name__, exc), 120)
         return "%s (%s)" % (kind, why), "%s, %s bytes (%s); read it with pandas.read_excel" % (kind, n(size), why)
     lines = ["%s, %s bytes, %d sheet%s" % (kind, n(size), len(sheets), "" if len(sheets) == 1 else "s")]
+    SHEETS[name] = [q_cell(t) for t, _, _, _ in sheets[:10]]
     if sheets and sheets[0][3]:
         keep_preview(name, sheets[0][3])
     for title, rows, first, _ in sheets[:10]:

@@ -4,6 +4,9 @@
 # (untrusted: never parsed on the host). It prints one JSON object on stdout:
 #   {"files": [{"name": str, "summary": str, "text": str, "rows"?: [[str]]}, ...]}
 # `rows` (tables only: CSV/TSV, a workbook's first sheet) are the first rows as cells, for a preview.
+# `fields` (tables, JSON records) name each column or record key with its type, a sample value and how
+# to read it when a plain read gets it wrong; `sheets` (workbooks) are the sheet names. The agent reads
+# them to say what the data holds under the names a failed program used.
 # `summary` is one line ("object with key "orders": 1,204 records {id, …}"), `text` a few lines the
 # model reads. Every read is bounded (bytes read, lines sampled, time per file, characters out), so a
 # huge, sparse or hostile file cannot hang it; file text is always quoted (repr), never echoed bare.
@@ -31,6 +34,9 @@ PREVIEW_COLUMNS = 12            # columns kept for a preview
 PREVIEW_CELL_CHARS = 40         # longest cell of a preview
 
 PREVIEWS = {}                   # file name -> the first rows of a table, as cells
+FIELDS = {}                     # file name -> {"header": bool, "fields": [{"name", "type", "example"?, "note"?}]}
+SHEETS = {}                     # file name -> a workbook's sheet names
+FIELD_COUNT = 60                # most fields kept per file
 
 
 def keep_preview(name, rows):
@@ -41,6 +47,19 @@ def q_cell(v):
     text = "" if v is None else str(v)
     text = "".join(c if c.isprintable() else " " for c in text)
     return text if len(text) <= PREVIEW_CELL_CHARS else text[:PREVIEW_CELL_CHARS - 1] + "…"
+
+
+def keep_fields(name, fields, header=True):
+    """Keeps a file's fields: (name, type, example, note) tuples, bounded, for the agent (not the model)."""
+    out = []
+    for f_name, f_type, example, note in fields[:FIELD_COUNT]:
+        entry = {"name": q_cell(f_name) if isinstance(f_name, str) else f_name, "type": f_type}
+        if example not in (None, ""):
+            entry["example"] = q_cell(example)
+        if note:
+            entry["note"] = note[:300]
+        out.append(entry)
+    FIELDS[name] = {"header": header, "fields": out}
 
 
 class OutOfTime(Exception):

@@ -141,6 +141,7 @@ def profile_json(name, path, size, text_head):
         lines.append("top level: %s %s" % (tname(data), q(json.dumps(data))))
     summary = lines[0]
     if records is not None and records:
+        keep_record_fields(name, records)
         where = "data" if key == "" else "data[%s]" % q(key, 40)
         lines.append("records: %s, a list of %s %s" % (where, n(len(records)), "objects" if isinstance(records[0], dict) else tname(records[0]) + "s"))
         lines.append("record shape: " + shape(records, -1))
@@ -159,11 +160,25 @@ def profile_json(name, path, size, text_head):
     return summary, "\n".join(lines)
 
 
+def keep_record_fields(name, records):
+    """Keeps the records' keys (with a type and a sample value) for the agent."""
+    dicts = [r for r in records if isinstance(r, dict)]
+    if not dicts:
+        return
+    fields = []
+    for k, vals in merged_keys(dicts).items():
+        kinds = {tname(v) for v in vals}
+        sample = next((v for v in vals if isinstance(v, (str, int, float)) and not isinstance(v, bool)), "")
+        fields.append((str(k), kinds.pop() if len(kinds) == 1 else "mixed", str(sample), ""))
+    keep_fields(name, fields)
+
+
 def profile_jsonl(name, path, size, lines_head):
     records = []
     for line in lines_head[:200]:
         if line.strip():
             records.append(json.loads(line))
+    keep_record_fields(name, records)
     total, exact = count_lines(path, size)
     summary = "JSON lines: %s%s records %s" % ("" if exact else "≥", n(total), shape(records, -1, brief=True))
     keys = {}

@@ -66,5 +66,9 @@ def _main(names):
         entry = {"name": name, "summary": summary, "text": text[:FILE_CHARS]}
         if name in PREVIEWS:
             entry["rows"] = PREVIEWS[name]
+        if name in FIELDS:
+            entry["fields"] = FIELDS[name]
+        if name in SHEETS:
+            entry["sheets"] = SHEETS[name]
         out.append(entry)
     print(json.dumps({"files": out}, ensure_ascii=False))

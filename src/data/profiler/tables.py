@@ -172,6 +172,7 @@ def profile_table(name, path, size, text_head, delimiter):
     kind = {",": "CSV", "\t": "TSV", ";": "CSV (semicolons)", "|": "CSV (pipes)"}[delimiter]
     cols = []
     notes = []
+    fields = []
     for i, col_name in enumerate(names[:40]):
         vals = [r[i] for r in body if i < len(r)]
         t = column_type(vals)
@@ -181,6 +182,8 @@ def profile_table(name, path, size, text_head, delimiter):
         note = column_note("df[%s]" % (q(col_name, 40) if header else i), vals, t)
         if note:
             notes.append("column %s: %s" % (label, note))
+        fields.append((col_name if header else i, t, next((v.strip() for v in vals if v.strip()), ""), note))
+    keep_fields(name, fields, header)
     more = " … %d more" % (len(names) - 40) if len(names) > 40 else ""
     rows_text = "%s%s data rows" % ("" if exact else "≥", n(data_rows))
     lines = [
