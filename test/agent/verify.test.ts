@@ -64,7 +64,6 @@ describe('checks derived from the requirement', () => {
     const checksRequest = fake!.requests.find(isChecksRequest)!;
     expect(JSON.stringify(checksRequest.messages)).not.toContain('join(str(p)');
     expect(events.map((e) => e.type).filter((t) => t !== 'code_delta')).toEqual([
-      // 'answer': the first output that ran is shown as not yet confirmed until the verdict
       'generating', 'generated', 'deriving_checks', 'checks', 'executing', 'executed', 'answer', 'improving',
       'generating', 'generated', 'executing', 'executed', 'done',
     ]);
