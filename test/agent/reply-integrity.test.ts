@@ -143,17 +143,16 @@ describe('a reply that degenerates is stopped while it streams', () => {
       { content, chunks: content.split(/(?<=\n)/), chunkDelayMs: 5 },
       py('print("short and direct")'),
     ]);
-    const started = Date.now();
     const run = await agent.run('cli:t', 'sum per region');
     expect(run.status).toBe('success');
     expect(run.attempts[0]!.replyFault).toBe('runaway');
     expect(run.attempts[0]!.error).toMatch(reason);
     expect(run.attempts[0]!.result).toBeUndefined();
-    // stopped while streaming: far fewer chunks than the reply had
+    // stopped while streaming: far fewer chunks than the reply had (counted by the server, not timed:
+    // a wall-clock bound failed on a loaded machine although the stream was stopped at the same chunk)
     const total = content.split(/(?<=\n)/).length;
     await expect.poll(() => fake.requests[0]!.sentChunks, { timeout: 2000 }).toBeLessThan(100);
     expect(total).toBeGreaterThan(300);
-    expect(Date.now() - started).toBeLessThan((total * 5) / 2);
     const second = fake.requests[1]!;
     expect(second.body).toMatchObject({ temperature: AFTER_RUNAWAY_TEMPERATURE, frequency_penalty: expect.any(Number) });
     expect(second.messages.at(-1)!.content).toMatch(/degenerated/);
