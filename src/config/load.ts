@@ -85,6 +85,11 @@ const ENV_DEFAULTS: Record<string, Record<string, string>> = {
     api_url: '${DISCORD_API_URL:-}',
     guild_id: '${DISCORD_GUILD_ID:-}',
   },
+  matrix: {
+    homeserver_url: '${MATRIX_HOMESERVER_URL:-}',
+    access_token: '${MATRIX_ACCESS_TOKEN:-}',
+    user_id: '${MATRIX_USER_ID:-}',
+  },
 };
 
 function withEnvDefaults(raw: unknown): unknown {

@@ -227,6 +227,29 @@ export const queueSchema = z
   })
   .strict();
 
+/** A Matrix id of the given sigil (`@user:server`, `!room:server`): the sigil, a localpart, `:`, a server name. */
+const matrixId = (sigil: '@' | '!', what: string) =>
+  z.string().trim().regex(new RegExp(`^\\${sigil}[^:\\s]+:[^\\s]+$`), { message: `expected a Matrix ${what} like ${sigil}name:example.org` });
+
+/**
+ * The `matrix` section (docs/matrix.md): the bot user's homeserver, its access token and user id
+ * (`@bot:example.org`; asked of the homeserver when not set), and who may use it, by room id and user id.
+ */
+export const matrixSchema = z
+  .object({
+    homeserver_url: optionalUrl,
+    access_token: optionalString,
+    user_id: optionalString.pipe(matrixId('@', 'user id').optional()),
+    /** Room ids (`!abc:example.org`) the bot answers in; empty: every room it is invited to. */
+    allowed_rooms: z.array(matrixId('!', 'room id')).default([]),
+    /** User ids who may ask; empty: everyone in an allowed room. */
+    allowed_users: z.array(matrixId('@', 'user id')).default([]),
+    /** Who may use `!usage` (user ids); empty: nobody. */
+    admin_users: z.array(matrixId('@', 'user id')).default([]),
+    ...chatKeys,
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     llm: llmSchema.default(llmSchema.parse({})),
@@ -307,6 +330,7 @@ export const configSchema = z
       })
       .strict()
       .optional(),
+    matrix: matrixSchema.optional(),
   })
   .strict();
 
