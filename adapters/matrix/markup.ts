@@ -1,0 +1,189 @@
+/**
+ * Matrix's markup profile: each neutral view as an `m.room.message` with a plain `body` (Markdown-like,
+ * for clients without HTML) and a `formatted_body` in the HTML subset of the spec
+ * (https://spec.matrix.org/v1.11/client-server-api/#mroommessage-msgtypes: `pre`, `code` with a
+ * `language-*` class, `strong`, `br`, `blockquote`). Program output is untrusted: it is escaped,
+ * stays inside code blocks, and is capped. Pure functions; nothing here talks to Matrix.
+ */
+import { capText, neutraliseFences, statusLine } from '../../src/chat/format.js';
+import { codeTail } from '../../src/chat/code-stream.js';
+import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
+import type { ThreadMarkup } from '../../src/chat/port.js';
+import { madeAttempts } from '../../src/agent/verdict.js';
+import type { Run } from '../../src/history/types.js';
+import type { ExecutionResult } from '../../src/sandbox/types.js';
+import { boundLine } from '../../src/text/cut.js';
+
+/**
+ * Bytes of one message's `body` and `formatted_body` as JSON, at most. The spec caps a whole event at
+ * 65,536 bytes (https://spec.matrix.org/v1.11/client-server-api/#size-limits) and an edit carries the
+ * content twice (`m.new_content` and its fallback), so each copy gets well under half of that.
+ */
+export const CONTENT_BYTES = 24_000;
+/** Characters of untrusted text shown in one code block before the cap tightens for {@link CONTENT_BYTES}. */
+const BLOCK_CHARS = 4000;
+/** The key of a final message's content that names its run (a 🔁 reaction on that message re-runs it). */
+export const RUN_KEY = 'org.code-agent.run_id';
+/** The reaction that re-runs a run; the bot puts it under every final message so clients show it as a button. */
+export const RERUN_REACTION = '🔁';
+
+/** A file to upload into the thread: bytes in memory or a host path. */
+export interface OutFile {
+  name: string;
+  data: Buffer | string;
+}
+
+/** Text in both forms: plain (`body`) and Matrix HTML (`formatted_body`). */
+export interface Rich {
+  body: string;
+  html: string;
+  /** A block element (`pre`): no line break is added around it. */
+  block?: boolean;
+}
+
+/** One message: its text, the files posted after it, the run it ends and the reactions the bot adds. */
+export interface MatrixMessage extends Rich {
+  files?: OutFile[];
+  runId?: string;
+  reactions?: string[];
+}
+
+const ZWSP = '\u200b';
+/** Plain text as shown: `@room` broken (no room ping even in old clients). */
+const plain = (text: string) => text.replace(/@room\b/gi, (m) => `@${ZWSP}${m.slice(1)}`);
+/** HTML-escaped plain text. */
+export const esc = (text: string) => plain(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A line of prose. */
+export const line = (text: string): Rich => ({ body: plain(text), html: esc(text).replace(/\n/g, '<br>') });
+/** A bold title. */
+export const strong = (text: string): Rich => ({ body: `**${plain(text)}**`, html: `<strong>${esc(text)}</strong>` });
+/** Pieces on one line. */
+export const inline = (...parts: Rich[]): Rich => ({ body: parts.map((p) => p.body).join(' · '), html: parts.map((p) => p.html).join(' · ') });
+
+/** Untrusted text as a code block, capped at `maxChars` characters and `maxLines` lines (a marker says so). */
+export function block(raw: string, maxChars = BLOCK_CHARS, maxLines = 40, language = ''): Rich & { truncated: boolean } {
+  const capped = capText(raw.replace(/\s+$/, ''), maxChars, maxLines);
+  const text = capped.text || ' ';
+  const cls = language ? ` class="language-${language}"` : '';
+  return { body: `\`\`\`${language}\n${neutraliseFences(plain(text))}\n\`\`\``, html: `<pre><code${cls}>${esc(text)}</code></pre>`, block: true, truncated: capped.truncated };
+}
+
+/** Pieces as lines of one message. */
+export function lines(parts: Rich[], extra: Omit<MatrixMessage, keyof Rich> = {}): MatrixMessage {
+  let html = '';
+  parts.forEach((p, i) => (html += (i > 0 && !p.block && !parts[i - 1]!.block ? '<br>' : '') + p.html));
+  return { body: parts.map((p) => p.body).join('\n'), html, ...extra };
+}
+
+/** Bytes of a message's text content as JSON. */
+export const contentBytes = (m: Rich) => Buffer.byteLength(JSON.stringify({ body: m.body, formatted_body: m.html }));
+
+/** The message `build` makes with the largest block size (4000 characters, halved) that fits in {@link CONTENT_BYTES}. */
+export function fitted(build: (chars: number) => MatrixMessage): MatrixMessage {
+  for (let chars = BLOCK_CHARS; chars > 100; chars = Math.floor(chars / 2)) {
+    const msg = build(chars);
+    if (contentBytes(msg) <= CONTENT_BYTES) return msg;
+  }
+  return build(100);
+}
+
+const TRIGGER_WORDS: Record<string, string> = {
+  requirement: 'first version',
+  error: 'auto-fix',
+  feedback: 'from feedback',
+  review: 'fix of a defect the review found',
+  rerun: 're-run of the same code',
+};
+
+/** A run's outcome in one line, e.g. `✅ Success · 2 attempts · run r-1`. */
+export function finalState(run: Run): string {
+  const n = madeAttempts(run);
+  const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+  const why = boundLine(run.error ?? run.status, 300);
+  if (run.status === 'success') return `✅ Success · ${attempts} · run ${run.id}`;
+  if (run.status === 'generated') return `📝 Code generated (not run) · run ${run.id}`;
+  if (run.status === 'unverified') return `⚠️ Ran, but not confirmed · ${attempts} · run ${run.id} · ${why}`;
+  return `❌ Failed · ${attempts} · run ${run.id} · ${why}`;
+}
+
+/** An execution result: the status line, the checks, stdout and stderr (whole files when cut), the artifacts. */
+function resultMessages(attempt: number, result: ExecutionResult): MatrixMessage[] {
+  const head = inline(strong(`Result of attempt ${attempt}`), line(boundLine(statusLine(result), 600)));
+  const streams = (['stdout', 'stderr'] as const).filter((s) => result[s].length > 0);
+  const text = fitted((chars) => {
+    const parts = [head];
+    if (result.checks) {
+      const report = checkReportNotice(result.checks);
+      parts.push(line(`${report.title}:`), block(report.lines.join('\n'), Math.min(chars, 800), 8));
+    }
+    const files: OutFile[] = [];
+    for (const stream of streams) {
+      const shown = block(result[stream], chars, 30);
+      parts.push(line(`${stream}:`), shown);
+      if (shown.truncated) files.push({ name: `attempt-${attempt}-${stream}.txt`, data: result.fullOutput?.[stream] ?? Buffer.from(result[stream]) });
+    }
+    if (streams.length === 0) parts.push(line('(no output)'));
+    return lines(parts, files.length ? { files } : {});
+  });
+  if (result.artifacts.length === 0) return [text];
+  const names = result.artifacts.map((a) => line(`📎 ${a.name} (${a.bytes} B)`));
+  return [text, lines([strong(`Files from attempt ${attempt}`), ...names], { files: result.artifacts.map((a) => ({ name: a.name.split('/').pop() || 'file', data: a.path })) })];
+}
+
+/** A notice: its title, then its lines in a code block. */
+function noticeMessage(notice: Notice): MatrixMessage {
+  return fitted((chars) => lines([line(notice.title), ...(notice.lines.length ? [block(notice.lines.join('\n'), chars, 20)] : [])]));
+}
+
+/** Matrix's {@link ThreadMarkup}. */
+export const matrixMarkup: ThreadMarkup<MatrixMessage> = {
+  progress(p) {
+    switch (p.step) {
+      case 'start': {
+        const words = { run: '⏳ Starting…', generate: '⏳ Writing code…', rerun: `🔁 Re-running for ${p.userId}…`, improve: `💬 Improving with feedback from ${p.userId}…` };
+        return lines([line(words[p.turn])]);
+      }
+      case 'checks':
+        return lines([line('🧪 Deriving checks from the request…')]);
+      case 'writing':
+        return lines([line(`⏳ Writing code · attempt ${p.attempt}/${p.lastAttempt}…`)]);
+      case 'running':
+        return lines([line(`⚙️ Running attempt ${p.attempt} in the sandbox…`)]);
+      case 'finished': {
+        const word = p.failed ? '❌ Finished with a failure' : p.run.status === 'unverified' ? '⚠️ Finished, not confirmed' : '✅ Finished';
+        return lines([line(`${word} after ${p.seconds.toFixed(1)} s`)]);
+      }
+      case 'stopped':
+        return lines([line('❌ Stopped by an error')]);
+    }
+  },
+  partialCode(attempt, _last, code) {
+    const tail = codeTail(code, 3000);
+    const note = tail.omittedLines > 0 ? ` (${tail.omittedLines} earlier lines not shown)` : '';
+    return lines([inline(strong(`Attempt ${attempt}`), line(`✍️ writing…${note}`)), block(tail.text, 3000, 40, 'python')]);
+  },
+  code(shown) {
+    const title = inline(strong(`Attempt ${shown.attempt}`), line(TRIGGER_WORDS[shown.trigger] ?? shown.trigger));
+    if (!shown.code) return { edit: lines([title, line(`⚠️ ${boundLine(shown.error ?? 'no code in the reply', 500)}`)]) };
+    const whole = lines([title, block(shown.code, shown.code.length + 1, Infinity, 'python')]);
+    if (contentBytes(whole) <= CONTENT_BYTES) return { edit: whole };
+    const size = `${shown.code.split('\n').length} lines, ${shown.code.length} characters: attached as a file`;
+    return { edit: lines([inline(title, line(size))], { files: [{ name: `attempt-${shown.attempt}.py`, data: Buffer.from(shown.code) }] }) };
+  },
+  result: (view) => resultMessages(view.attempt, view.result),
+  notice: noticeMessage,
+  improving(view) {
+    const title = strong(`🔧 Auto-fix ${view.retry}/${view.maxRetries} · the error that caused it:`);
+    return fitted((chars) => {
+      const shown = block(view.reason, chars, 20);
+      return lines([title, shown], shown.truncated ? { files: [{ name: `auto-fix-${view.retry}-error.txt`, data: Buffer.from(view.reason) }] } : {});
+    });
+  },
+  final(run, workspace) {
+    const hint = `React ${RERUN_REACTION} to ${run.status === 'generated' ? 'run it' : 'run it again'}; reply in this thread to improve it (files you send in the thread go to the sandbox).`;
+    return lines([strong(finalState(run)), line(hint), ...(workspace ? [line(boundLine(workspace, 600))] : [])], { runId: run.id, reactions: [RERUN_REACTION] });
+  },
+  failure: (reason) => lines([line(`⚠️ ${reason}`)]),
+  note: (text) => lines([line(`⚠️ ${text}`)]),
+};
