@@ -82,6 +82,7 @@ const discordMarkup: ThreadMarkup<Outgoing> = {
   final: finalMessage,
   failure: (reason) => ({ content: `⚠️ ${reason}` }),
   note: (text) => ({ content: `⚠️ ${neutraliseFences(text)}` }),
+  withdrawn: (notice, correction) => ({ content: `ℹ️ ~~${neutraliseFences(oneLine(notice, 300))}~~ ${neutraliseFences(correction)}` }),
 };
 
 /** Posting on a surface (it never throws). */

@@ -72,6 +72,7 @@ const slackMarkup: ThreadMarkup<SlackOut> = {
   final: (run, workspace) => ({ text: workspace ? [finalText(run), inlineText(workspace, 600)] : [finalText(run)], buttons: runButtons(run) }),
   failure: (reason) => ({ text: `❌ *Failed*: ${inlineText(reason, 500)}` }),
   note: (text) => ({ text: `⚠️ ${inlineText(text, 600)}` }),
+  withdrawn: (notice, correction) => ({ text: `ℹ️ ~${inlineText(notice, 300)}~ ${inlineText(correction, 600)}` }),
 };
 
 /** Posting into one Slack thread; a file that cannot be uploaded is named in the thread with why. */
