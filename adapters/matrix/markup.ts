@@ -186,4 +186,5 @@ export const matrixMarkup: ThreadMarkup<MatrixMessage> = {
   },
   failure: (reason) => lines([line(`⚠️ ${reason}`)]),
   note: (text) => lines([line(`⚠️ ${text}`)]),
+  withdrawn: (was, correction) => ({ body: `~~${plain(was)}~~ ${plain(correction)}`, html: `<del>${esc(was)}</del> ${esc(correction)}` }),
 };

@@ -5,18 +5,19 @@
  * the request's files are downloaded from the media repository. The outside view of a run is the
  * thread summary clients show under its root (the final message), so `ended` adds nothing.
  */
-import type { ChatThread } from '../../src/chat/port.js';
+import type { ChatThread, MessageId, OutgoingPort } from '../../src/chat/port.js';
+import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port.js';
+import { chatOf } from '../../src/chat/run-chat.js';
 import { prepareInputs } from '../../src/chat/input-note.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { line, lines, matrixMarkup, type MatrixMessage } from './markup.js';
 import { describe, type MatrixTransport } from './transport.js';
 
-/** A file sent in the room, as a job carries it (`size` in bytes, as its event declared). */
-export interface RemoteFile {
-  name: string;
-  mxc: string;
-  size: number;
+/** Matrix's part of a request (`IncomingRequest.origin`): the event that made it. */
+export interface MatrixOrigin {
+  [key: string]: string;
+  event: string;
 }
 
 /** Caps on the files a request brings. */
@@ -26,47 +27,77 @@ export interface FileLimits {
   maxBytes: number;
 }
 
-/** Where a job renders: the room, the thread's root event, and its files. */
-export interface ThreadSpec {
+/** Where a job renders: the room, the thread's root event (none: replies in the room), and its files. */
+interface ThreadSpec {
   roomId: string;
-  root: string;
+  root: string | undefined;
   /** The thread's key in the store's thread index (a new run links it); undefined: replies are matched already. */
   key: string | undefined;
-  files: RemoteFile[];
-  limits: FileLimits;
+  replyTo: string;
+  files: IncomingFile[];
 }
 
-/** The thread of a job (see the module comment). */
-export function matrixThread(transport: MatrixTransport, spec: ThreadSpec): ChatThread<MatrixMessage, string> {
-  const place = { roomId: spec.roomId, threadRoot: spec.root };
+/** Matrix's {@link OutgoingPort}: threads, posts and edits through `transport`, files within `limits`. */
+export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): OutgoingPort<MatrixMessage, MessageId> {
+  const origin = (r: IncomingRequest) => r.origin as MatrixOrigin;
+  const thread = (spec: ThreadSpec): ChatThread<MatrixMessage, MessageId> => {
+    const place = { roomId: spec.roomId, ...(spec.root ? { threadRoot: spec.root } : { replyTo: spec.replyTo }) };
+    return {
+      ref: { channel: spec.roomId, ...(spec.root ? { thread: spec.root } : {}) },
+      key: spec.key,
+      output: {
+        post: async (msg) => {
+          const id = await transport.post(place, msg);
+          return id ? { channel: spec.roomId, id } : undefined;
+        },
+        edit: (ref, msg) => transport.edit(place, ref.id, msg),
+      },
+      markup: matrixMarkup,
+      async inputs() {
+        const { files, skipped } = await download(transport, spec.files, limits);
+        if (skipped.length) await transport.post(place, lines([line(`⚠️ Not used: ${skipped.join('; ')}`)]));
+        return files;
+      },
+      // the thread summary under the root shows the last message: nothing to update outside
+      ended: async () => undefined,
+    };
+  };
+  const tell = async (request: IncomingRequest, text: string) => {
+    const where = request.where.thread ? { threadRoot: request.where.thread } : { replyTo: origin(request).event };
+    await transport.post({ roomId: request.where.channel, ...where }, lines([line(text)]));
+  };
   return {
-    ref: { channel: spec.roomId, thread: spec.root },
-    key: spec.key,
-    output: {
-      post: (msg) => transport.post(place, msg),
-      edit: (id, msg) => transport.edit(place, id, msg),
+    platform: 'matrix',
+    async openThread(request) {
+      const kind = request.kind === 'generate' ? 'generate' : 'run';
+      // a thread cannot start inside another (https://spec.matrix.org/v1.11/client-server-api/#threading)
+      if (request.where.thread) return void (await tell(request, `Start a run in the room's timeline, not inside a thread (a reply in a run's thread improves that run).`));
+      const root = origin(request).event;
+      const chat = { thread: { channel: request.where.channel, thread: root }, kind, ...(request.who.userName ? { userName: request.who.userName } : {}) } as const;
+      return { thread: thread({ roomId: request.where.channel, root, key: root, replyTo: root, files: request.files }), chat };
     },
-    markup: matrixMarkup,
-    async inputs() {
-      const { files, skipped } = await download(transport, spec.files, spec.limits);
-      if (skipped.length) await transport.post(place, lines([line(`⚠️ Not used: ${skipped.join('; ')}`)]));
-      return files;
+    runThread: async (request, run) => {
+      const root = (run && chatOf(run)?.thread.thread) ?? request.where.thread;
+      return thread({ roomId: request.where.channel, root, key: undefined, replyTo: origin(request).event, files: request.files });
     },
-    ended: async () => undefined,
+    reopenThread: async (request, ref) => thread({ roomId: ref.channel, root: ref.thread, key: undefined, replyTo: origin(request).event, files: [] }),
+    tell,
+    messageId: (ref) => ref,
+    editMessage: (id, msg) => transport.edit({ roomId: id.channel }, id.id, msg),
   };
 }
 
 /** Downloads the files within the caps, named as the sandbox names them. Never throws. */
-async function download(transport: MatrixTransport, remote: RemoteFile[], limits: FileLimits): Promise<{ files: InputFile[]; skipped: string[] }> {
+async function download(transport: MatrixTransport, remote: IncomingFile[], limits: FileLimits): Promise<{ files: InputFile[]; skipped: string[] }> {
   const files: InputFile[] = [];
   const skipped: string[] = [];
   const over = `larger than the ${formatBytes(limits.maxBytes)} limit`;
   for (const [i, file] of remote.entries()) {
     if (i >= limits.maxFiles) skipped.push(`${file.name}: more than ${limits.maxFiles} files`);
-    else if (file.size > limits.maxBytes) skipped.push(`${file.name}: ${formatBytes(file.size)} is over the ${formatBytes(limits.maxBytes)} limit`);
+    else if ((file.bytes ?? 0) > limits.maxBytes) skipped.push(`${file.name}: ${formatBytes(file.bytes ?? 0)} is over the ${formatBytes(limits.maxBytes)} limit`);
     else {
       try {
-        files.push({ name: file.name, content: await transport.download(file.mxc, limits.maxBytes, over) });
+        files.push({ name: file.name, content: await transport.download(file.url, limits.maxBytes, over) });
       } catch (err) {
         skipped.push(`${file.name}: ${describe(err)}`);
       }
