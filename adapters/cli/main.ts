@@ -112,6 +112,19 @@ export function buildProgram(): Command {
       process.exitCode = await registerDiscordCommands(await configFrom(merged), { guild: opts.guild, global: opts.global });
     });
 
+  program
+    .command('matrix')
+    .description('run the Matrix bot on a homeserver (matrix.homeserver_url, matrix.access_token; see docs/matrix.md)')
+    .addOption(configOption())
+    .addOption(logFormatOption())
+    .exitOverride()
+    .action(async (opts: { config?: string }, command: Command) => {
+      if (command.args.length) unknownCommand(command, command.args[0]!);
+      const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const { runMatrixBot } = await import('../matrix/main.js');
+      process.exitCode = await runMatrixBot(await configFrom(merged));
+    });
+
   const slack = program
     .command('slack')
     .description('serve the Slack app: HTTP on slack.port, or Socket Mode when slack.app_token is set (docs/slack.md)')

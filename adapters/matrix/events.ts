@@ -1,0 +1,125 @@
+/**
+ * Matrix's traffic → the pipeline's single entry: each room event from the sync becomes one
+ * {@link IncomingRequest} (or nothing). `!run …` / `!generate …` / `!history` / `!show …`; a message
+ * mentioning the bot starts a run; a message in a run's thread is a `reply`; a 🔁 reaction on a
+ * run's final message is a `rerun`. Files sent without a caption wait (10 minutes) for their
+ * sender's next request in the same room or thread; a captioned file is a request with its file.
+ * End-to-end encrypted rooms are refused with a message: without the crypto module this bot can
+ * neither read nor send encrypted events. Invites to rooms outside `allowed_rooms` are declined.
+ */
+import type { MatrixClient } from 'matrix-bot-sdk';
+import type { ChatIngress, IncomingFile, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
+import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
+import { line, lines, RUN_KEY, type MatrixMessage } from './markup.js';
+import { refusalFor } from './answers.js';
+import type { MatrixTransport } from './transport.js';
+import type { MatrixSettings } from './settings.js';
+
+/** A room event as the sync gives it (the fields read here). */
+interface RoomEvent {
+  event_id: string;
+  sender: string;
+  type: string;
+  state_key?: string;
+  origin_server_ts: number;
+  content: Record<string, any>;
+}
+
+/** What the listener needs. */
+export interface ListenDeps {
+  client: MatrixClient;
+  transport: MatrixTransport;
+  ingress: ChatIngress<MatrixMessage>;
+  botUserId: string;
+  settings: Pick<MatrixSettings, 'allowedRooms' | 'allowedUsers'>;
+  /** Events sent before this (ms since the epoch) are not handled: the first sync's backlog. Undefined: all. */
+  since: number | undefined;
+  warn(message: string): void;
+}
+
+export const ENCRYPTED_REFUSAL =
+  '🔒 This room is end-to-end encrypted: this bot cannot read or send encrypted messages, so it does not work here. Use it in a room without encryption (docs/matrix.md).';
+const COMMAND = /^!(run|generate|history|show)(?:\s+([\s\S]*))?$/i;
+const FILE_TYPES = new Set(['m.file', 'm.image', 'm.audio', 'm.video']);
+/** How long a file without a caption waits for its sender's request, and how often an encrypted room is told, in ms. */
+const PENDING_MS = 10 * 60_000;
+const RERUN = /^🔁\ufe0f?$/u;
+
+/** Handles the client's room events (see the module comment). Nothing thrown reaches the client. */
+export function listen(deps: ListenDeps): void {
+  const { client, botUserId } = deps;
+  const encrypted = new Map<string, boolean>();
+  const toldEncrypted = new Map<string, number>();
+  const pending = new Map<string, { files: IncomingFile[]; at: number }>();
+  /** Thread roots of runs this process admitted, with when (their link to the run may be on its way). */
+  const started = new Map<string, number>();
+
+  const isEncrypted = async (roomId: string) =>
+    encrypted.get(roomId) ?? client.getRoomStateEvent(roomId, 'm.room.encryption', '').then(() => true, () => false).then((on) => (encrypted.set(roomId, on), on));
+  const refuseEncrypted = async (roomId: string, eventId?: string) => {
+    if (Date.now() - (toldEncrypted.get(roomId) ?? 0) < PENDING_MS) return;
+    toldEncrypted.set(roomId, Date.now());
+    await deps.transport.post({ roomId, ...(eventId ? { replyTo: eventId } : {}) }, lines([line(ENCRYPTED_REFUSAL)]));
+  };
+
+  async function onEvent(roomId: string, ev: RoomEvent): Promise<void> {
+    if (ev.sender === botUserId || (deps.since !== undefined && ev.origin_server_ts < deps.since)) return;
+    if (ev.type === 'm.room.encryption' && ev.state_key === '') {
+      encrypted.set(roomId, true);
+      return refuseEncrypted(roomId);
+    }
+    if (ev.type === 'm.room.encrypted') return refuseEncrypted(roomId, ev.event_id);
+    if (ev.type !== 'm.room.message' && ev.type !== 'm.reaction') return;
+    const rel = ev.content?.['m.relates_to'];
+    if (ev.type === 'm.reaction') return rel?.rel_type === 'm.annotation' && RERUN.test(rel.key) ? reaction(roomId, ev, rel.event_id) : undefined;
+    const c = ev.content;
+    if (c.msgtype === 'm.notice' || rel?.rel_type === 'm.replace') return; // bots' messages and edits
+    const thread: string | undefined = rel?.rel_type === 'm.thread' ? rel.event_id : undefined;
+    const key = `${roomId}|${thread ?? ''}|${ev.sender}`;
+    let text = String(c.body ?? '');
+    if (FILE_TYPES.has(c.msgtype)) {
+      if (typeof c.url !== 'string') return; // an encrypted file
+      const file: IncomingFile = { name: String(c.filename ?? c.body ?? 'file'), url: c.url, ...(typeof c.info?.size === 'number' ? { bytes: c.info.size } : {}) };
+      const waiting = pending.get(key);
+      pending.set(key, { files: [...(waiting && Date.now() - waiting.at < PENDING_MS ? waiting.files : []), file], at: Date.now() });
+      if (!c.filename || c.filename === c.body) return; // no caption: it waits for a request
+      text = String(c.body);
+    }
+    const mentioned = (c['m.mentions']?.user_ids ?? []).includes(botUserId) || text.includes(botUserId);
+    const command = COMMAND.exec(text.trim());
+    const kind: RequestKind | undefined = command ? (command[1]!.toLowerCase() as RequestKind) : thread ? 'reply' : mentioned ? 'run' : undefined;
+    if (!kind) return;
+    const asked = command ? (command[2] ?? '') : mentioned && !thread ? text.replaceAll(botUserId, '').replace(/^[^\s:]*:\s*/, '') : text;
+    const waiting = pending.get(key);
+    pending.delete(key);
+    const files = waiting && Date.now() - waiting.at < PENDING_MS ? waiting.files : [];
+    if (await isEncrypted(roomId)) return refuseEncrypted(roomId, ev.event_id);
+    if (kind === 'run' || kind === 'generate') started.set(ev.event_id, Date.now());
+    const since = thread ? started.get(thread) : undefined;
+    const where = { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread, threadStart: { byApp: since !== undefined, at: since } } : {}) };
+    await receive(roomId, ev, { kind, text: straightenQuotesInCode(asked.trim()), files, where });
+  }
+
+  async function reaction(roomId: string, ev: RoomEvent, target: string): Promise<void> {
+    const final = (await client.getEvent(roomId, target).catch(() => undefined)) as RoomEvent | undefined;
+    const runId = final?.sender === botUserId ? final.content?.[RUN_KEY] : undefined;
+    if (typeof runId !== 'string') return;
+    const rel = final!.content['m.relates_to'];
+    const thread = rel?.rel_type === 'm.thread' ? String(rel.event_id) : undefined;
+    await receive(roomId, ev, { kind: 'rerun', text: '', files: [], runId, where: { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread } : {}) } });
+  }
+
+  async function receive(roomId: string, ev: RoomEvent, part: Pick<IncomingRequest, 'kind' | 'text' | 'files' | 'where'> & { runId?: string }): Promise<void> {
+    const request: IncomingRequest = { platform: 'matrix', deliveryId: `matrix:event:${ev.event_id}`, who: { userId: ev.sender }, receivedAt: Date.now(), origin: { event: ev.event_id }, ...part };
+    const at = part.where.thread ? { threadRoot: part.where.thread } : { replyTo: ev.event_id };
+    await deps.ingress.receive(request, { answer: async (msg) => void (await deps.transport.post({ roomId, ...at }, msg)) });
+    for (const [root, at] of started) if (Date.now() - at > PENDING_MS) started.delete(root);
+  }
+
+  client.on('room.event', (roomId: string, ev: RoomEvent) => void onEvent(roomId, ev).catch((err: unknown) => deps.warn(`event ${ev?.event_id} in ${roomId} failed: ${(err as Error)?.stack ?? String(err)}`)));
+  client.on('room.invite', (roomId: string) => {
+    const allowed = refusalFor({ allowedRooms: deps.settings.allowedRooms, allowedUsers: [] }, roomId, '') === undefined;
+    const joined = async () => (await client.joinRoom(roomId), (await isEncrypted(roomId)) ? refuseEncrypted(roomId) : undefined);
+    void (allowed ? joined() : client.leaveRoom(roomId)).catch((err: unknown) => deps.warn(`answering the invite to ${roomId} failed: ${(err as Error)?.message}`));
+  });
+}

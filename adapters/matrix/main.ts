@@ -1,0 +1,93 @@
+/**
+ * `code-agent matrix`: the bot on a homeserver (docs/matrix.md). It checks the access token
+ * (`/account/whoami`), syncs (the sync token kept in the data folder, so a restart neither repeats
+ * nor misses an event; a first start skips the backlog), and hands each request to the pipeline,
+ * embedded or as a queue-mode ingress (src/app/chat-service.ts). Runs until SIGINT or SIGTERM.
+ */
+import { join } from 'node:path';
+import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider } from 'matrix-bot-sdk';
+import { ConfigError } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import type { App } from '../../src/app/app.js';
+import { createChatApp, startChatService, type ChatLog, type ChatService } from '../../src/app/chat-service.js';
+import { createLogger, logParts } from '../../src/log/logger.js';
+import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
+import type { MessageId, OutgoingPort } from '../../src/chat/port.js';
+import { matrixIncoming } from './answers.js';
+import { listen } from './events.js';
+import type { MatrixMessage } from './markup.js';
+import { matrixOutgoing } from './port.js';
+import { matrixSettings, type MatrixSettings } from './settings.js';
+import { describe, MatrixTransport } from './transport.js';
+
+// matrix-bot-sdk logs each request, and as errors the 404s it expects; failures reach us as rejections
+LogService.setLevel(LogLevel.ERROR);
+LogService.muteModule('MatrixHttpClient');
+
+/** The outgoing port on a client that never syncs (a queue worker's, or the bot's own). */
+export function matrixPort(settings: MatrixSettings, log: ChatLog, client = new MatrixClient(settings.homeserverUrl, settings.accessToken)): OutgoingPort<MatrixMessage, MessageId> {
+  return matrixOutgoing(new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`)), settings.limits);
+}
+
+/** A running bot. */
+export interface MatrixBot {
+  userId: string;
+  service: ChatService<MatrixMessage>;
+  /** Stops syncing, then waits up to `graceMs` for running jobs. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts the bot on a built core.
+ * @throws {ConfigError} when the homeserver cannot be reached or refuses the token, or `matrix.user_id` is not the token's user;
+ *   what {@link startChatService} throws
+ */
+export async function startMatrixBot(core: App, log: ChatLog): Promise<MatrixBot> {
+  const settings = matrixSettings(core.config);
+  const whoami = await new MatrixClient(settings.homeserverUrl, settings.accessToken).getWhoAmI().catch((err: unknown) => {
+    throw new ConfigError(`the homeserver ${settings.homeserverUrl} did not accept matrix.access_token: ${describe(err)}`);
+  });
+  if (settings.userId && settings.userId !== whoami.user_id) throw new ConfigError(`matrix.user_id is ${settings.userId}, but the access token is ${whoami.user_id}'s`);
+  const storage = new SimpleFsStorageProvider(join(settings.dataDir, 'matrix', `${encodeURIComponent(whoami.user_id)}.json`));
+  const since = storage.getSyncToken() ? undefined : Date.now();
+  const client = new MatrixClient(settings.homeserverUrl, settings.accessToken, storage);
+  const transport = new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`));
+  const service = await startChatService(core, {
+    incoming: matrixIncoming(settings),
+    outgoing: () => matrixOutgoing(transport, settings.limits),
+    maxQueuePerChannel: settings.maxQueuePerChannel,
+    dedupeTtlMs: settings.dedupeTtlMs,
+    log,
+  });
+  listen({ client, transport, ingress: service.ingress, botUserId: whoami.user_id, settings, since, warn: (m) => log.warn(`matrix: ${m}`) });
+  await client.start();
+  return {
+    userId: whoami.user_id,
+    service,
+    async stop(graceMs) {
+      client.stop();
+      await service.close(graceMs);
+    },
+  };
+}
+
+/** `code-agent matrix`. @returns exit code 0 after a signal stopped it. @throws see {@link startMatrixBot} */
+export async function runMatrixBot(config: Config): Promise<number> {
+  matrixSettings(config); // a missing key is said before anything starts
+  const pino = createLogger({ name: 'matrix', level: config.log.level, format: config.log.format });
+  const log: ChatLog = { info: (...m) => logParts(pino, 'info', m), warn: (...m) => logParts(pino, 'warn', m), error: (...m) => logParts(pino, 'error', m) };
+  const core = await createChatApp(config, { warn: (m) => log.warn(m) });
+  keepRunningOnStrayErrors((err) => log.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
+  const bot = await startMatrixBot(core, log).catch(async (err: unknown) => {
+    await core.close();
+    throw err;
+  });
+  process.stderr.write(`code-agent: Matrix bot ${bot.userId} running${bot.service.queueMode ? ' (queue mode: jobs go to the workers)' : ''}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await bot.stop();
+  await core.close();
+  return 0;
+}
