@@ -32,6 +32,7 @@ export function matrixPort(settings: MatrixSettings, log: ChatLog, client = new 
 /** A running bot. */
 export interface MatrixBot {
   userId: string;
+  client: MatrixClient;
   service: ChatService<MatrixMessage>;
   /** Stops syncing, then waits up to `graceMs` for running jobs. */
   stop(graceMs?: number): Promise<void>;
@@ -63,6 +64,7 @@ export async function startMatrixBot(core: App, log: ChatLog): Promise<MatrixBot
   await client.start();
   return {
     userId: whoami.user_id,
+    client,
     service,
     async stop(graceMs) {
       client.stop();

@@ -16,6 +16,7 @@ import { startQueueWorld, type Proc } from '../queue/harness.js';
 import { join } from 'node:path';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
 import { stopChild } from '../helpers/servers.js';
+import { MATRIX_WORLDS } from './matrix-driver.js';
 
 /** A file given with a request. */
 export interface GivenFile {
@@ -248,4 +249,5 @@ export const WORLDS: Record<string, () => Promise<ChatDriver>> = {
     const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT });
     return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close(), queueWorkers(w));
   },
+  ...MATRIX_WORLDS,
 };

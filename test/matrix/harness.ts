@@ -105,7 +105,8 @@ export interface MatrixWorldOptions {
   maxRetries?: number;
   /** `matrix` keys over the defaults. */
   matrix?: (w: { hs: TestHomeserver; bot: MatrixUser; alice: MatrixUser; bob: MatrixUser; roomId: string }) => Record<string, unknown>;
-  queue?: { workers: number };
+  /** Queue mode: how many workers, and ingresses (each with a data dir of its own: its sync token). */
+  queue?: { workers: number; ingresses?: number };
 }
 
 /** Starts a world (see the module comment). */
@@ -171,7 +172,9 @@ export async function startMatrixWorld(options: MatrixWorldOptions = {}): Promis
         world.workers!.push(proc);
         return proc;
       };
-      procs.push(await spawnCli(['matrix', '--config', configFile], dir, /Matrix bot .* running/));
+      for (let i = 0; i < (options.queue.ingresses ?? 1); i++) {
+        procs.push(await spawnCli(['matrix', '--config', await configWithDataDir(configFile, join(dir, `ingress-${i}`))], dir, /Matrix bot .* running/));
+      }
       for (let i = 0; i < options.queue.workers; i++) await world.addWorker();
     }
     await alice.timeline.waitFor(() => alice.timeline.events.some((e) => e.type === 'm.room.member' && e.sender === botUser.userId && e.content.membership === 'join'), 20_000, 'the bot to join');

@@ -1,0 +1,91 @@
+/**
+ * The chat contract's Matrix driver (test/contract/drivers.ts), on a real Synapse
+ * (test/matrix/harness.ts): a run is `!run …` in the room (with a file: the file, then a message
+ * mentioning the bot), a reply is a message in the run's thread (with a file: a captioned file), Re-run
+ * is a 🔁 reaction on the final message, Improve is a reply (Matrix has no modal); `!history` and
+ * `!show` are answered as replies. "Delivered twice": embedded, the sync's event is handled again;
+ * in queue mode a second ingress syncs the same account, so every event reaches two processes.
+ */
+import { join } from 'node:path';
+import { RUN_KEY } from '../../adapters/matrix/markup.js';
+import { startMatrixWorld, type MatrixWorld, type Person } from '../matrix/harness.js';
+import { stopChild } from '../helpers/servers.js';
+import type { ChatDriver, GivenFile } from './drivers.js';
+
+/** A driver over a started world. */
+function matrixDriver(w: MatrixWorld): ChatDriver {
+  const people = { 1: w.alice, 2: w.bob } as const;
+  const t = w.alice.timeline;
+  const finals = (root: string) => t.inThread(root).filter((e) => typeof e.content[RUN_KEY] === 'string');
+  const runIdOf = (root: string) => String(finals(root).at(-1)?.content[RUN_KEY] ?? '');
+  let hosts = 0;
+  /** Sends as a person; `twice`: the event is handled again (see the module comment). */
+  const send = async (p: Person, content: Record<string, unknown>, twice?: boolean) => {
+    const id = await p.client.sendMessage(w.roomId, content);
+    if (twice && w.bot) {
+      const event = await t.waitFor(() => t.events.find((e) => e.event_id === id), 10_000, 'the event');
+      setTimeout(() => w.bot!.client.emit('room.event', w.roomId, { ...event, origin_server_ts: Date.now() }), 100);
+    }
+    return id;
+  };
+  const upload = async (p: Person, f: GivenFile) => ({ url: await p.client.uploadContent(f.data, 'application/octet-stream', f.name), info: { size: f.data.length } });
+  const inThread = (root: string) => ({ 'm.relates_to': { rel_type: 'm.thread', event_id: root, is_falling_back: true, 'm.in_reply_to': { event_id: root } } });
+  const ask = async (text: string) => {
+    const id = await send(w.alice, { msgtype: 'm.text', body: text });
+    const [answer] = await t.waitFor(() => t.answersTo(id).length && t.answersTo(id), 30_000, `the answer to ${text}`);
+    return String(answer!.content.body);
+  };
+  return {
+    llm: w.llm,
+    async run(requirement, o = {}) {
+      const p = people[o.user ?? 1];
+      if (o.file) await send(p, { msgtype: 'm.file', body: o.file.name, ...(await upload(p, o.file)) });
+      const content = o.file ? { msgtype: 'm.text', body: `codebot: ${requirement}`, 'm.mentions': { user_ids: [w.botUser.userId] } } : { msgtype: 'm.text', body: `!run ${requirement}` };
+      const root = await send(p, content, o.twice);
+      return {
+        answer: async () => String((await t.waitFor(() => t.answersTo(root)[0], 30_000, 'the answer')).content.body),
+        thread: async () => (await t.waitFor(() => t.inThread(root).some((e) => e.sender === w.botUser.userId), 30_000, 'the thread'), root),
+      };
+    },
+    async reply(root, text, o = {}) {
+      const p = people[o.user ?? 1];
+      const file = o.file ? { msgtype: 'm.file', filename: o.file.name, ...(await upload(p, o.file)) } : { msgtype: 'm.text' };
+      await send(p, { ...file, body: text, ...inThread(root) }, o.twice);
+    },
+    async rerun(root) {
+      await w.alice.client.sendEvent(w.roomId, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: finals(root).at(-1)!.event_id, key: '🔁' } });
+    },
+    improve: (root, feedback) => send(w.alice, { msgtype: 'm.text', body: feedback, ...inThread(root) }).then(() => undefined),
+    async finals(root, n) {
+      await t.waitFor(() => finals(root).length >= n, 60_000, `final message #${n}`);
+      return finals(root).map((e) => String(e.content.body));
+    },
+    text: (root) => t.inThread(root).map((e) => String(e.content.body)).join('\n'),
+    history: () => ask('!history'),
+    show: (root) => ask(`!show ${root ? runIdOf(root) : ''}`.trim()),
+    removeFile: (root, name) => ask(`!show ${runIdOf(root)} remove ${name}`),
+    told: () => t.events.filter((e) => e.sender === w.botUser.userId && e.content['m.relates_to']?.rel_type !== 'm.thread').map((e) => String(e.content.body)).join('\n'),
+    ...(w.workers
+      ? {
+          async killWorkers() {
+            for (const p of w.workers!.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
+            await w.addWorker!();
+          },
+          addWorker: async () => void (await w.addWorker!()),
+          async moveWorkers() {
+            for (const p of w.workers!.splice(0)) await stopChild(p.child, 'SIGTERM', 10_000);
+            const dataDir = join(w.dir, `host-${++hosts}`);
+            await w.addWorker!({ dataDir });
+            return dataDir;
+          },
+        }
+      : {}),
+    close: () => w.close(),
+  };
+}
+
+/** Matrix's worlds for the contract (embedded, queue mode). */
+export const MATRIX_WORLDS: Record<string, () => Promise<ChatDriver>> = {
+  'Matrix, embedded': async () => matrixDriver(await startMatrixWorld({ maxRetries: 2 })),
+  'Matrix, queue mode': async () => matrixDriver(await startMatrixWorld({ maxRetries: 2, queue: { workers: 1, ingresses: 2 } })),
+};
