@@ -2,8 +2,9 @@
  * `code-agent doctor`: prints what isolation the sandbox has on this machine and why (namespaces,
  * a cgroup per run or rlimits only, the disk budget, the warm pool, prepared slots for cold starts),
  * what its Python offers (packages, the operator's pins, site dirs, fonts), and the tools (allowed
- * hosts, SQL sources and whether each answers). Exit 0 when code is isolated and every SQL source
- * answers, 1 when not, 2 when the sandbox is unavailable or a pin of `sandbox.python_packages` is
+ * hosts, SQL sources and whether each answers), and whether the Matrix homeserver answers and takes
+ * the token (when `matrix.homeserver_url` is set). Exit 0 when code is isolated and every SQL source
+ * and the homeserver answer, 1 when not, 2 when the sandbox is unavailable or a pin of `sandbox.python_packages` is
  * missing (the message says why and how to fix it).
  */
 import type { Config } from '../../src/config/schema.js';
@@ -14,6 +15,7 @@ import { EXIT } from './errors.js';
 import { formatPython, pinsOk } from './doctor-python.js';
 import { toolboxFromConfig } from '../../src/tools/from-config.js';
 import { formatTools, toolsReport } from '../../src/tools/doctor.js';
+import { formatMatrix, matrixReport } from './doctor-matrix.js';
 
 /** The report as aligned lines, one per part. */
 export function formatIsolation(r: IsolationReport): string {
@@ -41,10 +43,11 @@ export async function runDoctor(config: Config, opts: { json?: boolean }, out: N
     const python = await executor.environment().catch((err: unknown) => ({ error: (err as Error).message }));
     const toolbox = await toolboxFromConfig(config.tools);
     const tools = await toolsReport(toolbox).finally(() => toolbox.close());
-    if (opts.json) out.write(`${JSON.stringify({ ...report, python, tools })}\n`);
-    else out.write(formatIsolation(report) + ('error' in python ? `sandbox python: unavailable: ${python.error}\n` : formatPython(python)) + formatTools(tools));
+    const matrix = await matrixReport(config);
+    if (opts.json) out.write(`${JSON.stringify({ ...report, python, tools, ...(matrix ? { matrix } : {}) })}\n`);
+    else out.write(formatIsolation(report) + ('error' in python ? `sandbox python: unavailable: ${python.error}\n` : formatPython(python)) + formatTools(tools) + formatMatrix(matrix));
     if ('error' in python || !pinsOk(python)) return EXIT.usage;
-    return report.namespaces.active && tools.sql.every((s) => s.ok) ? EXIT.success : EXIT.failed;
+    return report.namespaces.active && tools.sql.every((s) => s.ok) && matrix?.ok !== false ? EXIT.success : EXIT.failed;
   } catch (err) {
     if (!(err instanceof SandboxUnavailableError)) throw err;
     out.write(opts.json ? `${JSON.stringify({ error: err.message })}\n` : `sandbox isolation: unavailable: ${err.message}\n`);
