@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_KEY } from '../../adapters/matrix/markup.js';
 import { ENCRYPTED_REFUSAL } from '../../adapters/matrix/events.js';
 import { startMatrixWorld, type MatrixWorld, type SeenEvent } from './harness.js';
+import { startCountingServer } from '../helpers/net.js';
 
 const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
 
@@ -77,6 +78,21 @@ describe('Matrix bot (Synapse, embedded)', () => {
     const [, server, media] = /^mxc:\/\/([^/]+)\/(.+)$/.exec(file.content.url)!;
     const res = await fetch(`${w.hs.url}/_matrix/client/v1/media/download/${server}/${media}`, { headers: { authorization: `Bearer ${w.alice.user.accessToken}` } });
     expect(await res.text()).toBe('total=7');
+  });
+
+  it('a file event pointing outside the homeserver is never fetched (the token never leaves it); the thread says it was not used', async () => {
+    const elsewhere = await startCountingServer('stolen');
+    try {
+      await w.alice.client.sendMessage(w.roomId, { msgtype: 'm.file', body: 'x.csv', url: `${elsewhere.url}/x.csv`, info: { size: 6 } });
+      await w.alice.client.sendMessage(w.roomId, { msgtype: 'm.file', body: 'y.csv', url: 'mxc://localhost/../../_synapse/admin/v1/users', info: { size: 6 } });
+      w.llm.enqueue(py('print("ok")'));
+      const asked = await w.alice.client.sendText(w.roomId, '!run print ok');
+      await waitFinals(asked, 1);
+      expect(threadText(asked)).toMatch(/Not used: x\.csv: not hosted by the platform; y\.csv: not hosted by the platform/);
+      expect(elsewhere.hits()).toBe(0);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('!history lists the runs and !show shows one, as replies to the command', async () => {
