@@ -124,11 +124,11 @@ function resultMessages(attempt: number, result: ExecutionResult): MatrixMessage
       if (shown.truncated) files.push({ name: `attempt-${attempt}-${stream}.txt`, data: result.fullOutput?.[stream] ?? Buffer.from(result[stream]) });
     }
     if (streams.length === 0) parts.push(line('(no output)'));
+    // the files the program wrote follow as media (images shown inline)
+    for (const a of result.artifacts) files.push({ name: a.name.split('/').pop() || 'file', data: a.path });
     return lines(parts, files.length ? { files } : {});
   });
-  if (result.artifacts.length === 0) return [text];
-  const names = result.artifacts.map((a) => line(`📎 ${a.name} (${a.bytes} B)`));
-  return [text, lines([strong(`Files from attempt ${attempt}`), ...names], { files: result.artifacts.map((a) => ({ name: a.name.split('/').pop() || 'file', data: a.path })) })];
+  return [text];
 }
 
 /** A notice: its title, then its lines in a code block. */

@@ -244,8 +244,6 @@ export const matrixSchema = z
     allowed_rooms: z.array(matrixId('!', 'room id')).default([]),
     /** User ids who may ask; empty: everyone in an allowed room. */
     allowed_users: z.array(matrixId('@', 'user id')).default([]),
-    /** Who may use `!usage` (user ids); empty: nobody. */
-    admin_users: z.array(matrixId('@', 'user id')).default([]),
     ...chatKeys,
   })
   .strict();
