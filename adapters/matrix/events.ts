@@ -31,6 +31,8 @@ export interface ListenDeps {
   transport: MatrixTransport;
   ingress: ChatIngress<MatrixMessage>;
   botUserId: string;
+  /** What people write before a request to the bot (its localpart, its display name), stripped with a `:` after it. */
+  botNames: string[];
   settings: Pick<MatrixSettings, 'allowedRooms' | 'allowedUsers'>;
   /** Events sent before this (ms since the epoch) are not handled: the first sync's backlog. Undefined: all. */
   since: number | undefined;
@@ -89,7 +91,8 @@ export function listen(deps: ListenDeps): void {
     const command = COMMAND.exec(text.trim());
     const kind: RequestKind | undefined = command ? (command[1]!.toLowerCase() as RequestKind) : thread ? 'reply' : mentioned ? 'run' : undefined;
     if (!kind) return;
-    const asked = command ? (command[2] ?? '') : mentioned && !thread ? text.replaceAll(botUserId, '').replace(/^[^\s:]*:\s*/, '') : text;
+    const named = deps.botNames.find((n) => text.toLowerCase().startsWith(`${n.toLowerCase()}:`));
+    const asked = command ? (command[2] ?? '') : mentioned && !thread ? text.slice(named ? named.length + 1 : 0).replaceAll(botUserId, '') : text;
     const waiting = pending.get(key);
     pending.delete(key);
     const files = waiting && Date.now() - waiting.at < PENDING_MS ? waiting.files : [];

@@ -60,7 +60,9 @@ export async function startMatrixBot(core: App, log: ChatLog): Promise<MatrixBot
     dedupeTtlMs: settings.dedupeTtlMs,
     log,
   });
-  listen({ client, transport, ingress: service.ingress, botUserId: whoami.user_id, settings, since, warn: (m) => log.warn(`matrix: ${m}`) });
+  const profile = (await client.getUserProfile(whoami.user_id).catch(() => ({}))) as { displayname?: string };
+  const botNames = [/^@([^:]+)/.exec(whoami.user_id)![1]!, ...(profile.displayname ? [profile.displayname] : [])];
+  listen({ client, transport, ingress: service.ingress, botUserId: whoami.user_id, botNames, settings, since, warn: (m) => log.warn(`matrix: ${m}`) });
   await client.start();
   return {
     userId: whoami.user_id,
