@@ -11,7 +11,7 @@ import { createApp, type App, type AppOverrides } from './app.js';
 import { IngressOnlyLlm } from '../queue/ingress-llm.js';
 import { JobQueue } from '../queue/queue.js';
 import { MemoryJobQueue } from '../chat/memory-queue.js';
-import type { ChatQueue } from '../chat/job-queue.js';
+import type { ChatQueue, PlatformJobs } from '../chat/job-queue.js';
 import { Deliveries } from '../chat/deliveries.js';
 import type { Admitter } from '../chat/admission.js';
 import { createIngress } from '../chat/ingress.js';
@@ -60,6 +60,20 @@ export interface ChatService<A> {
   close(graceMs?: number): Promise<void>;
 }
 
+/** The jobs of a platform on a core, with its outgoing port (the app's own process, or a worker). */
+export function platformJobs<M, R>(core: App, port: OutgoingPort<M, R>, log: ChatLog): PlatformJobs & { close(): Promise<void> } {
+  const name = port.platform;
+  return requestJobs(
+    {
+      agent: core.agent,
+      store: core.store,
+      onInternalError: (err) => log.error(`${name}: a job failed: ${(err as Error)?.stack ?? String(err)}`),
+      onWarning: (what, err) => log.warn(`${name}: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
+    },
+    port,
+  );
+}
+
 /**
  * Builds the core of a chat process: in queue mode without an LLM (an ingress never calls it).
  * @throws what {@link createApp} throws
@@ -86,15 +100,7 @@ export async function startChatService<A, M, R>(core: App, spec: ChatPlatformSpe
     queue = redis;
   } else {
     await core.executor.check();
-    const jobs = requestJobs(
-      {
-        agent: core.agent,
-        store: core.store,
-        onInternalError: (err) => spec.log.error(`${platform}: a job failed: ${(err as Error)?.stack ?? String(err)}`),
-        onWarning: (what, err) => spec.log.warn(`${platform}: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
-      },
-      spec.outgoing(core),
-    );
+    const jobs = platformJobs(core, spec.outgoing(core), spec.log);
     memory = new MemoryJobQueue({ [platform]: jobs }, spec.maxQueuePerChannel, (what, err) => spec.log.error(`${platform}: ${what}: ${(err as Error)?.stack ?? String(err)}`));
     queue = memory;
   }

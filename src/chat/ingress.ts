@@ -18,6 +18,7 @@ import {
   startsRun,
   unknownKind,
   type ChatIngress,
+  type CommandNames,
   type IncomingPort,
   type IncomingRequest,
   type ReceiveOutcome,
@@ -84,7 +85,7 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
   async function startRun(request: IncomingRequest, requester: Requester<A>): Promise<ReceiveOutcome> {
     const text = request.text.trim() || (request.files.length ? FILES_ONLY_REQUIREMENT : '');
     if (!text && port.access(request) === undefined) {
-      await say(requester, `Say what the program should do, e.g. \`${port.names[request.kind === 'generate' ? 'generate' : 'run']} plot a sine wave\`; replies in its thread improve it.`);
+      await say(requester, usageText(request.kind === 'generate' ? 'generate' : 'run', port.names));
       return { outcome: 'answered' };
     }
     return enqueue({ ...request, text }, requester);
@@ -177,6 +178,14 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
       }
     },
   };
+}
+
+/** How to start a run, e.g. ``Usage: `/run <what the program should do>`…`` (said for an empty request). */
+export function usageText(kind: 'run' | 'generate', names: CommandNames): string {
+  const name = names[kind];
+  return kind === 'run'
+    ? `Usage: \`${name} <what the program should do>\`, e.g. \`${name} plot a sine wave\` (files given with it become its input files). Reply in its thread to improve the result.`
+    : `Usage: \`${name} <what the program should do>\`: writes the code without running it.`;
 }
 
 /** `[run] [remove <name>]` → which run (empty: the newest) and the file to remove, if any. */

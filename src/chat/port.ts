@@ -16,7 +16,7 @@
  * Every method here is best effort and never throws: a failed post never breaks a run.
  */
 import type { Run, RunChat } from '../history/types.js';
-import type { InputFile } from '../sandbox/types.js';
+import type { InputFile } from '../history/execution.js';
 import type { EventView } from './event-view.js';
 import type { Notice } from './verification.js';
 import type { ThreadRef } from './thread-ref.js';
