@@ -9,7 +9,8 @@ import { capText, neutraliseFences, statusLine } from '../../src/chat/format.js'
 import { codeTail } from '../../src/chat/code-stream.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
-import { madeAttempts } from '../../src/agent/verdict.js';
+import { madeAttempts } from '../../src/history/attempts.js';
+import { progressText } from '../../src/chat/progress-text.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { boundLine } from '../../src/text/cut.js';
@@ -138,26 +139,7 @@ function noticeMessage(notice: Notice): MatrixMessage {
 
 /** Matrix's {@link ThreadMarkup}. */
 export const matrixMarkup: ThreadMarkup<MatrixMessage> = {
-  progress(p) {
-    switch (p.step) {
-      case 'start': {
-        const words = { run: '⏳ Starting…', generate: '⏳ Writing code…', rerun: `🔁 Re-running for ${p.userId}…`, improve: `💬 Improving with feedback from ${p.userId}…` };
-        return lines([line(words[p.turn])]);
-      }
-      case 'checks':
-        return lines([line('🧪 Deriving checks from the request…')]);
-      case 'writing':
-        return lines([line(`⏳ Writing code · attempt ${p.attempt}/${p.lastAttempt}…`)]);
-      case 'running':
-        return lines([line(`⚙️ Running attempt ${p.attempt} in the sandbox…`)]);
-      case 'finished': {
-        const word = p.failed ? '❌ Finished with a failure' : p.run.status === 'unverified' ? '⚠️ Finished, not confirmed' : '✅ Finished';
-        return lines([line(`${word} after ${p.seconds.toFixed(1)} s`)]);
-      }
-      case 'stopped':
-        return lines([line('❌ Stopped by an error')]);
-    }
-  },
+  progress: (p) => lines([line(progressText(p))]),
   partialCode(attempt, _last, code) {
     const tail = codeTail(code, 3000);
     const note = tail.omittedLines > 0 ? ` (${tail.omittedLines} earlier lines not shown)` : '';

@@ -6,11 +6,14 @@ import type { Config } from '../../src/config/schema.js';
 import { runWorker as runQueueWorker, type OutgoingFactory } from '../../src/app/worker.js';
 import { slackOutgoing } from '../slack/outgoing.js';
 import { discordOutgoing } from '../discord/outgoing.js';
+import { matrixPort } from '../matrix/main.js';
+import { matrixSettings } from '../matrix/settings.js';
 
 /** The platforms a worker can post to, by name (the `platform` of their jobs). */
 export const OUTGOING: Record<string, OutgoingFactory> = {
   slack: (config, _core, log) => (config.slack?.bot_token ? slackOutgoing(config, log) : undefined),
   discord: (config, core, log) => (config.discord?.token ? discordOutgoing(core, config, log) : undefined),
+  matrix: (config, _core, log) => (config.matrix?.access_token ? matrixPort(matrixSettings(config), log) : undefined),
 };
 
 /**
