@@ -87,18 +87,20 @@ export function buildProgram(): Command {
       process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles, outDir: merged.out });
     });
 
-  const discord = program
-    .command('discord')
-    .description('run the Discord bot (gateway connection; see docs/discord.md)')
-    .addOption(configOption())
-    .addOption(logFormatOption())
-    .exitOverride()
-    .action(async (opts: { config?: string }, command: Command) => {
-      if (command.args.length) unknownCommand(command, command.args[0]!);
-      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
-      const { runDiscordBot } = await import('../discord/main.js');
-      process.exitCode = await runDiscordBot(await configFrom(merged));
-    });
+  /** A command that runs a chat platform's process until a signal (`code-agent discord|matrix|slack`). */
+  const botCommand = (name: string, description: string, run: (config: Config) => Promise<number>) =>
+    program
+      .command(name)
+      .description(description)
+      .addOption(configOption())
+      .addOption(logFormatOption())
+      .exitOverride()
+      .action(async (opts: { config?: string }, command: Command) => {
+        if (command.args.length) unknownCommand(command, command.args[0]!);
+        const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
+        process.exitCode = await run(await configFrom(merged));
+      });
+  const discord = botCommand('discord', 'run the Discord bot (gateway connection; see docs/discord.md)', async (config) => (await import('../discord/main.js')).runDiscordBot(config));
   discord
     .command('register-commands')
     .description('register the slash commands for one guild (--guild ID, default discord.guild_id) or --global')
@@ -112,31 +114,9 @@ export function buildProgram(): Command {
       process.exitCode = await registerDiscordCommands(await configFrom(merged), { guild: opts.guild, global: opts.global });
     });
 
-  program
-    .command('matrix')
-    .description('run the Matrix bot on a homeserver (matrix.homeserver_url, matrix.access_token; see docs/matrix.md)')
-    .addOption(configOption())
-    .addOption(logFormatOption())
-    .exitOverride()
-    .action(async (opts: { config?: string }, command: Command) => {
-      if (command.args.length) unknownCommand(command, command.args[0]!);
-      const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
-      const { runMatrixBot } = await import('../matrix/main.js');
-      process.exitCode = await runMatrixBot(await configFrom(merged));
-    });
+  botCommand('matrix', 'run the Matrix bot on a homeserver (matrix.homeserver_url, matrix.access_token; see docs/matrix.md)', async (config) => (await import('../matrix/main.js')).runMatrixBot(config));
 
-  const slack = program
-    .command('slack')
-    .description('serve the Slack app: HTTP on slack.port, or Socket Mode when slack.app_token is set (docs/slack.md)')
-    .addOption(configOption())
-    .addOption(logFormatOption())
-    .exitOverride()
-    .action(async (opts: { config?: string }, command: Command) => {
-      if (command.args.length) unknownCommand(command, command.args[0]!);
-      const merged = { ...program.opts<{ config?: string; maxRetries?: number }>(), ...stripUndefined(opts) };
-      const { runSlack } = await import('../slack/main.js');
-      process.exitCode = await runSlack(await configFrom(merged));
-    });
+  const slack = botCommand('slack', 'serve the Slack app: HTTP on slack.port, or Socket Mode when slack.app_token is set (docs/slack.md)', async (config) => (await import('../slack/main.js')).runSlack(config));
   slack
     .command('manifest')
     .description('print the Slack app manifest with the command names of slack.commands (paste it at api.slack.com/apps)')

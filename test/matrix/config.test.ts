@@ -1,6 +1,8 @@
 /** The `matrix:` config section: its keys from the environment, and bad ids named by their path. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config/load.js';
+import { matrixSettings } from '../../adapters/matrix/settings.js';
+import { buildProgram } from '../../adapters/cli/main.js';
 
 describe('matrix config', () => {
   it('reads the homeserver, token and user id from the environment by default', () => {
@@ -23,5 +25,13 @@ describe('matrix config', () => {
     expect(message).toMatch(/matrix\.allowed_rooms\.0: expected a Matrix room id like !name:example\.org/);
     expect(message).toMatch(/matrix\.allowed_users\.0: expected a Matrix user id/);
     expect(message).toMatch(/matrix: .*unknown/);
+  });
+
+  it('code-agent matrix is a command; without the homeserver or the token it says which key and how to set it', () => {
+    expect(buildProgram().commands.map((c) => c.name())).toContain('matrix');
+    expect(() => matrixSettings(parseConfig({}, {}))).toThrow(/matrix\.homeserver_url is not set: set MATRIX_HOMESERVER_URL/);
+    expect(() => matrixSettings(parseConfig({ matrix: { homeserver_url: 'https://m.example.org' } }, {}))).toThrow(/matrix\.access_token is not set: set MATRIX_ACCESS_TOKEN/);
+    const settings = matrixSettings(parseConfig({ matrix: { homeserver_url: 'https://m.example.org/', access_token: 't', max_input_file_mb: 2 } }, {}));
+    expect(settings).toMatchObject({ homeserverUrl: 'https://m.example.org', limits: { maxFiles: 5, maxBytes: 2 * 1024 * 1024 } });
   });
 });
