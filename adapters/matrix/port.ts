@@ -8,11 +8,10 @@
 import type { ChatThread, MessageId, OutgoingPort } from '../../src/chat/port.js';
 import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { prepareInputs } from '../../src/chat/input-note.js';
-import type { InputFile } from '../../src/sandbox/types.js';
+import { downloadInputs } from '../../src/chat/input-downloads.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { line, lines, matrixMarkup, type MatrixMessage } from './markup.js';
-import { describe, type MatrixTransport } from './transport.js';
+import type { MatrixTransport } from './transport.js';
 
 /** Matrix's part of a request (`IncomingRequest.origin`): the event that made it. */
 export interface MatrixOrigin {
@@ -54,7 +53,8 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
       },
       markup: matrixMarkup,
       async inputs() {
-        const { files, skipped } = await download(transport, spec.files, limits);
+        const over = `larger than the ${formatBytes(limits.maxBytes)} limit`;
+        const { files, skipped } = await downloadInputs(spec.files, { ...limits, fetch: (file) => transport.download(file.url, limits.maxBytes, over) });
         if (skipped.length) await transport.post(place, lines([line(`⚠️ Not used: ${skipped.join('; ')}`)]));
         return files;
       },
@@ -85,24 +85,4 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
     messageId: (ref) => ref,
     editMessage: (id, msg) => transport.edit({ roomId: id.channel }, id.id, msg),
   };
-}
-
-/** Downloads the files within the caps, named as the sandbox names them. Never throws. */
-async function download(transport: MatrixTransport, remote: IncomingFile[], limits: FileLimits): Promise<{ files: InputFile[]; skipped: string[] }> {
-  const files: InputFile[] = [];
-  const skipped: string[] = [];
-  const over = `larger than the ${formatBytes(limits.maxBytes)} limit`;
-  for (const [i, file] of remote.entries()) {
-    if (i >= limits.maxFiles) skipped.push(`${file.name}: more than ${limits.maxFiles} files`);
-    else if ((file.bytes ?? 0) > limits.maxBytes) skipped.push(`${file.name}: ${formatBytes(file.bytes ?? 0)} is over the ${formatBytes(limits.maxBytes)} limit`);
-    else {
-      try {
-        files.push({ name: file.name, content: await transport.download(file.url, limits.maxBytes, over) });
-      } catch (err) {
-        skipped.push(`${file.name}: ${describe(err)}`);
-      }
-    }
-  }
-  const prepared = prepareInputs(files);
-  return { files: prepared.files, skipped: [...skipped, ...prepared.skipped] };
 }
