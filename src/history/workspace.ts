@@ -5,7 +5,7 @@
  * shapes, the bounds and the pure planning of a change; `workspace-keyv.ts` stores them.
  */
 import { createHash } from 'node:crypto';
-import { HistoryError } from './types.js';
+import { HistoryError } from './errors.js';
 
 /** Where a workspace file came from. */
 export type WorkspaceOrigin =
