@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider } from 'matrix-bot-sdk';
-import { ConfigError } from '../../src/config/load.js';
+import { ConfigError } from '../../src/config/errors.js';
 import type { Config } from '../../src/config/schema.js';
 import type { App } from '../../src/app/app.js';
 import { createChatApp, startChatService, type ChatLog, type ChatService } from '../../src/app/chat-service.js';

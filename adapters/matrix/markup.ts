@@ -12,7 +12,7 @@ import type { ThreadMarkup } from '../../src/chat/port.js';
 import { madeAttempts } from '../../src/history/attempts.js';
 import { progressText } from '../../src/chat/progress-text.js';
 import type { Run } from '../../src/history/types.js';
-import type { ExecutionResult } from '../../src/sandbox/types.js';
+import type { ExecutionResult } from '../../src/history/execution.js';
 import { boundLine } from '../../src/text/cut.js';
 
 /**

@@ -1,5 +1,5 @@
 /** The `matrix` config section in the units the adapter uses, and what it cannot start without. */
-import { ConfigError } from '../../src/config/load.js';
+import { ConfigError } from '../../src/config/errors.js';
 import type { Config } from '../../src/config/schema.js';
 
 /** Settings of the Matrix adapter. */
