@@ -119,13 +119,22 @@ describe('Matrix bot (Synapse, embedded)', () => {
 
   it('an end-to-end encrypted room is refused with a clear message; nothing runs there', async () => {
     const asked = w.llm.requests.length;
-    const room = await w.room([{ type: 'm.room.encryption', state_key: '', content: { algorithm: 'm.megolm.v1.aes-sha2' } }]);
-    const seen = new (await import('./harness.js')).Timeline(w.alice.client, room);
+    const { id: room, timeline: seen } = await w.room([{ type: 'm.room.encryption', state_key: '', content: { algorithm: 'm.megolm.v1.aes-sha2' } }]);
     // the bot says so as it joins; a request sent there (unencrypted, as a client without E2EE would) starts nothing
     const e = await w.alice.client.sendText(room, '!run print(1)');
     await seen.waitFor(() => seen.events.some((m) => m.sender === w.botUser.userId && m.content.body === ENCRYPTED_REFUSAL), 20_000, 'the refusal');
     await new Promise((r) => setTimeout(r, 1500));
     expect(seen.inThread(e)).toHaveLength(0);
+    expect(w.llm.requests.length).toBe(asked);
+  });
+
+  it('a room that turns encryption on while the bot is in it is told so, and its requests are refused from then on', async () => {
+    const asked = w.llm.requests.length;
+    await w.alice.client.sendStateEvent(w.roomId, 'm.room.encryption', '', { algorithm: 'm.megolm.v1.aes-sha2' });
+    await t().waitFor(() => t().events.some((m) => m.sender === w.botUser.userId && m.content.body === ENCRYPTED_REFUSAL), 20_000, 'the refusal');
+    const e = await w.alice.client.sendText(w.roomId, '!run print(2)');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(t().inThread(e)).toHaveLength(0);
     expect(w.llm.requests.length).toBe(asked);
   });
 });

@@ -95,8 +95,8 @@ export interface MatrixWorld {
   /** Queue mode: the processes, and a worker started on demand. */
   workers?: Proc[];
   addWorker?(o?: { dataDir?: string }): Promise<Proc>;
-  /** Creates a room as alice (with `initial_state`, e.g. encryption), invites the bot and waits until it joined. */
-  room(initialState?: unknown[]): Promise<string>;
+  /** Creates a room as alice (with `initial_state`, e.g. encryption), invites the bot and waits until it joined; its timeline is alice's from the start. */
+  room(initialState?: unknown[]): Promise<{ id: string; timeline: Timeline }>;
   close(): Promise<void>;
 }
 
@@ -136,7 +136,7 @@ export async function startMatrixWorld(options: MatrixWorldOptions = {}): Promis
       const id = await alice.client.createRoom({ invite: [botUser.userId], initial_state: initialState });
       const joined = new Timeline(alice.client, id);
       await joined.waitFor(() => joined.events.some((e) => e.type === 'm.room.member' && e.content.membership === 'join' && e.sender === botUser.userId), 20_000, 'the bot to join');
-      return id;
+      return { id, timeline: joined };
     },
     async close() {
       alice.client.stop();
