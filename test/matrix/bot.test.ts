@@ -108,6 +108,18 @@ describe('Matrix bot (Synapse, embedded)', () => {
     expect(shown!.content.body).toContain('print("better")');
   });
 
+  it('!generate writes the code without running it; 🔁 on its last message runs it', async () => {
+    w.llm.enqueue(py('print(6 * 7)'));
+    const asked = await w.alice.client.sendText(w.roomId, '!generate print six times seven');
+    const [generated] = await waitFinals(asked, 1);
+    expect(generated!.content.body).toMatch(/📝 Code generated \(not run\)/);
+    expect(generated!.content.body).toMatch(/React 🔁 to run it;/);
+    expect(threadText(asked)).not.toMatch(/Result of attempt/);
+    await w.alice.client.sendEvent(w.roomId, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: generated!.event_id, key: '🔁' } });
+    await waitFinals(asked, 2);
+    expect(threadText(asked)).toMatch(/Result of attempt 2[\s\S]*42/);
+  });
+
   it('the access list refuses bob, with a reply and no LLM call', async () => {
     const asked = w.llm.requests.length;
     const e = await w.bob.client.sendText(w.roomId, '!run print(1)');
