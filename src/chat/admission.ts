@@ -18,7 +18,7 @@
  * reply in the thread). Nothing here knows whether the queue is in memory or in Redis.
  */
 import { accountOfJob, type ChatJobData, type ChatQueue } from './job-queue.js';
-import type { Refusal } from './limits.js';
+import type { Refusal } from './job-limits.js';
 import type { Budgets } from '../usage/budgets.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Deliveries, SeenIn } from './deliveries.js';

@@ -24,7 +24,7 @@
 import type { Run } from '../history/types.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import type { SeenIn } from './deliveries.js';
-import type { Refusal } from './limits.js';
+import type { Refusal } from './job-limits.js';
 
 /**
  * What a request asks for. One name per idea, on every platform and in the job queue:

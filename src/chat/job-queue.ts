@@ -4,7 +4,7 @@
  * it and runs it with its platform's {@link PlatformJobs}. The same typed job and the same processor
  * serve both modes, so nothing outside the queues knows which one runs.
  */
-import type { Admission, LimitKey } from './limits.js';
+import type { Admission, LimitKey } from './job-limits.js';
 import type { ThreadRef } from './thread-ref.js';
 import { inAccount, type UsageAccount } from '../usage/scope.js';
 import type { QueueCounts } from '../metrics/metrics.js';

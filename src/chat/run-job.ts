@@ -96,6 +96,8 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
           return deps.agent.execute(stored(known, runId), options);
         case 'improve':
           return deps.agent.improve(stored(known, runId), feedbackWith(request.feedback, files), options);
+        default:
+          return unknownTurn(request);
       }
     },
     runId: () => runId,
@@ -133,4 +135,9 @@ async function waitForRun(store: HistoryStore, conversation: string, runId: stri
     if (run || Date.now() >= deadline) return run;
     await new Promise((resolve) => setTimeout(resolve, RUN_POLL_MS));
   }
+}
+
+/** Compile-time proof that every kind of turn has its call. */
+function unknownTurn(request: never): never {
+  throw new Error(`turn of an unknown kind: ${JSON.stringify(request)}`);
 }
