@@ -6,7 +6,7 @@
  * stays inside code blocks, and is capped. Pure functions; nothing here talks to Matrix.
  */
 import { capText, neutraliseFences, statusLine } from '../../src/chat/format.js';
-import { codeTail } from '../../src/chat/code-stream.js';
+import { codeTail } from '../../src/chat/stream-edits.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
 import { madeAttempts } from '../../src/history/attempts.js';
