@@ -1,6 +1,6 @@
 /**
  * The Improve button's modal: it asks for the feedback (the interaction's one initial response);
- * its submission goes through admission like a thread reply (enqueue.ts).
+ * its submission is an `improve` request, taken by the pipeline like a thread reply (handlers.ts).
  */
 import { ActionRowBuilder, ModalBuilder, TextInputBuilder, TextInputStyle, type ButtonInteraction } from 'discord.js';
 import type { BotContext } from './context.js';

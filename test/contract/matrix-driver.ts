@@ -1,16 +1,14 @@
 /**
- * The chat contract's Matrix driver (test/contract/drivers.ts), on a real Synapse
+ * The chat contract's Matrix driver (chat-driver.ts's ChatDriver, listed in drivers.ts), on a real Synapse
  * (test/matrix/harness.ts): a run is `!run …` in the room (with a file: the file, then a message
  * mentioning the bot), a reply is a message in the run's thread (with a file: a captioned file), Re-run
  * is a 🔁 reaction on the final message, Improve is a reply (Matrix has no modal); `!history` and
  * `!show` are answered as replies. "Delivered twice": embedded, the sync's event is handled again;
  * in queue mode a second ingress syncs the same account, so every event reaches two processes.
  */
-import { join } from 'node:path';
 import { RUN_KEY } from '../../adapters/matrix/markup.js';
 import { startMatrixWorld, type MatrixWorld, type Person } from '../matrix/harness.js';
-import { stopChild } from '../helpers/servers.js';
-import type { ChatDriver, GivenFile } from './drivers.js';
+import { AGENT, queueWorkers, type ChatDriver, type GivenFile } from './chat-driver.js';
 
 /** A driver over a started world. */
 function matrixDriver(w: MatrixWorld): ChatDriver {
@@ -18,7 +16,6 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
   const t = w.alice.timeline;
   const finals = (root: string) => t.inThread(root).filter((e) => typeof e.content[RUN_KEY] === 'string');
   const runIdOf = (root: string) => String(finals(root).at(-1)?.content[RUN_KEY] ?? '');
-  let hosts = 0;
   /** Sends as a person; `twice`: the event is handled again (see the module comment). */
   const send = async (p: Person, content: Record<string, unknown>, twice?: boolean) => {
     const id = await p.client.sendMessage(w.roomId, content);
@@ -32,7 +29,7 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
   const inThread = (root: string) => ({ 'm.relates_to': { rel_type: 'm.thread', event_id: root, is_falling_back: true, 'm.in_reply_to': { event_id: root } } });
   const ask = async (text: string) => {
     const id = await send(w.alice, { msgtype: 'm.text', body: text });
-    const [answer] = await t.waitFor(() => t.answersTo(id).length && t.answersTo(id), 30_000, `the answer to ${text}`);
+    const [answer] = await t.waitFor(() => (t.answersTo(id).length ? t.answersTo(id) : undefined), 30_000, `the answer to ${text}`);
     return String(answer!.content.body);
   };
   return {
@@ -65,27 +62,12 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
     show: (root) => ask(`!show ${root ? runIdOf(root) : ''}`.trim()),
     removeFile: (root, name) => ask(`!show ${runIdOf(root)} remove ${name}`),
     told: () => t.events.filter((e) => e.sender === w.botUser.userId && e.content['m.relates_to']?.rel_type !== 'm.thread').map((e) => String(e.content.body)).join('\n'),
-    ...(w.workers
-      ? {
-          async killWorkers() {
-            for (const p of w.workers!.splice(0)) await stopChild(p.child, 'SIGKILL', 5000);
-            await w.addWorker!();
-          },
-          addWorker: async () => void (await w.addWorker!()),
-          async moveWorkers() {
-            for (const p of w.workers!.splice(0)) await stopChild(p.child, 'SIGTERM', 10_000);
-            const dataDir = join(w.dir, `host-${++hosts}`);
-            await w.addWorker!({ dataDir });
-            return dataDir;
-          },
-        }
-      : {}),
+    ...(w.workers && w.addWorker ? queueWorkers({ dir: w.dir, workers: w.workers, addWorker: w.addWorker }) : {}),
     close: () => w.close(),
   };
 }
 
-/** Matrix's worlds for the contract (embedded, queue mode). */
-export const MATRIX_WORLDS: Record<string, () => Promise<ChatDriver>> = {
-  'Matrix, embedded': async () => matrixDriver(await startMatrixWorld({ maxRetries: 2 })),
-  'Matrix, queue mode': async () => matrixDriver(await startMatrixWorld({ maxRetries: 2, queue: { workers: 1, ingresses: 2 } })),
-};
+/** Matrix embedded: the bot in this process. */
+export const matrixEmbedded = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries }));
+/** Matrix in queue mode: two ingresses syncing the bot's account, one worker. */
+export const matrixQueue = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries, queue: { workers: 1, ingresses: 2 } }));

@@ -97,13 +97,13 @@ describe('Matrix bot (Synapse, embedded)', () => {
 
   it('!history lists the runs and !show shows one, as replies to the command', async () => {
     const h = await w.alice.client.sendText(w.roomId, '!history');
-    const [history] = await t().waitFor(() => t().answersTo(h).length && t().answersTo(h), 20_000, 'the history');
+    const [history] = await t().waitFor(() => (t().answersTo(h).length ? t().answersTo(h) : undefined), 20_000, 'the history');
     expect(history!.content.body).toContain('print the word fixed');
     expect(history!.content.body).toContain('add up nums.csv');
     expect(history!.content.body).not.toContain('codebot:'); // the mention is not part of the requirement
     const runId = /run ([a-z0-9-]+)/.exec(finals(root)[0]!.content.body)![1]!;
     const s = await w.alice.client.sendText(w.roomId, `!show ${runId}`);
-    const [shown] = await t().waitFor(() => t().answersTo(s).length && t().answersTo(s), 20_000, 'the show answer');
+    const [shown] = await t().waitFor(() => (t().answersTo(s).length ? t().answersTo(s) : undefined), 20_000, 'the show answer');
     expect(shown!.content.body).toContain(`Run ${runId}`);
     expect(shown!.content.body).toContain('print("better")');
   });
@@ -123,7 +123,7 @@ describe('Matrix bot (Synapse, embedded)', () => {
   it('the access list refuses bob, with a reply and no LLM call', async () => {
     const asked = w.llm.requests.length;
     const e = await w.bob.client.sendText(w.roomId, '!run print(1)');
-    const [refusal] = await t().waitFor(() => t().answersTo(e).length && t().answersTo(e), 20_000, 'the refusal');
+    const [refusal] = await t().waitFor(() => (t().answersTo(e).length ? t().answersTo(e) : undefined), 20_000, 'the refusal');
     expect(refusal!.content.body).toMatch(/not on the list of people who may use this bot/);
     expect(t().inThread(e)).toHaveLength(0);
     expect(w.llm.requests.length).toBe(asked);

@@ -96,7 +96,7 @@ export interface MatrixWorld {
   workers?: Proc[];
   addWorker?(o?: { dataDir?: string }): Promise<Proc>;
   /** Creates a room as alice (with `initial_state`, e.g. encryption), invites the bot and waits until it joined; its timeline is alice's from the start. */
-  room(initialState?: unknown[]): Promise<{ id: string; timeline: Timeline }>;
+  room(initialState?: Array<{ type: string; state_key?: string; content: unknown }>): Promise<{ id: string; timeline: Timeline }>;
   close(): Promise<void>;
 }
 
@@ -132,7 +132,7 @@ export async function startMatrixWorld(options: MatrixWorldOptions = {}): Promis
   let redis: TestServer | undefined;
   const world: MatrixWorld = {
     hs, llm, dir, roomId, botUser, alice, bob,
-    async room(initialState = []) {
+    async room(initialState: Array<{ type: string; state_key?: string; content: unknown }> = []) {
       const id = await alice.client.createRoom({ invite: [botUser.userId], initial_state: initialState });
       const joined = new Timeline(alice.client, id);
       await joined.waitFor(() => joined.events.some((e) => e.type === 'm.room.member' && e.content.membership === 'join' && e.sender === botUser.userId), 20_000, 'the bot to join');

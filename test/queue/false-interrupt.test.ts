@@ -37,7 +37,7 @@ describe('a worker paused past its lock, then finishing its run', () => {
     expect((await w.command(0, { text: 'take four seconds', trigger_id: 'pause.1' })).status).toBe(200);
     const root = await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').find((c) => !c.args.thread_ts && c.result?.ok), 20_000, 'the channel message');
     const ts = String(root.result!.ts);
-    await w.slack.waitFor(() => w.slack.calls.some((c) => /running/.test(allText([c])) && (c.args.thread_ts === ts || c.method === 'chat.update')), 20_000, 'running…');
+    await w.slack.waitFor(() => w.slack.calls.some((c) => /Running attempt 1/.test(allText([c])) && (c.args.thread_ts === ts || c.method === 'chat.update')), 20_000, 'running…');
     paused = runningWorker(w.workers);
     paused.kill('SIGSTOP');
     const notice = await w.slack.waitFor(

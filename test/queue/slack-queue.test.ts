@@ -121,7 +121,7 @@ describe('Slack in queue mode', () => {
     const root = await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').find((c) => !c.args.thread_ts && c.result?.ok), 20_000, 'the channel message');
     const ts = String(root.result!.ts);
     // the program is running in the sandbox
-    await w.slack.waitFor(() => w.slack.calls.some((c) => /running/.test(allText([c])) && (c.args.thread_ts === ts || c.method === 'chat.update')), 20_000, 'running…');
+    await w.slack.waitFor(() => w.slack.calls.some((c) => /Running attempt 1/.test(allText([c])) && (c.args.thread_ts === ts || c.method === 'chat.update')), 20_000, 'running…');
     const second = await w.addWorker();
     const killedAt = Date.now();
     await stopProc(first.child, 'SIGKILL');
@@ -189,7 +189,7 @@ describe('Slack in queue mode', () => {
     const worker = w.workers[0]!.child;
     await w.command(0, { text: 'sleep two seconds', trigger_id: 'term.1' });
     const root = await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').find((c) => !c.args.thread_ts && c.result?.ok), 20_000, 'the channel message');
-    await w.slack.waitFor(() => w.slack.calls.some((c) => /running/.test(allText([c]))), 20_000, 'running…');
+    await w.slack.waitFor(() => w.slack.calls.some((c) => /Running attempt 1/.test(allText([c]))), 20_000, 'running…');
     const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
     worker.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -22,9 +22,9 @@ describe('configurable slash command names', () => {
   it('runs on the configured names and names them in its answers', async () => {
     world = await startWorld({ replies: [py('print("renamed")')], slack: { commands: names } });
     const empty = await world.command({ command: '/code-run', text: '' });
-    expect(JSON.stringify(empty.body)).toContain('Usage: `/code-run <what the program should do>`');
+    expect(JSON.stringify(empty.body)).toContain('Usage: `/code-run &lt;what the program should do&gt;`');
     const none = await world.command({ command: '/code-history', text: '' });
-    expect(JSON.stringify(none.body)).toContain('Start one with `/code-run <what the program should do>`');
+    expect(JSON.stringify(none.body)).toContain('Start one with `/code-run &lt;what the program should do&gt;`');
     await world.command({ command: '/code-run', text: 'say renamed' });
     const root = await world.rootTs();
     await world.finished(root);

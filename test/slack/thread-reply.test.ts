@@ -29,7 +29,7 @@ describe('a reply in a run thread', () => {
     world = await startWorld({ replies: [py('import time; time.sleep(1.5); print("v1")'), py('print("v2")')] });
     await world.command({ text: 'print v1 slowly', user_id: 'U_ALICE' });
     const root = await world.rootTs();
-    await world.slack.waitFor(() => world!.slack.calls.some((c) => /running…/.test(String(c.args.text))), 20_000, 'running…');
+    await world.slack.waitFor(() => world!.slack.calls.some((c) => /Running attempt 1/.test(String(c.args.text))), 20_000, 'running…');
     await world.reply(root, 'print v2 instead', { user: 'U_ALICE' });
     const eph = await world.slack.waitFor(() => world!.slack.callsOf('chat.postEphemeral')[0]);
     expect(eph.args).toMatchObject({ user: 'U_ALICE', thread_ts: root });
