@@ -1,17 +1,9 @@
-/**
- * Matrix's incoming port (src/chat/incoming-port.ts): commands spelled `!run`, `!generate`,
- * `!history`, `!show`; access by room id and user id (`matrix.allowed_rooms`, `matrix.allowed_users`);
- * the answers to a requester (a refusal, `!history`, `!show`) in Matrix markup (markup.ts).
- */
-import type { AnswerMarkup, CommandNames, IncomingPort, IncomingRequest } from '../../src/chat/incoming-port.js';
+/** Matrix's answers to a requester (a refusal, `!history`, `!show`) in Matrix markup (markup.ts). */
+import type { AnswerMarkup } from '../../src/chat/incoming-port.js';
 import { STATUS_ICON, statusLine } from '../../src/chat/format.js';
 import { workspaceListing } from '../../src/chat/workspace-view.js';
 import { boundLine } from '../../src/text/cut.js';
 import { block, finalState, fitted, inline, line, lines, strong, type MatrixMessage } from './markup.js';
-import type { MatrixSettings } from './settings.js';
-
-/** How Matrix spells the commands (a room has no slash commands for bots: `!` is the custom). */
-export const MATRIX_COMMANDS: CommandNames = { run: '!run', generate: '!generate', history: '!history', show: '!show' };
 
 /** The answers in Matrix markup. */
 export const matrixAnswers: AnswerMarkup<MatrixMessage> = {
@@ -35,23 +27,3 @@ export const matrixAnswers: AnswerMarkup<MatrixMessage> = {
     );
   },
 };
-
-/** The refusal of a request from outside the access lists (plain text), or undefined when it may go on. */
-export function refusalFor(settings: Pick<MatrixSettings, 'allowedRooms' | 'allowedUsers'>, roomId: string, userId: string): string | undefined {
-  if (settings.allowedRooms.length > 0 && !settings.allowedRooms.includes(roomId)) return 'This bot is not enabled in this room (matrix.allowed_rooms).';
-  if (settings.allowedUsers.length > 0 && !settings.allowedUsers.includes(userId)) return 'You are not on the list of people who may use this bot (matrix.allowed_users).';
-  return undefined;
-}
-
-/** Matrix's {@link IncomingPort}. */
-export function matrixIncoming(settings: MatrixSettings): IncomingPort<MatrixMessage> {
-  return {
-    platform: 'matrix',
-    names: MATRIX_COMMANDS,
-    access: (request: IncomingRequest) => refusalFor(settings, request.where.channel, request.who.userId),
-    markup: matrixAnswers,
-    // a thread's root event id names its run (`!show $event`)
-    threadNamed: (arg) => (arg.startsWith('$') ? arg : undefined),
-    historyLimit: settings.historyLimit,
-  };
-}

@@ -13,10 +13,9 @@ import { createChatApp, startChatService, type ChatLog, type ChatService } from 
 import { createLogger, logParts } from '../../src/log/logger.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 import type { MessageId, OutgoingPort } from '../../src/chat/port.js';
-import { matrixIncoming } from './answers.js';
-import { listen } from './events.js';
+import { listen, matrixIncoming } from './incoming.js';
 import type { MatrixMessage } from './markup.js';
-import { matrixOutgoing } from './port.js';
+import { matrixOutgoing } from './outgoing.js';
 import { matrixSettings, type MatrixSettings } from './settings.js';
 import { describe, MatrixTransport } from './transport.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_KEY } from '../../adapters/matrix/markup.js';
-import { ENCRYPTED_REFUSAL } from '../../adapters/matrix/events.js';
+import { ENCRYPTED_REFUSAL } from '../../adapters/matrix/incoming.js';
 import { startMatrixWorld, type MatrixWorld, type SeenEvent } from './harness.js';
 import { startCountingServer } from '../helpers/net.js';
 

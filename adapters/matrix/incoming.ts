@@ -1,6 +1,7 @@
 /**
- * Matrix's traffic → the pipeline's single entry: each room event from the sync becomes one
- * {@link IncomingRequest} (or nothing). `!run …` / `!generate …` / `!history` / `!show …`; a message
+ * Matrix's incoming port (src/chat/incoming-port.ts: commands spelled `!run`, `!generate`,
+ * `!history`, `!show`; access by room id and user id), and its traffic → the pipeline's single
+ * entry: each room event from the sync becomes one {@link IncomingRequest} (or nothing). `!run …` / `!generate …` / `!history` / `!show …`; a message
  * mentioning the bot starts a run; a message in a run's thread is a `reply`; a 🔁 reaction on a
  * run's final message is a `rerun`. Files sent without a caption wait (10 minutes) for their
  * sender's next request in the same room or thread; a captioned file is a request with its file.
@@ -8,12 +9,35 @@
  * neither read nor send encrypted events. Invites to rooms outside `allowed_rooms` are declined.
  */
 import type { MatrixClient } from 'matrix-bot-sdk';
-import type { ChatIngress, IncomingFile, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
+import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
 import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
 import { line, lines, RUN_KEY, type MatrixMessage } from './markup.js';
-import { refusalFor } from './answers.js';
+import { matrixAnswers } from './answers.js';
 import type { MatrixTransport } from './transport.js';
 import type { MatrixSettings } from './settings.js';
+
+/** How Matrix spells the commands (a room has no slash commands for bots: `!` is the custom). */
+export const MATRIX_COMMANDS: CommandNames = { run: '!run', generate: '!generate', history: '!history', show: '!show' };
+
+/** The refusal of a request from outside the access lists (plain text), or undefined when it may go on. */
+export function refusalFor(settings: Pick<MatrixSettings, 'allowedRooms' | 'allowedUsers'>, roomId: string, userId: string): string | undefined {
+  if (settings.allowedRooms.length > 0 && !settings.allowedRooms.includes(roomId)) return 'This bot is not enabled in this room (matrix.allowed_rooms).';
+  if (settings.allowedUsers.length > 0 && !settings.allowedUsers.includes(userId)) return 'You are not on the list of people who may use this bot (matrix.allowed_users).';
+  return undefined;
+}
+
+/** Matrix's {@link IncomingPort}. */
+export function matrixIncoming(settings: MatrixSettings): IncomingPort<MatrixMessage> {
+  return {
+    platform: 'matrix',
+    names: MATRIX_COMMANDS,
+    access: (request: IncomingRequest) => refusalFor(settings, request.where.channel, request.who.userId),
+    markup: matrixAnswers,
+    // a thread's root event id names its run (`!show $event`)
+    threadNamed: (arg) => (arg.startsWith('$') ? arg : undefined),
+    historyLimit: settings.historyLimit,
+  };
+}
 
 /** A room event as the sync gives it (the fields read here). */
 interface RoomEvent {
@@ -39,6 +63,7 @@ export interface ListenDeps {
   warn(message: string): void;
 }
 
+/** What an end-to-end encrypted room is told (once per room every ten minutes). */
 export const ENCRYPTED_REFUSAL =
   '🔒 This room is end-to-end encrypted: this bot cannot read or send encrypted messages, so it does not work here. Use it in a room without encryption (docs/matrix.md).';
 const COMMAND = /^!(run|generate|history|show)(?:\s+([\s\S]*))?$/i;
