@@ -6,17 +6,15 @@
  * reservations held frees them when they expire, and a renewed one lives on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { requireBuiltCli } from '../helpers/cli.js';
 import { startPostgres, startRedis, type TestServer } from '../helpers/servers.js';
 
-const run = promisify(execFile);
 const CHILD = join(import.meta.dirname, '../helpers/reserve-child.mjs');
 
 let dir: string;
@@ -38,10 +36,30 @@ const backends: [string, () => string][] = [
   ['postgresql', () => pg.url],
 ];
 
-/** Runs reserve-child.mjs; resolves with what it printed. */
-async function child(url: string, args: { day: string; channel: string; user: string; count: number; tokens: number; limit: number; ttlMs: number; startAt: number; mode: 'settle' | 'leave' }) {
-  const { stdout } = await run(process.execPath, [CHILD, url, args.day, args.channel, args.user, String(args.count), String(args.tokens), String(args.limit), String(args.ttlMs), String(args.startAt), args.mode]);
-  return JSON.parse(stdout) as { held: number; refused: string[] };
+interface ChildArgs { day: string; channel: string; user: string; count: number; tokens: number; limit: number; ttlMs: number; startAt: number }
+
+/** Starts reserve-child.mjs; `reserved` resolves with what it printed; `settle()` lets it settle and resolves when it exited. */
+function child(url: string, args: ChildArgs & { mode: 'settle' | 'leave' }) {
+  const proc = spawn(process.execPath, [CHILD, url, args.day, args.channel, args.user, String(args.count), String(args.tokens), String(args.limit), String(args.ttlMs), String(args.startAt), args.mode], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve, reject) => proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`reserve-child exited with ${code}`)))));
+  let out = '';
+  const reserved = new Promise<{ held: number; refused: string[] }>((resolve, reject) => {
+    proc.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(JSON.parse(out));
+    });
+    exited.then(() => (out.includes('\n') ? undefined : reject(new Error('reserve-child printed nothing'))), reject);
+  });
+  return {
+    reserved,
+    async settle() {
+      proc.stdin.end('settle\n');
+      await exited;
+    },
+    exited,
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -54,9 +72,9 @@ describe.each(backends)('token reservations on %s', (_name, url) => {
     const EACH = 700;
     const startAt = Date.now() + 1500;
     // 2 × 12 reservations of 700 = 16,800 asked at once on a 10,000 budget: exactly 14 fit
-    const outs = await Promise.all(
-      ['slack:T:U1', 'slack:T:U2'].map((user) => child(url(), { day, channel: 'slack:T:C1', user, count: 12, tokens: EACH, limit: BUDGET, ttlMs: 60_000, startAt, mode: 'settle' })),
-    );
+    const children = ['slack:T:U1', 'slack:T:U2'].map((user) => child(url(), { day, channel: 'slack:T:C1', user, count: 12, tokens: EACH, limit: BUDGET, ttlMs: 60_000, startAt, mode: 'settle' }));
+    const outs = await Promise.all(children.map((c) => c.reserved));
+    await Promise.all(children.map((c) => c.settle())); // once both have reserved
     const held = outs.reduce((n, o) => n + o.held, 0);
     expect(held).toBe(Math.floor(BUDGET / EACH));
     expect(outs.flatMap((o) => o.refused)).toEqual(Array(24 - held).fill('channel_day'));
@@ -107,18 +125,19 @@ describe.each(backends)('token reservations on %s', (_name, url) => {
     const day = '2030-02-03';
     const channel = 'slack:T:C1';
     // a process reserves 3 × 1,000 for 1.5 s and dies without settling
-    const out = await child(url(), { day, channel, user: 'slack:T:U1', count: 3, tokens: 1000, limit: 5000, ttlMs: 1500, startAt: 0, mode: 'leave' });
-    expect(out.held).toBe(3);
+    const dead = child(url(), { day, channel, user: 'slack:T:U1', count: 3, tokens: 1000, limit: 5000, ttlMs: 1500, startAt: 0, mode: 'leave' });
+    expect((await dead.reserved).held).toBe(3);
+    await dead.exited;
     const store = await KeyvHistoryStore.open(url());
     try {
       const key = { day, channel, user: 'slack:T:U2' };
       expect(await store.usage.reserve({ id: randomUUID(), key, tokens: 2500, channelLimit: 5000, ttlMs: 60_000 })).toMatchObject({ held: false, reserved: 3000 });
-      // a live call of this process: 1 s, renewed before it ends for 3 s more
+      // a live call of this process: 1.5 s, renewed before it ends for 4 s more
       const mine = randomUUID();
-      expect(await store.usage.reserve({ id: mine, key, tokens: 2000, channelLimit: 5000, ttlMs: 1000 })).toEqual({ held: true });
-      await sleep(600);
-      expect(await store.usage.renew(mine, key, 3000)).toBe(true);
-      await sleep(1400); // the dead process's reservations have expired, and so would have ours without the renewal
+      expect(await store.usage.reserve({ id: mine, key, tokens: 2000, channelLimit: 5000, ttlMs: 1500 })).toEqual({ held: true });
+      await sleep(500);
+      expect(await store.usage.renew(mine, key, 4000)).toBe(true);
+      await sleep(1500); // the dead process's reservations have expired, and so would have ours without the renewal
       expect(await store.usage.reserve({ id: randomUUID(), key, tokens: 3001, channelLimit: 5000, ttlMs: 60_000 })).toMatchObject({ held: false, reserved: 2000 });
       expect(await store.usage.reserve({ id: randomUUID(), key, tokens: 3000, channelLimit: 5000, ttlMs: 60_000 })).toEqual({ held: true });
       // a reservation that is gone cannot be renewed
