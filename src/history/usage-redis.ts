@@ -71,7 +71,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 /**
  * KEYS: channel counter, user counter, channel and user reservation sets, reservations hash.
  * ARGV: id, tokens, ttl ms, channel limit, user limit (-1: none), keys' ttl s.
- * Returns {1} when held, else {0, budget, limit, used, reserved}.
+ * Returns {1} when held, else {0, budget, limit, used, reserved} of the budget it does not fit in
+ * (first one it cannot fit in even once the calls in progress settle).
  */
 const RESERVE = `${NOW}
 local tokens = tonumber(ARGV[2])
@@ -84,8 +85,14 @@ for _, b in ipairs(budgets) do
     if #ids > 0 then
       for _, n in ipairs(redis.call('HMGET', KEYS[5], unpack(ids))) do reserved = reserved + (tonumber(n) or 0) end
     end
-    local used = tonumber(redis.call('GET', b[1]) or '0')
-    if used + reserved + tokens > b[3] then return {0, b[4], b[3], used, reserved} end
+    b[5] = tonumber(redis.call('GET', b[1]) or '0')
+    b[6] = reserved
+  end
+end
+-- a budget the call cannot fit in even once the calls in progress settle is named first
+for pass = 1, 2 do
+  for _, b in ipairs(budgets) do
+    if b[3] >= 0 and b[5] + (pass == 1 and 0 or b[6]) + tokens > b[3] then return {0, b[4], b[3], b[5], b[6]} end
   end
 end
 for _, b in ipairs(budgets) do

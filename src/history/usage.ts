@@ -201,17 +201,20 @@ export class MemoryUsageLedger implements UsageLedger {
 }
 
 /**
- * The first budget of `request` that its tokens do not fit in, given the day's `spent` and
- * `reserved` tokens of its channel and user; undefined when they fit in every one.
+ * The budget of `request` that its tokens do not fit in, given the day's `spent` and `reserved`
+ * tokens of its channel and user: first one they cannot fit in even once the calls in progress
+ * settle, else the first one they do not fit in now; undefined when they fit in every one.
  */
 export function firstRefusal(request: ReservationRequest, spent: UsageTotals, reserved: UsageTotals): ReservationResult | undefined {
   const budgets: [BudgetName, number | undefined, keyof UsageTotals][] = [
     ['channel_day', request.channelLimit, 'channelTokens'],
     ['user_day', request.userLimit, 'userTokens'],
   ];
-  for (const [budget, limit, field] of budgets) {
-    if (limit !== undefined && spent[field] + reserved[field] + request.tokens > limit) {
-      return { held: false, budget, limit, used: spent[field], reserved: reserved[field] };
+  for (const counting of [{ channelTokens: 0, userTokens: 0 }, reserved]) {
+    for (const [budget, limit, field] of budgets) {
+      if (limit !== undefined && spent[field] + counting[field] + request.tokens > limit) {
+        return { held: false, budget, limit, used: spent[field], reserved: reserved[field] };
+      }
     }
   }
   return undefined;

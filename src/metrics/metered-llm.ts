@@ -46,7 +46,7 @@ export class MeteredLlm implements LlmProvider {
   /** @throws BudgetRefusedError (src/usage/reservations.ts) when the call's reservation does not fit in a daily budget (the call is not made) */
   async complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion> {
     const purpose = currentScope().purpose ?? 'code';
-    const reservation = await this.recorder?.reserve(messages, options?.maxTokens ?? this.inner.maxTokens);
+    const reservation = await this.recorder?.reserve(messages, options?.maxTokens ?? this.inner.maxTokens, options?.signal);
     const started = performance.now();
     let completion: Completion;
     try {

@@ -12,7 +12,8 @@ import { utcDay, type UsageCounts, type UsageKey, type UsageLedger, type UsageTo
 import type { Metrics } from '../metrics/metrics.js';
 import type { Budgets } from './budgets.js';
 import { accountOf, currentScope, type UsageAccount, type WorkScope } from './scope.js';
-import { BudgetRefusedError, RESERVATION_RENEW_MS, RESERVATION_TTL_MS, callTokensAtMost } from './reservations.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BudgetRefusedError, RESERVATION_POLL_MS, RESERVATION_RENEW_MS, RESERVATION_TTL_MS, RESERVATION_WAIT_MS, callTokensAtMost } from './reservations.js';
 
 /** An LLM call's reservation in the ledger, from {@link UsageRecorder.reserve} to its settlement. */
 export interface CallReservation {
@@ -52,13 +53,16 @@ export class UsageRecorder {
 
   /**
    * Before an LLM call: reserves the most tokens it can cost (its prompt's bytes + `maxTokens`)
-   * against its account's budgets, in the store, all or nothing. End the reservation with
-   * {@link llmCall} (the call's usage) or {@link release} (the call failed).
+   * against its account's budgets, in the store, all or nothing. While it would fit once the calls
+   * in progress settle, it waits for them (polling every {@link RESERVATION_POLL_MS}, at most
+   * {@link RESERVATION_WAIT_MS}); when it cannot fit even then, it is refused at once. End the
+   * reservation with {@link llmCall} (the call's usage) or {@link release} (the call failed).
    * @param maxTokens the call's longest reply, in tokens (undefined: not known)
+   * @param signal stops the wait (its reason is thrown)
    * @returns the reservation; undefined when no budget applies or the store cannot answer (logged: the call is made)
    * @throws {BudgetRefusedError} when it does not fit in a budget: the call must not be made
    */
-  async reserve(messages: readonly ChatMessage[], maxTokens: number | undefined): Promise<CallReservation | undefined> {
+  async reserve(messages: readonly ChatMessage[], maxTokens: number | undefined, signal?: AbortSignal): Promise<CallReservation | undefined> {
     const budgets = this.deps.budgets;
     const account = accountIn(currentScope());
     if (!budgets || !account || !budgets.appliesTo(account)) return undefined;
@@ -66,16 +70,22 @@ export class UsageRecorder {
     const tokens = callTokensAtMost(messages, maxTokens);
     const id = randomUUID();
     const { channelTokensPerDay, userTokensPerDay } = budgets.limits;
-    let result;
-    try {
-      result = await this.deps.ledger.reserve({ id, key, tokens, channelLimit: channelTokensPerDay, userLimit: userTokensPerDay, ttlMs: RESERVATION_TTL_MS });
-    } catch (err) {
-      this.complain(`tokens not reserved (the LLM call is made): ${(err as Error).message}`);
-      return undefined;
-    }
-    if (!result.held) {
-      this.deps.metrics?.budgetRefusals.inc({ budget: result.budget, stage: 'llm_call' });
-      throw new BudgetRefusedError(budgets.callRefusalText(result, tokens), result.budget);
+    const waitUntil = this.now() + RESERVATION_WAIT_MS;
+    for (;;) {
+      let result;
+      try {
+        result = await this.deps.ledger.reserve({ id, key, tokens, channelLimit: channelTokensPerDay, userLimit: userTokensPerDay, ttlMs: RESERVATION_TTL_MS });
+      } catch (err) {
+        this.complain(`tokens not reserved (the LLM call is made): ${(err as Error).message}`);
+        return undefined;
+      }
+      if (result.held) break;
+      // room held by calls in progress comes back when they settle; spent tokens do not
+      if (result.used + tokens > result.limit || this.now() >= waitUntil) {
+        this.deps.metrics?.budgetRefusals.inc({ budget: result.budget, stage: 'llm_call' });
+        throw new BudgetRefusedError(budgets.callRefusalText(result, tokens), result.budget);
+      }
+      await sleep(RESERVATION_POLL_MS, undefined, { signal });
     }
     const renewal = setInterval(() => {
       this.deps.ledger.renew(id, key, RESERVATION_TTL_MS).catch((err: unknown) => this.complain(`a token reservation not renewed: ${(err as Error).message}`));

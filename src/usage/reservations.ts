@@ -5,13 +5,23 @@
  * Calls in progress in any process therefore never take a budget past its limit. A reservation is
  * a lease: it expires {@link RESERVATION_TTL_MS} after it was made or last renewed, and the process
  * renews it every {@link RESERVATION_RENEW_MS} while the call runs, so a crashed process's
- * reservations free their tokens within {@link RESERVATION_TTL_MS}.
+ * reservations free their tokens within {@link RESERVATION_TTL_MS}. A call that would fit once the
+ * calls in progress settle waits for them; one that cannot fit even then is refused at once.
  */
 import type { ChatMessage } from '../llm/types.js';
 import type { BudgetName } from '../history/usage.js';
 
 /** How long a reservation holds without renewal, in ms (a crashed process's tokens are free after it). */
 export const RESERVATION_TTL_MS = 120_000;
+
+/**
+ * The longest a call waits for calls in progress to settle when its reservation would fit after
+ * they do, in ms (by then even a dead process's reservations have expired).
+ */
+export const RESERVATION_WAIT_MS = RESERVATION_TTL_MS;
+
+/** How often a waiting call tries its reservation again, in ms. */
+export const RESERVATION_POLL_MS = 1000;
 
 /** How often a call in progress renews its reservation, in ms (a quarter of its life: three renewals may fail in a row). */
 export const RESERVATION_RENEW_MS = 30_000;
