@@ -73,6 +73,23 @@ describe('budgets (limits.budgets)', () => {
     expect([perChannel('slack:T0001:C_MAIN'), perChannel('slack:T0001:C_OTHER')]).toEqual([4000, 1500]);
   }, 90_000);
 
+  it('Slack: an improvement the budget cannot cover is not made; the run keeps its answer, marked unconfirmed with why', async () => {
+    slack = await startSlack({ replies: [costly('print("first answer")')], maxRetries: 3, config: { limits: { budgets: { tokens_per_channel_per_day: 4000 } } } });
+    const w = slack;
+    await w.command({ text: 'print the first answer' });
+    const root = await w.rootTs();
+    await w.finished(root);
+    expect(w.llm.requests).toHaveLength(1);
+    await w.reply(root, 'now print it twice');
+    const finals = await w.finished(root, 2);
+    expect(w.llm.requests).toHaveLength(1);
+    const last = allText([finals.at(-1)!]);
+    expect(last).toContain('⚠️');
+    expect(last).toContain("stopped before the next LLM call: this channel's daily budget of 4,000 LLM tokens (limits.budgets.tokens_per_channel_per_day) has 2,500 left today");
+    const status = w.slack.callsOf('chat.update').filter((c) => c.args.ts === root).at(-1)!;
+    expect(String(status.args.text)).toMatch(/Status:\* ⚠️/);
+  }, 60_000);
+
   it('Discord: a user over their daily budget is refused privately; a user whose next call does not fit sees why in the thread', async () => {
     const w = await startDiscord({
       replies: [{ content: py('print(1)'), usage: { prompt_tokens: 300, completion_tokens: 100 } }],
