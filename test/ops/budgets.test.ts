@@ -71,6 +71,12 @@ describe('budgets (limits.budgets)', () => {
     await reader.close();
     const perChannel = (c: string) => day.filter((r) => r.channel === c).reduce((n, r) => n + r.promptTokens + r.completionTokens, 0);
     expect([perChannel('slack:T0001:C_MAIN'), perChannel('slack:T0001:C_OTHER')]).toEqual([4000, 1500]);
+
+    // the metrics count each refusal once, by budget and stage
+    const metrics = await (await fetch(`${w.appUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^code_agent_budget_refusals_total\{budget="channel_day",stage="llm_call"\} 2$/m);
+    expect(metrics).toMatch(/^code_agent_budget_refusals_total\{budget="channel_day",stage="admission"\} 1$/m);
+    expect(metrics).toMatch(/^code_agent_admissions_refused_total\{platform="slack",reason="budget"\} 1$/m);
   }, 90_000);
 
   it('Slack: an improvement the budget cannot cover is not made; the run keeps its answer, marked unconfirmed with why', async () => {
