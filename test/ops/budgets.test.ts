@@ -96,6 +96,23 @@ describe('budgets (limits.budgets)', () => {
     expect(String(status.args.text)).toMatch(/Status:\* ⚠️/);
   }, 60_000);
 
+  it('Slack: a failed LLM call frees its reservation at once', async () => {
+    // one call's reservation fits at a time (two do not): a reservation left behind would hold the next run's call
+    slack = await startSlack({ replies: [{ status: 401 }, costly('print("second run")')], maxRetries: 0, config: { limits: { budgets: { tokens_per_channel_per_day: 5000 } } } });
+    const w = slack;
+    await w.command({ text: 'print the first thing' });
+    await w.finished(await w.rootTs());
+    await w.command({ text: 'print the second thing' });
+    const second = await w.rootTs('C_MAIN', 1);
+    await w.finished(second);
+    expect(allText(w.threadPosts(second))).toContain('✅');
+    expect(w.llm.requests).toHaveLength(2);
+    const store = await KeyvHistoryStore.open(w.config.store.url);
+    const rows = await store.usage.rows(utcDay(), utcDay());
+    await store.close();
+    expect(rows.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0)).toBe(1500); // the failed call reported nothing
+  }, 60_000);
+
   it('Discord: a user over their daily budget is refused privately; a user whose next call does not fit sees why in the thread', async () => {
     const w = await startDiscord({
       replies: [{ content: py('print(1)'), usage: { prompt_tokens: 300, completion_tokens: 100 } }],
