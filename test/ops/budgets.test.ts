@@ -96,6 +96,24 @@ describe('budgets (limits.budgets)', () => {
     expect(String(status.args.text)).toMatch(/Status:\* ⚠️/);
   }, 60_000);
 
+  it('Slack: a run whose checks call does not fit executes its current attempt, then stops', async () => {
+    // the program's call (3,000 tokens) fits in 5,000; the checks' call (its prompt + 2,048) then does not
+    slack = await startSlack({
+      replies: [{ content: py('print("four:", 2 + 2)'), usage: { prompt_tokens: 1000, completion_tokens: 2000 } }],
+      verify: 'checks',
+      maxRetries: 3,
+      config: { limits: { budgets: { tokens_per_channel_per_day: 5000 } } },
+    });
+    const w = slack;
+    await w.command({ text: 'print two plus two' });
+    const root = await w.rootTs();
+    await w.finished(root);
+    expect(w.llm.requests).toHaveLength(1);
+    const thread = allText(w.threadPosts(root));
+    expect(thread).toContain('four: 4'); // the attempt was executed
+    expect(thread).toContain("stopped before the next LLM call: this channel's daily budget of 5,000 LLM tokens (limits.budgets.tokens_per_channel_per_day) has 2,000 left today (3,000 used, 0 reserved by calls in progress)");
+  }, 60_000);
+
   it('Slack: a failed LLM call frees its reservation at once', async () => {
     // one call's reservation fits at a time (two do not): a reservation left behind would hold the next run's call
     slack = await startSlack({ replies: [{ status: 401 }, costly('print("second run")')], maxRetries: 0, config: { limits: { budgets: { tokens_per_channel_per_day: 5000 } } } });
