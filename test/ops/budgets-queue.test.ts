@@ -1,7 +1,7 @@
 /**
  * Budgets across processes (queue mode): two `code-agent slack` ingresses and two `code-agent
- * worker` processes (three jobs each at once) on one Redis spend against one channel's daily
- * budget. Six runs admitted at once never take the channel past its budget: each LLM call is
+ * worker` processes (three jobs each at once), queued on one Redis, spend against one channel's
+ * daily budget kept in the history store: Redis, PostgreSQL or one SQLite file. Six runs admitted at once never take the channel past its budget: each LLM call is
  * reserved in the store at the most it can cost before it is made, a call that would fit once the
  * calls in progress settle waits for them, and one that cannot fit is not made: its run stops,
  * saying which budget, what is left and when it resets. Every token the LLM served is counted
@@ -14,6 +14,10 @@ import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { utcDay } from '../../src/history/usage.js';
 import { callTokensAtMost, promptTokensAtMost } from '../../src/usage/reservations.js';
 import type { FakeRequest } from '../fakes/openai-server.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startPostgres, type TestServer } from '../helpers/servers.js';
 import { startQueueWorld, spawnCli, stopProc, type Proc, type QueueWorld } from '../queue/harness.js';
 
 /**
@@ -35,37 +39,52 @@ function usageOf(request: FakeRequest): { prompt_tokens: number; completion_toke
 }
 const tokensOf = (r: FakeRequest) => Object.values(usageOf(r)).reduce((a, b) => a + b, 0);
 
-let w: QueueWorld;
-let opsWorker: (Proc & { match: RegExpMatchArray }) | undefined;
-
-beforeAll(async () => {
-  w = await startQueueWorld({
-    // each call takes 1.5 s, so the six runs' calls overlap
-    replies: [(request) => ({ content: 'Here:\n```python\nprint("ok")\n```', usage: usageOf(request), delayMs: 1500 })],
-    ingresses: 2,
-    workers: 2,
-    queue: { concurrency: 3 },
-    slack: { max_queue_per_channel: 8 },
-    config: { limits: { budgets: { tokens_per_channel_per_day: BUDGET } } },
-  });
-}, 120_000);
-
+let pg: TestServer | undefined;
+let sqliteDir: string | undefined;
 afterAll(async () => {
-  if (opsWorker) await stopProc(opsWorker.child);
-  await w?.close();
+  await pg?.stop();
+  if (sqliteDir) await rm(sqliteDir, { recursive: true, force: true });
 }, 60_000);
 
-/** Channel messages whose final status was set (one per finished run). */
-function finishedRuns(): number {
-  return new Set(w.slack.callsOf('chat.update').filter((c) => /Status:\* (✅|⚠️|❌)/.test(String(c.args.text))).map((c) => c.args.ts)).size;
-}
+/** The history store of the world (the queue is always on Redis): Redis itself, a PostgreSQL server, or one SQLite file every process opens. */
+const stores: [string, () => Promise<string | undefined>][] = [
+  ['redis', async () => undefined],
+  ['postgresql', async () => (pg ??= await startPostgres()).url],
+  ['sqlite', async () => `sqlite://${join((sqliteDir ??= await mkdtemp(join(tmpdir(), 'budgets-queue-'))), 'history.sqlite')}`],
+];
 
-/** Every text posted or edited in Slack so far. */
-function slackText(): string {
-  return JSON.stringify([...w.slack.callsOf('chat.postMessage'), ...w.slack.callsOf('chat.update')].map((c) => c.args));
-}
+describe.each(stores)('budgets in queue mode, history store on %s', (_name, storeUrl) => {
+  let w: QueueWorld;
+  let url: string;
+  let opsWorker: (Proc & { match: RegExpMatchArray }) | undefined;
 
-describe('budgets in queue mode', () => {
+  beforeAll(async () => {
+    const store = await storeUrl();
+    w = await startQueueWorld({
+      // each call takes 1.5 s, so the six runs' calls overlap
+      replies: [(request) => ({ content: 'Here:\n```python\nprint("ok")\n```', usage: usageOf(request), delayMs: 1500 })],
+      ingresses: 2,
+      workers: 2,
+      queue: { concurrency: 3 },
+      slack: { max_queue_per_channel: 8 },
+      config: { limits: { budgets: { tokens_per_channel_per_day: BUDGET } } },
+      ...(store ? { store } : {}),
+    });
+    url = store ?? w.redis.url;
+  }, 120_000);
+
+  afterAll(async () => {
+    if (opsWorker) await stopProc(opsWorker.child);
+    await w?.close();
+  }, 60_000);
+
+  /** Channel messages whose final status was set (one per finished run). */
+  const finishedRuns = (): number =>
+    new Set(w.slack.callsOf('chat.update').filter((c) => /Status:\* (✅|⚠️|❌)/.test(String(c.args.text))).map((c) => c.args.ts)).size;
+
+  /** Every text posted or edited in Slack so far. */
+  const slackText = (): string => JSON.stringify([...w.slack.callsOf('chat.postMessage'), ...w.slack.callsOf('chat.update')].map((c) => c.args));
+
   it('six runs at once never take the channel past its budget; the runs it cannot cover stop saying so; both ingresses refuse once spent', async () => {
     // six runs at once (six users, both ingresses): all admitted, nothing is spent yet
     const acks = await Promise.all(['U1', 'U2', 'U3', 'U4', 'U5', 'U6'].map((u, i) => w.command(i % 2, { text: `print ok ${i}`, user_id: u, user_name: u.toLowerCase() })));
@@ -83,7 +102,7 @@ describe('budgets in queue mode', () => {
     expect(served[1]!.at - served[0]!.at).toBeGreaterThanOrEqual(1400); // the second waited for the first (1.5 s) to settle
 
     // the ledger in Redis holds exactly what the LLM served, and no reservation is left behind
-    const store = await KeyvHistoryStore.open(w.redis.url);
+    const store = await KeyvHistoryStore.open(url);
     try {
       const rows = (await store.usage.rows(utcDay(), utcDay())).filter((r) => r.channel === 'slack:T0001:C_MAIN');
       expect(rows.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0)).toBe(spent);
@@ -104,7 +123,7 @@ describe('budgets in queue mode', () => {
     expect(stoppedRuns.size).toBe(4);
 
     // spend the rest of the day (another process's runs): both ingresses refuse the channel, with no LLM call
-    const topUp = await KeyvHistoryStore.open(w.redis.url);
+    const topUp = await KeyvHistoryStore.open(url);
     await topUp.usage.add({ day: utcDay(), channel: 'slack:T0001:C_MAIN', user: 'slack:T0001:U9' }, { promptTokens: BUDGET - spent });
     await topUp.close();
     for (const ingress of [0, 1]) {
