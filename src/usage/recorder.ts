@@ -70,7 +70,7 @@ export class UsageRecorder {
     const tokens = callTokensAtMost(messages, maxTokens);
     const id = randomUUID();
     const { channelTokensPerDay, userTokensPerDay } = budgets.limits;
-    const waitUntil = this.now() + RESERVATION_WAIT_MS;
+    const waitUntil = Date.now() + RESERVATION_WAIT_MS; // the real clock: `now` may be a test's fixed day
     for (;;) {
       let result;
       try {
@@ -81,7 +81,7 @@ export class UsageRecorder {
       }
       if (result.held) break;
       // room held by calls in progress comes back when they settle; spent tokens do not
-      if (result.used + tokens > result.limit || this.now() >= waitUntil) {
+      if (result.used + tokens > result.limit || Date.now() >= waitUntil) {
         this.deps.metrics?.budgetRefusals.inc({ budget: result.budget, stage: 'llm_call' });
         throw new BudgetRefusedError(budgets.callRefusalText(result, tokens), result.budget);
       }
@@ -136,10 +136,10 @@ export class UsageRecorder {
   }
 
   private async charge(counts: Partial<UsageCounts>, reservation?: CallReservation): Promise<void> {
+    if (reservation) clearInterval(reservation.renewal);
     const scope = currentScope();
     const account = accountIn(scope);
     if (!account) return;
-    if (reservation) clearInterval(reservation.renewal);
     // a call reserved before midnight (UTC) is charged to the day it was reserved on
     const key = reservation?.key ?? { day: utcDay(this.now()), channel: account.channel, user: account.user };
     try {
