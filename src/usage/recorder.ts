@@ -139,13 +139,13 @@ export class UsageRecorder {
     if (reservation) clearInterval(reservation.renewal);
     const scope = currentScope();
     const account = accountIn(scope);
-    if (!account) return;
     // a call reserved before midnight (UTC) is charged to the day it was reserved on
-    const key = reservation?.key ?? { day: utcDay(this.now()), channel: account.channel, user: account.user };
+    const key = reservation?.key ?? (account && { day: utcDay(this.now()), channel: account.channel, user: account.user });
+    if (!key) return;
     try {
       const totals: UsageTotals = reservation ? await this.deps.ledger.settle(reservation.id, key, counts) : await this.deps.ledger.add(key, counts);
       if (scope.run) scope.run.lastTotals = totals;
-      const shares = this.deps.budgets?.appliesTo(account) ? this.deps.budgets.shares(totals) : {};
+      const shares = account && this.deps.budgets?.appliesTo(account) ? this.deps.budgets.shares(totals) : {};
       for (const [budget, share] of Object.entries(shares)) this.deps.metrics?.budgetShare(budget as 'channel_day' | 'user_day', share, key.day);
     } catch (err) {
       this.complain(`usage not recorded (the run goes on): ${(err as Error).message}`);
