@@ -22,6 +22,11 @@ export interface TurnOptions extends CallOptions {
   lastAttempt?: number;
   /** The call's time budget: work that cannot finish in what is left is not started. */
   budget?: TimeBudget;
+  /**
+   * Set when a daily token budget refused the checks' LLM call of the current attempt
+   * (src/usage/reservations.ts): the attempt is executed without new checks, then the run stops with this reason.
+   */
+  budgetStop?: string;
 }
 
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */

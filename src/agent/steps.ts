@@ -27,6 +27,7 @@ import { sameFailuresBefore } from './repeated-failure.js';
 import { answerPending } from './first-answer.js';
 import { budgetStop } from './time-budget.js';
 import { forPurpose } from '../usage/scope.js';
+import { BudgetRefusedError } from '../usage/reservations.js';
 
 export { ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from './step-options.js';
 
@@ -90,7 +91,7 @@ export class RunSteps {
       const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
       const stop = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment())) ?? (retry > maxRetries ? undefined : budgetStop(options.budget, retry, 'another attempt'));
       // a spent budget (limits.budgets) stops the run once its current attempt is done
-      const spent = stop === undefined && retry <= maxRetries ? this.options.usage?.stopReason() : undefined;
+      const spent = stop === undefined ? (options.budgetStop ?? (retry <= maxRetries ? this.options.usage?.stopReason() : undefined)) : undefined;
       if (stop !== undefined || retry > maxRetries || spent !== undefined) {
         await this.finishUnconfirmed(run, verdict.reason, stop ?? spent, options);
         return;
@@ -166,12 +167,21 @@ export class RunSteps {
 
   /**
    * With checks on, derives the run's checks from its requirement and feedback (frozen until new
-   * feedback): before the first execution of a run, and again after each piece of feedback.
+   * feedback): before the first execution of a run, and again after each piece of feedback. When
+   * a daily token budget refuses the call, the attempt goes on with the checks it had (none on a
+   * new run) and the run stops once it is executed (`options.budgetStop`).
    */
-  async deriveChecks(run: Run, options: CallOptions): Promise<void> {
+  async deriveChecks(run: Run, options: TurnOptions): Promise<void> {
     if (!this.usesChecks) return;
     emit(options, { type: 'deriving_checks', runId: run.id });
-    run.checks = await forPurpose('checks', () => deriveChecks(this.options.llm, checksRequest(run), { signal: options.signal, previous: run.checks }));
+    try {
+      run.checks = await forPurpose('checks', () => deriveChecks(this.options.llm, checksRequest(run), { signal: options.signal, previous: run.checks }));
+    } catch (err) {
+      if (!(err instanceof BudgetRefusedError)) throw err;
+      options.budgetStop = err.message;
+      emit(options, { type: 'checks', runId: run.id, asserts: run.checks?.asserts ?? [], dropped: [] });
+      return;
+    }
     await this.save(run);
     emit(options, { type: 'checks', runId: run.id, asserts: run.checks.asserts, dropped: run.checks.dropped ?? [], code: run.checks.code });
   }

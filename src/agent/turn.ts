@@ -17,6 +17,7 @@ import { openWorkspace } from './workspace-turn.js';
 import type { WorkspaceCache } from '../history/workspace-cache.js';
 import { accountOf, currentScope, emptyRunUsage, inRun, type RunScope } from '../usage/scope.js';
 import type { UsageRecorder } from '../usage/recorder.js';
+import { BudgetRefusedError } from '../usage/reservations.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { TurnObserver, type TurnKind } from '../metrics/run-observer.js';
 
@@ -43,7 +44,7 @@ export interface TurnDeps {
  * emitted), reads the run again (another turn may have changed it), then opens the run's workspace
  * (the call's files added, the whole workspace restored) and runs `body` under the run's deadline;
  * any error ends the run as failed (stored, `failed` emitted) instead of escaping, and the deadline
- * ends it as `unverified` or `failed`.
+ * or an LLM call a daily budget refused ends it as `unverified` or `failed` (its best answer so far).
  * @param retries auto-fix attempts the call may make (for `lastAttempt`)
  * @param check run after the lease is taken and the run read again; what it throws escapes (nothing stored)
  * @returns the run, ended
@@ -117,6 +118,9 @@ async function turn(deps: TurnDeps, run: Run, options: CallOptions, retries: num
   } catch (err) {
     if (deadline.expired && !options.signal?.aborted) {
       await deps.steps.finishUnconfirmed(run, deadline.message, deadline.message, options);
+    } else if (err instanceof BudgetRefusedError && !options.signal?.aborted) {
+      // an LLM call a daily budget could not cover was not made: the best answer so far stands
+      await deps.steps.finishUnconfirmed(run, err.message, err.message, options);
     } else {
       const reason = options.signal?.aborted ? 'cancelled' : publicReason(err, deps.log);
       await deps.steps.finish(run, 'failed', reason, options);

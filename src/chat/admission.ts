@@ -77,7 +77,10 @@ async function decide(admitter: Admitter, req: AdmissionRequest): Promise<Admiss
   if (seenIn) return { outcome: 'duplicate', seenIn };
   if (admitter.budgets && request.kind !== 'rerun') {
     const spent = await admitter.budgets.refusal(accountOfJob(req.job)).catch(() => undefined);
-    if (spent !== undefined) return { outcome: 'refused', step: 'budget', text: spent };
+    if (spent !== undefined) {
+      admitter.metrics?.budgetRefusals.inc({ budget: spent.budget, stage: 'admission' });
+      return { outcome: 'refused', step: 'budget', text: spent.text };
+    }
   }
   try {
     const limit = { ...req.job.limit, ...(startsRun(request.kind) ? {} : { waitsForUser: true }) };

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import type { AtomicOps } from './atomic.js';
 import type { UsageLedger } from './usage.js';
-import { SqlUsageLedger, USAGE_TABLE } from './usage-sql.js';
+import { SqlUsageLedger, USAGE_TABLE, type SqlRunner } from './usage-sql.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS code_agent_run_index (
@@ -106,7 +106,30 @@ export class PostgresAtomics implements AtomicOps {
   }
 
   usage(): UsageLedger {
-    return new SqlUsageLedger(async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[]);
+    return new SqlUsageLedger(async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[], {
+      nowMs: 'CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)',
+      serialized: (locks, fn) => this.underLocks(locks, fn),
+    });
+  }
+
+  /**
+   * Runs `fn` in a transaction on one connection that first takes a transaction-level advisory lock
+   * per name (in sorted order, so two callers never wait on each other); they end with it.
+   */
+  private async underLocks<T>(locks: string[], fn: (query: SqlRunner) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      for (const name of [...new Set(locks)].sort()) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+      const result = await fn(async <R>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as R[]);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   async close(): Promise<void> {

@@ -111,10 +111,13 @@ export class SqliteAtomics implements AtomicOps {
 
   usage(): UsageLedger {
     // `?NNN` binds the NNN-th parameter (https://sqlite.org/lang_expr.html#varparam); `$1` would be a name
-    return new SqlUsageLedger(
-      <T>(sql: string, params: unknown[]) =>
-        new Promise<T[]>((resolve, reject) => this.db.all(sql.replace(/\$(\d+)/g, '?$1'), params, (err, rows: T[]) => (err ? reject(err) : resolve(rows)))),
-    );
+    const query = <T>(sql: string, params: unknown[]) =>
+      new Promise<T[]>((resolve, reject) => this.db.all(sql.replace(/\$(\d+)/g, '?$1'), params, (err, rows: T[]) => (err ? reject(err) : resolve(rows))));
+    return new SqlUsageLedger(query, {
+      nowMs: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
+      // a reservation is one statement, which SQLite runs under the file's write lock
+      serialized: (_locks, fn) => fn(query),
+    });
   }
 
   async close(): Promise<void> {

@@ -84,6 +84,9 @@ export class KeyvHistoryStore implements HistoryStore {
       add: (key, counts) => this.call('record usage', () => ledger.add(key, counts)),
       totals: (key) => this.call('read usage', () => ledger.totals(key)),
       rows: (from, to) => this.call('read usage', () => ledger.rows(from, to)),
+      reserve: (request) => this.call('reserve tokens', () => ledger.reserve(request)),
+      renew: (id, key, ttlMs) => this.call('reserve tokens', () => ledger.renew(id, key, ttlMs)),
+      settle: (id, key, counts) => this.call('record usage', () => ledger.settle(id, key, counts)),
     };
   }
 

@@ -45,6 +45,40 @@ export interface UsageTotals {
   userTokens: number;
 }
 
+/** Which daily budget: a channel's or a user's. */
+export type BudgetName = 'channel_day' | 'user_day';
+
+/**
+ * A reservation of an LLM call's most tokens against the daily budgets of its channel and user,
+ * made before the call and settled to its real usage after it (see `usage-reserve.ts`).
+ */
+export interface ReservationRequest {
+  /** Unique among reservations (a random id). */
+  id: string;
+  key: UsageKey;
+  /** The most tokens the call can spend (prompt + longest reply), a whole positive number. */
+  tokens: number;
+  /** The channel's daily budget in tokens; undefined: none. */
+  channelLimit?: number;
+  /** The user's daily budget in tokens; undefined: none. */
+  userLimit?: number;
+  /** How long the reservation holds unless renewed or settled, in ms (a crashed process's expire then). */
+  ttlMs: number;
+}
+
+/** What a reservation got: held, or refused by the first budget it does not fit in. */
+export type ReservationResult =
+  | { held: true }
+  | {
+      held: false;
+      budget: BudgetName;
+      limit: number;
+      /** Tokens spent today (settled calls). */
+      used: number;
+      /** Tokens held today by other calls in progress. */
+      reserved: number;
+    };
+
 /** How long the ledger keeps a day, in days (older rows are removed now and then). */
 export const USAGE_KEEP_DAYS = 400;
 
@@ -59,6 +93,24 @@ export interface UsageLedger {
   totals(key: UsageKey): Promise<UsageTotals>;
   /** Every row from `fromDay` to `toDay` (both `YYYY-MM-DD`, inclusive), in no particular order. */
   rows(fromDay: string, toDay: string): Promise<UsageRow[]>;
+  /**
+   * Reserves `tokens` against every budget given, atomically across processes and all-or-nothing:
+   * held when, for each budget, the day's spent tokens + the live reservations + `tokens` ≤ its
+   * limit; else nothing is held. Expired reservations count for nothing.
+   */
+  reserve(request: ReservationRequest): Promise<ReservationResult>;
+  /**
+   * Extends a live reservation to `ttlMs` from now.
+   * @returns false when it is gone (settled, or expired first)
+   */
+  renew(id: string, key: UsageKey, ttlMs: number): Promise<boolean>;
+  /**
+   * Ends a reservation and adds `counts` (the call's real usage; none for a failed call) to the
+   * row of `key`. The usage is added before the reservation ends, so the tokens are never counted
+   * by neither. A reservation that is gone already is ignored; the usage is added all the same.
+   * @returns the day's token totals of the key's channel and user, this addition included
+   */
+  settle(id: string, key: UsageKey, counts: Partial<UsageCounts>): Promise<UsageTotals>;
 }
 
 /** All counts zero. */
@@ -89,6 +141,7 @@ export function daysBetween(fromDay: string, toDay: string): string[] {
 /** A ledger in one process (a Map-backed store in tests and benches; the terminal without a shared store). */
 export class MemoryUsageLedger implements UsageLedger {
   private readonly table = new Map<string, UsageRow>();
+  private readonly holds = new Map<string, { key: UsageKey; tokens: number; until: number }>();
 
   async add(key: UsageKey, counts: Partial<UsageCounts>): Promise<UsageTotals> {
     const id = JSON.stringify([key.day, key.channel, key.user]);
@@ -113,4 +166,56 @@ export class MemoryUsageLedger implements UsageLedger {
   async rows(fromDay: string, toDay: string): Promise<UsageRow[]> {
     return [...this.table.values()].filter((r) => r.day >= fromDay && r.day <= toDay).map((r) => ({ ...r }));
   }
+
+  async reserve(request: ReservationRequest): Promise<ReservationResult> {
+    const now = Date.now();
+    const { key } = request;
+    const spent = await this.totals(key);
+    let channelHeld = 0;
+    let userHeld = 0;
+    for (const [id, h] of this.holds) {
+      if (h.until <= now) this.holds.delete(id);
+      else if (h.key.day === key.day) {
+        if (h.key.channel === key.channel) channelHeld += h.tokens;
+        if (h.key.user === key.user) userHeld += h.tokens;
+      }
+    }
+    const refused = firstRefusal(request, spent, { channelTokens: channelHeld, userTokens: userHeld });
+    if (refused) return refused;
+    this.holds.set(request.id, { key, tokens: request.tokens, until: now + request.ttlMs });
+    return { held: true };
+  }
+
+  async renew(id: string, _key: UsageKey, ttlMs: number): Promise<boolean> {
+    const h = this.holds.get(id);
+    if (!h || h.until <= Date.now()) return false;
+    h.until = Date.now() + ttlMs;
+    return true;
+  }
+
+  async settle(id: string, key: UsageKey, counts: Partial<UsageCounts>): Promise<UsageTotals> {
+    const totals = await this.add(key, counts);
+    this.holds.delete(id);
+    return totals;
+  }
+}
+
+/**
+ * The budget of `request` that its tokens do not fit in, given the day's `spent` and `reserved`
+ * tokens of its channel and user: first one they cannot fit in even once the calls in progress
+ * settle, else the first one they do not fit in now; undefined when they fit in every one.
+ */
+export function firstRefusal(request: ReservationRequest, spent: UsageTotals, reserved: UsageTotals): ReservationResult | undefined {
+  const budgets: [BudgetName, number | undefined, keyof UsageTotals][] = [
+    ['channel_day', request.channelLimit, 'channelTokens'],
+    ['user_day', request.userLimit, 'userTokens'],
+  ];
+  for (const counting of [{ channelTokens: 0, userTokens: 0 }, reserved]) {
+    for (const [budget, limit, field] of budgets) {
+      if (limit !== undefined && spent[field] + counting[field] + request.tokens > limit) {
+        return { held: false, budget, limit, used: spent[field], reserved: reserved[field] };
+      }
+    }
+  }
+  return undefined;
 }

@@ -1,7 +1,9 @@
 /**
  * An {@link LlmProvider} that measures each call: its duration and tokens go to the metrics (by
  * purpose, from the current scope) and to the usage recorder (the run, the ledger, the budgets).
- * Everything else is the wrapped provider's.
+ * Before each call the recorder reserves its most tokens against the budgets; a call that does not
+ * fit is not made (a `BudgetRefusedError` is thrown, src/usage/reservations.ts), and a call that ends settles or releases
+ * its reservation. Everything else is the wrapped provider's.
  */
 import type { ChatMessage, CompleteOptions, Completion, LlmProvider } from '../llm/types.js';
 import { currentScope } from '../usage/scope.js';
@@ -41,14 +43,17 @@ export class MeteredLlm implements LlmProvider {
   /** The wrapped provider's health check, when it has one. */
   ping?(signal?: AbortSignal): Promise<void>;
 
+  /** @throws BudgetRefusedError (src/usage/reservations.ts) when the call's reservation does not fit in a daily budget (the call is not made) */
   async complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion> {
     const purpose = currentScope().purpose ?? 'code';
+    const reservation = await this.recorder?.reserve(messages, options?.maxTokens ?? this.inner.maxTokens, options?.signal);
     const started = performance.now();
     let completion: Completion;
     try {
       completion = await this.inner.complete(messages, options);
     } catch (err) {
       this.metrics?.llmDuration.observe({ purpose, provider: this.provider, result: 'error' }, (performance.now() - started) / 1000);
+      await this.recorder?.release(reservation);
       throw err;
     }
     const ms = performance.now() - started;
@@ -57,7 +62,7 @@ export class MeteredLlm implements LlmProvider {
       this.metrics.llmTokens.inc({ purpose, type: 'prompt' }, completion.usage.promptTokens);
       this.metrics.llmTokens.inc({ purpose, type: 'completion' }, completion.usage.completionTokens);
     }
-    await this.recorder?.llmCall(completion.usage, ms);
+    await this.recorder?.llmCall(completion.usage, ms, reservation);
     return completion;
   }
 }

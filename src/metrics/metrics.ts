@@ -95,6 +95,12 @@ export class Metrics {
     labelNames: ['platform', 'reason'] as const,
     registers: [this.registry],
   });
+  readonly budgetRefusals = new Counter({
+    name: 'code_agent_budget_refusals_total',
+    help: 'Work a daily token budget refused, by budget (channel_day, user_day) and stage (admission: a chat request; llm_call: an LLM call of a run in progress whose reservation did not fit, which stopped the run).',
+    labelNames: ['budget', 'stage'] as const,
+    registers: [this.registry],
+  });
   readonly budgetUsed = new Gauge({
     name: 'code_agent_budget_used_ratio',
     help: 'The highest share of a daily token budget used today by any channel (budget="channel_day") or user (budget="user_day") that this process charged; 1 = spent.',

@@ -1,12 +1,13 @@
 /**
  * `/usage` in Slack (admins only: `slack.admin_users`) and the pieces it is made of: the config's
- * new keys reported by path, the budget's reset time, and the chat arguments.
+ * new keys reported by path, the budget's reset time and refusal texts, a call's reservation size, and the chat arguments.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { py, startWorld, type World } from '../slack/harness.js';
 import { parseConfig } from '../../src/config/load.js';
 import { Budgets } from '../../src/usage/budgets.js';
 import { MemoryUsageLedger } from '../../src/history/usage.js';
+import { DEFAULT_REPLY_TOKENS, callTokensAtMost, promptTokensAtMost } from '../../src/usage/reservations.js';
 import { usageArgs } from '../../src/chat/usage-view.js';
 
 let world: World | undefined;
@@ -53,6 +54,23 @@ describe('the pieces', () => {
     expect(await budgets.refusal({ ...account, platform: 'cli' })).toBeUndefined();
     expect(budgets.stopText(account, { channelTokens: 9, userTokens: 9 })).toBeUndefined();
     expect(budgets.stopText(account, { channelTokens: 10, userTokens: 10 })).toMatch(/^stopped after this attempt: this channel has used its daily budget of 10 LLM tokens/);
+  });
+
+  it("reserves a call at its prompt's bytes, template tokens and longest reply, and says why a call was not made", () => {
+    const messages = [
+      { role: 'system' as const, content: 'abc' },
+      { role: 'user' as const, content: 'é😀' }, // 2 + 4 bytes
+    ];
+    // 16 per call; per message its bytes, its role's and 8
+    expect(promptTokensAtMost(messages)).toBe(16 + (3 + 6 + 8) + (6 + 4 + 8));
+    expect(callTokensAtMost(messages, 100)).toBe(promptTokensAtMost(messages) + 100);
+    expect(callTokensAtMost(messages, undefined)).toBe(promptTokensAtMost(messages) + DEFAULT_REPLY_TOKENS);
+    const at = Date.parse('2030-03-04T21:15:30Z');
+    const budgets = new Budgets({ userTokensPerDay: 500_000, pricePer1kTokens: 2, currency: 'EUR' }, new MemoryUsageLedger(), () => at);
+    expect(budgets.callRefusalText({ budget: 'user_day', limit: 500_000, used: 490_000, reserved: 6000 }, 6341)).toBe(
+      'stopped before the next LLM call: your daily budget of 500,000 LLM tokens (1000.00 EUR) (limits.budgets.tokens_per_user_per_day) ' +
+        'has 4,000 left today (490,000 used, 6,000 reserved by calls in progress), and the call may use up to 6,341. It resets at 00:00 UTC, in 2 h 45 min.',
+    );
   });
 
   it('reads /usage arguments in any order', () => {

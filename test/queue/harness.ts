@@ -59,6 +59,8 @@ export interface QueueWorldOptions {
   tools?: Record<string, unknown>;
   /** More top-level config sections (`ops`, `limits`, …). */
   config?: Record<string, unknown>;
+  /** `store.url` of every process (default: the world's Redis, which also holds the queue). */
+  store?: string;
 }
 
 /** Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first). */
@@ -101,10 +103,10 @@ export async function configWithDataDir(configFile: string, dataDir: string): Pr
   return copy;
 }
 
-/** The config keys every queue-mode test world shares: the fake LLM, the sandbox, the store on Redis, the log level. */
+/** The config keys every queue-mode test world shares: the fake LLM, the sandbox, the store (on Redis, unless another URL is given), the log level. */
 export function commonConfig(
   llmUrl: string,
-  redisUrl: string,
+  storeUrl: string,
   dir: string,
   sandbox: Record<string, unknown> = {},
   logLevel = 'error',
@@ -116,7 +118,7 @@ export function commonConfig(
     // no warm pool: every worker refilling one per job would load the 2-core CI machine for nothing
     // these tests look at (the pool has its own tests)
     sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024, warm_pool: 0, ...sandbox },
-    store: { url: redisUrl, data_dir: join(dir, 'data') },
+    store: { url: storeUrl, data_dir: join(dir, 'data') },
     log: { level: logLevel },
   };
 }
@@ -133,7 +135,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
   await writeFile(
     configFile,
     stringify({
-      ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel, options.agent),
+      ...commonConfig(llm.url, options.store ?? redis.url, dir, options.sandbox, options.logLevel, options.agent),
       ...(options.tools ? { tools: options.tools } : {}),
       ...options.config,
       slack: {
