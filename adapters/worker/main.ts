@@ -10,7 +10,7 @@ import { discordOutgoing } from '../discord/outgoing.js';
 /** The platforms a worker can post to, by name (the `platform` of their jobs). */
 export const OUTGOING: Record<string, OutgoingFactory> = {
   slack: (config, _core, log) => (config.slack?.bot_token ? slackOutgoing(config, log) : undefined),
-  discord: (config, core, log) => (config.discord?.token ? discordOutgoing(core, config, log) : undefined),
+  discord: (config, app, log) => (config.discord?.token ? discordOutgoing(app, config, log) : undefined),
 };
 
 /**
