@@ -34,7 +34,7 @@ export interface DiscordBotOptions {
 }
 
 
-/** Runs the bot on a core App. */
+/** Runs the bot on a app App. */
 export class DiscordBot {
   readonly client: Client;
   readonly ctx: IngressContext;
@@ -88,7 +88,7 @@ export class DiscordBot {
     const { settings } = this.ctx;
     this.service = await startChatService(app, {
       incoming: discordIncoming(settings),
-      outgoing: (core) => discordOutgoing(core, core.config, this.logger, { client: this.client, settings, logger: this.logger }),
+      outgoing: (app) => discordOutgoing(app, app.config, this.logger, { client: this.client, settings, logger: this.logger }),
       maxQueuePerChannel: settings.maxQueuePerChannel,
       dedupeTtlMs: settings.dedupeTtlMs,
       log: { info: (...m) => this.logger.info(m.join(' ')), warn: (...m) => this.logger.warn(m.join(' ')), error: (...m) => this.logger.error(m.join(' ')) },

@@ -194,7 +194,7 @@ function partsOf(request: IncomingRequest): { origin: DiscordOrigin; place: Plac
  * or of the bot's in-memory queue (`inProcess`: the bot's client, kept open by `close()`).
  * @throws {ConfigError} when `discord.token` is missing (a worker).
  */
-export function discordOutgoing(core: App, config: Config, log: { info(...m: unknown[]): void; warn(...m: unknown[]): void; error(...m: unknown[]): void }, inProcess?: InProcess): OutgoingPort<Outgoing, Message> {
+export function discordOutgoing(app: App, config: Config, log: { info(...m: unknown[]): void; warn(...m: unknown[]): void; error(...m: unknown[]): void }, inProcess?: InProcess): OutgoingPort<Outgoing, Message> {
   const token = config.discord?.token;
   if (!inProcess && !token) throw new ConfigError('discord.token is not set: the worker posts Discord jobs with the bot token (DISCORD_TOKEN), as the gateway process has it');
   const client = inProcess?.client ?? restOnlyClient(token!, config.discord?.api_url);
@@ -204,7 +204,7 @@ export function discordOutgoing(core: App, config: Config, log: { info(...m: unk
     error: (m) => log.error(`discord: ${m}`),
     debug: () => undefined,
   };
-  const ctx: BotContext = { app: core, client, logger, settings: inProcess?.settings ?? settingsFrom(config.discord) };
+  const ctx: BotContext = { app, client, logger, settings: inProcess?.settings ?? settingsFrom(config.discord) };
   const ttl = ctx.settings.interactionTokenTtlMs;
   /** The interaction's follow-ups and response edits (undefined for a message: it has no token). */
   const repliesOf = (origin: DiscordOrigin) => (origin.token && origin.applicationId ? tokenReplies(client, origin.applicationId, origin.token) : undefined);

@@ -31,7 +31,7 @@ export function registerCommands(app: BoltApp, ctx: SlackContext): void {
     // an access list of its own: slack.admin_users (empty: nobody)
     if (!ctx.settings.adminUsers.includes(command.user_id)) return ack(ephemeral(escapeMrkdwn(notAdminText('slack.admin_users'))));
     await answerCommand(ack, respond, async (requester) => {
-      const text = await usageAnswer(ctx.core.usage, budgetLimits(ctx.core.config), command.text, USAGE_MAX_CHARS).catch((err: unknown) => `The usage could not be read: ${(err as Error).message}`);
+      const text = await usageAnswer(ctx.app.usage, budgetLimits(ctx.app.config), command.text, USAGE_MAX_CHARS).catch((err: unknown) => `The usage could not be read: ${(err as Error).message}`);
       await requester.answer(escapeMrkdwn(text));
     });
   });

@@ -1,9 +1,9 @@
 /**
- * What every Slack handler shares: the core (for `/usage`), the settings, the poster, the
+ * What every Slack handler shares: the wired core, `app` (for `/usage`), the settings, the poster, the
  * pipeline's entry (src/chat/ingress.ts: admission, the queue in memory or in Redis — the handlers
  * do not know which), a logger.
  */
-import type { App as Core } from '../../src/app/app.js';
+import type { App } from '../../src/app/app.js';
 import type { ChatIngress } from '../../src/chat/incoming-port.js';
 import type { SlackPoster } from './poster.js';
 import type { SlackSettings } from './settings.js';
@@ -17,7 +17,7 @@ export interface Log {
 
 /** Shared state of the adapter's handlers. */
 export interface SlackContext {
-  core: Core;
+  app: App;
   settings: SlackSettings;
   poster: SlackPoster;
   log: Log;

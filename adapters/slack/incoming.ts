@@ -81,7 +81,7 @@ export function slackRequest(kind: RequestKind, d: SlackDelivery): IncomingReque
     platform: 'slack',
     kind,
     deliveryId: d.deliveryId,
-    who: { userId: d.user, ...(d.userName ? { userName: d.userName } : {}) },
+    who: { userId: d.user, key: `slack:${d.team ?? 'T'}:${d.user}`, ...(d.userName ? { userName: d.userName } : {}) },
     where: {
       conversation: conversationId(d.team, d.channel),
       channel: d.channel,

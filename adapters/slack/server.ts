@@ -61,24 +61,24 @@ const LEVELS: Record<string, LogLevel> = {
  */
 export async function startSlackAdapter(config: Config, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
   const settings = slackSettings(config);
-  const core = await createChatApp(config, options);
+  const app = await createChatApp(config, options);
   // Bolt's logger once Bolt is made (options.logger, else Bolt's own); jobs may log before that
   let logger: Log = options.logger ?? console;
   const log: Log = { info: (...m) => logger.info(...m), warn: (...m) => logger.warn(...m), error: (...m) => logger.error(...m) };
   // the mode, the queue, the sandbox check and the ops listener: once for every platform
-  const service = await startChatService(core, {
+  const service = await startChatService(app, {
     incoming: slackIncoming(settings),
     outgoing: () => slackOutgoing(config, log),
     maxQueuePerChannel: settings.maxQueuePerChannel,
     dedupeTtlMs: settings.dedupeTtlMs,
     log,
   }).catch(async (err: unknown) => {
-    await core.close();
+    await app.close();
     throw err;
   });
   const closeAll = async (graceMs?: number) => {
     await service.close(graceMs);
-    await core.close();
+    await app.close();
   };
   const logLevel = LEVELS[config.log.level] ?? LogLevel.INFO;
   const webOptions = clientOptions(settings.apiUrl, options.logger);
@@ -117,7 +117,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
     );
   }
   logger = options.logger ?? bolt.logger;
-  const ctx: SlackContext = { core, settings, poster: new SlackPoster(new WebClient(settings.botToken, webOptions)), log, ingress: service.ingress };
+  const ctx: SlackContext = { app, settings, poster: new SlackPoster(new WebClient(settings.botToken, webOptions)), log, ingress: service.ingress };
   registerCommands(bolt, ctx);
   registerReplies(bolt, ctx);
   registerActions(bolt, ctx);

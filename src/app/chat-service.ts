@@ -34,7 +34,7 @@ export interface ChatLog {
 export interface ChatPlatformSpec<A, M, R> {
   incoming: IncomingPort<A>;
   /** Its outgoing port for the jobs this process runs (embedded only; a worker builds its own). */
-  outgoing: (core: App) => OutgoingPort<M, R>;
+  outgoing: (app: App) => OutgoingPort<M, R>;
   /** Jobs waiting or running in one channel, at most (the platform's `max_queue_per_channel`). */
   maxQueuePerChannel: number;
   /** How long delivery ids are remembered, in ms (the platform's `dedupe_ttl_s`). */
@@ -56,17 +56,17 @@ export interface ChatService<A> {
   ops: OpsDeps;
   /** Jobs admitted here and not yet ended (0 in queue mode: workers run them). */
   readonly runningJobs: number;
-  /** Stops taking jobs, waits for running ones (at most `graceMs`), closes the queue and the ops listener (not the core). */
+  /** Stops taking jobs, waits for running ones (at most `graceMs`), closes the queue and the ops listener (not the app). */
   close(graceMs?: number): Promise<void>;
 }
 
-/** The jobs of a platform on a core, with its outgoing port (the app's own process, or a worker). */
-export function platformJobs<M, R>(core: App, port: OutgoingPort<M, R>, log: ChatLog): PlatformJobs & { close(): Promise<void> } {
+/** The jobs of a platform on a app, with its outgoing port (the app's own process, or a worker). */
+export function platformJobs<M, R>(app: App, port: OutgoingPort<M, R>, log: ChatLog): PlatformJobs & { close(): Promise<void> } {
   const name = port.platform;
   return requestJobs(
     {
-      agent: core.agent,
-      store: core.store,
+      agent: app.agent,
+      store: app.store,
       onInternalError: (err) => log.error(`${name}: a job failed: ${(err as Error)?.stack ?? String(err)}`),
       onWarning: (what, err) => log.warn(`${name}: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
     },
@@ -88,8 +88,8 @@ export async function createChatApp(config: Config, overrides: AppOverrides = {}
  * @throws {SandboxUnavailableError} (embedded) when the sandbox cannot isolate here; {@link ConfigError}
  *   (queue mode) when Redis cannot be reached; when the ops listener cannot listen.
  */
-export async function startChatService<A, M, R>(core: App, spec: ChatPlatformSpec<A, M, R>): Promise<ChatService<A>> {
-  const { config } = core;
+export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec<A, M, R>): Promise<ChatService<A>> {
+  const { config } = app;
   const queueMode = Boolean(config.queue.url);
   const platform = spec.incoming.platform;
   let memory: MemoryJobQueue | undefined;
@@ -99,22 +99,22 @@ export async function startChatService<A, M, R>(core: App, spec: ChatPlatformSpe
     redis = await JobQueue.open(config, spec.maxQueuePerChannel);
     queue = redis;
   } else {
-    await core.executor.check();
-    const jobs = platformJobs(core, spec.outgoing(core), spec.log);
+    await app.executor.check();
+    const jobs = platformJobs(app, spec.outgoing(app), spec.log);
     memory = new MemoryJobQueue({ [platform]: jobs }, spec.maxQueuePerChannel, (what, err) => spec.log.error(`${platform}: ${what}: ${(err as Error)?.stack ?? String(err)}`));
     queue = memory;
   }
-  core.metrics?.watchQueue(() => queue.counts());
-  const deliveries = new Deliveries(core.store, spec.dedupeTtlMs, (err) => spec.log.warn(`${platform}: deduplication unavailable: ${(err as Error)?.message ?? String(err)}`));
+  app.metrics?.watchQueue(() => queue.counts());
+  const deliveries = new Deliveries(app.store, spec.dedupeTtlMs, (err) => spec.log.warn(`${platform}: deduplication unavailable: ${(err as Error)?.message ?? String(err)}`));
   const admitter: Admitter = {
     deliveries,
     queue,
-    maxRequirementChars: core.agent.maxRequirementChars,
+    maxRequirementChars: app.agent.maxRequirementChars,
     onQueueError: (err) => spec.log.error(`${platform}: could not enqueue a job: ${(err as Error)?.message ?? String(err)}`),
-    budgets: core.budgets,
-    metrics: core.metrics,
+    budgets: app.budgets,
+    metrics: app.metrics,
   };
-  const ops = opsDeps(config, core, { queue: redis, runsCode: !queueMode });
+  const ops = opsDeps(config, app, { queue: redis, runsCode: !queueMode });
   let opsServer: OpsServer | undefined;
   try {
     if (spec.ops !== false) opsServer = await startOpsIfConfigured(config, ops);
@@ -122,7 +122,7 @@ export async function startChatService<A, M, R>(core: App, spec: ChatPlatformSpe
     await queue.close();
     throw err;
   }
-  const ingress = createIngress({ store: core.store, workspaces: core.agent, admitter }, spec.incoming);
+  const ingress = createIngress({ store: app.store, workspaces: app.agent, admitter }, spec.incoming);
   return {
     ingress,
     queueMode,

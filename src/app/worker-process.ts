@@ -23,7 +23,7 @@ import { platformJobs, type ChatLog } from './chat-service.js';
  * A platform's outgoing port for a worker, from the config; undefined when the config does not set
  * the platform up (no token). @throws {ConfigError} when it is set up wrongly
  */
-export type OutgoingFactory = (config: Config, core: App, log: ChatLog) => OutgoingPort<unknown, unknown> | undefined;
+export type OutgoingFactory = (config: Config, app: App, log: ChatLog) => OutgoingPort<unknown, unknown> | undefined;
 
 const QUIET = new Set(['fatal', 'error', 'warn', 'silent']);
 
@@ -43,17 +43,17 @@ export async function runWorker(config: Config, outgoing: Record<string, Outgoin
     warn: (...msg: unknown[]) => logParts(pino, 'warn', msg),
     error: (...msg: unknown[]) => logParts(pino, 'error', msg),
   };
-  const core = await createApp(config, { warn: (m) => pino.warn(m) });
+  const app = await createApp(config, { warn: (m) => pino.warn(m) });
   const ports: Array<OutgoingPort<unknown, unknown>> = [];
   let ops: OpsServer | undefined;
   try {
-    await core.executor.check();
+    await app.executor.check();
     const platforms: Record<string, PlatformJobs> = {};
     for (const [name, make] of Object.entries(outgoing)) {
-      const port = make(config, core, log);
+      const port = make(config, app, log);
       if (!port) continue;
       ports.push(port);
-      platforms[name] = platformJobs(core, port, log);
+      platforms[name] = platformJobs(app, port, log);
     }
     if (Object.keys(platforms).length === 0) {
       throw new ConfigError(
@@ -61,9 +61,9 @@ export async function runWorker(config: Config, outgoing: Record<string, Outgoin
       );
     }
     const worker = await startQueueWorker(config, platforms, log);
-    core.metrics?.watchQueue(() => worker.counts());
+    app.metrics?.watchQueue(() => worker.counts());
     // no HTTP server here: /healthz, /readyz and /metrics on ops.port when it is set
-    ops = await startOpsIfConfigured(config, opsDeps(config, core, { queue: worker, runsCode: true })).catch(async (err: unknown) => {
+    ops = await startOpsIfConfigured(config, opsDeps(config, app, { queue: worker, runsCode: true })).catch(async (err: unknown) => {
       await worker.close();
       throw err;
     });
@@ -80,7 +80,7 @@ export async function runWorker(config: Config, outgoing: Record<string, Outgoin
   } finally {
     await ops?.close();
     for (const port of ports) await port.close?.().catch(() => undefined);
-    await core.close();
+    await app.close();
   }
   return 0;
 }

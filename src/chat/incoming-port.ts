@@ -85,6 +85,11 @@ export interface Who {
   userName?: string;
   /** The user's role ids where the platform has roles (Discord); used by the platform's access lists. */
   roleIds?: string[];
+  /**
+   * The key the user is counted under (one job at a time, usage, daily budgets), when the platform
+   * scopes user ids (Slack: `slack:<team>:<user>`). Default `<platform>:user:<userId>`.
+   */
+  key?: string;
 }
 
 /** Where the request was made. */

@@ -44,7 +44,7 @@ export const HISTORY_MAX = 25;
 
 /** The limit key of a request's job: its conversation (the channel's cap) and its user (one job each). */
 export function limitKeyOf(jobId: string, request: Pick<IncomingRequest, 'platform' | 'who' | 'where'>): LimitKey {
-  return { jobId, channel: request.where.conversation, user: `${request.platform}:user:${request.who.userId}` };
+  return { jobId, channel: request.where.conversation, user: request.who.key ?? `${request.platform}:user:${request.who.userId}` };
 }
 
 /** Builds the entry of one platform (see the module comment). */

@@ -27,13 +27,16 @@ export interface Interruption {
 /**
  * Marks a run that is still `running` as failed with {@link WORKER_STOPPED}. "Interrupted" is
  * said only of a run that did not finish: a run that already has its final status is left alone (one
- * found interrupted when it was read, its process gone from this host, did not finish either).
+ * found interrupted when it was read, its process gone from this host, did not finish either: it is
+ * marked with the worker's reason too).
  * @returns the run as stored now (undefined without a run) and whether it had already ended.
  * @throws the store's errors.
  */
 export async function markInterrupted(store: HistoryStore, run: Run | undefined): Promise<Interruption> {
   if (!run) return { run, ended: false };
-  if (run.status !== 'running') return { run, ended: run.error !== INTERRUPTED };
+  // a run the store already ended when it found its process gone (`INTERRUPTED`) did not finish
+  // either: it is told the same, and keeps the more precise reason
+  if (run.status !== 'running' && run.error !== INTERRUPTED) return { run, ended: true };
   const failed: Run = { ...run, status: 'failed', error: WORKER_STOPPED, updatedAt: new Date().toISOString() };
   delete failed.runningIn;
   await store.saveRun(failed);

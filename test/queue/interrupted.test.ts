@@ -38,7 +38,9 @@ describe('markInterrupted', () => {
       expect((await store.getRun('c', 'done'))?.status).toBe('success');
       expect((await markInterrupted(store, await store.getRun('c', 'failed'))).ended).toBe(true);
 
-      expect((await markInterrupted(store, await store.getRun('c', 'gone'))).ended).toBe(false);
+      const gone = await markInterrupted(store, await store.getRun('c', 'gone'));
+      expect(gone.ended).toBe(false);
+      expect(gone.run).toMatchObject({ status: 'failed', error: WORKER_STOPPED });
       expect(await markInterrupted(store, undefined)).toEqual({ run: undefined, ended: false });
     } finally {
       await store.close();
