@@ -38,12 +38,12 @@ export interface MatrixBot {
 }
 
 /**
- * Starts the bot on a built core.
+ * Starts the bot on a built app.
  * @throws {ConfigError} when the homeserver cannot be reached or refuses the token, or `matrix.user_id` is not the token's user;
  *   what {@link startChatService} throws
  */
-export async function startMatrixBot(core: App, log: ChatLog): Promise<MatrixBot> {
-  const settings = matrixSettings(core.config);
+export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot> {
+  const settings = matrixSettings(app.config);
   const whoami = await new MatrixClient(settings.homeserverUrl, settings.accessToken).getWhoAmI().catch((err: unknown) => {
     throw new ConfigError(`the homeserver ${settings.homeserverUrl} did not accept matrix.access_token: ${describe(err)}`);
   });
@@ -52,7 +52,7 @@ export async function startMatrixBot(core: App, log: ChatLog): Promise<MatrixBot
   const since = storage.getSyncToken() ? undefined : Date.now();
   const client = new MatrixClient(settings.homeserverUrl, settings.accessToken, storage);
   const transport = new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`));
-  const service = await startChatService(core, {
+  const service = await startChatService(app, {
     incoming: matrixIncoming(settings),
     outgoing: () => matrixOutgoing(transport, settings.limits),
     maxQueuePerChannel: settings.maxQueuePerChannel,
@@ -79,10 +79,10 @@ export async function runMatrixBot(config: Config): Promise<number> {
   matrixSettings(config); // a missing key is said before anything starts
   const pino = createLogger({ name: 'matrix', level: config.log.level, format: config.log.format });
   const log: ChatLog = { info: (...m) => logParts(pino, 'info', m), warn: (...m) => logParts(pino, 'warn', m), error: (...m) => logParts(pino, 'error', m) };
-  const core = await createChatApp(config, { warn: (m) => log.warn(m) });
+  const app = await createChatApp(config, { warn: (m) => log.warn(m) });
   keepRunningOnStrayErrors((err) => log.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
-  const bot = await startMatrixBot(core, log).catch(async (err: unknown) => {
-    await core.close();
+  const bot = await startMatrixBot(app, log).catch(async (err: unknown) => {
+    await app.close();
     throw err;
   });
   process.stderr.write(`code-agent: Matrix bot ${bot.userId} running${bot.service.queueMode ? ' (queue mode: jobs go to the workers)' : ''}\n`);
@@ -91,6 +91,6 @@ export async function runMatrixBot(config: Config): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   await bot.stop();
-  await core.close();
+  await app.close();
   return 0;
 }
