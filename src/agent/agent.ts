@@ -31,6 +31,8 @@ import type { WorkspaceCache } from '../history/workspace-cache.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { TurnKind } from '../metrics/run-observer.js';
+import { ChannelMemory, type ChannelMemoryOptions } from '../memory/channel-memory.js';
+import { recallMemory } from './memory-step.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -79,6 +81,11 @@ export interface AgentOptions {
   usage?: UsageRecorder;
   /** Counts runs' outcomes and durations (src/metrics). Default: none. */
   metrics?: Metrics;
+  /**
+   * Channel memory (src/memory): its bounds and prompt budget, or `false` to give runs none.
+   * Default: on with the default bounds, when the store keeps memory.
+   */
+  memory?: ChannelMemoryOptions | false;
 }
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 300 s). */
@@ -93,6 +100,8 @@ export class Agent {
   readonly workspaceLimits: WorkspaceLimits;
   private readonly turnWaitMs: number;
   private readonly steps: RunSteps;
+  /** The channel memory new runs are given (absent when turned off). */
+  readonly memory: ChannelMemory | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.maxRetries = options.maxRetries ?? 3;
@@ -101,6 +110,7 @@ export class Agent {
     this.runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
     this.workspaceLimits = options.workspaceLimits ?? DEFAULT_WORKSPACE_LIMITS;
     this.turnWaitMs = options.turnWaitMs ?? (this.runTimeoutMs > 0 ? this.runTimeoutMs + TURN_LEASE_MS : 3_600_000);
+    this.memory = options.memory === false ? undefined : new ChannelMemory(options.store, options.memory);
     const environment = async () => options.executor.environment?.().catch(() => undefined);
     this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify, environment, workspaceLimits: this.workspaceLimits });
     // a local model reads the system prompts now, not during the first request (with the sandbox's
@@ -124,6 +134,7 @@ export class Agent {
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
       await this.steps.profileInputs(run, o);
+      await this.recall(run, o);
       await this.steps.makeAttempt(run, 'requirement', undefined, o);
       await this.steps.executeAndFix(run, o);
     }, undefined, 'run');
@@ -138,6 +149,7 @@ export class Agent {
     return this.guard(run, options, 0, async (o) => {
       // code without execution needs no sandbox: without one, the files go unprofiled
       await this.steps.profileInputs(run, o).catch(() => undefined);
+      await this.recall(run, o);
       const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, o);
       if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, o);
       return this.steps.finish(run, 'generated', undefined, o);
@@ -218,6 +230,12 @@ export class Agent {
 
   private workspaceDeps(): WorkspaceFilesDeps {
     return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log, cache: this.options.workspaceCache };
+  }
+
+  /** Gives a new run its channel's memory (see `memory-step.ts`) and stores what it was given. */
+  private async recall(run: Run, options: CallOptions): Promise<void> {
+    const log = this.options.log ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+    if (await recallMemory(this.memory, run, options, log)) await this.steps.save(run);
   }
 
   /** Validates the requirement, creates and stores the run. */

@@ -16,6 +16,7 @@ import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } f
 import { boundLine } from '../text/cut.js';
 import { agreeEitherWay } from './agreement.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
+import { definitionsSection } from '../memory/prompt.js';
 
 /**
  * Profiles the run's workspace files in the sandbox (under the names the program will see) and
@@ -33,10 +34,10 @@ export async function profileRunInputs(executor: Executor, run: Run, options: Ca
   if (fresh.length > 0) emit(options, { type: 'profiled', runId: run.id, files: fresh.map(({ name, summary }) => ({ name, summary })) });
 }
 
-/** What the check writer reads: the request so far and, on input files, their profile. */
+/** What the check writer reads: the request so far, the channel's definitions given to the run and, on input files, their profile. */
 export function checksRequest(run: Run): string {
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  return section === '' ? requestSoFar(run) : `${requestSoFar(run)}\n\n${section}`;
+  return [requestSoFar(run), definitionsSection(run.memory), section].filter((t) => t !== '').join('\n\n');
 }
 
 /**

@@ -8,6 +8,7 @@ import type { RunChecks } from '../agent/checks.js';
 import type { RunAgreement } from '../agent/agreement.js';
 import type { InputProfile } from '../data/profile.js';
 import type { UsageLedger } from './usage.js';
+import type { MemoryBackend, MemoryExample } from './memory.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** Why an attempt was made. */
@@ -132,6 +133,18 @@ export interface Run {
   turns?: number;
   /** What the run spent so far, over all its turns. Absent in runs stored before it was kept. */
   usage?: RunUsage;
+  /** The channel memory given to the run (chosen once, when it started). Absent when there was none. */
+  memory?: RunMemory;
+}
+
+/**
+ * The part of its channel's memory a run was given: every definition that fit the budget (given to
+ * its attempts and its independent programs) and the approved examples most similar to its request
+ * and files (given to its attempts only).
+ */
+export interface RunMemory {
+  definitions: { id: string; text: string }[];
+  examples: ({ id: string } & MemoryExample)[];
 }
 
 /** What a run spent (see `usage.ts` for the ledger that adds it up per day, channel and user). */
@@ -209,6 +222,11 @@ export interface HistoryStore {
    * in a store that keeps none (the callers then keep one in memory).
    */
   readonly usage?: UsageLedger;
+  /**
+   * The channel memory in the same store (`memory.ts`; what runs do with it: `src/memory`). Absent
+   * in a store that keeps none.
+   */
+  readonly memory?: MemoryBackend;
   /** Answers within its deadline when the store can be read (a health check). @throws {HistoryError} naming the store when not. */
   ping?(): Promise<void>;
   /** Closes connections. */

@@ -1,0 +1,90 @@
+/**
+ * What a new run gets from its channel's memory: every definition that fits the definitions'
+ * token budget (the newest first when they do not all fit; given in the order they were added) and
+ * the approved examples most similar to its request and input files ({@link cosineScores}) that
+ * fit the examples' budget.
+ */
+import type { MemoryEntry } from '../history/memory.js';
+import type { RunMemory } from '../history/types.js';
+import { cosineScores } from './similarity.js';
+
+/** How much of a prompt memory may take. Tokens are estimated as characters / 4. */
+export interface RecallBudget {
+  /** Most tokens of definitions in a prompt. */
+  definitionTokens: number;
+  /** Most tokens of examples in a prompt. */
+  exampleTokens: number;
+  /** Most examples in a prompt. */
+  maxExamples: number;
+}
+
+/** 500 tokens of definitions; at most 2 examples in 1,500 tokens. */
+export const DEFAULT_RECALL_BUDGET: RecallBudget = { definitionTokens: 500, exampleTokens: 1500, maxExamples: 2 };
+
+/**
+ * Least similarity of an example's request with the new request (cosine, 0–1) for it to be given:
+ * below it, the example is about something else even when it is about the same file.
+ */
+export const MIN_REQUEST_SIMILARITY = 0.12;
+
+/** Weight of the request's similarity in an example's score; the files' summaries weigh the rest. */
+export const REQUEST_WEIGHT = 0.75;
+
+/** A rough token count (about 4 characters a token for English and code). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** One example with its score, for the bench and the log. */
+export interface ScoredExample {
+  entry: MemoryEntry;
+  score: number;
+  requestScore: number;
+}
+
+/**
+ * Scores the examples against a request and its files' summary, best first, those under
+ * {@link MIN_REQUEST_SIMILARITY} left out.
+ */
+export function rankExamples(examples: MemoryEntry[], request: string, inputSummary: string): ScoredExample[] {
+  const withExample = examples.filter((e) => e.kind === 'example' && e.example);
+  if (withExample.length === 0) return [];
+  const requests = cosineScores(request, withExample.map((e) => e.example!.request));
+  const files = inputSummary.trim() === '' ? withExample.map(() => 0) : cosineScores(inputSummary, withExample.map((e) => e.example!.inputSummary));
+  return withExample
+    .map((entry, i) => ({ entry, requestScore: requests[i]!, score: REQUEST_WEIGHT * requests[i]! + (1 - REQUEST_WEIGHT) * files[i]! }))
+    .filter((s) => s.requestScore >= MIN_REQUEST_SIMILARITY)
+    .sort((a, b) => b.score - a.score);
+}
+
+/** The tokens an example takes in a prompt (its request, files and program). */
+export function exampleTokens(e: MemoryEntry): number {
+  const x = e.example!;
+  return estimateTokens(`${x.request}\n${x.inputSummary}\n${x.code}`) + 20;
+}
+
+/**
+ * Chooses what a run is given from the live entries of its channel.
+ * @param inputSummary the run's files, one `name: summary` line each ('' without files)
+ */
+export function chooseMemory(entries: MemoryEntry[], request: string, inputSummary: string, budget: RecallBudget = DEFAULT_RECALL_BUDGET): RunMemory {
+  const live = entries.filter((e) => e.removedAt === undefined);
+  const definitions: RunMemory['definitions'] = [];
+  let used = 0;
+  for (const d of live.filter((e) => e.kind === 'definition').reverse()) {
+    const tokens = estimateTokens(d.text) + 2;
+    if (used + tokens > budget.definitionTokens) continue;
+    used += tokens;
+    definitions.unshift({ id: d.id, text: d.text });
+  }
+  const examples: RunMemory['examples'] = [];
+  let exampleUsed = 0;
+  for (const { entry } of rankExamples(live, request, inputSummary)) {
+    if (examples.length >= budget.maxExamples) break;
+    const tokens = exampleTokens(entry);
+    if (exampleUsed + tokens > budget.exampleTokens) continue;
+    exampleUsed += tokens;
+    examples.push({ id: entry.id, ...entry.example! });
+  }
+  return { definitions, examples };
+}
