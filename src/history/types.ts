@@ -8,6 +8,7 @@ import type { RunChecks } from '../agent/checks.js';
 import type { RunAgreement } from '../agent/agreement.js';
 import type { InputProfile } from '../data/profile.js';
 import type { UsageLedger } from './usage.js';
+import type { Candidate, RunApproval, RunSettlement } from './candidates.js';
 import type { MemoryBackend, MemoryExample } from './memory.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
@@ -51,6 +52,8 @@ export interface Attempt {
   repeatOf?: number;
   /** For an earlier attempt kept as the run's answer (its result copied, not executed again): its index. */
   keptFrom?: number;
+  /** For the answer a person chose among the run's candidates (its result copied, nothing executed): the candidate's `n`. */
+  settledFrom?: number;
   /** The review of this attempt's successful execution, when one was made. */
   review?: { ok: boolean; defect?: string; usage: TokenUsage };
   /**
@@ -133,6 +136,15 @@ export interface Run {
   turns?: number;
   /** What the run spent so far, over all its turns. Absent in runs stored before it was kept. */
   usage?: RunUsage;
+  /**
+   * The distinct answers of a run that ended unconfirmed with two or more (the attempt's and the
+   * independent programs'), each with how it read the request; a person may settle it by picking one.
+   */
+  candidates?: Candidate[];
+  /** A person's choice among {@link Run.candidates} (the last one made). */
+  settlement?: RunSettlement;
+  /** People's 👍/👎 of the run's answer, oldest first (one per person: a new one replaces theirs). */
+  approvals?: RunApproval[];
   /** The channel memory given to the run (chosen once, when it started). Absent when there was none. */
   memory?: RunMemory;
 }
