@@ -24,6 +24,10 @@ export const SESSION_HELP = `Commands:
   /detach [name]           remove a file from the current run's workspace and the attached files
                            (/detach alone: forget the attached files)
   /save [-f] <file>        write the current code to a file (-f: replace an existing file)
+  /pick <n|neither>        the current run ended with candidate answers: candidate n is right (no LLM
+                           call; the run ends ✅ confirmed by you), or neither is (then say what is wrong)
+  /approve                 👍 the current run's answer is right (kept as an example in the terminal's memory)
+  /reject [what is wrong]  👎 the current run's answer is wrong (what you type improves it)
   /help                    this help (help alone too)
   /exit                    leave (exit alone, or Ctrl-D, too); Ctrl-C cancels the current step`;
 

@@ -33,6 +33,8 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { TurnKind } from '../metrics/run-observer.js';
 import { ChannelMemory, type ChannelMemoryOptions } from '../memory/channel-memory.js';
 import { recallMemory } from './memory-step.js';
+import { approveRun, settleRun, type SettleDeps, type SettleOutcome } from './settle.js';
+import type { Person } from '../history/candidates.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -230,6 +232,23 @@ export class Agent {
 
   private workspaceDeps(): WorkspaceFilesDeps {
     return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log, cache: this.options.workspaceCache };
+  }
+
+  /**
+   * A person's choice among an unconfirmed run's candidates (a candidate's `n`, or `neither`): no
+   * LLM call (see `settle.ts`). @throws {InputError} saying why the choice cannot be taken
+   */
+  settle(conversationId: string, runId: string, choice: number | 'neither', by: Person): Promise<SettleOutcome> {
+    return settleRun(this.settleDeps(), conversationId, runId, choice, by);
+  }
+
+  /** A person's 👍 (`up`) or 👎 (`down`) of a finished run (see `settle.ts`). @throws {InputError} when the run has no answer */
+  approve(conversationId: string, runId: string, verdict: 'up' | 'down', by: Person): Promise<SettleOutcome> {
+    return approveRun(this.settleDeps(), conversationId, runId, verdict, by);
+  }
+
+  private settleDeps(): SettleDeps {
+    return { store: this.options.store, memory: this.memory, turnWaitMs: this.turnWaitMs, log: this.options.log };
   }
 
   /** Gives a new run its channel's memory (see `memory-step.ts`) and stores what it was given. */
