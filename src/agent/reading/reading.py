@@ -66,7 +66,9 @@ def read(source):
             elif isinstance(node.slice, ast.List):
                 for elt in node.slice.elts:
                     add(out['columns'], column_name(elt))
-            elif isinstance(node.slice, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
+            elif isinstance(node.slice, (ast.Compare, ast.BoolOp, ast.UnaryOp)) or (
+                isinstance(node.slice, ast.BinOp) and isinstance(node.slice.op, (ast.BitAnd, ast.BitOr))
+            ):
                 add(out['filters'], short_filter(node.slice))
         elif isinstance(node, ast.Call):
             func = node.func
