@@ -45,11 +45,11 @@ describe('the session', () => {
     const r = await runCli([], dir, ['/attach sales.csv', '/run how many items were sold?', '1', '/history', '/approve', '/exit'].join('\n') + '\n');
     expect(r.stdout).toContain('⚖️ The answers differ. Which one is right?');
     expect(r.stdout).toContain('[1] (leads) 2 independent programs (they agree with each other)');
-    expect(r.stdout).toContain("    read it as: columns status, items · rows where status == 'paid' · sum");
+    expect(r.stdout).toContain("    read it as: columns items, status · rows where status == 'paid' · sum");
     expect(r.stdout).toContain('[2] attempt 1');
     expect(r.stdout).toContain('    read it as: columns items · all rows · sum');
     expect(r.stdout).toContain('which is right? > ');
-    expect(r.stdout).toMatch(/✅ Confirmed by \S+: candidate 1 is the answer \(columns status, items/);
+    expect(r.stdout).toMatch(/✅ Confirmed by \S+: candidate 1 is the answer \(columns items, status/);
     expect(r.stdout).toMatch(/\n23\n/); // the chosen candidate's output
     expect(r.stdout).toMatch(/1\. \S+ \S+\s+✅ success/); // /history shows it ✅
     expect(r.stdout).toMatch(/👍 Approved by \S+\. Added to this channel's memory as an approved example\./);
