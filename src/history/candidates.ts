@@ -4,7 +4,7 @@
  * and the 👍/👎 of people in the channel. Types only, low in the layers: the agent writes them
  * (`src/agent/candidates.ts`, `src/agent/settle.ts`), chat and the terminal show them.
  */
-import type { Artifact } from '../sandbox/types.js';
+import type { Artifact } from './execution.js';
 
 /** One answer to a run: an attempt's output or the independent programs', with how its program read the request. */
 export interface Candidate {

@@ -2,11 +2,8 @@
  * What the history keeps: per conversation (a channel or a CLI session), runs, each with every
  * attempt and its execution result. Words follow docs/architecture.md ("Words").
  */
-import type { ExecutionResult } from '../sandbox/types.js';
-import type { TokenUsage } from '../llm/types.js';
-import type { RunChecks } from '../agent/checks.js';
-import type { RunAgreement } from '../agent/agreement.js';
-import type { InputProfile } from '../data/profile.js';
+import type { ExecutionResult } from './execution.js';
+import type { InputProfile, RunAgreement, RunChecks, TokenUsage } from './run-parts.js';
 import type { UsageLedger } from './usage.js';
 import type { Candidate, RunApproval, RunSettlement } from './candidates.js';
 import type { MemoryBackend, MemoryExample } from './memory.js';
@@ -245,7 +242,4 @@ export interface HistoryStore {
   close(): Promise<void>;
 }
 
-/** The store could not be read or written; `message` says which store and what to do. */
-export class HistoryError extends Error {
-  override name = 'HistoryError';
-}
+export { HistoryError } from './errors.js';

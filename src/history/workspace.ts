@@ -5,7 +5,7 @@
  * shapes, the bounds and the pure planning of a change; `workspace-keyv.ts` stores them.
  */
 import { createHash } from 'node:crypto';
-import { HistoryError } from './types.js';
+import { HistoryError } from './errors.js';
 
 /** Where a workspace file came from. */
 export type WorkspaceOrigin =
@@ -16,7 +16,7 @@ export type WorkspaceOrigin =
 
 /** One file of a run's workspace. */
 export interface WorkspaceFile {
-  /** The name the program finds in its work dir (cleaned, see `src/sandbox/names.ts`). */
+  /** The name the program finds in its work dir (cleaned, see `src/text/file-names.ts`). */
   name: string;
   /** SHA-256 of the content, hex. */
   hash: string;
