@@ -10,6 +10,7 @@ import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type Slac
 import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/code-stream.js';
 import { chatOf } from '../../src/chat/run-chat.js';
+import { choicesOf, confirmedBy } from '../../src/chat/settle-view.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
 export function whoAsked(run: Pick<Run, 'requestedBy' | 'chat' | 'meta'>): string {
@@ -99,6 +100,8 @@ export function improvingText(attempt: number, total: number, reason: string): s
 
 /** The thread's last message. */
 export function finalText(run: Run): string {
+  const confirmed = confirmedBy(run);
+  if (confirmed) return `✅ *Done*: ${inlineText(confirmed, 200)}. Reply in this thread to improve it.`;
   if (run.status === 'success') return `✅ *Done*: success after ${madeAttempts(run)} attempt(s). Reply in this thread to improve it.`;
   if (run.status === 'generated') return '📝 *Done*: code generated (not run). Reply in this thread to improve and run it.';
   if (run.status === 'unverified') {
@@ -111,11 +114,22 @@ export function finalText(run: Run): string {
 export const RERUN_ACTION = 'ca_rerun';
 export const IMPROVE_ACTION = 'ca_improve';
 
-/** The Re-run (`Run` for generated code) and Improve buttons of a run. */
-export function runButtons(run: Pick<Run, 'id' | 'status'>): SlackButton[] {
+/** Action id prefix of a choice button (a candidate, "Neither"): `ca_choice:<choice id>` (src/chat/settle-view.ts); the value is the run id. */
+export const CHOICE_ACTION_PREFIX = 'ca_choice:';
+/** Action id of the 👍/👎 feedback buttons; each button's value is `<choice id>|<run id>`. */
+export const FEEDBACK_ACTION = 'ca_feedback';
+
+/** The choice buttons of a run, then Re-run (`Run` for generated code) and Improve, then 👍/👎 (feedback buttons). */
+export function runButtons(run: Run): SlackButton[] {
+  const choices = choicesOf(run);
+  const settle = choices.filter((c) => c.id.startsWith('settle:'));
   return [
-    { actionId: RERUN_ACTION, text: run.status === 'generated' ? 'Run' : 'Re-run', value: run.id, primary: true },
+    ...settle.map((c) => ({ actionId: `${CHOICE_ACTION_PREFIX}${c.id}`, text: c.label, value: run.id, ...(c.primary ? { primary: true } : {}) })),
+    { actionId: RERUN_ACTION, text: run.status === 'generated' ? 'Run' : 'Re-run', value: run.id, ...(settle.length ? {} : { primary: true }) },
     { actionId: IMPROVE_ACTION, text: 'Improve', value: run.id },
+    ...choices
+      .filter((c) => c.id.startsWith('approve:'))
+      .map((c) => ({ actionId: FEEDBACK_ACTION, text: c.label, value: `${c.id}|${run.id}`, feedback: c.id === 'approve:up' ? ('positive' as const) : ('negative' as const) })),
   ];
 }
 

@@ -34,21 +34,24 @@ import type { AdmissionResult } from './admission.js';
  * - `improve` — the Improve button (or reaction) of a run, with the feedback typed for it;
  * - `rerun` — the Re-run button (or reaction): the run's latest code run again, without the LLM;
  * - `history` — the conversation's newest runs (`text`: an optional count);
- * - `show` — one run's workspace and latest code (`text`: `[run id | thread] [remove <file name>]`).
+ * - `show` — one run's workspace and latest code (`text`: `[run id | thread] [remove <file name>]`);
+ * - `settle` — a person's choice on a finished run (a candidate button, "Neither", 👍 or 👎; `text`:
+ *   the choice id of src/chat/settle-view.ts, e.g. `settle:2`, `approve:up`): no LLM call, but a job,
+ *   so that its answer is posted in the run's thread by the job side in either mode.
  *
  * Other work adds kinds here (`remember`, `memory`, `usage`); each new kind is one more case at the
  * switches in src/chat/ingress.ts and src/chat/request-jobs.ts.
  */
-export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'history' | 'show';
+export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'history' | 'show';
 
 /** The kinds that become a job on the queue (a turn of the agent on a run). */
-export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun'>;
+export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle'>;
 
 /** The kinds answered at once from the history, without a job. */
 export type QueryRequestKind = Exclude<RequestKind, JobRequestKind>;
 
 /** Every request kind, in the order above (for tests and help texts). */
-export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'history', 'show'];
+export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show'];
 
 /** Whether a kind becomes a job. */
 export function isJobKind(kind: RequestKind): kind is JobRequestKind {
@@ -58,6 +61,7 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
     case 'reply':
     case 'improve':
     case 'rerun':
+    case 'settle':
       return true;
     case 'history':
     case 'show':
@@ -152,7 +156,7 @@ export interface IncomingRequest<O extends RequestOrigin = RequestOrigin> {
   text: string;
   /** Files given with it (become input files in the run's workspace). */
   files: IncomingFile[];
-  /** The run a `reply`, `improve` or `rerun` is on, when the platform knows it (a button's value); else found from `where.thread`. */
+  /** The run a `reply`, `improve`, `rerun` or `settle` is on, when the platform knows it (a button's value); else found from `where.thread`. */
   runId?: string;
   /** When the platform delivered it, ms since the epoch (e.g. the age of an interaction token counts from there). */
   receivedAt: number;

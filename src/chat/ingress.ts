@@ -14,6 +14,7 @@ import { jobIdOf } from './job-queue.js';
 import type { LimitKey } from './limits.js';
 import { linkedRunId } from './thread-link.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
+import { awaitsSettlement, parseChoice } from './settle-view.js';
 import {
   startsRun,
   unknownKind,
@@ -116,6 +117,25 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
     return enqueue({ ...request, runId }, requester, check);
   }
 
+  /**
+   * `settle`: a choice on a run of this conversation (a candidate, neither, 👍, 👎), checked here
+   * (after access) so that a stale or foreign click is refused before it is queued.
+   */
+  async function settle(request: IncomingRequest, requester: Requester<A>): Promise<ReceiveOutcome> {
+    const { conversation, thread } = request.where;
+    const runId = request.runId ?? (thread !== undefined ? await deps.store.threadRunId(conversation, thread).catch(() => undefined) : undefined);
+    if (runId === undefined) return { outcome: 'ignored' };
+    const check = async () => {
+      const action = parseChoice(request.text.trim());
+      if (!action) return `"${request.text.trim().slice(0, 40)}" is not a choice this app offers.`;
+      const run = await deps.store.getRun(conversation, runId).catch(() => undefined);
+      if (!run) return `Run ${runId} was not found in this channel's history.`;
+      if (action.kind === 'settle' && !awaitsSettlement(run)) return 'This run has no open choice between candidate answers (it was settled, or improved since).';
+      return undefined;
+    };
+    return enqueue({ ...request, runId }, requester, check);
+  }
+
   /** `history`, `show`: access, dedupe, then the answer read from the history. */
   async function query(request: IncomingRequest, requester: Requester<A>, answer: () => Promise<A>): Promise<ReceiveOutcome> {
     const refusal = port.access(request);
@@ -164,6 +184,8 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
           case 'improve':
           case 'rerun':
             return await onRun(request, requester);
+          case 'settle':
+            return await settle(request, requester);
           case 'history':
             return await query(request, requester, () => history(request));
           case 'show':
