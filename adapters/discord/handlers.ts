@@ -29,6 +29,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     const base: DiscordDelivery = {
       place,
       userId: interaction.user.id,
+      ...(interaction.user.username ? { userName: interaction.user.username } : {}),
       roleIds,
       text: '',
       deliveryId: interactionEventId(interaction.id),
@@ -47,6 +48,10 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     if (!parsed) return;
     if (interaction.isModalSubmit() && parsed.action === 'feedback') {
       await take('improve', { runId: parsed.runId, text: fromDiscordText(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID), interaction.channel).trim() });
+      return;
+    }
+    if (interaction.isButton() && parsed.action === 'choice') {
+      await take('settle', { runId: parsed.runId, text: parsed.choice ?? '' });
       return;
     }
     if (interaction.isButton() && parsed.action === 'rerun') {

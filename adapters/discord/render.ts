@@ -18,6 +18,8 @@ import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/code-stream.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { chatOf } from '../../src/chat/run-chat.js';
+import { candidatesNotice, confirmedBy } from '../../src/chat/settle-view.js';
+import { choiceRows, feedbackRow } from './choice-buttons.js';
 
 /**
  * Characters in one message's content.
@@ -83,6 +85,8 @@ export function workingState(inThread: boolean, position: number, note?: string)
 export function finalStatus(run: Run): string {
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+  const confirmed = confirmedBy(run);
+  if (confirmed) return `✅ Success · ${neutraliseFences(oneLine(confirmed, 200))} · run \`${run.id}\``;
   if (run.status === 'success') return `✅ Success · ${attempts} · run \`${run.id}\``;
   if (run.status === 'generated') return `📝 Code generated (not run) · run \`${run.id}\``;
   if (run.status === 'unverified') {
@@ -210,7 +214,10 @@ export function runButtons(runId: string, generatedOnly = false): APIActionRowCo
 export function finalMessage(run: Run, workspace?: string): Outgoing {
   const hint = 'Reply in this thread to improve it with your feedback (attached files go to the sandbox).';
   const line = workspace ? `\n${neutraliseFences(oneLine(workspace, 600))}` : '';
-  return { content: cutChars(`${finalStatus(run)}\n${hint}${line}`, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
+  const candidates = candidatesNotice(run);
+  const head = cutChars(`${finalStatus(run)}\n${hint}${line}`, MESSAGE_CHARS);
+  const content = candidates ? `${head}\n${noticeMessage(candidates).content}`.slice(0, MESSAGE_CHARS) : head;
+  return { content, components: [...choiceRows(run), ...runButtons(run.id, run.status === 'generated'), ...feedbackRow(run)] };
 }
 
 /** `/history`: the channel's recent runs, newest first. */
