@@ -33,7 +33,7 @@ export function registerChoices(app: BoltApp, ctx: SlackContext): void {
       team: body.team?.id,
       channel,
       user,
-      ...(body.user.name ? { userName: body.user.name } : {}),
+      ...(userNameOf(body.user) ? { userName: userNameOf(body.user) } : {}),
       text: click.choice,
       deliveryId: `slack:action:${body.trigger_id}`,
       ...(typeof threadTs === 'string' ? { thread: { ts: threadTs, byApp: true } } : {}),
@@ -43,4 +43,9 @@ export function registerChoices(app: BoltApp, ctx: SlackContext): void {
   };
   app.action<BlockAction>(new RegExp(`^${CHOICE_ACTION_PREFIX}`), onClick);
   app.action<BlockAction>(FEEDBACK_ACTION, onClick);
+}
+
+/** The clicking user's name as the payload gives it (`username`, else `name`), if any. */
+function userNameOf(user: { name?: string; username?: string }): string | undefined {
+  return user.username ?? user.name;
 }
