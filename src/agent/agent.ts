@@ -63,6 +63,8 @@ export interface AgentOptions {
   log?: (message: string) => void;
   /** How results are verified beyond the exit code. Default `checks`. */
   verify?: VerifyMode;
+  /** Two against one: adopt the independent programs' agreed answer with one more attempt (step-options.ts). */
+  adoptTwoAgainstOne?: boolean;
   /** The longest a call (run, improve, execute) may take, in ms; 0: no deadline. Default {@link DEFAULT_RUN_TIMEOUT_MS}. */
   runTimeoutMs?: number;
   /** Bounds of the runs' workspaces (`workspace.*` in the config). Default {@link DEFAULT_WORKSPACE_LIMITS}. */

@@ -14,8 +14,8 @@ import { requestSoFar } from './verdict.js';
 import { profileInputs, profileSection } from '../data/profile.js';
 import { sandboxInputNames } from '../text/file-names.js';
 import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
-import { boundLine } from '../text/cut.js';
-import { agreeEitherWay, partialAnswer } from './agreement.js';
+import { boundLine, cutChars } from '../text/cut.js';
+import { agreeEitherWay, answerAgrees, partialAnswer } from './agreement.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { definitionsSection } from '../memory/prompt.js';
 
@@ -54,8 +54,14 @@ export async function settleByAgreement(
   attempt: Attempt,
   verdict: Verdict,
   options: CallOptions,
-): Promise<{ verdict: Verdict; final: boolean }> {
+): Promise<{ verdict: Verdict; final: boolean; adopt?: string }> {
   const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
+  const adopted = run.agreement?.adopt;
+  if (adopted && adopted.attempt === attempt.index && attempt.result?.success) {
+    // the attempt told the two independent programs' answer: confirmed when it printed it
+    if (answerAgrees(attempt.result.stdout, adopted.output, requestSoFar(run))) return { verdict: { kind: 'confirmed' }, final: false };
+    return { verdict: { kind: 'ran', reason: `told the answer two independent programs agreed on («${boundLine(adopted.output, 200)}»), it printed «${boundLine(attempt.result.stdout, 200)}»` }, final: true };
+  }
   if ((deps.verify !== 'checks' && deps.verify !== 'both') || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
   // no time left for an independent program: the answer stays unconfirmed, and the run ends with it
   if (deps.noTime !== undefined) return { verdict: { kind: 'ran', reason: `it was not cross-checked: ${deps.noTime}` }, final: true };
@@ -82,5 +88,14 @@ export async function settleByAgreement(
       : full.length > 1 && agreeEitherWay(full[0]!, full[1]!, request)
         ? `two independent programs printed «${answered[0]!.output}» where this one printed «${answer}»${partText}`
         : `an independent program written to cross-check it printed «${answered.map((p) => p.output).join('» / «')}» where this one printed «${answer}»${partText}; either may be wrong`;
-  return { verdict: { kind: 'ran', reason }, final: true };
+  const twoAgainstOne = record.outcome === 'disagreed' && full.length > 1 && agreeEitherWay(full[0]!, full[1]!, request);
+  return { verdict: { kind: 'ran', reason }, final: true, ...(twoAgainstOne ? { adopt: full[0]! } : {}) };
+}
+
+/** What the attempt that adopts the two independent programs' answer is told (a `review` attempt's feedback). */
+export function adoptionFeedback(output: string): string {
+  return (
+    `Two independent programs, written from scratch for this request, both printed this answer, which differs from your program's:\n${cutChars(output, 1500)}\n` +
+    'Find what your program reads differently, and print that answer in the form the request asks for.'
+  );
 }

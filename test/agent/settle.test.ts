@@ -149,3 +149,44 @@ describe('approve', () => {
     expect((await agent.memory!.list('discord:G:C')).map((e) => e.example?.runId)).toEqual([run.id]);
   });
 });
+
+describe('two against one, adopted (adoptTwoAgainstOne)', () => {
+  async function adopting(code: string[]) {
+    fake = await startFakeOpenAi({
+      replies: [],
+      respond: (() => {
+        let n = 0;
+        return (req: FakeRequest) => (isIndependent(req) ? py(PER_COUNTRY) : isChecksRequest(req) ? '# no checks' : py(code[Math.min(n++, code.length - 1)]!));
+      })(),
+    });
+    return new Agent({
+      llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0 }),
+      executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
+      store: new KeyvHistoryStore(new Map()),
+      artifactRoot: tempDir('settle-artifacts-'),
+      maxRetries: 3,
+      adoptTwoAgainstOne: true,
+    });
+  }
+
+  it('the next attempt is told the independent programs\' answer; printing it confirms the run without new independent programs', async () => {
+    const agent = await adopting([ALL_ROWS, PER_COUNTRY]);
+    const run = await agent.run('cli:t', 'items sold per country', { inputFiles: [file('sales.csv', SALES)] });
+    expect(run.status).toBe('success');
+    expect(run.attempts.map((a) => a.trigger)).toEqual(['requirement', 'review']);
+    expect(run.attempts[1]!.result?.stdout).toBe('DE 14\nFR 9\nIT 1\n');
+    expect(run.agreement?.adopt).toEqual({ attempt: 2, output: 'DE 14\nFR 9\nIT 1\n' });
+    const told = fake!.requests.filter((r) => !isIndependent(r) && !isChecksRequest(r))[1]!.messages.at(-1)!.content;
+    expect(told).toContain('Two independent programs, written from scratch for this request, both printed this answer');
+    expect(told).toContain('DE 14\nFR 9\nIT 1');
+    expect(fake!.requests.filter(isIndependent)).toHaveLength(2); // none more for the adopting attempt
+  });
+
+  it('an attempt that still prints its own answer ends ⚠️ with the candidates to pick from', async () => {
+    const agent = await adopting([ALL_ROWS, `${ALL_ROWS}\n`.replace('import pandas as pd', 'import pandas as pd  # again')]);
+    const run = await agent.run('cli:t', 'items sold per country', { inputFiles: [file('sales.csv', SALES)] });
+    expect(run.status).toBe('unverified');
+    expect(run.error).toContain('told the answer two independent programs agreed on');
+    expect(run.candidates?.[0]).toMatchObject({ leads: true, output: 'DE 14\nFR 9\nIT 1\n' });
+  });
+});
