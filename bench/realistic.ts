@@ -34,8 +34,8 @@ import { comparisonLines, reusedShare } from './realistic/speed-report.js';
 import { RecordingExecutor } from './realistic/independents.js';
 
 /** An agent with a verify mode. */
-function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode): Agent {
-  return new Agent({ llm, executor, store: new KeyvHistoryStore(new Map()), artifactRoot, maxRetries: retries, verify });
+function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode, adopt = false): Agent {
+  return new Agent({ llm, executor, store: new KeyvHistoryStore(new Map()), artifactRoot, maxRetries: retries, verify, adoptTwoAgainstOne: adopt });
 }
 
 const mark = (pass: boolean, status: string) =>
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const executor = new RecordingExecutor(buildExecutor(args.timeoutS));
   const workDir = mkdtempSync(join(tmpdir(), 'realistic-'));
   const modes: VerifyMode[] = args.verify === 'off' ? ['off'] : args.skipOff ? [args.verify] : ['off', args.verify];
-  const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify) }));
+  const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify, args.adopt) }));
   const results: RequestResult[] = [];
   const summary: RealisticSummary = { provider: llm.name, retries: args.retries, verify: modes, separate: args.separate, results, timings };
   process.stderr.write(`running ${requests.length} requests with ${llm.name}, verify ${modes.join(' and ')}\n`);
