@@ -21,6 +21,7 @@ import { readInputFiles } from './input-files.js';
 import { copiedLine, copyArtifacts } from './out-dir.js';
 import { fitColumns, historyRow, numberedRuns, ROW_COLUMNS } from './history-rows.js';
 import { runOutcome } from './outcome.js';
+import { sessionMemoryCommand } from './session-memory.js';
 
 /** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
 export const HISTORY_ROWS = 20;
@@ -120,6 +121,9 @@ export class Session {
         return this.detach(rest);
       case 'save':
         return this.save(rest);
+      case 'remember':
+      case 'memory':
+        return sessionMemoryCommand(this.app, command, rest, (t) => this.io.print(t));
       default:
         return this.io.print(`Unknown command /${command}. /help lists the commands.`);
     }

@@ -1,6 +1,6 @@
 /**
  * The interactive terminal session: `/generate /run /execute /improve [feedback] /show /history
- * /open <n> /attach <file> /detach [name] /save <file> /help /exit`. Text without a slash is a `/run`.
+ * /open <n> /attach <file> /detach [name] /save <file> /remember <text> /memory [forget <id>] /help /exit`. Text without a slash is a `/run`.
  * Ctrl-C cancels the current step, not the session.
  */
 import { createInterface } from 'node:readline';
@@ -24,6 +24,8 @@ export const SESSION_HELP = `Commands:
   /detach [name]           remove a file from the current run's workspace and the attached files
                            (/detach alone: forget the attached files)
   /save [-f] <file>        write the current code to a file (-f: replace an existing file)
+  /remember <sentence>     remember a definition for the terminal's next runs (e.g. revenue = units × unit_price)
+  /memory [forget <id>]    list what the terminal remembers, or forget an entry
   /help                    this help (help alone too)
   /exit                    leave (exit alone, or Ctrl-D, too); Ctrl-C cancels the current step`;
 

@@ -71,6 +71,19 @@ export const DEFAULT_MEMORY_LIMITS: MemoryLimits = {
   maxExampleBytes: 16 * 1024,
 };
 
+/** How much of a prompt memory may take (what a run is given: `src/memory/recall.ts`). Tokens are estimated as characters / 4. */
+export interface RecallBudget {
+  /** Most tokens of definitions in a prompt. */
+  definitionTokens: number;
+  /** Most tokens of examples in a prompt. */
+  exampleTokens: number;
+  /** Most examples in a prompt. */
+  maxExamples: number;
+}
+
+/** 500 tokens of definitions; at most 2 examples in 1,500 tokens. */
+export const DEFAULT_RECALL_BUDGET: RecallBudget = { definitionTokens: 500, exampleTokens: 1500, maxExamples: 2 };
+
 /** Forgotten entries kept per conversation for the audit; older tombstones are dropped. */
 export const MAX_TOMBSTONES = 500;
 

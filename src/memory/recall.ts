@@ -9,18 +9,9 @@ import type { MemoryEntry } from '../history/memory.js';
 import type { RunMemory } from '../history/types.js';
 import { cosineScores } from './similarity.js';
 
-/** How much of a prompt memory may take. Tokens are estimated as characters / 4. */
-export interface RecallBudget {
-  /** Most tokens of definitions in a prompt. */
-  definitionTokens: number;
-  /** Most tokens of examples in a prompt. */
-  exampleTokens: number;
-  /** Most examples in a prompt. */
-  maxExamples: number;
-}
+import { DEFAULT_RECALL_BUDGET, type RecallBudget } from '../history/memory.js';
 
-/** 500 tokens of definitions; at most 2 examples in 1,500 tokens. */
-export const DEFAULT_RECALL_BUDGET: RecallBudget = { definitionTokens: 500, exampleTokens: 1500, maxExamples: 2 };
+export { DEFAULT_RECALL_BUDGET, type RecallBudget } from '../history/memory.js';
 
 /**
  * Least similarity of an example's request with the new request (cosine, 0–1) for it to be given:
