@@ -4,7 +4,7 @@
  * most {@link ROW_COLUMNS} columns wide, the requirement cut with "…".
  */
 import type { HistoryStore, Run } from '../../src/history/types.js';
-import { madeAttempts } from '../../src/agent/verdict.js';
+import { madeAttempts } from '../../src/history/attempts.js';
 import { OUTCOME_ICON, runOutcome } from './outcome.js';
 
 /** Widest row, in terminal columns. */

@@ -5,7 +5,7 @@ import type { Run } from '../../src/history/types.js';
 import type { CheckResult } from '../../src/sandbox/types.js';
 import type { ToolCallRecord } from '../../src/tools/types.js';
 import type { ConfigProblem } from '../../src/config/load.js';
-import { madeAttempts } from '../../src/agent/verdict.js';
+import { madeAttempts } from '../../src/history/attempts.js';
 import { answerResult, runOutcome } from './outcome.js';
 
 /** Shape printed by `code-agent run --json`. `durationMs` in ms, `bytes` in bytes. */

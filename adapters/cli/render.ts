@@ -9,7 +9,7 @@ import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
 import { boundLine } from '../../src/text/cut.js';
 import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/checks.js';
-import { madeAttempts } from '../../src/agent/verdict.js';
+import { madeAttempts } from '../../src/history/attempts.js';
 import { CANCELLED } from './outcome.js';
 import { queuedText, replacedText, workspaceEntryText } from '../../src/text/workspace-entry.js';
 import { toolCallLine } from '../../src/tools/records.js';

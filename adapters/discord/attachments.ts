@@ -2,18 +2,15 @@
  * Chat attachments → sandbox input files: downloaded with a size cap per file and a cap on their
  * number. A file over the cap is skipped (said to the user), never truncated.
  */
-import type { InputFile } from '../../src/sandbox/types.js';
+import type { InputFile } from '../../src/history/execution.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { prepareInputs } from '../../src/chat/input-note.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 import type { Surface } from './surface.js';
+import type { IncomingFile } from '../../src/chat/incoming-port.js';
 
-/** An attachment as Discord describes it (`size` in bytes, as declared). */
-export interface RemoteFile {
-  name: string;
-  url: string;
-  size: number;
-}
+/** An attachment as the request names it (`bytes` as Discord declared it). */
+export type RemoteFile = IncomingFile;
 
 /**
  * Where Discord serves attachments (https://discord.com/developers/docs/reference#image-formatting-image-base-url).
@@ -49,8 +46,8 @@ export async function downloadAttachments(
       skipped.push(`${file.name}: more than ${limits.maxFiles} files`);
       continue;
     }
-    if (file.size > limits.maxBytes) {
-      skipped.push(`${file.name}: ${formatBytes(file.size)} is over the ${formatBytes(limits.maxBytes)} limit`);
+    if (file.bytes !== undefined && file.bytes > limits.maxBytes) {
+      skipped.push(`${file.name}: ${formatBytes(file.bytes)} is over the ${formatBytes(limits.maxBytes)} limit`);
       continue;
     }
     try {

@@ -13,13 +13,13 @@ import { clientOptionsFor } from './client-options.js';
 
 export { INTENTS } from './client-options.js';
 import { DiscordStartupError, startupErrorFor } from './startup-error.js';
-import type { ChatQueue } from '../../src/chat/job-queue.js';
-import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
-import { Deliveries } from '../../src/chat/deliveries.js';
-import { discordJobs } from './worker-jobs.js';
+import { startChatService, type ChatService } from '../../src/app/chat-service.js';
+import type { ChatIngress } from '../../src/chat/incoming-port.js';
+import { discordIncoming } from './incoming.js';
+import { discordOutgoing } from './outgoing.js';
+import type { DiscordAnswer } from './answers.js';
 
 export { DiscordStartupError } from './startup-error.js';
-
 
 /** What the bot needs. */
 export interface DiscordBotOptions {
@@ -29,8 +29,8 @@ export interface DiscordBotOptions {
   settings?: Partial<DiscordSettings>;
   /** Extra discord.js client options (tests). */
   clientOptions?: Partial<ClientOptions>;
-  /** Queue mode: jobs go to this queue for workers (no sandbox check, no LLM call here); default a queue in this process. */
-  queue?: ChatQueue;
+  /** Start the ops listener (`ops.port`) with the bot (default false: the caller does, or there is none). */
+  ops?: boolean;
 }
 
 
@@ -39,39 +39,22 @@ export class DiscordBot {
   readonly client: Client;
   readonly ctx: IngressContext;
   private readonly logger: Logger;
-  /** The in-memory queue this bot runs its jobs on (absent in queue mode: the caller owns that queue). */
-  private readonly ownQueue: MemoryJobQueue | undefined;
+  /** The pipeline (mode, queue, admission), once started. */
+  private service: ChatService<DiscordAnswer> | undefined;
 
   constructor(private readonly options: DiscordBotOptions) {
     const discord = options.app.config.discord;
     this.logger = options.logger ?? silentLogger;
     this.client = new Client({ ...clientOptionsFor(discord?.api_url), ...options.clientOptions });
     const settings = { ...settingsFrom(discord), ...options.settings };
-    const { app } = options;
-    const logger = this.logger;
-    this.ownQueue = options.queue
-      ? undefined
-      : new MemoryJobQueue(
-          { discord: discordJobs(app, app.config, logger, { client: this.client, settings, logger }) },
-          settings.maxQueuePerChannel,
-          (what, err) => logger.error(`${what}: ${(err as Error)?.stack ?? String(err)}`),
-        );
-    this.ctx = {
-      app,
-      client: this.client,
-      logger,
-      settings,
-      admitter: {
-        deliveries: new Deliveries(app.store, settings.dedupeTtlMs, (err) => logger.warn(`deduplication unavailable: ${(err as Error).message}`)),
-        queue: options.queue ?? this.ownQueue!,
-        maxRequirementChars: app.agent.maxRequirementChars,
-        onQueueError: (err) => logger.error(`could not enqueue a job: ${describe(err)}`),
-        budgets: app.budgets,
-        metrics: app.metrics,
-      },
+    // the entry and the dedupe are the service's, made at start(); handlers run only after login
+    const started = () => {
+      if (!this.service) throw new Error('the Discord bot has not started');
+      return this.service;
     };
-    const queue = this.ctx.admitter.queue;
-    app.metrics?.watchQueue(() => queue.counts());
+    const ingress: ChatIngress<DiscordAnswer> = { receive: (request, requester) => started().ingress.receive(request, requester) };
+    const deliveries = { seen: (id: string | undefined) => started().deliveries.seen(id) };
+    this.ctx = { app: options.app, client: this.client, logger: this.logger, settings, ingress, deliveries };
     this.client.on(Events.InteractionCreate, (i) => void onInteraction(this.ctx, i));
     this.client.on(Events.MessageCreate, (m) => void onMessage(this.ctx, m));
     this.client.on(Events.Error, (err) => this.logger.error(`discord client error: ${describe(err)}`));
@@ -82,21 +65,35 @@ export class DiscordBot {
 
   /** Jobs of this bot's own queue admitted and not yet ended (0 in queue mode: workers run them). */
   get runningJobs(): number {
-    return this.ownQueue?.size ?? 0;
+    return this.service?.runningJobs ?? 0;
+  }
+
+  /** True in queue mode (`queue.url`): this process only receives and enqueues. */
+  get queueMode(): boolean {
+    return this.service?.queueMode ?? false;
   }
 
   /**
    * Logs in and resolves once the client is ready.
-   * @throws {SandboxUnavailableError} when the sandbox cannot isolate on this machine (not in queue mode).
+   * @throws {SandboxUnavailableError} when the sandbox cannot isolate on this machine (not in queue mode);
+   *   {@link ConfigError} in queue mode when Redis cannot be reached.
    * @throws {DiscordStartupError} when the token is missing or refused, or the gateway refuses the
    *   intents (close code 4014: enable the Message Content intent, see docs/discord.md).
    */
   async start(): Promise<void> {
     const token = this.options.app.config.discord?.token;
     if (!token) throw new DiscordStartupError('discord.token is not set');
-    // refuse to serve on a machine where the sandbox cannot isolate, rather than fail every run
-    // (a queue-mode ingress runs no code: its workers check their own machines)
-    if (!this.options.queue) await this.options.app.executor.check();
+    // the mode, the queue, the sandbox check (embedded): once for every platform
+    const { app } = this.options;
+    const { settings } = this.ctx;
+    this.service = await startChatService(app, {
+      incoming: discordIncoming(settings),
+      outgoing: (core) => discordOutgoing(core, core.config, this.logger, { client: this.client, settings, logger: this.logger }),
+      maxQueuePerChannel: settings.maxQueuePerChannel,
+      dedupeTtlMs: settings.dedupeTtlMs,
+      log: { info: (...m) => this.logger.info(m.join(' ')), warn: (...m) => this.logger.warn(m.join(' ')), error: (...m) => this.logger.error(m.join(' ')) },
+      ops: this.options.ops ?? false,
+    });
     let onDisconnect!: (event: { code: number }) => void;
     const refused = new Promise<never>((_, reject) => {
       onDisconnect = (event) => reject(startupErrorFor(event.code));
@@ -108,6 +105,8 @@ export class DiscordBot {
       await Promise.race([this.client.login(token).then(() => ready), refused]);
     } catch (err) {
       await this.client.destroy().catch(() => undefined);
+      await this.service.close(0).catch(() => undefined);
+      this.service = undefined;
       throw err instanceof DiscordStartupError ? err : startupErrorFor(undefined, err);
     } finally {
       this.client.off(Events.ShardDisconnect, onDisconnect);
@@ -121,7 +120,7 @@ export class DiscordBot {
   async stop(graceMs = 60_000): Promise<void> {
     this.client.removeAllListeners(Events.InteractionCreate);
     this.client.removeAllListeners(Events.MessageCreate);
-    await this.ownQueue?.close(graceMs);
+    await this.service?.close(graceMs);
     await this.client.destroy();
   }
 }

@@ -1,15 +1,18 @@
 /**
  * What the bot's jobs share (the core, the Discord client, settings from the config, a logger), and
- * what its handlers add: admission (dedupe and the chat queue, in memory or in Redis).
+ * what its handlers add: the pipeline's entry (src/chat/ingress.ts: admission, the queue in memory
+ * or in Redis — the handlers do not know which).
  */
 import type { Client } from 'discord.js';
 import type { App } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
-import type { AccessLists } from './access.js';
+import type { AccessLists } from './incoming.js';
 import type { Logger } from './log.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
 import { DISCORD_FILE_ORIGINS, type DownloadLimits } from './attachments.js';
-import type { Admitter } from '../../src/chat/admission.js';
+import type { ChatIngress } from '../../src/chat/incoming-port.js';
+import type { Deliveries } from '../../src/chat/deliveries.js';
+import type { DiscordAnswer } from './answers.js';
 
 /** Settings of the adapter, in the units the code uses. */
 export interface DiscordSettings {
@@ -64,7 +67,9 @@ export interface BotContext {
   settings: DiscordSettings;
 }
 
-/** Shared by the gateway handlers: the jobs' context and admission. */
+/** Shared by the gateway handlers: the jobs' context and the pipeline's entry. */
 export interface IngressContext extends BotContext {
-  admitter: Admitter;
+  ingress: ChatIngress<DiscordAnswer>;
+  /** Dedupe of deliveries answered outside the entry (the Improve modal, `/usage`). */
+  deliveries: Pick<Deliveries, 'seen'>;
 }

@@ -1,78 +1,129 @@
 /**
- * Routes gateway events: slash commands, buttons, modal submits, and messages in a run's thread.
- * Jobs go through admission (adapters/discord/enqueue.ts → src/chat/admission.ts); `/history`,
- * `/show` and the Improve modal are answered here, after the same access and dedupe. Nothing
- * thrown here reaches discord.js.
+ * Routes gateway events: slash commands, buttons and modal submits, and messages in a thread, each
+ * turned into a request for the pipeline (incoming.ts → src/chat/ingress.ts); the Improve button's
+ * modal and `/usage` (admins) are answered here. Nothing thrown here reaches discord.js.
  */
-import { SnowflakeUtil, type Interaction, type Message } from 'discord.js';
-import { linkedRunId } from '../../src/chat/thread-link.js';
+import { MessageFlags, SnowflakeUtil, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
+import type { RequestKind } from '../../src/chat/incoming-port.js';
+import { notAdminText, usageAnswer } from '../../src/chat/usage-view.js';
+import { budgetLimits } from '../../src/app/app.js';
 import type { IngressContext } from './context.js';
 import { showImproveModal } from './improve-modal.js';
-import { placeOf, refusalFor, roleIdsOf } from './gate.js';
+import { discordRequest, placeOf, roleIdsOf, type DiscordDelivery } from './incoming.js';
 import { fromDiscordText } from './incoming-text.js';
-import { FEEDBACK_INPUT_ID, conversationId, interactionEventId, parseCustomId } from './ids.js';
-import { handleHistory, handleShow, handleUsage } from './queries.js';
-import { replyEphemeral } from './surface.js';
-import { admitRunAction, admitRunCommand, admitThreadReply } from './enqueue.js';
-import type { ReplyPayload } from './queued.js';
+import { FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
+import { FILE_OPTION } from './commands.js';
+import { interactionRequester, messageRequester } from './requesters.js';
+import { describe, replyEphemeral } from './surface.js';
+import { checkAccess } from './incoming.js';
+
+/** The slash commands that are requests to the pipeline. */
+const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show'] satisfies RequestKind[]);
 
 /** Handles one interaction; never throws. */
 export async function onInteraction(ctx: IngressContext, interaction: Interaction): Promise<void> {
   try {
     if (!interaction.isChatInputCommand() && !interaction.isButton() && !interaction.isModalSubmit()) return;
     const place = placeOf(interaction.guildId, interaction.channelId ?? '', interaction.channel);
-    const refusal = refusalFor(ctx, interaction.user.id, place, roleIdsOf(interaction.member));
-    const conversation = conversationId(place.guildId, place.channelId, place.parentId);
-    if (interaction.isChatInputCommand() && (interaction.commandName === 'run' || interaction.commandName === 'generate')) {
-      return await admitRunCommand(ctx, interaction, interaction.commandName, place, refusal);
+    const roleIds = roleIdsOf(interaction.member);
+    const base: DiscordDelivery = {
+      place,
+      userId: interaction.user.id,
+      roleIds,
+      text: '',
+      deliveryId: interactionEventId(interaction.id),
+      token: { applicationId: interaction.applicationId, token: interaction.token },
+    };
+    const take = (kind: RequestKind, more: Partial<DiscordDelivery>) =>
+      ctx.ingress.receive(discordRequest(kind, { ...base, ...more }), interactionRequester(interaction, ctx.logger));
+    if (interaction.isChatInputCommand()) {
+      const name = interaction.commandName;
+      if (name === 'usage') return await handleUsage(ctx, interaction, roleIds);
+      if (!REQUEST_COMMANDS.has(name)) return await replyEphemeral(ctx.logger, interaction, `Unknown command /${name}.`);
+      await take(name as RequestKind, commandFields(interaction));
+      return;
     }
-    const parsed = interaction.isChatInputCommand() ? undefined : parseCustomId(interaction.customId);
-    if (interaction.isModalSubmit() && parsed?.action === 'feedback') {
-      const feedback = fromDiscordText(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID), interaction.channel).trim();
-      if (!refusal && !feedback) return await replyEphemeral(ctx.logger, interaction, 'The feedback was empty: say what should change.');
-      return await admitRunAction(ctx, interaction, conversation, parsed.runId, feedback, refusal);
+    const parsed = parseCustomId(interaction.customId);
+    if (!parsed) return;
+    if (interaction.isModalSubmit() && parsed.action === 'feedback') {
+      await take('improve', { runId: parsed.runId, text: fromDiscordText(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID), interaction.channel).trim() });
+      return;
     }
-    if (interaction.isButton() && parsed?.action === 'rerun') return await admitRunAction(ctx, interaction, conversation, parsed.runId, undefined, refusal);
-    // /usage: an access list of its own (admins), then dedupe
-    if (interaction.isChatInputCommand() && interaction.commandName === 'usage') {
-      if (await ctx.admitter.deliveries.seen(interactionEventId(interaction.id))) return;
-      return await handleUsage(ctx, interaction, roleIdsOf(interaction.member));
+    if (interaction.isButton() && parsed.action === 'rerun') {
+      await take('rerun', { runId: parsed.runId });
+      return;
     }
-    // no job: access, then dedupe, then the answer
-    if (refusal) return await replyEphemeral(ctx.logger, interaction, refusal);
-    if (await ctx.admitter.deliveries.seen(interactionEventId(interaction.id))) return;
-    if (interaction.isButton() && parsed?.action === 'improve') return await showImproveModal(ctx, interaction, parsed.runId);
-    if (!interaction.isChatInputCommand()) return;
-    if (interaction.commandName === 'history') return await handleHistory(ctx, interaction, conversation);
-    if (interaction.commandName === 'show') return await handleShow(ctx, interaction, conversation);
-    return await replyEphemeral(ctx.logger, interaction, `Unknown command /${interaction.commandName}.`);
+    if (interaction.isButton() && parsed.action === 'improve') {
+      // the modal is the interaction's one answer: access and dedupe first, as for any request
+      const refusal = checkAccess(ctx.settings.access, { userId: interaction.user.id, roleIds }, place);
+      if (refusal) return await replyEphemeral(ctx.logger, interaction, refusal);
+      if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
+      await showImproveModal(ctx, interaction, parsed.runId);
+    }
   } catch (err) {
     ctx.logger.error(`interaction ${interaction.id} failed: ${(err as Error)?.stack ?? String(err)}`);
   }
 }
 
-/** Handles a message: only human messages in a thread linked to a run matter. Never throws. */
+/** A command's options as a request's text and files. */
+function commandFields(interaction: ChatInputCommandInteraction): Partial<DiscordDelivery> {
+  switch (interaction.commandName) {
+    case 'run':
+    case 'generate': {
+      const file = interaction.options.getAttachment(FILE_OPTION);
+      return {
+        text: fromDiscordText(interaction.options.getString('requirement', true), interaction.channel),
+        files: file ? [{ name: file.name, url: file.url, bytes: file.size }] : [],
+      };
+    }
+    case 'history':
+      return { text: String(interaction.options.getInteger('limit') ?? '') };
+    default: {
+      const run = interaction.options.getString('run')?.trim() ?? '';
+      const remove = interaction.options.getString('remove');
+      return { text: remove !== null ? `${run} remove ${remove}`.trim() : run };
+    }
+  }
+}
+
+/** Handles a message: only people's messages in a thread matter (the pipeline keeps those of a run's thread). Never throws. */
 export async function onMessage(ctx: IngressContext, message: Message): Promise<void> {
   try {
     if (message.author.bot || message.system || !message.inGuild() || !message.channel.isThread()) return;
     const thread = message.channel;
-    const conversation = conversationId(message.guildId, thread.id, thread.parentId);
-    // a thread the bot started a moment ago waits for its link: the run's job links it just after
-    // Discord shows it
-    const origin = { madeByApp: thread.ownerId === ctx.client.user?.id, madeAt: SnowflakeUtil.timestampFrom(thread.id) };
-    const runId = await linkedRunId(ctx.app.store, conversation, thread.id, origin);
-    if (!runId) return;
-    const place = placeOf(message.guildId, thread.id, thread);
-    const payload: ReplyPayload = {
-      channelId: message.channelId,
-      conversation,
-      runId,
+    const request = discordRequest('reply', {
+      place: placeOf(message.guildId, thread.id, thread),
       userId: message.author.id,
+      roleIds: roleIdsOf(message.member),
       text: fromDiscordText(message.content, message.channel).trim(),
-      attachments: [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, size: a.size })),
-    };
-    await admitThreadReply(ctx, message, payload, refusalFor(ctx, message.author.id, place, roleIdsOf(message.member)));
+      deliveryId: messageEventId(message.id),
+      files: [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, bytes: a.size })),
+      // a thread the bot started a moment ago waits for its link: the run's job links it just after Discord shows it
+      threadStart: { byApp: thread.ownerId === ctx.client.user?.id, at: SnowflakeUtil.timestampFrom(thread.id) },
+    });
+    await ctx.ingress.receive(request, messageRequester(message, ctx.logger));
   } catch (err) {
     ctx.logger.error(`message ${message.id} failed: ${(err as Error)?.stack ?? String(err)}`);
   }
+}
+
+/**
+ * Answers `/usage [by] [since]` for an admin (`discord.admin_users`, `discord.admin_roles`), privately;
+ * anyone else is told who may. Deduplicated like every interaction.
+ */
+async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInteraction, roleIds: string[]): Promise<void> {
+  if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
+  const { users, roles } = ctx.settings.admins;
+  if (!users.includes(interaction.user.id) && !roleIds.some((r) => roles.includes(r))) {
+    return replyEphemeral(ctx.logger, interaction, notAdminText('discord.admin_users or discord.admin_roles'));
+  }
+  const text = [interaction.options.getString('by'), interaction.options.getString('since')].filter(Boolean).join(' ');
+  try {
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  } catch (err) {
+    ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
+    return;
+  }
+  const content = await usageAnswer(ctx.app.usage, budgetLimits(ctx.app.config), text, 1900).catch((err: unknown) => `⚠️ The usage could not be read: ${(err as Error).message}`.slice(0, 2000));
+  await interaction.editReply({ content, allowedMentions: { parse: [] } }).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
 }

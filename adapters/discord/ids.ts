@@ -1,14 +1,6 @@
 /**
- * Names the adapter gives to things: conversation ids, dedupe keys and component custom ids.
+ * Names the adapter gives to things: dedupe keys and component custom ids (conversation ids: incoming.ts).
  */
-
-/**
- * The conversation (history) of a channel: `discord:<guildId>:<channelId>`, or `discord:dm:<channelId>`
- * outside a guild. A thread belongs to its parent channel's conversation.
- */
-export function conversationId(guildId: string | null | undefined, channelId: string, parentId?: string | null): string {
-  return `discord:${guildId ?? 'dm'}:${parentId ?? channelId}`;
-}
 
 /** Dedupe key of an interaction (Discord may deliver it again after a gateway resume). */
 export const interactionEventId = (id: string): string => `discord:interaction:${id}`;

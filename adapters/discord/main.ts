@@ -4,17 +4,11 @@
  */
 import { ConfigError } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { createApp } from '../../src/app/app.js';
+import { createChatApp } from '../../src/app/chat-service.js';
 import { registerCommands, type RegisterTarget } from './commands.js';
 import { DiscordBot } from './bot.js';
 import { createLogger } from './log.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
-import { JobQueue } from '../../src/queue/queue.js';
-import { IngressOnlyLlm } from '../../src/queue/ingress-llm.js';
-import { redactedUrl } from '../../src/queue/connection.js';
-import { opsDeps } from '../../src/health/parts.js';
-import { startOpsIfConfigured } from '../../src/health/start.js';
-import type { OpsServer } from '../../src/health/ops-server.js';
 
 /** The `discord` section with what the bot cannot start without. */
 function requireDiscord(config: Config, needApplicationId: boolean): NonNullable<Config['discord']> & { token: string } {
@@ -39,34 +33,25 @@ function requireDiscord(config: Config, needApplicationId: boolean): NonNullable
 export async function runDiscordBot(config: Config): Promise<number> {
   requireDiscord(config, false);
   const logger = createLogger(config.log.level, config.log.format);
-  const ingress = Boolean(config.queue.url);
-  // queue mode: this process only receives and enqueues; workers call the LLM and run the sandbox
-  const app = await createApp(config, { warn: (m) => logger.warn(m), ...(ingress ? { llm: new IngressOnlyLlm() } : {}) });
+  // queue mode (`queue.url`): this process only receives and enqueues; workers call the LLM and run the sandbox
+  const app = await createChatApp(config, { warn: (m) => logger.warn(m) });
   keepRunningOnStrayErrors((err) => logger.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
-  let queue: JobQueue | undefined;
-  let bot: DiscordBot;
-  let ops: OpsServer | undefined;
+  // no HTTP server here: /healthz, /readyz and /metrics on ops.port when it is set
+  const bot = new DiscordBot({ app, logger, ops: true });
   try {
-    if (ingress) queue = await JobQueue.open(config, config.discord?.max_queue_per_channel ?? 5);
-    bot = new DiscordBot({ app, logger, ...(queue ? { queue } : {}) });
     await bot.start();
-    // no HTTP server here: /healthz, /readyz and /metrics on ops.port when it is set
-    ops = await startOpsIfConfigured(config, opsDeps(config, app, { queue, runsCode: !ingress }));
   } catch (err) {
-    await queue?.close();
     await app.close();
     throw err;
   }
   logger.info(`Discord bot is online as ${bot.client.user?.tag ?? 'unknown user'}`);
-  if (queue) process.stderr.write(`code-agent: Discord gateway ingress running (queue mode: jobs go to ${redactedUrl(config.queue.url!)})\n`);
+  if (bot.queueMode) process.stderr.write('code-agent: Discord gateway ingress running (queue mode: jobs go to the queue at queue.url)\n');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   logger.info('stopping: waiting for running jobs to post their final message');
   await bot.stop();
-  await ops?.close();
-  await queue?.close();
   await app.close();
   return 0;
 }

@@ -12,9 +12,9 @@ import { packFiles, type Unsendable } from './file-batches.js';
 /** Characters of a result message given to the checks' lines. */
 const CHECKS_CHARS = 500;
 import type { Attempt, Run } from '../../src/history/types.js';
-import type { ExecutionResult } from '../../src/sandbox/types.js';
+import type { ExecutionResult } from '../../src/history/execution.js';
 import { customId } from './ids.js';
-import { madeAttempts } from '../../src/agent/verdict.js';
+import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/code-stream.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { chatOf } from '../../src/chat/run-chat.js';
@@ -80,7 +80,7 @@ export function workingState(inThread: boolean, position: number, note?: string)
 }
 
 /** The header's final status: success or failure, attempts, run id. */
-export function finalState(run: Run): string {
+export function finalStatus(run: Run): string {
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   if (run.status === 'success') return `✅ Success · ${attempts} · run \`${run.id}\``;
@@ -193,11 +193,6 @@ export function improvingMessage(retry: number, maxRetries: number, reason: stri
   return { content: fitted.text, ...(fitted.truncated ? { files: [{ name: `auto-fix-${retry}-error.txt`, data: Buffer.from(reason) }] } : {}) };
 }
 
-/** The progress line, edited in place. */
-export function progressMessage(text: string): Outgoing {
-  return { content: text };
-}
-
 /** The Re-run and Improve buttons of a run. */
 export function runButtons(runId: string, generatedOnly = false): APIActionRowComponent<APIButtonComponent>[] {
   return [
@@ -215,7 +210,7 @@ export function runButtons(runId: string, generatedOnly = false): APIActionRowCo
 export function finalMessage(run: Run, workspace?: string): Outgoing {
   const hint = 'Reply in this thread to improve it with your feedback (attached files go to the sandbox).';
   const line = workspace ? `\n${neutraliseFences(oneLine(workspace, 600))}` : '';
-  return { content: cutChars(`${finalState(run)}\n${hint}${line}`, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
+  return { content: cutChars(`${finalStatus(run)}\n${hint}${line}`, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
 }
 
 /** `/history`: the channel's recent runs, newest first. */
@@ -244,7 +239,7 @@ function workspaceText(listing: Notice): string {
 /** `/show`: a run's requirement, status, its workspace, latest code and latest result (capped; files attached). */
 export function showMessage(run: Run, workspace?: Notice): Outgoing {
   const listed = workspace ? `\n${workspaceText(workspace)}` : '';
-  const header = `**Run \`${run.id}\`** · ${finalState(run)}\n> ${neutraliseFences(oneLine(run.requirement, 300))}${listed}`;
+  const header = `**Run \`${run.id}\`** · ${finalStatus(run)}\n> ${neutraliseFences(oneLine(run.requirement, 300))}${listed}`;
   const latest = run.attempts.at(-1);
   if (!latest) return { content: header };
   const code = codeMessage(latest);

@@ -1,15 +1,16 @@
 /**
  * The Re-run and Improve buttons of a run's final message (Block Kit `block_actions`), and the
- * Improve modal's submission (`view_submission`). Bolt acks each within Slack's 3 s; Re-run and the
- * modal's feedback then go through admission like a thread reply (they wait their turn behind the
- * run, never refused for their busy user). Improve opens the modal with the click's `trigger_id`
+ * Improve modal's submission (`view_submission`). Bolt acks each within Slack's 3 s; Re-run (`rerun`)
+ * and the modal's feedback (`improve`) then go to the pipeline like a thread reply (they wait their
+ * turn behind the run, never refused for their busy user). Improve opens the modal with the click's `trigger_id`
  * (valid 3 s: https://docs.slack.dev/surfaces/modals#opening_modals).
  */
 import type { App as BoltApp, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
-import { refusal } from './access.js';
 import type { SlackContext } from './context.js';
-import { admitReply, admitRerun } from './enqueue.js';
+import { refusal, slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
+import { ephemeralRequester } from './requesters.js';
+import { escapeMrkdwn } from './mrkdwn.js';
 import { IMPROVE_ACTION, RERUN_ACTION } from './views.js';
 
 /** The Improve modal's callback id, and its one input. */
@@ -42,8 +43,16 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     const where = threadOf(body);
     if (!where) return;
     const user = body.user.id;
-    const result = await admitRerun(ctx, body.trigger_id, { ...where, user }, refusal(ctx.settings, where.channel, user));
-    if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(where.channel, user, result.text, where.threadTs);
+    const request = slackRequest('rerun', {
+      team: where.team,
+      channel: where.channel,
+      user,
+      text: '',
+      deliveryId: `slack:action:${body.trigger_id}`,
+      thread: { ts: where.threadTs, byApp: true },
+      ...(body.actions[0]?.value ? { runId: body.actions[0].value } : {}),
+    });
+    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, user, where.threadTs));
   });
 
   app.action<BlockAction<ButtonAction>>(IMPROVE_ACTION, async ({ ack, body, client }) => {
@@ -51,7 +60,7 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     const where = threadOf(body);
     if (!where) return;
     const refused = refusal(ctx.settings, where.channel, body.user.id);
-    if (refused) return ctx.poster.ephemeral(where.channel, body.user.id, refused, where.threadTs);
+    if (refused) return ctx.poster.ephemeral(where.channel, body.user.id, escapeMrkdwn(refused), where.threadTs, true);
     await client.views
       .open({
         trigger_id: body.trigger_id,
@@ -79,10 +88,15 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     const where = parseWhere(view.private_metadata);
     if (!where) return;
     const user = body.user.id;
-    const text = fromSlackText(view.state.values[FEEDBACK_BLOCK]?.[FEEDBACK_INPUT]?.value ?? '').trim();
-    if (!text) return ctx.poster.ephemeral(where.channel, user, 'The feedback was empty: say what should change.', where.threadTs);
-    const result = await admitReply(ctx, `view-${body.trigger_id}`, { ...where, user, text, files: undefined }, refusal(ctx.settings, where.channel, user), 'improve');
-    if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(where.channel, user, result.text, where.threadTs);
+    const request = slackRequest('improve', {
+      team: where.team,
+      channel: where.channel,
+      user,
+      text: fromSlackText(view.state.values[FEEDBACK_BLOCK]?.[FEEDBACK_INPUT]?.value ?? '').trim(),
+      deliveryId: `slack:event:view-${body.trigger_id}`,
+      thread: { ts: where.threadTs, byApp: true },
+    });
+    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, user, where.threadTs));
   });
 }
 

@@ -6,7 +6,7 @@
  * (no `<@U…>` is ever sent back out, so nothing pings), and exactly those three entities are
  * unescaped, `&amp;` last (so `&amp;lt;` stays the text `&lt;`).
  */
-import { straightenQuotesInCode } from '../../src/chat/incoming.js';
+import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
 
 /** `<@U123|name>` / `<#C1|general>` / `<!here>` / `<https://x|label>` → plain text. */
 function plainSequence(body: string): string {
@@ -27,7 +27,7 @@ function splitLabel(body: string): [string, string | undefined] {
 
 /**
  * Slack message or command text → the plain text the user typed (see the module doc); typographic
- * quotes inside code become straight ones (src/chat/incoming.ts).
+ * quotes inside code become straight ones (src/chat/smart-quotes.ts).
  */
 export function fromSlackText(text: string): string {
   const plain = text

@@ -4,19 +4,11 @@
  * only from Slack's file hosts (or the configured API host), every redirect checked the same way
  * (src/chat/safe-fetch.ts), and capped in size and number.
  */
-import type { InputFile } from '../../src/sandbox/types.js';
+import type { InputFile } from '../../src/history/execution.js';
+import type { IncomingFile } from '../../src/chat/incoming-port.js';
 import type { SlackSettings } from './settings.js';
 import { prepareInputs } from '../../src/chat/input-note.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
-
-/** The part of a Slack file object we use (https://docs.slack.dev/reference/objects/file-object). */
-export interface SlackFile {
-  id?: string;
-  name?: string;
-  size?: number;
-  url_private?: string;
-  url_private_download?: string;
-}
 
 /** Result of {@link downloadInputs}. */
 export interface Downloaded {
@@ -38,24 +30,24 @@ function trustedOrigins(apiUrl: string): Set<string> {
  * Never throws: a file that cannot be fetched is listed in `skipped`.
  */
 export async function downloadInputs(
-  files: SlackFile[] | undefined,
+  files: IncomingFile[],
   settings: Pick<SlackSettings, 'botToken' | 'apiUrl' | 'maxInputFileBytes' | 'maxInputFiles'>,
 ): Promise<Downloaded> {
   const result: Downloaded = { files: [], skipped: [] };
   const origins = trustedOrigins(settings.apiUrl);
-  for (const [i, file] of (files ?? []).entries()) {
-    const name = file.name || file.id || `file-${i + 1}`;
+  for (const [i, file] of files.entries()) {
+    const name = file.name;
     if (i >= settings.maxInputFiles) {
       result.skipped.push(`${name}: more than ${settings.maxInputFiles} files attached`);
       continue;
     }
-    const url = file.url_private_download ?? file.url_private;
+    const url = file.url;
     if (!url) {
       result.skipped.push(`${name}: Slack gave no download link`);
       continue;
     }
-    if (file.size !== undefined && file.size > settings.maxInputFileBytes) {
-      result.skipped.push(`${name}: ${file.size} bytes; the limit is ${settings.maxInputFileBytes} (slack.max_input_file_mb)`);
+    if (file.bytes !== undefined && file.bytes > settings.maxInputFileBytes) {
+      result.skipped.push(`${name}: ${file.bytes} bytes; the limit is ${settings.maxInputFileBytes} (slack.max_input_file_mb)`);
       continue;
     }
     try {

@@ -6,11 +6,10 @@
  * files become input files. A mention inside a run's thread is a reply (replies.ts).
  */
 import type { App as BoltApp } from '@slack/bolt';
-import { refusal } from './access.js';
 import type { SlackContext } from './context.js';
-import { admitMessageRun } from './enqueue.js';
+import { slackRequest, type SlackFile } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
-import type { SlackFile } from './inputs.js';
+import { ephemeralRequester } from './requesters.js';
 
 /** A message that starts a run. */
 export interface StartingMessage {
@@ -26,21 +25,17 @@ export interface StartingMessage {
 /** Leading mentions of the app (`<@UBOT>`, `<@UBOT|code-agent>`) are not part of the requirement. */
 const LEADING_MENTIONS = /^(\s*<@[A-Z0-9]+(?:\|[^>]*)?>[\s,:]*)+/;
 
-/** Admits the run a message asks for; answers the user ephemerally (usage, refusal, busy, queued). */
+/** Hands the run a message asks for to the pipeline; the user is answered ephemerally (usage, refusal, busy, queued). */
 export async function startFromMessage(ctx: SlackContext, msg: StartingMessage): Promise<void> {
-  const refused = refusal(ctx.settings, msg.channel, msg.user);
-  const typed = fromSlackText(msg.text.replace(LEADING_MENTIONS, '')).trim();
-  const requirement = typed || (msg.files?.length ? 'Use the attached input files.' : '');
-  if (!refused && !requirement) {
-    return ctx.poster.ephemeral(msg.channel, msg.user, 'Say what the program should do, e.g. "@code-agent plot a sine wave"; attach files to use them as input.');
-  }
-  const result = await admitMessageRun(
-    ctx,
-    msg.eventId,
-    { team: msg.team, channel: msg.channel, user: msg.user, userName: undefined, requirement, ...(msg.files?.length ? { files: msg.files } : {}) },
-    refused,
-  );
-  if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(msg.channel, msg.user, result.text);
+  const request = slackRequest('run', {
+    team: msg.team,
+    channel: msg.channel,
+    user: msg.user,
+    text: fromSlackText(msg.text.replace(LEADING_MENTIONS, '')).trim(),
+    deliveryId: msg.eventId ? `slack:event:${msg.eventId}` : undefined,
+    files: msg.files,
+  });
+  await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, msg.channel, msg.user));
 }
 
 /** Registers the `app_mention` listener. */

@@ -1,17 +1,15 @@
 /**
  * Messages (`message.channels` / `message.groups` / `message.im` events): a reply in a run's thread
- * is an improve request with the reply's text as feedback; a message sent to the app directly (not
- * in a thread) starts a run (mentions.ts). Bolt acks events before listeners run.
- * https://docs.slack.dev/reference/events/message
+ * is a `reply` request (the pipeline finds the thread's run; other threads are not ours); a message
+ * sent to the app directly (not in a thread) starts a run (mentions.ts). Bolt acks events before
+ * listeners run. https://docs.slack.dev/reference/events/message
  */
 import type { App as BoltApp } from '@slack/bolt';
-import { refusal } from './access.js';
-import { conversationId, type SlackContext } from './context.js';
-import type { SlackFile } from './inputs.js';
+import type { SlackContext } from './context.js';
+import { slackRequest, type SlackFile } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
-import { admitReply } from './enqueue.js';
 import { startFromMessage } from './mentions.js';
-import { linkedRunId } from '../../src/chat/thread-link.js';
+import { ephemeralRequester } from './requesters.js';
 
 /** The fields of a message event we read. */
 interface MessageLike {
@@ -32,7 +30,7 @@ interface MessageLike {
 /** Subtypes that are a person's message (https://docs.slack.dev/reference/events/message#subtypes). */
 const PERSON_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
 
-/** Registers the thread-reply listener. */
+/** Registers the message listener. */
 export function registerReplies(app: BoltApp, ctx: SlackContext): void {
   app.event('message', async ({ event, body, context }) => {
     const msg = event as MessageLike;
@@ -44,15 +42,16 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
       if (msg.channel_type === 'im') await startFromMessage(ctx, { team, eventId, channel: msg.channel, user: msg.user, text: msg.text ?? '', files: msg.files });
       return;
     }
-    const { channel, user, thread_ts: threadTs } = msg;
-    const conv = conversationId(team, channel);
-    // only threads of our runs; cheap lookup before anything else (a thread the app made a moment ago
-    // waits for its link: the run's job links it just after Slack shows it)
-    const origin = { madeByApp: msg.parent_user_id !== undefined && msg.parent_user_id === context.botUserId, madeAt: Number(threadTs) * 1000 || undefined };
-    const runId = await linkedRunId(ctx.core.store, conv, threadTs, origin);
-    if (!runId) return;
-    const request = { team, channel, threadTs, user, runId, text: fromSlackText(msg.text ?? ''), files: msg.files };
-    const result = await admitReply(ctx, eventId, request, refusal(ctx.settings, channel, user));
-    if (result.outcome !== 'duplicate' && result.text) await ctx.poster.ephemeral(channel, user, result.text, threadTs);
+    const request = slackRequest('reply', {
+      team,
+      channel: msg.channel,
+      user: msg.user,
+      text: fromSlackText(msg.text ?? ''),
+      deliveryId: eventId ? `slack:event:${eventId}` : undefined,
+      // a thread the app made a moment ago waits for its link: the run's job links it just after Slack shows it
+      thread: { ts: msg.thread_ts, byApp: msg.parent_user_id !== undefined && msg.parent_user_id === context.botUserId },
+      files: msg.files,
+    });
+    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, msg.channel, msg.user, msg.thread_ts));
   });
 }

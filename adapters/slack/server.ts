@@ -14,17 +14,11 @@ import { registerActions } from './actions.js';
 import { registerMentions } from './mentions.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';
-import type { SlackContext } from './context.js';
-import type { SandboxUnavailableError } from '../../src/sandbox/types.js';
-import { JobQueue } from '../../src/queue/queue.js';
-import { IngressOnlyLlm } from '../../src/queue/ingress-llm.js';
-import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
-import type { ChatQueue } from '../../src/chat/job-queue.js';
-import { Deliveries } from '../../src/chat/deliveries.js';
-import { slackJobs } from './worker-jobs.js';
-import { opsDeps } from '../../src/health/parts.js';
+import type { Log, SlackContext } from './context.js';
+import { slackIncoming } from './incoming.js';
+import { slackOutgoing } from './outgoing.js';
+import { createChatApp, startChatService } from '../../src/app/chat-service.js';
 import { OPS_PATHS, opsRoutes, type OpsDeps } from '../../src/health/routes.js';
-import { startOpsIfConfigured } from '../../src/health/start.js';
 
 /** A running adapter. */
 export interface SlackAdapter {
@@ -67,34 +61,23 @@ const LEVELS: Record<string, LogLevel> = {
  */
 export async function startSlackAdapter(config: Config, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
   const settings = slackSettings(config);
-  const ingress = Boolean(config.queue.url);
-  // queue mode: this process never runs code (workers do), so it needs neither an LLM nor the sandbox
-  const core = await createApp(config, ingress ? { ...options, llm: options.llm ?? new IngressOnlyLlm() } : options);
-  // refuse to serve when the sandbox cannot isolate here, rather than failing every run
-  if (!ingress) {
-    await core.executor.check().catch(async (err: unknown) => {
-      await core.close();
-      throw err;
-    });
-  }
-  // queue mode: jobs go to Redis for workers; else to a queue in this process, run by the same job code
-  const jobQueue = ingress
-    ? await JobQueue.open(config, settings.maxQueuePerChannel).catch(async (err: unknown) => {
-        await core.close();
-        throw err;
-      })
-    : undefined;
-  let queue: ChatQueue | undefined = jobQueue;
-  // /healthz, /readyz, /metrics: on Bolt's HTTP server, and on the ops listener when ops.port is set
-  const ops = opsDeps(config, core, { queue: jobQueue, runsCode: !ingress });
-  const opsServer = await startOpsIfConfigured(config, ops).catch(async (err: unknown) => {
-    await jobQueue?.close();
+  const core = await createChatApp(config, options);
+  // Bolt's logger once Bolt is made (options.logger, else Bolt's own); jobs may log before that
+  let logger: Log = options.logger ?? console;
+  const log: Log = { info: (...m) => logger.info(...m), warn: (...m) => logger.warn(...m), error: (...m) => logger.error(...m) };
+  // the mode, the queue, the sandbox check and the ops listener: once for every platform
+  const service = await startChatService(core, {
+    incoming: slackIncoming(settings),
+    outgoing: () => slackOutgoing(config, log),
+    maxQueuePerChannel: settings.maxQueuePerChannel,
+    dedupeTtlMs: settings.dedupeTtlMs,
+    log,
+  }).catch(async (err: unknown) => {
     await core.close();
     throw err;
   });
   const closeAll = async (graceMs?: number) => {
-    await opsServer?.close();
-    await queue?.close(graceMs);
+    await service.close(graceMs);
     await core.close();
   };
   const logLevel = LEVELS[config.log.level] ?? LogLevel.INFO;
@@ -113,7 +96,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
           signingSecret: settings.signingSecret!,
           logLevel,
           ...(options.logger ? { logger: options.logger } : {}),
-          customRoutes: opsCustomRoutes(ops),
+          customRoutes: opsCustomRoutes(service.ops),
         });
   const bolt = new BoltApp({
     token: settings.botToken,
@@ -133,24 +116,8 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
       `cannot start the Slack app: auth.test failed at ${settings.apiUrl ?? 'https://slack.com/api/'}: ${(err as Error).message}. Check slack.bot_token (SLACK_BOT_TOKEN) and that Slack is reachable.`,
     );
   }
-  const log = options.logger ?? bolt.logger;
-  queue ??= new MemoryJobQueue({ slack: slackJobs(core, config, log) }, settings.maxQueuePerChannel, (what, err) => log.error(`slack: ${what}`, err));
-  const counted = queue;
-  core.metrics?.watchQueue(() => counted.counts());
-  const ctx: SlackContext = {
-    core,
-    settings,
-    poster: new SlackPoster(new WebClient(settings.botToken, webOptions)),
-    log,
-    admitter: {
-      deliveries: new Deliveries(core.store, settings.dedupeTtlMs, (err) => log.warn('slack: deduplication unavailable:', (err as Error).message)),
-      queue,
-      maxRequirementChars: core.agent.maxRequirementChars,
-      onQueueError: (err) => log.error('slack: could not enqueue a job', err),
-      budgets: core.budgets,
-      metrics: core.metrics,
-    },
-  };
+  logger = options.logger ?? bolt.logger;
+  const ctx: SlackContext = { core, settings, poster: new SlackPoster(new WebClient(settings.botToken, webOptions)), log, ingress: service.ingress };
   registerCommands(bolt, ctx);
   registerReplies(bolt, ctx);
   registerActions(bolt, ctx);
@@ -173,7 +140,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   return {
     settings,
     port,
-    ingress,
+    ingress: service.queueMode,
     async stop(graceMs = 10_000) {
       await bolt.stop().catch(() => undefined);
       await closeAll(graceMs);

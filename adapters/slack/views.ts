@@ -2,12 +2,12 @@
  * What the thread shows, as mrkdwn strings: pure functions of core data, every untrusted part
  * escaped (see mrkdwn.ts). Posting is thread.ts's job.
  */
-import type { ExecutionResult } from '../../src/sandbox/types.js';
+import type { ExecutionResult } from '../../src/history/execution.js';
 import type { Run } from '../../src/history/types.js';
 import { statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type SlackButton } from './mrkdwn.js';
-import { madeAttempts } from '../../src/agent/verdict.js';
+import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/code-stream.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 

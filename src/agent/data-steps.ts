@@ -11,7 +11,7 @@ import { emit, type CallOptions, type VerifyMode } from './call-options.js';
 import type { Verdict } from './verdict.js';
 import { requestSoFar } from './verdict.js';
 import { profileInputs, profileSection } from '../data/profile.js';
-import { sandboxInputNames } from '../sandbox/names.js';
+import { sandboxInputNames } from '../text/file-names.js';
 import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
 import { boundLine } from '../text/cut.js';
 import { agreeEitherWay } from './agreement.js';

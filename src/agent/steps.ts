@@ -11,7 +11,7 @@ import { safeSegment } from './ids.js';
 import { askForProgram, samplingAfter } from './reply.js';
 import { buildMessages, systemPrompt } from './prompts.js';
 import { availableLibraries, librariesSentence } from './environment-text.js';
-import { cleanName } from '../sandbox/names.js';
+import { cleanName } from '../text/file-names.js';
 import { brokenCheck, deriveChecks } from './checks.js';
 import { reviewResult } from './review.js';
 import { requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';

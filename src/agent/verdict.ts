@@ -180,10 +180,3 @@ function sameShortfallAsBefore(run: Run, attempt: Attempt): string | undefined {
   return `${first.check.split('\n')[0]}${first.detail ? `: ${first.detail}` : ''}`;
 }
 
-/**
- * How many attempts a run made: its attempts without the copy of an earlier one kept as its answer
- * (`keptFrom`), which is not a new version of the code. What users are told ("after 3 attempts").
- */
-export function madeAttempts(run: Pick<Run, 'attempts'>): number {
-  return run.attempts.filter((a) => a.keptFrom === undefined).length;
-}

@@ -6,7 +6,7 @@
 import type { HistoryStore, Run } from '../history/types.js';
 import type { WorkspaceLimits, WorkspaceManifest, WorkspacePut } from '../history/workspace.js';
 import type { InputFile } from '../sandbox/types.js';
-import { sandboxInputNames } from '../sandbox/names.js';
+import { sandboxInputNames } from '../text/file-names.js';
 import { takeTurn } from './turn-lease.js';
 import type { WorkspaceCache } from '../history/workspace-cache.js';
 import { cacheStored } from '../history/workspace-restore.js';

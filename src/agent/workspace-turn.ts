@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { HistoryStore, Run } from '../history/types.js';
 import type { Artifact, InputFile } from '../sandbox/types.js';
-import { sandboxInputNames } from '../sandbox/names.js';
+import { sandboxInputNames } from '../text/file-names.js';
 import {
   DEFAULT_WORKSPACE_LIMITS,
   workspaceFingerprint,

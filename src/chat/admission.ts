@@ -23,7 +23,7 @@ import type { Budgets } from '../usage/budgets.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Deliveries, SeenIn } from './deliveries.js';
 import { busyText, couldNotQueueText, queuedText, tooLongText } from './messages.js';
-import { onExistingRun, type ChatRequest } from './request.js';
+import { startsRun, type IncomingRequest } from './incoming-port.js';
 
 /** What admission uses: the dedupe, the queue, the agent's requirement limit, and a log for queue errors. */
 export interface Admitter {
@@ -43,7 +43,7 @@ export interface AdmissionRequest {
   /** Step 1: the platform's access decision (undefined: allowed), made by the caller from its lists. */
   refusal: string | undefined;
   /** Steps 2 and 4: what is asked (a new run's requirement is checked; a job on an existing run waits its turn). */
-  request: ChatRequest;
+  request: Pick<IncomingRequest, 'kind' | 'text'>;
   /** Step 2: the platform's check of the request (undefined: valid, else why not). */
   check?: () => Promise<string | undefined>;
   /** Step 3: the delivery's id (e.g. `slack:command:<trigger_id>`); undefined: not deduplicated. */
@@ -74,19 +74,19 @@ export async function admit(admitter: Admitter, req: AdmissionRequest): Promise<
 async function decide(admitter: Admitter, req: AdmissionRequest): Promise<AdmissionResult> {
   if (req.refusal !== undefined) return { outcome: 'refused', step: 'access', text: req.refusal };
   const { request } = req;
-  if ('requirement' in request && request.requirement.length > admitter.maxRequirementChars) {
-    return { outcome: 'refused', step: 'request', text: tooLongText(request.requirement.length, admitter.maxRequirementChars) };
+  if (startsRun(request.kind) && request.text.length > admitter.maxRequirementChars) {
+    return { outcome: 'refused', step: 'request', text: tooLongText(request.text.length, admitter.maxRequirementChars) };
   }
   const invalid = await req.check?.();
   if (invalid !== undefined) return { outcome: 'refused', step: 'request', text: invalid };
   const seenIn = await admitter.deliveries.seen(req.deliveryId);
   if (seenIn) return { outcome: 'duplicate', seenIn };
-  if (admitter.budgets && request.kind !== 're-run') {
+  if (admitter.budgets && request.kind !== 'rerun') {
     const spent = await admitter.budgets.refusal(accountOfJob(req.job)).catch(() => undefined);
     if (spent !== undefined) return { outcome: 'refused', step: 'budget', text: spent };
   }
   try {
-    const limit = { ...req.job.limit, ...(onExistingRun(request) ? { waitsForUser: true } : {}) };
+    const limit = { ...req.job.limit, ...(startsRun(request.kind) ? {} : { waitsForUser: true }) };
     const admission = await admitter.queue.submit(req.jobId, { ...req.job, limit }, req.beforeAdd);
     if (!admission.accepted) return { outcome: 'busy', reason: admission.reason, text: busyText(admission.reason) };
     return { outcome: 'queued', ahead: admission.ahead, text: admission.ahead > 0 ? queuedText(admission.ahead) : undefined };

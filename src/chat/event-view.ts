@@ -6,7 +6,7 @@
  */
 import type { AgentEvent } from '../agent/events.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
-import type { ExecutionResult } from '../sandbox/types.js';
+import type { ExecutionResult } from '../history/execution.js';
 import {
   agreementNotice,
   checksNotices,

@@ -4,7 +4,7 @@
  * (Slack: 3000 characters per section block; Discord: 2000 characters per message).
  */
 import { constants } from 'node:os';
-import type { ExecutionResult } from '../sandbox/types.js';
+import type { ExecutionResult } from '../history/execution.js';
 import { summarizeFailure } from '../agent/failure.js';
 import { cutChars } from '../text/cut.js';
 import { checksPassedText, checksShortfall } from '../agent/checks.js';

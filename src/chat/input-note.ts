@@ -1,10 +1,10 @@
 /**
  * What the LLM is told about a chat's attached files: exactly the names the program will find
- * in its work dir (cleaned, see src/sandbox/names.ts), never the raw names a user or a platform
+ * in its work dir (cleaned, see src/text/file-names.ts), never the raw names a user or a platform
  * sent (which may hold paths, control characters or text that reads like instructions).
  */
-import { sandboxInputNames } from '../sandbox/names.js';
-import type { InputFile } from '../sandbox/types.js';
+import { sandboxInputNames } from '../text/file-names.js';
+import type { InputFile } from '../history/execution.js';
 
 /** Attached files under the names the sandbox gives them, and a note per file that cannot be used. */
 export function prepareInputs(files: InputFile[]): { files: InputFile[]; skipped: string[] } {

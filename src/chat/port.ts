@@ -15,11 +15,12 @@
  *
  * Every method here is best effort and never throws: a failed post never breaks a run.
  */
-import type { Run } from '../history/types.js';
-import type { InputFile } from '../sandbox/types.js';
+import type { Run, RunChat } from '../history/types.js';
+import type { InputFile } from '../history/execution.js';
 import type { EventView } from './event-view.js';
 import type { Notice } from './verification.js';
 import type { ThreadRef } from './thread-ref.js';
+import type { IncomingRequest } from './incoming-port.js';
 
 /** Posting into one thread. `R` is the platform's reference to a posted message (Slack: a ts). */
 export interface ThreadOutput<M, R> {
@@ -36,7 +37,7 @@ export type ProgressLine =
   | { step: 'finished'; run: Run; failed: boolean; seconds: number }
   | { step: 'stopped' };
 
-/** The kinds of turns a chat job makes on a run. */
+/** The kinds of turns a chat job makes on a run (a `reply` is an `improve` turn). */
 export type TurnKind = 'run' | 'generate' | 'improve' | 'rerun';
 
 /** An attempt's final code (`lastAttempt`: the highest attempt this call may reach). */
@@ -63,6 +64,12 @@ export interface ThreadMarkup<M> {
   failure(reason: string): M;
   /** A note after the last message (plain text, e.g. the history could not record the end). */
   note(text: string): M;
+  /**
+   * What replaces a notice that turned out false (plain `correction`): the worker-stopped notice of
+   * a run whose worker was only paused and went on to its end. Shown struck through where the
+   * markup can, followed by the correction.
+   */
+  withdrawn(notice: string, correction: string): M;
 }
 
 /** A thread a job renders in. */
@@ -80,4 +87,52 @@ export interface ChatThread<M, R> {
   inputs(): Promise<InputFile[]>;
   /** Says how the turn ended outside the thread (undefined run: the call threw before it existed). Never throws. */
   ended(run: Run | undefined, failure: string | undefined): Promise<void>;
+}
+
+/** A posted message, as plain JSON (it is kept in the queue's store to be corrected later). */
+export interface MessageId {
+  /** The channel (or room, or thread) it is in. */
+  channel: string;
+  /** The platform's id of the message (Slack ts, Discord snowflake, Matrix event id). */
+  id: string;
+}
+
+/** A new run's thread, and where the run lives in chat (stored with the run for its later turns). */
+export interface OpenedThread<M, R> {
+  thread: ChatThread<M, R>;
+  chat: RunChat;
+}
+
+/**
+ * The job side of a platform: what the pipeline's job runner (src/chat/request-jobs.ts) asks of it,
+ * in the app's own process or in a queue worker. `M` is its message type, `R` its reference to a
+ * posted message. Built from the config alone (a worker has no gateway connection).
+ */
+export interface OutgoingPort<M, R> {
+  /** The platform's name (the `platform` of the requests it serves). */
+  platform: string;
+  /**
+   * Opens a new run's thread for a `run` or `generate` request. When the platform refuses, the
+   * requester is told privately (e.g. "invite me to this channel") and undefined is returned:
+   * nothing runs. Never throws.
+   */
+  openThread(request: IncomingRequest): Promise<OpenedThread<M, R> | undefined>;
+  /**
+   * The thread of an existing run for a `reply`, `improve` or `rerun` request (`run`: the run as
+   * stored, when it could be read). May show there, or outside it, that the turn started. Never throws.
+   */
+  runThread(request: IncomingRequest, run: Run | undefined): Promise<ChatThread<M, R>>;
+  /**
+   * The thread a job rendered in, rebuilt from its reference in another process (to say that the
+   * job's worker stopped). Never throws.
+   */
+  reopenThread(request: IncomingRequest, ref: ThreadRef): Promise<ChatThread<M, R>>;
+  /** Tells the requester something only they see, from a job (plain text). Never throws. */
+  tell(request: IncomingRequest, text: string): Promise<void>;
+  /** The JSON id of a posted message (undefined when it has none). */
+  messageId(ref: R): MessageId | undefined;
+  /** Replaces a message posted earlier, maybe by another process. Never throws. */
+  editMessage(id: MessageId, msg: M): Promise<void>;
+  /** Releases what the port holds (a REST-only client of a worker). */
+  close?(): Promise<void>;
 }

@@ -8,7 +8,7 @@
 import { InputError, type Agent } from '../agent/agent.js';
 import { newRunId } from '../agent/ids.js';
 import type { HistoryStore, Run, RunChat } from '../history/types.js';
-import type { InputFile } from '../sandbox/types.js';
+import type { InputFile } from '../history/execution.js';
 import { callAgent } from './agent-call.js';
 import { withInputFilesNote } from './input-note.js';
 import type { ChatThread } from './port.js';

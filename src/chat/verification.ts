@@ -18,7 +18,7 @@ import type {
 import { queuedText, replacedText, workspaceEntryText } from '../text/workspace-entry.js';
 import { FEEDBACK_CALLS, toolCallLine } from '../tools/records.js';
 import { checkLines, checksPassedText } from '../agent/checks.js';
-import type { CheckReport, ExecutionResult } from '../sandbox/types.js';
+import type { CheckReport, ExecutionResult } from '../history/execution.js';
 import { previewLines } from '../data/table-preview.js';
 
 /** A notice: `title` is our own words (safe); `lines` may hold model or program text (put it in a code block). */

@@ -3,12 +3,19 @@
  * the listing `/show` answers with, and removing a file (`/show <run> remove <name>`). Texts are
  * plain; each platform escapes them for its markup (file names are the user's words).
  */
-import type { Agent } from '../agent/agent.js';
 import type { Run } from '../history/types.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { workspaceEntryText } from '../text/workspace-entry.js';
 import { formatBytes } from '../text/bytes.js';
 import type { Notice } from './verification.js';
+
+/** A run's workspace, read and changed (the agent's: src/agent/agent.ts). */
+export interface WorkspaceAccess {
+  /** @throws the store's errors */
+  workspace(run: Run): Promise<WorkspaceManifest>;
+  /** @returns false when the workspace has no such file. @throws the store's errors */
+  removeFile(run: Run, name: string): Promise<boolean>;
+}
 
 /** Most file names the end message's line names (the rest are counted). */
 const NAMED_MAX = 8;
@@ -46,7 +53,7 @@ function badName(name: string): string | undefined {
  * @returns what to answer (plain text)
  * @throws the store's errors
  */
-export async function removeFileText(agent: Agent, run: Run, name: string): Promise<string> {
+export async function removeFileText(agent: WorkspaceAccess, run: Run, name: string): Promise<string> {
   const wanted = name.trim();
   const bad = badName(wanted);
   if (bad) return `Nothing removed: ${bad}.`;

@@ -16,7 +16,7 @@ export type WorkspaceOrigin =
 
 /** One file of a run's workspace. */
 export interface WorkspaceFile {
-  /** The name the program finds in its work dir (cleaned, see `src/sandbox/names.ts`). */
+  /** The name the program finds in its work dir (cleaned, see `src/text/file-names.ts`). */
   name: string;
   /** SHA-256 of the content, hex. */
   hash: string;

@@ -8,7 +8,7 @@
 import { constants as fsc, lstatSync, readdirSync } from 'node:fs';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { cleanRelativePath, distinctName } from './names.js';
+import { cleanRelativePath, distinctName } from '../text/file-names.js';
 import type { Artifact } from './types.js';
 
 /**

@@ -10,7 +10,7 @@ import { USER_CODE_FILE } from './bwrap-args.js';
 import { classifyLimit } from './classify.js';
 import { checkWorkDir, guardWorkDir } from './disk-guard.js';
 import type { Ready } from './ready.js';
-import { cleanName, distinctName } from './names.js';
+import { cleanName, distinctName } from '../text/file-names.js';
 import type { RunOutcome, StartedProcess, WatchedRun } from './process.js';
 import { resizeSlot, type Slot } from './slot.js';
 import { watchFull } from './work-fs.js';

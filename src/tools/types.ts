@@ -5,19 +5,8 @@
  * execution, limited (calls, bytes, time) and recorded: every call is a {@link ToolCallRecord}.
  */
 
-/** One call a program made to a tool during an execution, as kept with the attempt. No credential ever. */
-export interface ToolCallRecord {
-  /** The tool's name: `http`, `sql`. */
-  tool: string;
-  /** One line, e.g. `GET api.example.com/v1/rates → 200, 2.1 KB, 84 ms` or `sql shop: 1 query, 3 rows`. */
-  summary: string;
-  /** False when the call was refused or failed (a refused host, a cap, an upstream error). */
-  ok: boolean;
-  /** Time from the request to the answer, in ms. */
-  durationMs: number;
-  /** Bytes of the answer handed to the program. */
-  bytes: number;
-}
+export type { ToolCallRecord } from '../history/execution.js';
+import type { ToolCallRecord } from '../history/execution.js';
 
 /** A broker route's answer to the program. */
 export interface RouteAnswer {

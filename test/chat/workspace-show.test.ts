@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { py, startWorld as startSlackWorld, type World as SlackWorld } from '../slack/harness.js';
 import { startWorld as startDiscordWorld, type World as DiscordWorld } from '../discord/harness.js';
-import { conversationId } from '../../adapters/discord/ids.js';
+import { conversationId } from '../../adapters/discord/incoming.js';
 import { workspaceLine } from '../../src/chat/workspace-view.js';
 
 let slack: SlackWorld | undefined;

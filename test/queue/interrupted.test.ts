@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { INTERRUPTED } from '../../src/history/stale-runs.js';
 import type { Run } from '../../src/history/types.js';
-import { markInterrupted, WORKER_STOPPED } from '../../src/queue/interrupted.js';
+import { markInterrupted, WORKER_STOPPED } from '../../src/chat/worker-stopped.js';
 
 const run = (id: string, status: Run['status'], error?: string): Run => ({
   id,

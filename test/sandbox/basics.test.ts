@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, limitsFromConfig, MIB } from '../../src/sandbox/limits.js';
-import { cleanName } from '../../src/sandbox/names.js';
+import { cleanName } from '../../src/text/file-names.js';
 import { makeExecutor, tempDir, START_MODES } from './helpers.js';
 
 describe.each(START_MODES)('sandbox basics ($start)', ({ options }) => {

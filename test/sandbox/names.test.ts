@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanName, distinctName, MAX_NAME_BYTES, sandboxInputNames } from '../../src/sandbox/names.js';
+import { cleanName, distinctName, MAX_NAME_BYTES, sandboxInputNames } from '../../src/text/file-names.js';
 import { makeExecutor, tempDir } from './helpers.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';

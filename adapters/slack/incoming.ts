@@ -1,0 +1,101 @@
+/**
+ * Slack's side of the incoming port (src/chat/incoming-port.ts): who may ask where
+ * (`slack.allowed_channels`, `slack.allowed_users`; empty = all), how the commands are spelled
+ * (`slack.commands`), the answers' markup (answers.ts), and Slack's traffic — slash commands,
+ * mentions, direct messages, thread replies, buttons, the Improve modal — as neutral requests.
+ */
+import type { IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
+import type { SlackSettings } from './settings.js';
+import { slackAnswers } from './answers.js';
+
+/** Slack's own part of a request: its workspace, and the slash command's `response_url` (answers only the requester sees, valid 30 min). */
+export type SlackOrigin = { team: string | null; responseUrl: string | null };
+
+/** The part of a Slack file object we read (https://docs.slack.dev/reference/objects/file-object). */
+export interface SlackFile {
+  id?: string;
+  name?: string;
+  size?: number;
+  url_private?: string;
+  url_private_download?: string;
+}
+
+/** The conversation id of a Slack channel: `slack:<team>:<channel>`. */
+export function conversationId(team: string | undefined, channel: string): string {
+  return `slack:${team ?? 'T'}:${channel}`;
+}
+
+/**
+ * Access (step 1 of admission), from the settings' lists.
+ * @returns undefined when allowed, else the refusal shown (ephemerally) to the user.
+ */
+export function refusal(settings: Pick<SlackSettings, 'allowedChannels' | 'allowedUsers'>, channel: string, user: string): string | undefined {
+  if (settings.allowedChannels.length > 0 && !settings.allowedChannels.includes(channel)) {
+    return 'This app is not enabled in this channel. Ask an admin to add it to slack.allowed_channels.';
+  }
+  if (settings.allowedUsers.length > 0 && !settings.allowedUsers.includes(user)) {
+    return 'You are not on the list of people who may run code with this app. Ask an admin to add you to slack.allowed_users.';
+  }
+  return undefined;
+}
+
+/** Slack's incoming port. */
+export function slackIncoming(settings: SlackSettings): IncomingPort<string> {
+  return {
+    platform: 'slack',
+    names: settings.commands,
+    access: (request) => refusal(settings, request.where.channel, request.who.userId),
+    markup: slackAnswers,
+    threadNamed,
+    historyLimit: settings.historyLimit,
+  };
+}
+
+/** A thread named in `/show`'s text: a message permalink (`…/p1700000000000100`) or a ts (`1700000000.000100`). */
+export function threadNamed(arg: string): string | undefined {
+  const permalink = /\/p(\d{10})(\d{6})/.exec(arg);
+  if (permalink) return `${permalink[1]}.${permalink[2]}`;
+  return /^\d{10}\.\d{6}$/.test(arg) ? arg : undefined;
+}
+
+/** What a Slack delivery says, before it becomes a request. */
+export interface SlackDelivery {
+  team: string | undefined;
+  channel: string;
+  user: string;
+  userName?: string;
+  /** Plain text (incoming-text.ts). */
+  text: string;
+  /** Dedupe key, e.g. `slack:command:<trigger_id>`, `slack:event:<event_id>`. */
+  deliveryId: string | undefined;
+  /** The thread it was made in (its parent's ts), with what Slack says of that parent. */
+  thread?: { ts: string; byApp: boolean };
+  files?: SlackFile[];
+  runId?: string;
+  responseUrl?: string;
+}
+
+/** A Slack delivery as a neutral request. */
+export function slackRequest(kind: RequestKind, d: SlackDelivery): IncomingRequest<SlackOrigin> {
+  return {
+    platform: 'slack',
+    kind,
+    deliveryId: d.deliveryId,
+    who: { userId: d.user, ...(d.userName ? { userName: d.userName } : {}) },
+    where: {
+      conversation: conversationId(d.team, d.channel),
+      channel: d.channel,
+      ...(d.thread ? { thread: d.thread.ts, threadStart: { byApp: d.thread.byApp, at: Number(d.thread.ts) * 1000 || undefined } } : {}),
+    },
+    text: d.text,
+    files: (d.files ?? []).map(incomingFile),
+    ...(d.runId ? { runId: d.runId } : {}),
+    receivedAt: Date.now(),
+    origin: { team: d.team ?? null, responseUrl: d.responseUrl ?? null },
+  };
+}
+
+/** A Slack file as the request names it (downloaded later with the bot token: inputs.ts). */
+function incomingFile(file: SlackFile, i: number): IncomingFile {
+  return { name: file.name || file.id || `file-${i + 1}`, url: file.url_private_download ?? file.url_private ?? '', ...(file.size !== undefined ? { bytes: file.size } : {}) };
+}

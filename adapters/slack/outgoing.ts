@@ -1,0 +1,146 @@
+/**
+ * Slack's side of the outgoing port (src/chat/port.ts: OutgoingPort): a run's thread is the thread
+ * of a channel message that names who asked, the requirement and the status; messages are mrkdwn
+ * sections (markup.ts), files are uploaded after the message they belong to, and files given with a
+ * request are downloaded with the bot token (inputs.ts). Posts go straight to the Web API with the
+ * bot token, from the app's process or a queue worker alike.
+ */
+import { WebClient } from '@slack/web-api';
+import type { Config } from '../../src/config/schema.js';
+import type { Run, RunChat } from '../../src/history/types.js';
+import type { ChatThread, MessageId, OutgoingPort, ThreadOutput } from '../../src/chat/port.js';
+import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js';
+import type { Log } from './context.js';
+import type { SlackOrigin } from './incoming.js';
+import { downloadInputs } from './inputs.js';
+import { slackMarkup, type SlackOut } from './markup.js';
+import { escapeMrkdwn, inlineText } from './mrkdwn.js';
+import { clientOptions, SlackPoster, type Upload } from './poster.js';
+import { ephemeral } from './requesters.js';
+import { slackSettings, type SlackSettings } from './settings.js';
+import { finalStatus, rootText } from './views.js';
+
+/** What Slack's outgoing side uses. */
+interface Out {
+  settings: SlackSettings;
+  poster: SlackPoster;
+  log: Log;
+}
+
+/** Posting into one Slack thread; a file that cannot be uploaded is named in the thread with why. */
+function slackOutput(out: Out, channel: string, threadTs: string): ThreadOutput<SlackOut, MessageId> {
+  const uploadAll = async (uploads: Upload[] | undefined) => {
+    for (const file of uploads ?? []) {
+      try {
+        await out.poster.upload(channel, threadTs, file);
+      } catch (err) {
+        out.log.warn(`slack: upload ${file.filename} failed:`, (err as Error).message);
+        await out.poster.post(channel, `⚠️ Could not upload \`${inlineText(file.filename, 100)}\`: ${inlineText((err as Error).message, 300)}`, threadTs);
+      }
+    }
+  };
+  return {
+    async post(msg) {
+      const ts = await out.poster.post(channel, msg.text, threadTs, msg.plain, msg.buttons);
+      await uploadAll(msg.uploads);
+      return { channel, id: ts };
+    },
+    async edit(ref, msg) {
+      await out.poster.update(ref.channel, ref.id, Array.isArray(msg.text) ? msg.text.join('\n') : msg.text);
+      await uploadAll(msg.uploads);
+    },
+  };
+}
+
+/** What the channel message shows of a request when its run is not known. */
+type Root = Pick<Run, 'requirement' | 'requestedBy' | 'chat'>;
+
+/** A Slack thread as the chat port's thread (the channel message's ts is the thread's key). */
+function slackThread(out: Out, channel: string, threadTs: string, request: IncomingRequest, root: Root | undefined): ChatThread<SlackOut, MessageId> {
+  const output = slackOutput(out, channel, threadTs);
+  return {
+    ref: { channel, thread: threadTs },
+    key: threadTs,
+    output,
+    markup: slackMarkup,
+    async inputs() {
+      if (!request.files.length) return [];
+      const inputs = await downloadInputs(request.files, out.settings);
+      if (inputs.skipped.length > 0) {
+        await output.post({ text: `⚠️ Some attached files were not used:\n${inputs.skipped.map((s) => `• ${inlineText(s, 300)}`).join('\n')}` }).catch(() => undefined);
+      }
+      return inputs.files;
+    },
+    async ended(run, failure) {
+      const text = run ? rootText(run, finalStatus(run)) : root && rootText(root, `❌ failed: ${inlineText(failure ?? 'failed', 300)}`);
+      if (text) await out.poster.update(channel, threadTs, text).catch((err: unknown) => out.log.warn('slack: updating the channel message failed:', (err as Error).message));
+    },
+  };
+}
+
+/** Where a new run lives in chat, and what its channel message shows before the run exists. */
+function rootOf(request: IncomingRequest): { chat: RunChat; root: Root } {
+  const kind = request.kind === 'generate' ? 'generate' : 'run';
+  const chat: RunChat = { thread: { channel: request.where.channel }, kind, ...(request.who.userName ? { userName: request.who.userName } : {}) };
+  return { chat, root: { requirement: request.text.trim(), requestedBy: request.who.userId, chat } };
+}
+
+/**
+ * Slack's outgoing port (of the app's in-memory queue, or of a queue worker).
+ * @throws {ConfigError} when `slack.bot_token` is missing.
+ */
+export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, MessageId> {
+  const settings = slackSettings(config, 'worker');
+  const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
+  const out: Out = { settings, poster, log };
+
+  /** Tells the requester something only they see (plain text): through the command's response_url, else an ephemeral message. */
+  async function tell(request: IncomingRequest, text: string): Promise<void> {
+    const { responseUrl } = request.origin as SlackOrigin;
+    const mrkdwn = escapeMrkdwn(text);
+    if (!responseUrl) return poster.ephemeral(request.where.channel, request.who.userId, mrkdwn, request.where.thread, true);
+    // https://docs.slack.dev/interactivity/handling-user-interaction#message_responses
+    const res = await fetch(responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ephemeral(mrkdwn)) }).catch((err: unknown) => err as Error);
+    if (res instanceof Error || !res.ok) log.warn('slack: response_url failed', res instanceof Error ? res.message : res.status);
+  }
+
+  return {
+    platform: 'slack',
+    tell,
+
+    async openThread(request) {
+      const { chat, root } = rootOf(request);
+      const channel = request.where.channel;
+      let threadTs: string;
+      try {
+        const who = inlineText(request.who.userName ?? 'someone', 80);
+        threadTs = await poster.post(channel, rootText(root, '⏳ working…'), undefined, `${who} asked: ${inlineText(request.text, 200)}`);
+      } catch (err) {
+        if ((err as Error).name === 'NotInChannelError') await tell(request, 'I am not in this channel yet: invite me with `/invite @code-agent` (or the app\'s name), then try again.');
+        else await tell(request, `Slack refused the message: ${(err as Error).message}`);
+        log.warn('slack: opening a thread failed:', (err as Error).message);
+        return undefined;
+      }
+      chat.thread.thread = threadTs;
+      return { thread: slackThread(out, channel, threadTs, request, root), chat };
+    },
+
+    async runThread(request, run) {
+      const channel = request.where.channel;
+      const threadTs = request.where.thread ?? '';
+      const who = inlineText(request.who.userId, 40);
+      const status = request.kind === 'rerun' ? `⏳ re-running (for ${who})…` : `⏳ improving (reply by ${who})…`;
+      if (run) await poster.update(channel, threadTs, rootText(run, status)).catch(() => undefined);
+      return slackThread(out, channel, threadTs, request, undefined);
+    },
+
+    async reopenThread(request, ref) {
+      return slackThread(out, ref.channel, ref.thread ?? request.where.thread ?? '', request, startsRun(request.kind) ? rootOf(request).root : undefined);
+    },
+
+    messageId: (ref) => ref,
+    async editMessage(id, msg) {
+      await poster.update(id.channel, id.id, Array.isArray(msg.text) ? msg.text.join('\n') : msg.text).catch((err: unknown) => log.warn('slack: editing a message failed:', (err as Error).message));
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * A chat platform's process, wired once for every platform: the mode is chosen here and nowhere
+ * else. Embedded (no `queue.url`): the sandbox is checked at start (a machine that cannot isolate
+ * refuses to serve rather than fail every run) and jobs run on a queue in this process with the
+ * platform's outgoing port. Queue mode: this process is an ingress — it never calls the LLM
+ * ({@link IngressOnlyLlm}) nor runs code — and admitted jobs go to Redis for `code-agent worker`.
+ * Either way the platform's transport hands its requests to one {@link ChatIngress}.
+ */
+import type { Config } from '../config/schema.js';
+import { createApp, type App, type AppOverrides } from './app.js';
+import { IngressOnlyLlm } from '../queue/ingress-llm.js';
+import { JobQueue } from '../queue/queue.js';
+import { MemoryJobQueue } from '../chat/memory-queue.js';
+import type { ChatQueue, PlatformJobs } from '../chat/job-queue.js';
+import { Deliveries } from '../chat/deliveries.js';
+import type { Admitter } from '../chat/admission.js';
+import { createIngress } from '../chat/ingress.js';
+import { requestJobs } from '../chat/request-jobs.js';
+import type { ChatIngress, IncomingPort } from '../chat/incoming-port.js';
+import type { OutgoingPort } from '../chat/port.js';
+import { opsDeps } from '../health/parts.js';
+import type { OpsDeps } from '../health/routes.js';
+import { startOpsIfConfigured } from '../health/start.js';
+import type { OpsServer } from '../health/ops-server.js';
+
+/** Where the service logs (Bolt's logger, the Discord bot's, pino: any with these three). */
+export interface ChatLog {
+  info(...msg: unknown[]): void;
+  warn(...msg: unknown[]): void;
+  error(...msg: unknown[]): void;
+}
+
+/** What a platform gives the service. */
+export interface ChatPlatformSpec<A, M, R> {
+  incoming: IncomingPort<A>;
+  /** Its outgoing port for the jobs this process runs (embedded only; a worker builds its own). */
+  outgoing: (core: App) => OutgoingPort<M, R>;
+  /** Jobs waiting or running in one channel, at most (the platform's `max_queue_per_channel`). */
+  maxQueuePerChannel: number;
+  /** How long delivery ids are remembered, in ms (the platform's `dedupe_ttl_s`). */
+  dedupeTtlMs: number;
+  log: ChatLog;
+  /** Start the ops listener (`ops.port`) here (default true). */
+  ops?: boolean;
+}
+
+/** A platform's running pipeline. */
+export interface ChatService<A> {
+  /** The entry the transport hands its requests to. */
+  ingress: ChatIngress<A>;
+  /** True in queue mode: this process only receives and enqueues. */
+  queueMode: boolean;
+  /** Dedupe of deliveries answered outside the entry (e.g. an admin command). */
+  deliveries: Deliveries;
+  /** `/healthz`, `/readyz`, `/metrics` of this process (for a transport that serves HTTP itself). */
+  ops: OpsDeps;
+  /** Jobs admitted here and not yet ended (0 in queue mode: workers run them). */
+  readonly runningJobs: number;
+  /** Stops taking jobs, waits for running ones (at most `graceMs`), closes the queue and the ops listener (not the core). */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The jobs of a platform on a core, with its outgoing port (the app's own process, or a worker). */
+export function platformJobs<M, R>(core: App, port: OutgoingPort<M, R>, log: ChatLog): PlatformJobs & { close(): Promise<void> } {
+  const name = port.platform;
+  return requestJobs(
+    {
+      agent: core.agent,
+      store: core.store,
+      onInternalError: (err) => log.error(`${name}: a job failed: ${(err as Error)?.stack ?? String(err)}`),
+      onWarning: (what, err) => log.warn(`${name}: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
+    },
+    port,
+  );
+}
+
+/**
+ * Builds the core of a chat process: in queue mode without an LLM (an ingress never calls it).
+ * @throws what {@link createApp} throws
+ */
+export async function createChatApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const queueMode = Boolean(config.queue.url);
+  return createApp(config, queueMode ? { ...overrides, llm: overrides.llm ?? new IngressOnlyLlm() } : overrides);
+}
+
+/**
+ * Starts a platform's pipeline on a built core (see the module comment).
+ * @throws {SandboxUnavailableError} (embedded) when the sandbox cannot isolate here; {@link ConfigError}
+ *   (queue mode) when Redis cannot be reached; when the ops listener cannot listen.
+ */
+export async function startChatService<A, M, R>(core: App, spec: ChatPlatformSpec<A, M, R>): Promise<ChatService<A>> {
+  const { config } = core;
+  const queueMode = Boolean(config.queue.url);
+  const platform = spec.incoming.platform;
+  let memory: MemoryJobQueue | undefined;
+  let redis: JobQueue | undefined;
+  let queue: ChatQueue;
+  if (queueMode) {
+    redis = await JobQueue.open(config, spec.maxQueuePerChannel);
+    queue = redis;
+  } else {
+    await core.executor.check();
+    const jobs = platformJobs(core, spec.outgoing(core), spec.log);
+    memory = new MemoryJobQueue({ [platform]: jobs }, spec.maxQueuePerChannel, (what, err) => spec.log.error(`${platform}: ${what}: ${(err as Error)?.stack ?? String(err)}`));
+    queue = memory;
+  }
+  core.metrics?.watchQueue(() => queue.counts());
+  const deliveries = new Deliveries(core.store, spec.dedupeTtlMs, (err) => spec.log.warn(`${platform}: deduplication unavailable: ${(err as Error)?.message ?? String(err)}`));
+  const admitter: Admitter = {
+    deliveries,
+    queue,
+    maxRequirementChars: core.agent.maxRequirementChars,
+    onQueueError: (err) => spec.log.error(`${platform}: could not enqueue a job: ${(err as Error)?.message ?? String(err)}`),
+    budgets: core.budgets,
+    metrics: core.metrics,
+  };
+  const ops = opsDeps(config, core, { queue: redis, runsCode: !queueMode });
+  let opsServer: OpsServer | undefined;
+  try {
+    if (spec.ops !== false) opsServer = await startOpsIfConfigured(config, ops);
+  } catch (err) {
+    await queue.close();
+    throw err;
+  }
+  const ingress = createIngress({ store: core.store, workspaces: core.agent, admitter }, spec.incoming);
+  return {
+    ingress,
+    queueMode,
+    deliveries,
+    ops,
+    get runningJobs() {
+      return memory?.size ?? 0;
+    },
+    async close(graceMs) {
+      await opsServer?.close();
+      await queue.close(graceMs);
+    },
+  };
+}

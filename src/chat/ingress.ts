@@ -1,0 +1,210 @@
+/**
+ * The pipeline's single entry (src/chat/incoming-port.ts: {@link ChatIngress}), once for every
+ * platform and both modes. A request that asks for a turn of the agent (`run`, `generate`,
+ * `reply`, `improve`, `rerun`) goes through admission (admission.ts: access → the request's checks
+ * → dedupe → budgets → limits) and becomes a job whose payload is the request itself; a query
+ * (`history`, `show`) is answered at once from the history, after the same access and dedupe.
+ * What the requester must know (a refusal, the queue position, the answer) is said through its
+ * {@link Requester}, in the platform's markup.
+ */
+import { randomUUID } from 'node:crypto';
+import type { HistoryStore, Run } from '../history/types.js';
+import { admit, type AdmissionResult, type Admitter } from './admission.js';
+import { jobIdOf } from './job-queue.js';
+import type { LimitKey } from './limits.js';
+import { linkedRunId } from './thread-link.js';
+import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
+import {
+  startsRun,
+  unknownKind,
+  type ChatIngress,
+  type CommandNames,
+  type IncomingPort,
+  type IncomingRequest,
+  type ReceiveOutcome,
+  type Requester,
+} from './incoming-port.js';
+
+/** What the entry uses. */
+export interface IngressDeps {
+  store: HistoryStore;
+  /** The runs' workspaces (`/show`). */
+  workspaces: WorkspaceAccess;
+  /** Dedupe, budgets, limits and the queue (admission.ts). */
+  admitter: Admitter;
+  /** Most runs `/history` lists when asked for more. */
+  maxHistory?: number;
+}
+
+/** A requirement given only as files. */
+export const FILES_ONLY_REQUIREMENT = 'Use the attached input files.';
+
+/** The most runs `/history` lists. */
+export const HISTORY_MAX = 25;
+
+/** The limit key of a request's job: its conversation (the channel's cap) and its user (one job each). */
+export function limitKeyOf(jobId: string, request: Pick<IncomingRequest, 'platform' | 'who' | 'where'>): LimitKey {
+  return { jobId, channel: request.where.conversation, user: `${request.platform}:user:${request.who.userId}` };
+}
+
+/** Builds the entry of one platform (see the module comment). */
+export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): ChatIngress<A> {
+  const say = (requester: Requester<A>, text: string) => requester.answer(port.markup.text(text));
+
+  /** Admits a job request; tells the requester what came of it. */
+  async function enqueue(request: IncomingRequest, requester: Requester<A>, check?: () => Promise<string | undefined>): Promise<AdmissionResult> {
+    const jobId = jobIdOf(request.platform, request.kind, request.deliveryId ?? randomUUID());
+    const result = await admit(deps.admitter, {
+      refusal: port.access(request),
+      request,
+      ...(check ? { check } : {}),
+      deliveryId: request.deliveryId,
+      jobId,
+      job: { platform: request.platform, kind: request.kind, limit: limitKeyOf(jobId, request), payload: request },
+      ...(requester.accepted ? { beforeAdd: (ahead: number) => requester.accepted!(ahead) } : {}),
+    });
+    switch (result.outcome) {
+      case 'duplicate':
+        await requester.repeated?.(result.seenIn);
+        break;
+      case 'queued':
+        if (result.text !== undefined) await say(requester, result.text);
+        break;
+      case 'refused':
+      case 'busy':
+      case 'unavailable':
+        await say(requester, result.text);
+        break;
+      default:
+        unknownOutcome(result);
+    }
+    return result;
+  }
+
+  /** `run`, `generate`: a requirement (or files) is needed. */
+  async function startRun(request: IncomingRequest, requester: Requester<A>): Promise<ReceiveOutcome> {
+    const text = request.text.trim() || (request.files.length ? FILES_ONLY_REQUIREMENT : '');
+    if (!text && port.access(request) === undefined) {
+      await say(requester, usageText(request.kind === 'generate' ? 'generate' : 'run', port.names));
+      return { outcome: 'answered' };
+    }
+    return enqueue({ ...request, text }, requester);
+  }
+
+  /** `reply`: only in a thread linked to a run (looked up before anything else: other threads are not ours). */
+  async function reply(request: IncomingRequest, requester: Requester<A>): Promise<ReceiveOutcome> {
+    const { conversation, thread, threadStart } = request.where;
+    let runId = request.runId;
+    if (runId === undefined && thread !== undefined) {
+      const origin = { madeByApp: threadStart?.byApp ?? false, madeAt: threadStart?.at };
+      runId = await linkedRunId(deps.store, conversation, thread, origin).catch(() => undefined);
+    }
+    if (runId === undefined) return { outcome: 'ignored' };
+    return enqueue({ ...request, runId }, requester);
+  }
+
+  /** `improve`, `rerun`: the run must be in this conversation's history. */
+  async function onRun(request: IncomingRequest, requester: Requester<A>): Promise<ReceiveOutcome> {
+    const { conversation, thread } = request.where;
+    const runId = request.runId ?? (thread !== undefined ? await deps.store.threadRunId(conversation, thread).catch(() => undefined) : undefined);
+    if (runId === undefined) return { outcome: 'ignored' };
+    if (request.kind === 'improve' && !request.text.trim() && port.access(request) === undefined) {
+      await say(requester, 'The feedback was empty: say what should change.');
+      return { outcome: 'answered' };
+    }
+    const check = async () => ((await deps.store.getRun(conversation, runId).catch(() => undefined)) ? undefined : `Run ${runId} was not found in this channel's history.`);
+    return enqueue({ ...request, runId }, requester, check);
+  }
+
+  /** `history`, `show`: access, dedupe, then the answer read from the history. */
+  async function query(request: IncomingRequest, requester: Requester<A>, answer: () => Promise<A>): Promise<ReceiveOutcome> {
+    const refusal = port.access(request);
+    if (refusal !== undefined) {
+      await say(requester, refusal);
+      return { outcome: 'answered' };
+    }
+    const seenIn = await deps.admitter.deliveries.seen(request.deliveryId);
+    if (seenIn) {
+      await requester.repeated?.(seenIn);
+      return { outcome: 'duplicate', seenIn };
+    }
+    await requester.working?.();
+    const msg = await answer().catch((err: unknown) => port.markup.text(`Could not read the history: ${(err as Error)?.message ?? String(err)}`));
+    await requester.answer(msg);
+    return { outcome: 'answered' };
+  }
+
+  const noRuns = () => port.markup.text(`No runs in this channel yet. Start one with \`${port.names.run} <what the program should do>\`.`);
+
+  async function history(request: IncomingRequest): Promise<A> {
+    const asked = Number.parseInt(request.text.trim(), 10);
+    const limit = Number.isFinite(asked) && asked > 0 ? Math.min(asked, deps.maxHistory ?? HISTORY_MAX) : port.historyLimit;
+    const runs = await deps.store.listRuns(request.where.conversation, limit);
+    return runs.length ? port.markup.history({ runs }, port.names) : noRuns();
+  }
+
+  async function show(request: IncomingRequest): Promise<A> {
+    const { which, remove } = parseShow(request.text);
+    const conversation = request.where.conversation;
+    const run = await findRun(deps.store, conversation, which, port.threadNamed);
+    if (!run) return which ? port.markup.text(`No run ${which} in this channel's history; \`${port.names.history}\` lists its runs.`) : noRuns();
+    if (remove !== undefined) return port.markup.text(await removeFileText(deps.workspaces, run, remove));
+    return port.markup.show({ run, workspace: await deps.workspaces.workspace(run) }, port.names);
+  }
+
+  return {
+    async receive(request, requester) {
+      try {
+        switch (request.kind) {
+          case 'run':
+          case 'generate':
+            return await startRun(request, requester);
+          case 'reply':
+            return await reply(request, requester);
+          case 'improve':
+          case 'rerun':
+            return await onRun(request, requester);
+          case 'history':
+            return await query(request, requester, () => history(request));
+          case 'show':
+            return await query(request, requester, () => show(request));
+          default:
+            return unknownKind(request.kind);
+        }
+      } catch (err) {
+        // the store failed outside admission (a thread lookup): the requester is told, nothing is queued
+        await say(requester, `Could not take your request (${(err as Error)?.message ?? String(err)}); try again in a minute.`).catch(() => undefined);
+        return { outcome: 'unavailable', text: String(err) };
+      }
+    },
+  };
+}
+
+/** How to start a run, e.g. ``Usage: `/run <what the program should do>`…`` (said for an empty request). */
+export function usageText(kind: 'run' | 'generate', names: CommandNames): string {
+  const name = names[kind];
+  return kind === 'run'
+    ? `Usage: \`${name} <what the program should do>\`, e.g. \`${name} plot a sine wave\` (files given with it become its input files). Reply in its thread to improve the result.`
+    : `Usage: \`${name} <what the program should do>\`: writes the code without running it.`;
+}
+
+/** `[run] [remove <name>]` → which run (empty: the newest) and the file to remove, if any. */
+export function parseShow(text: string): { which: string; remove?: string } {
+  const m = /^(?:(\S+)\s+)?remove(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!m) return { which: text.trim() };
+  return { which: m[1] ?? '', remove: (m[2] ?? '').trim() };
+}
+
+/** The run `/show` names: the newest, a thread's (`threadNamed`), or by id. @throws the store's errors */
+async function findRun(store: HistoryStore, conversation: string, which: string, threadNamed: ((arg: string) => string | undefined) | undefined): Promise<Run | undefined> {
+  if (!which) return (await store.listRuns(conversation, 1))[0];
+  const thread = threadNamed?.(which);
+  if (thread !== undefined) return store.findRunByThread(conversation, thread);
+  if (/^[a-z0-9-]{1,40}$/i.test(which)) return store.getRun(conversation, which);
+  return undefined;
+}
+
+/** Compile-time proof that every admission outcome has a case. */
+function unknownOutcome(result: never): never {
+  throw new Error(`unknown admission outcome: ${JSON.stringify(result)}`);
+}

@@ -1,0 +1,10 @@
+/** Facts about a run's attempts that every view of a run tells the same way. */
+import type { Run } from './types.js';
+
+/**
+ * How many attempts a run made: its attempts without the copy of an earlier one kept as its answer
+ * (`keptFrom`), which is not a new version of the code. What users are told ("after 3 attempts").
+ */
+export function madeAttempts(run: Pick<Run, 'attempts'>): number {
+  return run.attempts.filter((a) => a.keptFrom === undefined).length;
+}
