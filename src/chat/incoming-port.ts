@@ -25,6 +25,7 @@ import type { Run } from '../history/types.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import type { SeenIn } from './deliveries.js';
 import type { AdmissionResult } from './admission.js';
+import type { MemoryReply } from '../memory/commands.js';
 
 /**
  * What a request asks for. One name per idea, on every platform and in the job queue:
@@ -34,12 +35,14 @@ import type { AdmissionResult } from './admission.js';
  * - `improve` — the Improve button (or reaction) of a run, with the feedback typed for it;
  * - `rerun` — the Re-run button (or reaction): the run's latest code run again, without the LLM;
  * - `history` — the conversation's newest runs (`text`: an optional count);
- * - `show` — one run's workspace and latest code (`text`: `[run id | thread] [remove <file name>]`).
+ * - `show` — one run's workspace and latest code (`text`: `[run id | thread] [remove <file name>]`);
+ * - `remember` — a definition for the channel's memory (`text`: the sentence; src/memory/commands.ts);
+ * - `memory` — the channel's memory listed, or an entry forgotten (`text`: empty, or `forget <id>`).
  *
- * Other work adds kinds here (`remember`, `memory`, `usage`); each new kind is one more case at the
- * switches in src/chat/ingress.ts and src/chat/request-jobs.ts.
+ * Other work adds kinds here (`usage`); each new kind is one more case at the switches in
+ * src/chat/ingress.ts and src/chat/request-jobs.ts.
  */
-export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'history' | 'show';
+export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'history' | 'show' | 'remember' | 'memory';
 
 /** The kinds that become a job on the queue (a turn of the agent on a run). */
 export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun'>;
@@ -48,7 +51,7 @@ export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' |
 export type QueryRequestKind = Exclude<RequestKind, JobRequestKind>;
 
 /** Every request kind, in the order above (for tests and help texts). */
-export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'history', 'show'];
+export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'history', 'show', 'remember', 'memory'];
 
 /** Whether a kind becomes a job. */
 export function isJobKind(kind: RequestKind): kind is JobRequestKind {
@@ -61,6 +64,8 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
       return true;
     case 'history':
     case 'show':
+    case 'remember':
+    case 'memory':
       return false;
     default:
       return unknownKind(kind);
@@ -189,6 +194,8 @@ export interface CommandNames {
   generate: string;
   history: string;
   show: string;
+  remember: string;
+  memory: string;
 }
 
 /** `/show`'s answer: the run, and its workspace as it is now. */
@@ -208,6 +215,8 @@ export interface AnswerMarkup<A> {
   text(plain: string): A;
   history(view: HistoryView, names: CommandNames): A;
   show(view: ShowView, names: CommandNames): A;
+  /** `/remember`'s and `/memory`'s answer: a title (our words) and lines (the team's text, untrusted: shown in a code block). */
+  memory(reply: MemoryReply): A;
 }
 
 /** What a platform gives the pipeline's entry (one per process). */
@@ -234,7 +243,7 @@ export interface IncomingPort<A> {
 export type ReceiveOutcome =
   /** A job request went through admission (queued, refused, busy, a repeat, or the queue was down). */
   | AdmissionResult
-  /** A query (`history`, `show`) or a usage hint was answered. */
+  /** A query (`history`, `show`, `remember`, `memory`) or a usage hint was answered. */
   | { outcome: 'answered' }
   /** Nothing to do: a message in a thread that is no run's. */
   | { outcome: 'ignored' };

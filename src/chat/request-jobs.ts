@@ -58,6 +58,8 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>): P
         return onRun(request, (runId) => ({ kind: 'rerun', runId }), job);
       case 'history':
       case 'show':
+      case 'remember':
+      case 'memory':
         throw new NotAJobError(`a ${request.kind} request is answered at once, never queued (${request.platform})`);
       default:
         return unknownKind(request.kind);

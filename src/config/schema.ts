@@ -180,13 +180,15 @@ export const slackCommandsSchema = z
     history: slashCommand('/history'),
     show: slashCommand('/show'),
     usage: slashCommand('/usage'),
+    remember: slashCommand('/remember'),
+    memory: slashCommand('/memory'),
   })
   .strict()
   .refine((c) => new Set(Object.values(c)).size === Object.values(c).length, { message: 'the commands need different names' });
 
 export const slackSchema = z
   .object({
-    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage' }),
+    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory' }),
     bot_token: optionalString,
     signing_secret: optionalString,
     /** Set → Socket Mode (no public URL needed). */
