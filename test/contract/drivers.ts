@@ -49,6 +49,10 @@ export interface ChatDriver {
   removeFile(thread: string, name: string): Promise<string>;
   /** Everything only a requester was told (ephemeral answers), so far. */
   told(): string;
+  /** `/remember <text>` as user 1; returns the answer. */
+  remember(text: string): Promise<string>;
+  /** `/memory [args]` as user 2; returns the answer. */
+  memory(args?: string): Promise<string>;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   /**
@@ -71,9 +75,10 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   const finalPosts = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
   const eph = () => slack.callsOf('chat.postEphemeral').length;
   let seq = 0;
-  const slackShow = async (text: string) => {
+  const slackShow = (text: string) => slackQuery('/show', text);
+  const slackQuery = async (command: string, text: string, user: string = users[1]) => {
     const responses = slack.responses.length;
-    const res = await sendCommand(appUrl, SECRET, { command: '/show', text, user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM, response_url: slack.responseUrl(`show${++seq}`) });
+    const res = await sendCommand(appUrl, SECRET, { command, text, user_id: user, channel_id: 'C_MAIN', team_id: TEAM, trigger_id: `trig-q-${++seq}`, response_url: slack.responseUrl(`q${seq}`) });
     const body = typeof res.body === 'object' && res.body ? JSON.stringify(res.body) : '';
     if (body) return body;
     // acked empty: the answer came later, via response_url
@@ -143,6 +148,8 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     show: (ts) => slackShow(ts ?? ''),
     removeFile: (ts, name) => slackShow(`${ts} remove ${name}`),
     told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
+    remember: (text) => slackQuery('/remember', text),
+    memory: (args = '') => slackQuery('/memory', args, users[2]),
     ...(workers ?? {}),
     close,
   };
@@ -202,6 +209,11 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     removeFile: async (thread, name) => deferredAnswer(discord.slash('show', { run: runIdOf(thread), remove: name }, from(1)).id),
     // a refused reply is answered in its thread, a refused command in its interaction's message
     told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
+    remember: async (text) => deferredAnswer(discord.slash('remember', { definition: text }, from(1)).id),
+    memory: async (args = '') => {
+      const forget = /^forget\s+(\S+)$/.exec(args.trim());
+      return deferredAnswer(discord.slash('memory', forget ? { forget: forget[1]! } : {}, from(2)).id);
+    },
     ...(workers ?? {}),
     close,
   };
