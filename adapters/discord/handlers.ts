@@ -49,6 +49,13 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       await take('improve', { runId: parsed.runId, text: fromDiscordText(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID), interaction.channel).trim() });
       return;
     }
+    if (interaction.isButton() && parsed.action === 'remember') {
+      await take('remember', { runId: parsed.runId });
+      return;
+    }
+    if (interaction.isButton() && parsed.action === 'just-this-time') {
+      return await replyEphemeral(ctx.logger, interaction, 'Not remembered: only this run read it that way.');
+    }
     if (interaction.isButton() && parsed.action === 'rerun') {
       await take('rerun', { runId: parsed.runId });
       return;

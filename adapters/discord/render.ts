@@ -11,6 +11,7 @@ import { packFiles, type Unsendable } from './file-batches.js';
 
 /** Characters of a result message given to the checks' lines. */
 const CHECKS_CHARS = 500;
+import type { MemoryOffer } from '../../src/memory/offer.js';
 import type { Attempt, Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import { customId } from './ids.js';
@@ -204,6 +205,23 @@ export function runButtons(runId: string, generatedOnly = false): APIActionRowCo
       ],
     },
   ];
+}
+
+/** The offer after a correction (src/memory/offer.ts): the sentence in a code block, [Remember] [Just this time]. */
+export function memoryOfferMessage(offer: MemoryOffer): Outgoing {
+  const title = '📌 **Remember for this channel?** Its next runs would read requests with:';
+  return {
+    content: fitBlock(offer.sentence, MESSAGE_CHARS, { maxLines: 6, wrap: (block) => `${title}\n${block}` }).text,
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Primary, label: 'Remember', custom_id: customId('remember', offer.runId) },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Just this time', custom_id: customId('just-this-time', offer.runId) },
+        ],
+      },
+    ],
+  };
 }
 
 /** The last message of a job in the thread: its outcome, the line naming its workspace (`workspace`, plain) and the buttons. */

@@ -2,6 +2,7 @@
  * What the thread shows, as mrkdwn strings: pure functions of core data, every untrusted part
  * escaped (see mrkdwn.ts). Posting is thread.ts's job.
  */
+import type { MemoryOffer } from '../../src/memory/offer.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import type { Run } from '../../src/history/types.js';
 import { statusLine } from '../../src/chat/format.js';
@@ -110,6 +111,21 @@ export function finalText(run: Run): string {
 /** Action ids of the buttons on a run's final message (the button's value is the run id). */
 export const RERUN_ACTION = 'ca_rerun';
 export const IMPROVE_ACTION = 'ca_improve';
+
+/** Action ids of the offer to remember a correction (the button's value is the run id). */
+export const REMEMBER_ACTION = 'ca_remember';
+export const JUST_THIS_TIME_ACTION = 'ca_just_this_time';
+
+/** The offer after a correction (src/memory/offer.ts): the sentence in a code block, [Remember] [Just this time]. */
+export function memoryOfferView(offer: MemoryOffer): { text: string; buttons: SlackButton[] } {
+  return {
+    text: fencedSection(offer.sentence, '📌 *Remember for this channel?* Its next runs would read requests with:', 3000, 6).text,
+    buttons: [
+      { actionId: REMEMBER_ACTION, text: 'Remember', value: offer.runId, primary: true },
+      { actionId: JUST_THIS_TIME_ACTION, text: 'Just this time', value: offer.runId },
+    ],
+  };
+}
 
 /** The Re-run (`Run` for generated code) and Improve buttons of a run. */
 export function runButtons(run: Pick<Run, 'id' | 'status'>): SlackButton[] {

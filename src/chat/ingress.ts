@@ -15,6 +15,7 @@ import type { LimitKey } from './limits.js';
 import { linkedRunId } from './thread-link.js';
 import type { ChannelMemory } from '../memory/channel-memory.js';
 import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';
+import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
 import {
   startsRun,
@@ -160,7 +161,15 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
   async function memory(request: IncomingRequest, kind: 'remember' | 'memory'): Promise<A> {
     const spelled = { remember: port.names.remember, memory: port.names.memory };
     if (!deps.memory?.available) return port.markup.text('This history store keeps no channel memory.');
-    const parsed = parseMemoryCommand(kind, request.text, spelled);
+    let text = request.text;
+    if (kind === 'remember' && !text.trim() && request.runId !== undefined) {
+      // the [Remember] button of an offer after a correction: the run's reply is the sentence
+      const run = await deps.store.getRun(request.where.conversation, request.runId);
+      const sentence = run ? correctionSentence(lastFeedback(run), deps.memory.limits.maxDefinitionChars) : undefined;
+      if (!sentence) return port.markup.text("There is nothing of that run to remember in this channel.");
+      text = sentence;
+    }
+    const parsed = parseMemoryCommand(kind, text, spelled);
     const reply = 'kind' in parsed ? await runMemoryCommand(deps.memory, request.where.conversation, request.who.userId, parsed, 'this channel', spelled) : parsed;
     return port.markup.memory(reply);
   }

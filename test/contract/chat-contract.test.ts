@@ -133,6 +133,28 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     expect(chat.text(t2)).not.toContain('📌');
   });
 
+  it('a reply that corrects a reading offers to remember it; Remember (anyone) keeps it for the channel', async () => {
+    chat.llm.enqueue(py('print("sales 10")'), py('print("revenue 7")'));
+    const t = await (await chat.run('total sales', { user: 2 })).thread();
+    await chat.finals(t, 1);
+    expect(chat.offered(t)).toBe(false); // a first answer corrects nothing
+    await chat.reply(t, 'sales means units times unit_price here', { user: 2 });
+    await chat.finals(t, 2);
+    const until = Date.now() + 20_000;
+    while (!chat.offered(t) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(chat.offered(t)).toBe(true);
+    expect(chat.text(t)).toContain('Remember for this channel?');
+    await chat.pressRemember(t);
+    let listed = '';
+    while (!listed.includes('sales means units times unit_price here') && Date.now() < until + 20_000) {
+      listed = await chat.memory();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(listed).toContain('sales means units times unit_price here');
+    const id = /(m\d+) · sales means/.exec(listed)![1]!;
+    expect(await chat.memory(`forget ${id}`)).toMatch(/Forgotten/);
+  });
+
   describe('a thread is a workspace', () => {
     let w1: string;
     const inventory = Buffer.from('sku,qty\nA1,3\nB2,1\nA1,4\nC3,9\nB2,2\nD4,5\n'); // 7 lines, 4 distinct skus

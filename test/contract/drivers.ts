@@ -53,6 +53,10 @@ export interface ChatDriver {
   remember(text: string): Promise<string>;
   /** `/memory [args]` as user 2; returns the answer. */
   memory(args?: string): Promise<string>;
+  /** Whether the thread shows the offer to remember a correction. */
+  offered(thread: string): boolean;
+  /** Presses the latest offer's Remember button in the thread, as user 2. */
+  pressRemember(thread: string): Promise<void>;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   /**
@@ -73,6 +77,7 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
   const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
   const finalPosts = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
+  const offers = (ts: string) => posts(ts).filter((c) => JSON.stringify(c.args.blocks ?? '').includes('ca_remember'));
   const eph = () => slack.callsOf('chat.postEphemeral').length;
   let seq = 0;
   const slackShow = (text: string) => slackQuery('/show', text);
@@ -149,6 +154,13 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     removeFile: (ts, name) => slackShow(`${ts} remove ${name}`),
     told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
     remember: (text) => slackQuery('/remember', text),
+    offered: (ts) => offers(ts).length > 0,
+    async pressRemember(ts) {
+      const offer = offers(ts).at(-1)!;
+      const blocks = offer.args.blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }>;
+      const button = blocks.find((b) => b.type === 'actions')!.elements!.find((e) => e.action_id === 'ca_remember')!;
+      await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.action_id, value: button.value, user: users[2], channel: 'C_MAIN', messageTs: String(offer.result?.ts), threadTs: ts }));
+    },
     memory: (args = '') => slackQuery('/memory', args, users[2]),
     ...(workers ?? {}),
     close,
@@ -158,7 +170,10 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
 /** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
 function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, people: [FakeUser, FakeUser], close: () => Promise<void>, workers?: Workers): ChatDriver {
   const from = (u: 1 | 2 = 1, c = channel) => ({ user: people[u - 1]!, channelId: c });
-  const finalMessages = (thread: string) => discord.messagesIn(thread).filter((m) => m.components.length > 0);
+  const buttonsOf = (m: { components: unknown[] }) => JSON.stringify(m.components);
+  // a run's final message has its Re-run button; the offer after a correction has Remember
+  const finalMessages = (thread: string) => discord.messagesIn(thread).filter((m) => buttonsOf(m).includes('"ca:rerun:'));
+  const offers = (thread: string) => discord.messagesIn(thread).filter((m) => buttonsOf(m).includes('"ca:remember:'));
   const deferredAnswer = async (id: string) => {
     const record = discord.interaction(id);
     await discord.waitFor(() => record.originalMessageId, 20_000, 'the answer');
@@ -210,6 +225,12 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     // a refused reply is answered in its thread, a refused command in its interaction's message
     told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
     remember: async (text) => deferredAnswer(discord.slash('remember', { definition: text }, from(1)).id),
+    offered: (thread) => offers(thread).length > 0,
+    async pressRemember(thread) {
+      const offer = offers(thread).at(-1)!;
+      const button = (offer.components[0] as { components: Array<{ custom_id: string }> }).components[0]!;
+      await discord.click(offer, button.custom_id, from(2, thread));
+    },
     memory: async (args = '') => {
       const forget = /^forget\s+(\S+)$/.exec(args.trim());
       return deferredAnswer(discord.slash('memory', forget ? { forget: forget[1]! } : {}, from(2)).id);
