@@ -18,7 +18,7 @@ import { errorJson } from './json-output.js';
 import { packageVersion } from './version.js';
 import { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } from '../../src/llm/model-catalog.js';
 import { fetchKnownModel } from '../../src/llm/model-fetch.js';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
 import { MAX_AGENT_RETRIES, slackSchema } from '../../src/config/schema.js';
 import { configOption, PROGRAM_HELP_AFTER, RETRIES_HELP, RUN_HELP_AFTER, unknownCommand } from './help-text.js';
 

@@ -12,11 +12,11 @@ import { packFiles, type Unsendable } from './file-batches.js';
 /** Characters of a result message given to the checks' lines. */
 const CHECKS_CHARS = 500;
 import type { MemoryOffer } from '../../src/memory/offer.js';
-import type { Attempt, Run } from '../../src/history/types.js';
+import type { Attempt, Run, TurnKind } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import { customId } from './ids.js';
 import { madeAttempts } from '../../src/history/attempts.js';
-import { codeTail } from '../../src/chat/code-stream.js';
+import { codeTail } from '../../src/chat/stream-edits.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 
@@ -44,8 +44,6 @@ export interface Outgoing {
   components?: APIActionRowComponent<APIButtonComponent>[];
 }
 
-/** What a job is doing, for headers and progress. */
-export type JobKind = 'run' | 'generate' | 'rerun' | 'improve';
 
 const TRIGGER_WORDS: Record<Attempt['trigger'], string> = {
   requirement: 'first version',
@@ -67,7 +65,7 @@ export function threadName(requirement: string): string {
 }
 
 /** The first message of a run (the interaction's reply); `state` is its status line. */
-export function headerMessage(kind: JobKind, requirement: string, userId: string, state: string): Outgoing {
+export function headerMessage(kind: TurnKind, requirement: string, userId: string, state: string): Outgoing {
   const verb = kind === 'generate' ? 'Generate' : 'Run';
   const quote = neutraliseFences(oneLine(requirement, 300));
   return { content: cutChars(`**${verb}** requested by <@${userId}>\n> ${quote}\n${state}`, MESSAGE_CHARS) };

@@ -43,17 +43,7 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     await ack();
     const where = threadOf(body);
     if (!where) return;
-    const user = body.user.id;
-    const request = slackRequest('rerun', {
-      team: where.team,
-      channel: where.channel,
-      user,
-      text: '',
-      deliveryId: `slack:action:${body.trigger_id}`,
-      thread: { ts: where.threadTs, byApp: true },
-      ...(body.actions[0]?.value ? { runId: body.actions[0].value } : {}),
-    });
-    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, user, where.threadTs));
+    await onRun(ctx, 'rerun', where, body.user.id, '', `slack:action:${body.trigger_id}`, body.actions[0]?.value);
   });
 
   // the offer after a correction: Remember goes to the pipeline as a `remember` request on the run
@@ -112,17 +102,23 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     await ack();
     const where = parseWhere(view.private_metadata);
     if (!where) return;
-    const user = body.user.id;
-    const request = slackRequest('improve', {
-      team: where.team,
-      channel: where.channel,
-      user,
-      text: fromSlackText(view.state.values[FEEDBACK_BLOCK]?.[FEEDBACK_INPUT]?.value ?? '').trim(),
-      deliveryId: `slack:event:view-${body.trigger_id}`,
-      thread: { ts: where.threadTs, byApp: true },
-    });
-    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, user, where.threadTs));
+    const feedback = fromSlackText(view.state.values[FEEDBACK_BLOCK]?.[FEEDBACK_INPUT]?.value ?? '').trim();
+    await onRun(ctx, 'improve', where, body.user.id, feedback, `slack:event:view-${body.trigger_id}`);
   });
+}
+
+/** Hands a request on the run of a thread to the pipeline; the user is answered ephemerally in the thread. */
+async function onRun(ctx: SlackContext, kind: 'rerun' | 'improve', where: ThreadOf, user: string, text: string, deliveryId: string, runId?: string): Promise<void> {
+  const request = slackRequest(kind, {
+    team: where.team,
+    channel: where.channel,
+    user,
+    text,
+    deliveryId,
+    thread: { ts: where.threadTs, byApp: true },
+    ...(runId ? { runId } : {}),
+  });
+  await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, user, where.threadTs));
 }
 
 /** The thread a modal was opened for (our own JSON in `private_metadata`); undefined when it is not. */

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, parseDocument, type YAMLMap } from 'yaml';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
 import type { SlackCommandNames } from './settings.js';
 
 /** The shipped manifest, next to this adapter's sources. */

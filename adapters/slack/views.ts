@@ -9,7 +9,7 @@ import { statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type SlackButton } from './mrkdwn.js';
 import { madeAttempts } from '../../src/history/attempts.js';
-import { codeTail } from '../../src/chat/code-stream.js';
+import { codeTail } from '../../src/chat/stream-edits.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */

@@ -22,6 +22,7 @@
  * carried by the independent program's output instead ("NO" agrees with "NO 99").
  */
 import type { TokenUsage } from '../llm/types.js';
+export type { RunAgreement } from '../history/run-parts.js';
 
 /** Temperature of an independent program: another sample, off the greedy path of the first. */
 export const AGREEMENT_TEMPERATURE = 0.7;
@@ -44,17 +45,6 @@ export const FROM_FIELDS_INSTRUCTION =
   'above gives (JSON records at the path it gives, logs into a table of their fields, tables as it says), select ' +
   'records by those fields, and count things by a quantity field when there is one.';
 
-/** What the agreement step did for a run, as kept in its history. */
-export interface RunAgreement {
-  /** `agreed` (an independent program printed the same answer), `majority` (a third program sided with the first), `disagreed`, `inconclusive` (no independent program ran). */
-  outcome: 'agreed' | 'majority' | 'disagreed' | 'inconclusive';
-  /** The attempt whose answer was compared. */
-  attempt: number;
-  /** Each independent program: its code, its output (bounded) or failure, and whether it agreed with the attempt. */
-  programs: { code: string; output?: string; failure?: string; agreed: boolean }[];
-  /** Tokens the independent programs cost. */
-  usage: TokenUsage;
-}
 
 type Token = { kind: 'num'; value: number; decimals: number } | { kind: 'word'; value: string };
 

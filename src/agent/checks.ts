@@ -10,25 +10,12 @@ import type { CheckReport } from '../sandbox/types.js';
 import { extractCode } from './extract.js';
 import { boundLine } from '../text/cut.js';
 import { doctestAsserts } from './doctest-checks.js';
+import type { RunChecks } from '../history/run-parts.js';
+export type { RunChecks } from '../history/run-parts.js';
 
 /** Most asserts kept from one derivation (more are cut; they cost time and rarely add). */
 export const MAX_CHECKS = 6;
 
-/** The checks of a run, as stored in its history. */
-export interface RunChecks {
-  /** Python source handed to the sandbox; empty when nothing could be checked. */
-  code: string;
-  /** The `assert` lines of `code`, as written (what the thread shows). */
-  asserts: string[];
-  /** Tokens of the LLM call(s) that wrote them. */
-  usage: TokenUsage;
-  /** Asserts of the previous derivation that are gone from this one (after user feedback). */
-  dropped?: string[];
-  /** Set when these checks were written again because the first ones were broken: what was wrong. */
-  repairOf?: string;
-  /** True when they came in the code's reply (a ```checks block, see `reply-checks.ts`), not from a call of their own. */
-  fromReply?: boolean;
-}
 
 /** Instructions for deriving checks. Few-shot, for small local models as much as large ones. */
 export const CHECKS_PROMPT = `You write checks for a Python program that someone else writes from the same request; you do not see it.

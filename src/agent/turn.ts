@@ -6,7 +6,7 @@
 import type { HistoryStore, Run } from '../history/types.js';
 import type { WorkspaceLimits } from '../history/workspace.js';
 import { thisProcess } from '../history/process-identity.js';
-import type { CallOptions } from './agent.js';
+import type { CallOptions } from './call-options.js';
 import type { AgentEvent } from './events.js';
 import { publicReason } from './public-error.js';
 import { startDeadline } from './deadline.js';

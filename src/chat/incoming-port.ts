@@ -24,7 +24,7 @@
 import type { Run } from '../history/types.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import type { SeenIn } from './deliveries.js';
-import type { AdmissionResult } from './admission.js';
+import type { Refusal } from './job-limits.js';
 import type { MemoryReply } from '../memory/commands.js';
 
 /**
@@ -238,6 +238,14 @@ export interface IncomingPort<A> {
   /** `/history` without a count lists this many runs. */
   historyLimit: number;
 }
+
+/** How admission ended; `text` is plain, for the requester. */
+export type AdmissionResult =
+  | { outcome: 'refused'; step: 'access' | 'request' | 'budget'; text: string }
+  | { outcome: 'duplicate'; seenIn: SeenIn }
+  | { outcome: 'busy'; reason: Refusal; text: string }
+  | { outcome: 'unavailable'; text: string }
+  | { outcome: 'queued'; ahead: number; text: string | undefined };
 
 /** What became of a request at the entry. */
 export type ReceiveOutcome =

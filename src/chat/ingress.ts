@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { HistoryStore, Run } from '../history/types.js';
 import { admit, type AdmissionResult, type Admitter } from './admission.js';
 import { jobIdOf } from './job-queue.js';
-import type { LimitKey } from './limits.js';
+import type { LimitKey } from './job-limits.js';
 import { linkedRunId } from './thread-link.js';
 import type { ChannelMemory } from '../memory/channel-memory.js';
 import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';

@@ -15,7 +15,7 @@
  *
  * Every method here is best effort and never throws: a failed post never breaks a run.
  */
-import type { Run, RunChat } from '../history/types.js';
+import type { Run, RunChat, TurnKind } from '../history/types.js';
 import type { InputFile } from '../history/execution.js';
 import type { EventView } from './event-view.js';
 import type { Notice } from './verification.js';
@@ -39,7 +39,7 @@ export type ProgressLine =
   | { step: 'stopped' };
 
 /** The kinds of turns a chat job makes on a run (a `reply` is an `improve` turn). */
-export type TurnKind = 'run' | 'generate' | 'improve' | 'rerun';
+export type { TurnKind } from '../history/types.js';
 
 /** An attempt's final code (`lastAttempt`: the highest attempt this call may reach). */
 export type CodeShown = Extract<EventView, { view: 'code' }> & { lastAttempt: number };

@@ -5,7 +5,8 @@
  * as listener, and the turn always ends with a last message in the thread, then the platform's
  * outside view (a channel message, a header) updated. A platform provides the thread (port.ts).
  */
-import { InputError, type Agent } from '../agent/agent.js';
+import type { Agent } from '../agent/agent.js';
+import { InputError } from '../config/errors.js';
 import { newRunId } from '../agent/ids.js';
 import type { HistoryStore, Run, RunChat } from '../history/types.js';
 import type { InputFile } from '../history/execution.js';
@@ -97,6 +98,8 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
           return deps.agent.execute(stored(known, runId), options);
         case 'improve':
           return deps.agent.improve(stored(known, runId), feedbackWith(request.feedback, files), options);
+        default:
+          return unknownTurn(request);
       }
     },
     runId: () => runId,
@@ -145,4 +148,9 @@ async function waitForRun(store: HistoryStore, conversation: string, runId: stri
     if (run || Date.now() >= deadline) return run;
     await new Promise((resolve) => setTimeout(resolve, RUN_POLL_MS));
   }
+}
+
+/** Compile-time proof that every kind of turn has its call. */
+function unknownTurn(request: never): never {
+  throw new Error(`turn of an unknown kind: ${JSON.stringify(request)}`);
 }

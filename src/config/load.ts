@@ -10,26 +10,9 @@ import { configSchema, type Config } from './schema.js';
 import { describeYamlError } from './yaml-error.js';
 import { unsetCredentials } from './unset-credentials.js';
 import { keysAt, unknownKeysProblem } from './key-hints.js';
+import { ConfigError, type ConfigProblem } from './errors.js';
 
-/** One bad key of a configuration: its dotted path (`sandbox.timeout_s`, `(root)`) and what is wrong with it. */
-export interface ConfigProblem {
-  path: string;
-  problem: string;
-}
-
-/**
- * The configuration cannot be used; `message` names the file and the key path (one line per bad
- * key); `problems` lists the bad keys one by one when the file was read but its keys are invalid.
- */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  constructor(
-    message: string,
-    readonly problems: ConfigProblem[] = [],
-  ) {
-    super(message);
-  }
-}
+export { ConfigError, type ConfigProblem } from './errors.js';
 
 /** Default config file name, looked up in the current directory. */
 export const DEFAULT_CONFIG_FILE = 'config.yaml';

@@ -3,10 +3,8 @@
  * the key by its path, e.g. `sandbox.timeout_s: expected a number`.
  */
 import { z } from 'zod';
-import { WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from '../history/workspace.js';
-import { PIN_PATTERN } from '../sandbox/python-packages.js';
-import { DEFAULT_MEMORY_LIMITS, DEFAULT_RECALL_BUDGET } from '../history/memory.js';
-import { toolsSchema } from '../tools/config.js';
+import { DEFAULT_MEMORY_LIMITS, DEFAULT_RECALL_BUDGET, PIN_PATTERN, WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from './defaults.js';
+import { toolsSchema } from './tools-schema.js';
 
 /** Empty strings (from `${VAR}` with VAR unset) count as "not set". */
 const optionalString = z
@@ -308,7 +306,7 @@ export const configSchema = z
       .strict()
       .default({ budgets: budgetsSchema.parse({}) }),
     queue: queueSchema.default(queueSchema.parse({})),
-    /** What programs may reach through the host-side broker (src/tools/config.ts). */
+    /** What programs may reach through the host-side broker (src/config/tools-schema.ts). */
     tools: toolsSchema.default(toolsSchema.parse({})),
     slack: slackSchema.optional(),
     discord: z

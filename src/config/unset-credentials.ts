@@ -4,7 +4,7 @@
  * database URL made empty is never what the operator meant: the API answers 401, the database
  * refuses, and nothing says why. `${VAR:-}` states that empty is intended.
  */
-import type { ConfigProblem } from './load.js';
+import type { ConfigProblem } from './errors.js';
 
 const VAR_WITHOUT_DEFAULT = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

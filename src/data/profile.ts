@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Executor, InputFile } from '../sandbox/types.js';
 import { boundLine, cutChars } from '../text/cut.js';
+import type { FieldProfile, FileProfile, InputProfile } from '../history/run-parts.js';
+export type { FileProfile, FieldProfile, InputProfile } from '../history/run-parts.js';
 
 /** Longest profile text of one file, in characters. */
 export const PROFILE_FILE_CHARS = 1500;
@@ -21,49 +23,11 @@ export const PROFILE_CACHE_FILES = 128;
 /** Wall and CPU time of the profiling execution, in s (the profiler gives each file 4 s itself). */
 export const PROFILE_TIME_S = 20;
 
-/** What is known of one input file. */
-export interface FileProfile {
-  /** The name the program finds in its work dir. */
-  name: string;
-  /** One line, e.g. `object with key "orders": 1,204 records {id, customer{country}}`. */
-  summary: string;
-  /** A few lines for the model (format, columns or keys and types, sizes, sample rows). */
-  text: string;
-  /** Tables only (CSV/TSV, a workbook's first sheet): the first rows as cells (at most 6 rows × 12 cells of 40 characters). */
-  rows?: string[][];
-  /**
-   * Tables and JSON records: each column (or record key) with its type, for the agent to say what
-   * the data holds under a name a failed program used (at most {@link MAX_FIELDS}).
-   */
-  fields?: FieldProfile[];
-  /** Set for a table without a header row: its fields are named by position (`df[0]`…). */
-  headerless?: true;
-  /** Workbooks: the sheet names, in order (at most 10). */
-  sheets?: string[];
-}
 
-/** One column of a table, or one key of JSON records, as the profiler saw it. */
-export interface FieldProfile {
-  /** The header's text (at most 40 characters), or the 0-based position in a table without a header. */
-  name: string | number;
-  /**
-   * What its values look like: `int`, `float`, `date` (dates written as text: a plain read gives
-   * text), `str`, `bool`, `empty`; for JSON values `list`, `dict`, `null`, `mixed`.
-   */
-  type: string;
-  /** A first value (at most 40 characters). */
-  example?: string;
-  /** How to read it when a plain read gets it wrong (e.g. `pandas.to_datetime(df['d'], utc=True)`), as the profile says. */
-  note?: string;
-}
 
 /** Most fields kept per file. */
 export const MAX_FIELDS = 60;
 
-/** The profile of a run's input files, as kept with the run. */
-export interface InputProfile {
-  files: FileProfile[];
-}
 
 const cache = new Map<string, Omit<FileProfile, 'name'>>();
 

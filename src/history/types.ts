@@ -2,11 +2,8 @@
  * What the history keeps: per conversation (a channel or a CLI session), runs, each with every
  * attempt and its execution result. Words follow docs/architecture.md ("Words").
  */
-import type { ExecutionResult } from '../sandbox/types.js';
-import type { TokenUsage } from '../llm/types.js';
-import type { RunChecks } from '../agent/checks.js';
-import type { RunAgreement } from '../agent/agreement.js';
-import type { InputProfile } from '../data/profile.js';
+import type { ExecutionResult } from './execution.js';
+import type { InputProfile, RunAgreement, RunChecks, TokenUsage } from './run-parts.js';
 import type { UsageLedger } from './usage.js';
 import type { MemoryBackend, MemoryExample } from './memory.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
@@ -69,6 +66,9 @@ export interface Attempt {
  * (`error` says why); `failed` still failing, or a failure no code can fix.
  */
 export type RunStatus = 'running' | 'success' | 'unverified' | 'failed' | 'generated';
+
+/** The kinds of turns made on a run: a new run (`run`, `generate`: code not run), an improvement (`improve`: from feedback), the latest code run again (`rerun`). */
+export type TurnKind = 'run' | 'generate' | 'improve' | 'rerun';
 
 /** Where a chat message thread is: the channel posted in and, where a platform threads by message (Slack), the thread's parent message. */
 export interface ThreadPlace {
@@ -233,7 +233,4 @@ export interface HistoryStore {
   close(): Promise<void>;
 }
 
-/** The store could not be read or written; `message` says which store and what to do. */
-export class HistoryError extends Error {
-  override name = 'HistoryError';
-}
+export { HistoryError } from './errors.js';

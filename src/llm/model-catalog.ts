@@ -7,6 +7,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { userCacheDir } from '../config/cache-dir.js';
+
+export { userCacheDir } from '../config/cache-dir.js';
 
 /** A GGUF model file code-agent can fetch by name, pinned by size and sha256. */
 export interface KnownModel {
@@ -72,11 +75,6 @@ export function knownModel(name: string): KnownModel {
   return model;
 }
 
-/** The user cache of code-agent: `$CODE_AGENT_CACHE`, else `$XDG_CACHE_HOME/code-agent`, else `~/.cache/code-agent`. */
-export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.CODE_AGENT_CACHE) return env.CODE_AGENT_CACHE;
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'code-agent');
-}
 
 /** Where fetched models are kept: `<user cache>/models`. */
 export function userModelsDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -2,6 +2,8 @@
  * The LLM boundary. Each vendor (OpenAI-compatible HTTP, local GGUF) is one file behind it.
  */
 import { redactUrls } from '../text/redact.js';
+import type { TokenUsage } from '../history/run-parts.js';
+export type { TokenUsage } from '../history/run-parts.js';
 
 /** One message of a chat, in the OpenAI chat-completions sense. */
 export interface ChatMessage {
@@ -9,11 +11,6 @@ export interface ChatMessage {
   content: string;
 }
 
-/** Token counts of one completion. */
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-}
 
 /**
  * How a completion ended: `stop` the model ended its reply; `length` it reached the longest reply

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { userCacheDir } from '../llm/model-catalog.js';
+import { userCacheDir } from '../config/cache-dir.js';
 import { DEFAULT_MODULES, FONT_FALLBACK, parsePin, pythonDir, type SiteDirs } from './python-packages.js';
 
 /** One module of the default set as found in the sandbox. */

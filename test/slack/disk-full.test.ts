@@ -25,9 +25,9 @@ afterEach(async () => {
   unmountSmallDisk(small);
 });
 
-/** The progress message of a thread (the first post saying "generating code") and its last text. */
+/** The progress message of a thread (its first post, "⏳ Starting…") and its last text. */
 function lastProgress(w: World, threadTs: string): string {
-  const first = w.threadPosts(threadTs).find((c) => /generating code/.test(allText([c])));
+  const first = w.threadPosts(threadTs).find((c) => /Starting…/.test(allText([c])));
   expect(first).toBeDefined();
   const ts = String(first!.result!.ts);
   const edits = w.slack.callsOf('chat.update').filter((c) => c.args.ts === ts);
@@ -52,7 +52,7 @@ describe('Slack: the disk fills during a run', () => {
     const ts = await w.rootTs();
     const [final] = await w.finished(ts);
     expect(allText([final!])).toMatch(/❌ \*Failed\*.*disk is full/s);
-    expect(lastProgress(w, ts)).toMatch(/Finished: ❌/);
+    expect(lastProgress(w, ts)).toMatch(/❌ (Finished with a failure|Stopped by an error)/);
     const listed = await history(w);
     expect(listed).toContain('write 6 MB');
     expect(listed).toMatch(/failed/);
@@ -78,7 +78,7 @@ describe('Slack: the disk fills during a run', () => {
     const ts = await w.rootTs();
     const [final] = await w.finished(ts);
     expect(allText([final!])).toMatch(/❌ \*Failed\*/);
-    expect(lastProgress(w, ts)).toMatch(/Finished: ❌/);
+    expect(lastProgress(w, ts)).toMatch(/❌ (Finished with a failure|Stopped by an error)/);
     await w.slack.waitFor(() => w.threadPosts(ts).some((c) => /history could not record how this run ended/.test(allText([c]))), 10_000, 'the note');
     expect(statSync(filler).size).toBeGreaterThan(0);
 

@@ -43,7 +43,7 @@ describe('/run', () => {
     // progress message updated in place
     const progress = world.threadPosts(root)[0]!;
     const progressUpdates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === progress.result?.ts);
-    expect(allText(progressUpdates)).toContain('running');
+    expect(allText(progressUpdates)).toContain('Running attempt 1');
   });
 
   it('shows both attempts when the second one fixes the first', async () => {
@@ -126,7 +126,7 @@ describe('/run with verification', () => {
     expect(String(updates.at(-1)?.args.text)).toContain('⚠️ ran, but not confirmed (2 attempts)');
     // the checks step (an LLM call as long as writing code) is shown on the progress line like every other step
     const progress = [...world.threadPosts(root), ...world.slack.callsOf('chat.update')].map((c) => String(c.args.text));
-    expect(progress).toContain('⏳ Deriving checks from the request…');
+    expect(progress).toContain('🧪 Deriving checks from the request…');
   });
 });
 
