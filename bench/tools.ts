@@ -15,7 +15,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BubblewrapExecutor } from '../src/sandbox/executor.js';
-import { httpToolSchema } from '../src/tools/config.js';
+import { httpToolSchema } from '../src/config/tools-schema.js';
 import { HttpPolicy } from '../src/tools/http/policy.js';
 import { ToolBroker } from '../src/tools/broker.js';
 import { selfSignedFor } from '../test/fakes/self-signed.js';

@@ -2,7 +2,7 @@
  * Exit codes of the CLI (README) and how errors map to them.
  */
 import { ConfigError } from '../../src/config/load.js';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
 import { HistoryError } from '../../src/history/types.js';
 import { LlmError } from '../../src/llm/types.js';
 import { SandboxUnavailableError } from '../../src/sandbox/types.js';

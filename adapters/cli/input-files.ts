@@ -4,7 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 
 /**

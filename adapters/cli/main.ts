@@ -18,7 +18,7 @@ import { errorJson } from './json-output.js';
 import { packageVersion } from './version.js';
 import { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } from '../../src/llm/model-catalog.js';
 import { fetchKnownModel } from '../../src/llm/model-fetch.js';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
 import { MAX_AGENT_RETRIES, slackSchema } from '../../src/config/schema.js';
 import { configOption, PROGRAM_HELP_AFTER, RETRIES_HELP, RUN_HELP_AFTER, unknownCommand } from './help-text.js';
 
@@ -179,6 +179,33 @@ export function buildProgram(): Command {
       process.exitCode = await runUsage(await configFrom(merged), { since: opts.since, by: opts.by, json: Boolean(opts.json) });
     });
 
+  const memory = program
+    .command('memory')
+    .description("a channel's memory (definitions and approved examples given to its runs): the terminal's, or a chat channel's with --conversation (docs/memory.md)")
+    .helpCommand('help [command]', 'print the help of a command');
+  const memoryOptionsOf = (command: Command) =>
+    command
+      .addOption(configOption())
+      .option('--conversation <id>', "whose memory: a conversation id as the history keeps it (e.g. slack:T1:C1); default the terminal's (cli:local)")
+      .option('--json', 'print JSON instead of lines')
+      .exitOverride();
+  const memoryAction = (action: 'add' | 'list' | 'forget') => async (arg: string | string[] | Record<string, unknown>, maybeOpts?: Record<string, unknown>) => {
+    const opts = (action === 'list' ? arg : maybeOpts) as { config?: string; conversation?: string; json?: boolean; by?: string; all?: boolean };
+    const text = action === 'list' ? '' : Array.isArray(arg) ? arg.join(' ') : String(arg);
+    const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+    const { runMemoryCli } = await import('./memory-command.js');
+    process.exitCode = await runMemoryCli(await configFrom(merged), action, text, { conversation: opts.conversation, by: opts.by, json: Boolean(opts.json), all: Boolean(opts.all) });
+  };
+  memoryOptionsOf(memory.command('add').description('remember a definition (one short sentence), e.g. memory add "revenue = units × unit_price"').argument('<text...>', 'the definition'))
+    .option('--by <name>', 'who adds it (default terminal:<login>)')
+    .action(memoryAction('add'));
+  memoryOptionsOf(memory.command('list').description('the live entries, oldest first'))
+    .option('--all', 'also the forgotten ones, with who removed them and when')
+    .action(memoryAction('list'));
+  memoryOptionsOf(memory.command('forget').description('forget an entry by its id (m12): later runs no longer get it; who removed it is kept').argument('<id>', 'the entry id'))
+    .option('--by <name>', 'who removes it (default terminal:<login>)')
+    .action(memoryAction('forget'));
+
   const model = program
     .command('model')
     .description('manage local GGUF models (fetch a known one, pull one by URI)')
@@ -250,7 +277,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {
     // `run --json` keeps its result shape; `doctor --json` prints `{error, problems?}` as it does when the sandbox is unavailable
-    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage') ? argv[0] : undefined;
+    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage' || argv[0] === 'memory') ? argv[0] : undefined;
     const problems = err instanceof ConfigError ? err.problems : [];
     const printJson = (message: string) => {
       // one line, as for every other error: "… is invalid: a.b: problem; c: problem"

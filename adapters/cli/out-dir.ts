@@ -8,7 +8,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { Run } from '../../src/history/types.js';
 import { answerResult } from './outcome.js';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
 
 /** One copied file. */
 export interface CopiedArtifact {

@@ -92,7 +92,14 @@ export function progressLine(event: AgentEvent): string | undefined {
       if (event.reason === CANCELLED) return n === 0 ? '[Agent] Cancelled' : `[Agent] Cancelled after ${plural(n, 'attempt')}`;
       return `[Agent] Failed after ${plural(n, 'attempt')}: ${event.reason}`;
     }
+    default:
+      return unknownEvent(event);
   }
+}
+
+/** Compile-time proof that every agent event has its progress line (or says it has none). */
+function unknownEvent(event: never): never {
+  throw new Error(`agent event without a progress line: ${JSON.stringify(event)}`);
 }
 
 /** `🤝 …: an independent program printed the same answer` and the answers compared, on one line. */

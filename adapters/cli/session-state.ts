@@ -10,7 +10,8 @@ import type { Ora } from 'ora';
 import type { App } from '../../src/app/app.js';
 import type { Run } from '../../src/history/types.js';
 import type { InputFile } from '../../src/sandbox/types.js';
-import { InputError, type CallOptions } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
+import type { CallOptions } from '../../src/agent/agent.js';
 import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
 import { createRenderer, formatCode } from './render.js';
 import { workspaceEntryText } from '../../src/text/workspace-entry.js';
@@ -23,6 +24,7 @@ import { fitColumns, historyRow, numberedRuns, ROW_COLUMNS } from './history-row
 import { runOutcome } from './outcome.js';
 import { applyChoice, candidateLines, CHOICE_PROMPT, typedChoice } from './settle-commands.js';
 import type { ChoiceAction } from '../../src/chat/settle-view.js';
+import { sessionMemoryCommand } from './session-memory.js';
 
 /** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
 export const HISTORY_ROWS = 20;
@@ -138,6 +140,9 @@ export class Session {
         return this.choose(() => ({ kind: 'approve', verdict: 'up' }));
       case 'reject':
         return this.choose(() => ({ kind: 'approve', verdict: 'down' }), rest);
+      case 'remember':
+      case 'memory':
+        return sessionMemoryCommand(this.app, command, rest, (t) => this.io.print(t));
       default:
         return this.io.print(`Unknown command /${command}. /help lists the commands.`);
     }

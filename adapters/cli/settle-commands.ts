@@ -7,7 +7,7 @@ import { userInfo } from 'node:os';
 import type { Agent } from '../../src/agent/agent.js';
 import type { Run } from '../../src/history/types.js';
 import type { Person } from '../../src/history/candidates.js';
-import { InputError } from '../../src/agent/input-error.js';
+import { InputError } from '../../src/config/errors.js';
 import { awaitsSettlement, candidatesNotice, outcomeText, parseChoice, type ChoiceAction } from '../../src/chat/settle-view.js';
 
 /** The terminal's user, as a run records who settled or approved it. */

@@ -6,7 +6,7 @@ import type { Config } from '../../src/config/schema.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { utcDay } from '../../src/history/usage.js';
 import { sinceDay, usageReport, usageTable, UsageInputError, USAGE_GROUPINGS, type UsageGrouping } from '../../src/usage/report.js';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
 import { EXIT } from './errors.js';
 
 /** Options of the command. */

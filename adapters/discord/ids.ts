@@ -8,7 +8,9 @@ export const interactionEventId = (id: string): string => `discord:interaction:$
 export const messageEventId = (id: string): string => `discord:message:${id}`;
 
 /** What a button or modal on a run does. */
-export type ComponentAction = 'rerun' | 'improve' | 'feedback' | 'choice';
+export type ComponentAction = 'rerun' | 'improve' | 'feedback' | 'remember' | 'just-this-time' | 'choice';
+
+const ACTIONS: readonly ComponentAction[] = ['rerun', 'improve', 'feedback', 'remember', 'just-this-time'];
 
 const PREFIX = 'ca';
 
@@ -25,8 +27,8 @@ export function parseCustomId(id: string): { action: ComponentAction; runId: str
   const [prefix, action, runId, ...rest] = id.split(':');
   if (prefix !== PREFIX || !runId) return undefined;
   if (action === 'choice') return rest.length ? { action, runId, choice: rest.join(':') } : undefined;
-  if (action !== 'rerun' && action !== 'improve' && action !== 'feedback') return undefined;
-  return { action, runId };
+  if (!ACTIONS.includes(action as ComponentAction)) return undefined;
+  return { action: action as ComponentAction, runId };
 }
 
 /** The text input of the Improve modal. */

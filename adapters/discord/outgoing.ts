@@ -11,7 +11,7 @@
 import { MessageFlags, type BaseMessageOptions, type Client, type Message, type SendableChannels } from 'discord.js';
 import type { ChatThread, OutgoingPort, ThreadOutput } from '../../src/chat/port.js';
 import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js';
-import type { Run, RunChat } from '../../src/history/types.js';
+import type { Run, RunChat, TurnKind } from '../../src/history/types.js';
 import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import type { App } from '../../src/app/app.js';
@@ -20,7 +20,7 @@ import { downloadLimits, settingsFrom, type BotContext, type DiscordSettings } f
 import { inputFiles, type RemoteFile } from './attachments.js';
 import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
 import { discordMarkup } from './markup.js';
-import { finalStatus, headerMessage, oneLine, threadName, workingState, type JobKind, type Outgoing } from './render.js';
+import { finalStatus, headerMessage, oneLine, threadName, workingState, type Outgoing } from './render.js';
 import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
 import type { Logger } from './log.js';
@@ -62,7 +62,7 @@ const CANNOT_SEE_CHANNEL =
 
 /** Where and how a `/run` or `/generate` opens its thread. */
 export interface NewRunThreadSpec {
-  kind: Extract<JobKind, 'run' | 'generate'>;
+  kind: Extract<TurnKind, 'run' | 'generate'>;
   requirement: string;
   userId: string;
   place: Place;
@@ -183,7 +183,7 @@ export interface InProcess {
 }
 
 /** The parts of a Discord request the outgoing side reads. */
-function partsOf(request: IncomingRequest): { origin: DiscordOrigin; place: Place; kind: Extract<JobKind, 'run' | 'generate'> } {
+function partsOf(request: IncomingRequest): { origin: DiscordOrigin; place: Place; kind: Extract<TurnKind, 'run' | 'generate'> } {
   const origin = request.origin as DiscordOrigin;
   const place: Place = { guildId: origin.guildId, channelId: request.where.channel, parentId: origin.parentId, canThread: origin.canThread };
   return { origin, place, kind: request.kind === 'generate' ? 'generate' : 'run' };

@@ -11,11 +11,12 @@ import { packFiles, type Unsendable } from './file-batches.js';
 
 /** Characters of a result message given to the checks' lines. */
 const CHECKS_CHARS = 500;
-import type { Attempt, Run } from '../../src/history/types.js';
+import type { MemoryOffer } from '../../src/memory/offer.js';
+import type { Attempt, Run, TurnKind } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import { customId } from './ids.js';
 import { madeAttempts } from '../../src/history/attempts.js';
-import { codeTail } from '../../src/chat/code-stream.js';
+import { codeTail } from '../../src/chat/stream-edits.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 import { candidatesNotice, confirmedBy } from '../../src/chat/settle-view.js';
@@ -45,8 +46,6 @@ export interface Outgoing {
   components?: APIActionRowComponent<APIButtonComponent>[];
 }
 
-/** What a job is doing, for headers and progress. */
-export type JobKind = 'run' | 'generate' | 'rerun' | 'improve';
 
 const TRIGGER_WORDS: Record<Attempt['trigger'], string> = {
   requirement: 'first version',
@@ -68,7 +67,7 @@ export function threadName(requirement: string): string {
 }
 
 /** The first message of a run (the interaction's reply); `state` is its status line. */
-export function headerMessage(kind: JobKind, requirement: string, userId: string, state: string): Outgoing {
+export function headerMessage(kind: TurnKind, requirement: string, userId: string, state: string): Outgoing {
   const verb = kind === 'generate' ? 'Generate' : 'Run';
   const quote = neutraliseFences(oneLine(requirement, 300));
   return { content: cutChars(`**${verb}** requested by <@${userId}>\n> ${quote}\n${state}`, MESSAGE_CHARS) };
@@ -208,6 +207,23 @@ export function runButtons(runId: string, generatedOnly = false): APIActionRowCo
       ],
     },
   ];
+}
+
+/** The offer after a correction (src/memory/offer.ts): the sentence in a code block, [Remember] [Just this time]. */
+export function memoryOfferMessage(offer: MemoryOffer): Outgoing {
+  const title = '📌 **Remember for this channel?** Its next runs would read requests with:';
+  return {
+    content: fitBlock(offer.sentence, MESSAGE_CHARS, { maxLines: 6, wrap: (block) => `${title}\n${block}` }).text,
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Primary, label: 'Remember', custom_id: customId('remember', offer.runId) },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Just this time', custom_id: customId('just-this-time', offer.runId) },
+        ],
+      },
+    ],
+  };
 }
 
 /** The last message of a job in the thread: its outcome, the line naming its workspace (`workspace`, plain) and the buttons. */

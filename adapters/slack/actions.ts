@@ -1,5 +1,6 @@
 /**
- * The Re-run and Improve buttons of a run's final message (Block Kit `block_actions`), and the
+ * The Re-run and Improve buttons of a run's final message (Block Kit `block_actions`), the
+ * Remember and Just this time buttons of the offer after a correction, and the
  * Improve modal's submission (`view_submission`). Bolt acks each within Slack's 3 s; Re-run (`rerun`)
  * and the modal's feedback (`improve`) then go to the pipeline like a thread reply (they wait their
  * turn behind the run, never refused for their busy user). Improve opens the modal with the click's `trigger_id`
@@ -11,7 +12,7 @@ import { refusal, slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { ephemeralRequester } from './requesters.js';
 import { escapeMrkdwn } from './mrkdwn.js';
-import { IMPROVE_ACTION, RERUN_ACTION } from './views.js';
+import { IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './views.js';
 
 /** The Improve modal's callback id, and its one input. */
 export const IMPROVE_VIEW = 'ca_improve_modal';
@@ -42,17 +43,31 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     await ack();
     const where = threadOf(body);
     if (!where) return;
-    const user = body.user.id;
-    const request = slackRequest('rerun', {
+    await onRun(ctx, 'rerun', where, body.user.id, '', `slack:action:${body.trigger_id}`, body.actions[0]?.value);
+  });
+
+  // the offer after a correction: Remember goes to the pipeline as a `remember` request on the run
+  app.action<BlockAction<ButtonAction>>(REMEMBER_ACTION, async ({ ack, body }) => {
+    await ack();
+    const where = threadOf(body);
+    const runId = body.actions[0]?.value;
+    if (!where || !runId) return;
+    const request = slackRequest('remember', {
       team: where.team,
       channel: where.channel,
-      user,
+      user: body.user.id,
       text: '',
       deliveryId: `slack:action:${body.trigger_id}`,
       thread: { ts: where.threadTs, byApp: true },
-      ...(body.actions[0]?.value ? { runId: body.actions[0].value } : {}),
+      runId,
     });
-    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, user, where.threadTs));
+    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, body.user.id, where.threadTs));
+  });
+  app.action<BlockAction<ButtonAction>>(JUST_THIS_TIME_ACTION, async ({ ack, body }) => {
+    await ack();
+    const where = threadOf(body);
+    if (!where) return;
+    await ctx.poster.ephemeral(where.channel, body.user.id, 'Not remembered: only this run read it that way.', where.threadTs, true);
   });
 
   app.action<BlockAction<ButtonAction>>(IMPROVE_ACTION, async ({ ack, body, client }) => {
@@ -87,17 +102,23 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     await ack();
     const where = parseWhere(view.private_metadata);
     if (!where) return;
-    const user = body.user.id;
-    const request = slackRequest('improve', {
-      team: where.team,
-      channel: where.channel,
-      user,
-      text: fromSlackText(view.state.values[FEEDBACK_BLOCK]?.[FEEDBACK_INPUT]?.value ?? '').trim(),
-      deliveryId: `slack:event:view-${body.trigger_id}`,
-      thread: { ts: where.threadTs, byApp: true },
-    });
-    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, user, where.threadTs));
+    const feedback = fromSlackText(view.state.values[FEEDBACK_BLOCK]?.[FEEDBACK_INPUT]?.value ?? '').trim();
+    await onRun(ctx, 'improve', where, body.user.id, feedback, `slack:event:view-${body.trigger_id}`);
   });
+}
+
+/** Hands a request on the run of a thread to the pipeline; the user is answered ephemerally in the thread. */
+async function onRun(ctx: SlackContext, kind: 'rerun' | 'improve', where: ThreadOf, user: string, text: string, deliveryId: string, runId?: string): Promise<void> {
+  const request = slackRequest(kind, {
+    team: where.team,
+    channel: where.channel,
+    user,
+    text,
+    deliveryId,
+    thread: { ts: where.threadTs, byApp: true },
+    ...(runId ? { runId } : {}),
+  });
+  await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, user, where.threadTs));
 }
 
 /** The thread a modal was opened for (our own JSON in `private_metadata`); undefined when it is not. */

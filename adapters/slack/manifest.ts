@@ -6,14 +6,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, parseDocument, type YAMLMap } from 'yaml';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/config/errors.js';
 import type { SlackCommandNames } from './settings.js';
 
 /** The shipped manifest, next to this adapter's sources. */
 export const MANIFEST_FILE = new URL('../../../adapters/slack/manifest.yml', import.meta.url);
 
 /** The default name each manifest entry has, by command kind. */
-const DEFAULT_NAMES: SlackCommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage' };
+const DEFAULT_NAMES: SlackCommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory' };
 
 /**
  * The manifest text with the configured command names and, when `publicUrl` is given, request URLs

@@ -8,7 +8,7 @@ import { progressText } from '../../src/chat/progress-text.js';
 import { candidatesNotice } from '../../src/chat/settle-view.js';
 import { inlineText, type SlackButton } from './mrkdwn.js';
 import type { Upload } from './poster.js';
-import { codeView, finalText, improvingText, noticeText, resultView, runButtons, streamingCodeView } from './views.js';
+import { codeView, finalText, improvingText, memoryOfferView, noticeText, resultView, runButtons, streamingCodeView } from './views.js';
 
 /** One Slack message of a thread: mrkdwn sections, its notification text, buttons, and files uploaded after it. */
 export interface SlackOut {
@@ -48,4 +48,5 @@ export const slackMarkup: ThreadMarkup<SlackOut> = {
   failure: (reason) => ({ text: `❌ *Failed*: ${inlineText(reason, 500)}` }),
   note: (text) => ({ text: `⚠️ ${inlineText(text, 600)}` }),
   withdrawn: (notice, correction) => ({ text: `ℹ️ ~${inlineText(notice, 300)}~ ${inlineText(correction, 600)}` }),
+  memoryOffer: (offer) => memoryOfferView(offer),
 };

@@ -2,13 +2,14 @@
  * What the thread shows, as mrkdwn strings: pure functions of core data, every untrusted part
  * escaped (see mrkdwn.ts). Posting is thread.ts's job.
  */
+import type { MemoryOffer } from '../../src/memory/offer.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import type { Run } from '../../src/history/types.js';
 import { statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type SlackButton } from './mrkdwn.js';
 import { madeAttempts } from '../../src/history/attempts.js';
-import { codeTail } from '../../src/chat/code-stream.js';
+import { codeTail } from '../../src/chat/stream-edits.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 import { choicesOf, confirmedBy } from '../../src/chat/settle-view.js';
 
@@ -113,6 +114,21 @@ export function finalText(run: Run): string {
 /** Action ids of the buttons on a run's final message (the button's value is the run id). */
 export const RERUN_ACTION = 'ca_rerun';
 export const IMPROVE_ACTION = 'ca_improve';
+
+/** Action ids of the offer to remember a correction (the button's value is the run id). */
+export const REMEMBER_ACTION = 'ca_remember';
+export const JUST_THIS_TIME_ACTION = 'ca_just_this_time';
+
+/** The offer after a correction (src/memory/offer.ts): the sentence in a code block, [Remember] [Just this time]. */
+export function memoryOfferView(offer: MemoryOffer): { text: string; buttons: SlackButton[] } {
+  return {
+    text: fencedSection(offer.sentence, '📌 *Remember for this channel?* Its next runs would read requests with:', 3000, 6).text,
+    buttons: [
+      { actionId: REMEMBER_ACTION, text: 'Remember', value: offer.runId, primary: true },
+      { actionId: JUST_THIS_TIME_ACTION, text: 'Just this time', value: offer.runId },
+    ],
+  };
+}
 
 /** Action id prefix of a choice button (a candidate, "Neither"): `ca_choice:<choice id>` (src/chat/settle-view.ts); the value is the run id. */
 export const CHOICE_ACTION_PREFIX = 'ca_choice:';

@@ -1,9 +1,9 @@
 /**
  * `code-agent worker` (docs/deploy.md): the queue worker of every platform whose token the config
- * sets. Each platform gives its outgoing port here; the worker itself is src/app/worker.ts.
+ * sets. Each platform gives its outgoing port here; the worker itself is src/app/worker-process.ts.
  */
 import type { Config } from '../../src/config/schema.js';
-import { runWorker as runQueueWorker, type OutgoingFactory } from '../../src/app/worker.js';
+import { runWorker as runQueueWorker, type OutgoingFactory } from '../../src/app/worker-process.js';
 import { slackOutgoing } from '../slack/outgoing.js';
 import { discordOutgoing } from '../discord/outgoing.js';
 
@@ -15,7 +15,7 @@ export const OUTGOING: Record<string, OutgoingFactory> = {
 
 /**
  * Starts a worker and resolves with exit code 0 after a signal stopped it.
- * @throws what src/app/worker.ts's runWorker throws (no `queue.url`, no platform token, the sandbox).
+ * @throws what src/app/worker-process.ts's runWorker throws (no `queue.url`, no platform token, the sandbox).
  */
 export function runWorker(config: Config): Promise<number> {
   return runQueueWorker(config, OUTGOING);

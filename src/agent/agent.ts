@@ -16,7 +16,7 @@ import { newAttempt, RunSteps, type TurnOptions } from './steps.js';
 import type { CallOptions, VerifyMode } from './call-options.js';
 
 export type { CallOptions, VerifyMode } from './call-options.js';
-import { InputError } from './input-error.js';
+import { InputError } from '../config/errors.js';
 import { TURN_LEASE_MS } from './turn-lease.js';
 import { runTurn } from './turn.js';
 import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from '../history/workspace.js';
@@ -46,7 +46,7 @@ function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): 
 }
 
 
-export { InputError } from './input-error.js';
+export { InputError } from '../config/errors.js';
 
 /** What the agent needs. */
 export interface AgentOptions {

@@ -10,7 +10,7 @@
 import type { HistoryStore, Run } from '../history/types.js';
 import type { Candidate, Person, RunApproval } from '../history/candidates.js';
 import type { ChannelMemory } from '../memory/channel-memory.js';
-import { InputError } from './input-error.js';
+import { InputError } from '../config/errors.js';
 import { newAttempt } from './step-options.js';
 import { takeTurn } from './turn-lease.js';
 

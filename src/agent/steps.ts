@@ -17,7 +17,7 @@ import { reviewResult } from './review.js';
 import { requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from './verdict.js';
 import { keepFullOutput } from './kept-output.js';
 import { previewTables } from '../data/table-preview.js';
-import { codeStreamer } from './code-stream.js';
+import { codeStreamer } from './partial-code.js';
 import { boundLine } from '../text/cut.js';
 import { checksFromReply, trailingChecks } from './reply-checks.js';
 import { adoptionFeedback, checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HistoryStore } from '../history/types.js';
 import { thisProcess } from '../history/process-identity.js';
-import { InputError } from './input-error.js';
+import { InputError } from '../config/errors.js';
 
 /** How long a turn lease lasts without renewal, in ms (the longest a killed process blocks its run). */
 export const TURN_LEASE_MS = 30_000;

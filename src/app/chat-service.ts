@@ -122,7 +122,7 @@ export async function startChatService<A, M, R>(core: App, spec: ChatPlatformSpe
     await queue.close();
     throw err;
   }
-  const ingress = createIngress({ store: core.store, workspaces: core.agent, admitter }, spec.incoming);
+  const ingress = createIngress({ store: core.store, workspaces: core.agent, admitter, memory: core.agent.memory }, spec.incoming);
   return {
     ingress,
     queueMode,

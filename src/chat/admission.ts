@@ -18,12 +18,12 @@
  * reply in the thread). Nothing here knows whether the queue is in memory or in Redis.
  */
 import { accountOfJob, type ChatJobData, type ChatQueue } from './job-queue.js';
-import type { Refusal } from './limits.js';
+import type { Refusal } from './job-limits.js';
 import type { Budgets } from '../usage/budgets.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Deliveries, SeenIn } from './deliveries.js';
 import { busyText, couldNotQueueText, queuedText, tooLongText } from './messages.js';
-import { startsRun, type IncomingRequest } from './incoming-port.js';
+import { startsRun, type AdmissionResult, type IncomingRequest } from './incoming-port.js';
 
 /** What admission uses: the dedupe, the queue, the agent's requirement limit, and a log for queue errors. */
 export interface Admitter {
@@ -55,13 +55,7 @@ export interface AdmissionRequest {
   beforeAdd?: (ahead: number) => Promise<void>;
 }
 
-/** How admission ended; `text` is plain, for the requester. */
-export type AdmissionResult =
-  | { outcome: 'refused'; step: 'access' | 'request' | 'budget'; text: string }
-  | { outcome: 'duplicate'; seenIn: SeenIn }
-  | { outcome: 'busy'; reason: Refusal; text: string }
-  | { outcome: 'unavailable'; text: string }
-  | { outcome: 'queued'; ahead: number; text: string | undefined };
+export type { AdmissionResult } from './incoming-port.js';
 
 /** Admits a request (see the module comment). Never throws. */
 export async function admit(admitter: Admitter, req: AdmissionRequest): Promise<AdmissionResult> {

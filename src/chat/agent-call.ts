@@ -4,7 +4,7 @@
  * (`endThrownRun`) and the failure is said in one wording: an {@link InputError}'s own words, else
  * `internal error: …`, without credentials, on one bounded line that cannot open a code block.
  */
-import { InputError } from '../agent/agent.js';
+import { InputError } from '../config/errors.js';
 import type { HistoryStore, Run } from '../history/types.js';
 import { boundLine } from '../text/cut.js';
 import { redactUrls } from '../text/redact.js';

@@ -49,10 +49,17 @@ export function answerMarkText(attempt: number, mark: AnswerState): string {
       return `↪️ ${whose} was not confirmed: the run's answer is attempt ${mark.by}'s (below).`;
     case 'ended':
       return `⏹️ ${whose} was not confirmed: the run ended without an answer it could keep.`;
+    default:
+      return unknownMark(mark);
   }
 }
 
 /** The mark as a notice (each platform shows a notice without lines as its title alone). */
 export function answerMarkNotice(attempt: number, mark: AnswerState): Notice {
   return { title: answerMarkText(attempt, mark), lines: [] };
+}
+
+/** Compile-time proof that every state of the mark has its words. */
+function unknownMark(mark: never): never {
+  throw new Error(`answer mark without words: ${JSON.stringify(mark)}`);
 }

@@ -4,7 +4,7 @@
  * it and runs it with its platform's {@link PlatformJobs}. The same typed job and the same processor
  * serve both modes, so nothing outside the queues knows which one runs.
  */
-import type { Admission, LimitKey } from './limits.js';
+import type { Admission, LimitKey } from './job-limits.js';
 import type { ThreadRef } from './thread-ref.js';
 import { inAccount, type UsageAccount } from '../usage/scope.js';
 import type { QueueCounts } from '../metrics/metrics.js';
@@ -13,11 +13,11 @@ import type { QueueCounts } from '../metrics/metrics.js';
 export interface ChatJobData<P = unknown> {
   /** Which platform's jobs run it, e.g. `slack`. */
   platform: string;
-  /** The platform's kind of job, e.g. `run`, `generate`, `reply` (see src/chat/job-kinds.ts). */
+  /** The request's kind (src/chat/incoming-port.ts: `run`, `generate`, `reply`, `improve`, `rerun`). */
   kind: string;
   /** What the job counts against; released when it ends. */
   limit: LimitKey;
-  /** The platform's payload (channel, user, text, response URL…). */
+  /** The request itself (src/chat/incoming-port.ts: IncomingRequest), JSON. */
   payload: P;
   /** Set by the processor once the job renders somewhere (so a job whose worker died can be answered there). */
   thread?: ThreadRef;

@@ -5,8 +5,8 @@
  */
 import PQueue from 'p-queue';
 import { processJob, type ChatJobData, type ChatQueue, type PlatformJobs } from './job-queue.js';
-import type { Admission } from './limits.js';
-import { MemoryJobLimits } from './limits.js';
+import type { Admission } from './job-limits.js';
+import { MemoryJobLimits } from './job-limits.js';
 import type { QueueCounts } from '../metrics/metrics.js';
 
 /** Where the queue reports a job that threw (a bug: runs end with their own final message). */

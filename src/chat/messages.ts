@@ -3,7 +3,7 @@
  * markup): refusals of the limits, the queue position, a queue that could not be reached, a
  * requirement over the limit, and a repeated delivery.
  */
-import type { Refusal } from './limits.js';
+import type { Refusal } from './job-limits.js';
 
 /** A refusal of the job limits. */
 export function busyText(reason: Refusal): string {

@@ -61,6 +61,8 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>): P
         return settleInThread(deps, port, request);
       case 'history':
       case 'show':
+      case 'remember':
+      case 'memory':
         throw new NotAJobError(`a ${request.kind} request is answered at once, never queued (${request.platform})`);
       default:
         return unknownKind(request.kind);

@@ -6,7 +6,7 @@
  * what is wrong (a reply improves the run, as any reply does). A choice that cannot be taken
  * (settled meanwhile, no such candidate) is told to the person privately.
  */
-import { InputError } from '../agent/input-error.js';
+import { InputError } from '../config/errors.js';
 import type { RunJobDeps } from './run-job.js';
 import type { OutgoingPort } from './port.js';
 import type { IncomingRequest } from './incoming-port.js';

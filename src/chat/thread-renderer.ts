@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { AgentEvent } from '../agent/events.js';
 import type { Run } from '../history/types.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
-import { STREAM_EDIT_INTERVAL_MS, Throttle } from './code-stream.js';
+import { STREAM_EDIT_INTERVAL_MS, Throttle } from './stream-edits.js';
 import { EventViews, type EventView } from './event-view.js';
 import type { ProgressLine, ThreadMarkup, ThreadOutput } from './port.js';
 import { workspaceLine } from './workspace-view.js';
@@ -112,7 +112,7 @@ export class ThreadRenderer<M, R> {
     return this.latestLastAttempt ?? this.options.firstAttempt + this.options.maxRetries;
   }
 
-  /** Posts the code being written, then edits it at most once per interval (see code-stream.ts). */
+  /** Posts the code being written, then edits it at most once per interval (see stream-edits.ts). */
   private streamCode(attempt: number, code: string): void {
     if (this.streaming?.attempt !== attempt) {
       this.streaming?.throttle.stop();

@@ -3,7 +3,10 @@
  * queue mode (Redis answers a PING); its LLM and its sandbox when it runs code (not a queue-mode
  * ingress, which never does).
  */
-import type { App } from '../app/app.js';
+import type { HistoryStore } from '../history/types.js';
+import type { LlmProvider } from '../llm/types.js';
+import type { Executor } from '../sandbox/types.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { Config } from '../config/schema.js';
 import type { OpsDeps } from './routes.js';
 import type { PartCheck, PartName } from './readiness.js';
@@ -23,7 +26,7 @@ export interface ProcessRole {
 }
 
 /** The endpoints' dependencies for a process (see routes.ts). */
-export function opsDeps(config: Config, app: Pick<App, 'store' | 'llm' | 'executor' | 'metrics'>, role: ProcessRole): OpsDeps {
+export function opsDeps(config: Config, app: { store: HistoryStore; llm: LlmProvider; executor: Executor; metrics: Metrics | undefined }, role: ProcessRole): OpsDeps {
   const parts: Partial<Record<PartName, PartCheck>> = {
     store: async () => {
       await app.store.ping?.();

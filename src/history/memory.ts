@@ -9,6 +9,7 @@
  * and add in one atomic step, so processes sharing a store never pass a bound together. What a
  * run does with memory (retrieval, prompts, commands) is in `src/memory`.
  */
+import { DEFAULT_MEMORY_LIMITS as MEMORY_LIMITS_DEFAULTS, DEFAULT_RECALL_BUDGET as RECALL_BUDGET_DEFAULTS } from '../config/defaults.js';
 
 /** The two kinds of entries. */
 export type MemoryKind = 'definition' | 'example';
@@ -64,12 +65,20 @@ export interface MemoryLimits {
 }
 
 /** Defaults: 200 entries and 256 KiB per conversation, definitions of 300 characters, examples of 16 KiB. */
-export const DEFAULT_MEMORY_LIMITS: MemoryLimits = {
-  maxEntries: 200,
-  maxBytes: 256 * 1024,
-  maxDefinitionChars: 300,
-  maxExampleBytes: 16 * 1024,
-};
+export const DEFAULT_MEMORY_LIMITS: MemoryLimits = { ...MEMORY_LIMITS_DEFAULTS };
+
+/** How much of a prompt memory may take (what a run is given: `src/memory/recall.ts`). Tokens are estimated as characters / 4. */
+export interface RecallBudget {
+  /** Most tokens of definitions in a prompt. */
+  definitionTokens: number;
+  /** Most tokens of examples in a prompt. */
+  exampleTokens: number;
+  /** Most examples in a prompt. */
+  maxExamples: number;
+}
+
+/** 500 tokens of definitions; at most 2 examples in 1,500 tokens. */
+export const DEFAULT_RECALL_BUDGET: RecallBudget = { ...RECALL_BUDGET_DEFAULTS };
 
 /** Forgotten entries kept per conversation for the audit; older tombstones are dropped. */
 export const MAX_TOMBSTONES = 500;

@@ -70,6 +70,9 @@ export interface Attempt {
  */
 export type RunStatus = 'running' | 'success' | 'unverified' | 'failed' | 'generated';
 
+/** The kinds of turns made on a run: a new run (`run`, `generate`: code not run), an improvement (`improve`: from feedback), the latest code run again (`rerun`). */
+export type TurnKind = 'run' | 'generate' | 'improve' | 'rerun';
+
 /** Where a chat message thread is: the channel posted in and, where a platform threads by message (Slack), the thread's parent message. */
 export interface ThreadPlace {
   /** Slack's channel id, or Discord's thread (or channel, for a run answered in place) id. */

@@ -56,12 +56,8 @@ export interface WorkspaceLimits {
   maxConversationBytes: number;
 }
 
-/** Most files in one run's workspace when the config does not say (`workspace.max_files`). */
-export const WORKSPACE_MAX_FILES = 100;
-/** Most bytes in one run's workspace when the config does not say (`workspace.max_bytes`): 64 MiB. */
-export const WORKSPACE_MAX_BYTES = 64 * 1024 * 1024;
-/** Most bytes in one conversation's workspaces when the config does not say (`workspace.max_conversation_bytes`): 512 MiB. */
-export const WORKSPACE_MAX_CONVERSATION_BYTES = 512 * 1024 * 1024;
+export { WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from '../config/defaults.js';
+import { WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from '../config/defaults.js';
 
 /** The default bounds. */
 export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = {

@@ -57,13 +57,17 @@ export class ChannelMemory {
   }
 
   /**
-   * Adds a definition the team stated.
+   * Adds a definition the team stated; a live definition of the same sentence is returned as it is.
    * @param by who stated it (platform user id or name)
    * @throws {MemoryEntryError} empty or too long; {@link MemoryFullError} when a bound would be passed;
    *   {@link MemoryUnavailableError}; `HistoryError` when the store fails
    */
-  remember(conversationId: string, text: string, by: string): Promise<MemoryEntry> {
-    return this.add(conversationId, { kind: 'definition', text: text.trim().replace(/\s+/g, ' '), addedBy: by, addedAt: new Date().toISOString() });
+  async remember(conversationId: string, text: string, by: string): Promise<MemoryEntry> {
+    const sentence = text.trim().replace(/\s+/g, ' ');
+    // the same sentence twice (two people pressing Remember) is kept once
+    const same = sentence === '' ? undefined : (await this.backend().list(conversationId, false)).find((e) => e.kind === 'definition' && e.text === sentence);
+    if (same) return same;
+    return this.add(conversationId, { kind: 'definition', text: sentence, addedBy: by, addedAt: new Date().toISOString() });
   }
 
   /**

@@ -2,24 +2,16 @@
  * What a new run gets from its channel's memory: every definition that fits the definitions'
  * token budget (the newest first when they do not all fit; given in the order they were added) and
  * the approved examples most similar to its request and input files ({@link cosineScores}) that
- * fit the examples' budget.
+ * fit the examples' budget: those whose request is like the new one ({@link MIN_REQUEST_SIMILARITY}),
+ * that score at least {@link MIN_EXAMPLE_SCORE} and, after the first, {@link RUNNER_UP_SHARE} of its score.
  */
 import type { MemoryEntry } from '../history/memory.js';
 import type { RunMemory } from '../history/types.js';
 import { cosineScores } from './similarity.js';
 
-/** How much of a prompt memory may take. Tokens are estimated as characters / 4. */
-export interface RecallBudget {
-  /** Most tokens of definitions in a prompt. */
-  definitionTokens: number;
-  /** Most tokens of examples in a prompt. */
-  exampleTokens: number;
-  /** Most examples in a prompt. */
-  maxExamples: number;
-}
+import { DEFAULT_RECALL_BUDGET, type RecallBudget } from '../history/memory.js';
 
-/** 500 tokens of definitions; at most 2 examples in 1,500 tokens. */
-export const DEFAULT_RECALL_BUDGET: RecallBudget = { definitionTokens: 500, exampleTokens: 1500, maxExamples: 2 };
+export { DEFAULT_RECALL_BUDGET, type RecallBudget } from '../history/memory.js';
 
 /**
  * Least similarity of an example's request with the new request (cosine, 0–1) for it to be given:
@@ -29,6 +21,12 @@ export const MIN_REQUEST_SIMILARITY = 0.12;
 
 /** Weight of the request's similarity in an example's score; the files' summaries weigh the rest. */
 export const REQUEST_WEIGHT = 0.75;
+
+/** Least score (request and files together, 0–1) for an example to be given. */
+export const MIN_EXAMPLE_SCORE = 0.3;
+
+/** An example after the best is given only when it scores at least this share of the best's score. */
+export const RUNNER_UP_SHARE = 0.5;
 
 /** A rough token count (about 4 characters a token for English and code). */
 export function estimateTokens(text: string): number {
@@ -79,8 +77,10 @@ export function chooseMemory(entries: MemoryEntry[], request: string, inputSumma
   }
   const examples: RunMemory['examples'] = [];
   let exampleUsed = 0;
-  for (const { entry } of rankExamples(live, request, inputSummary)) {
-    if (examples.length >= budget.maxExamples) break;
+  const ranked = rankExamples(live, request, inputSummary);
+  const best = ranked[0]?.score ?? 0;
+  for (const { entry, score } of ranked) {
+    if (examples.length >= budget.maxExamples || score < MIN_EXAMPLE_SCORE || score < RUNNER_UP_SHARE * best) break;
     const tokens = exampleTokens(entry);
     if (exampleUsed + tokens > budget.exampleTokens) continue;
     exampleUsed += tokens;

@@ -8,7 +8,8 @@ import type { AttemptTrigger, Run } from '../history/types.js';
 import type { Metrics } from './metrics.js';
 
 /** What a turn was: a new run, code without running it, an improve or a re-run. */
-export type TurnKind = 'run' | 'generate' | 'improve' | 'rerun';
+export type { TurnKind } from '../history/types.js';
+import type { TurnKind } from '../history/types.js';
 
 /** Watches one turn. */
 export class TurnObserver {

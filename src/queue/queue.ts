@@ -8,9 +8,9 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import { checkRedis, closeConnection, ingressConnection } from './connection.js';
-import { RedisJobLimits } from './limits.js';
+import { RedisJobLimits } from './redis-job-limits.js';
 import type { ChatJobData, ChatQueue } from '../chat/job-queue.js';
-import type { Admission } from '../chat/limits.js';
+import type { Admission } from '../chat/job-limits.js';
 import type { QueueCounts } from '../metrics/metrics.js';
 
 /** A BullMQ queue's jobs waiting (waiting, delayed, prioritized, paused) and running (https://docs.bullmq.io/guide/jobs/getters). */

@@ -17,7 +17,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { closeConnection, workerConnection } from './connection.js';
-import { RedisJobLimits } from './limits.js';
+import { RedisJobLimits } from './redis-job-limits.js';
 import { queueCounts, queueSettings } from './queue.js';
 import type { QueueCounts } from '../metrics/metrics.js';
 import { accountOfJob, processJob, runnerOf, type ChatJobData, type PlatformJobs } from '../chat/job-queue.js';

@@ -72,11 +72,7 @@ export const SETUP_FONT_FAMILIES: readonly string[] = ['DejaVu Sans', 'WenQuanYi
  */
 export const FONT_FALLBACK: readonly string[] = [...SETUP_FONT_FAMILIES, 'Noto Sans CJK SC', 'Noto Sans CJK JP'];
 
-/**
- * One operator pin: `name==version`, optionally followed by ` --hash=sha256:<64 hex>` (repeatable),
- * as in a pip requirements file.
- */
-export const PIN_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?==[A-Za-z0-9][A-Za-z0-9.+!_-]*(?: --hash=sha256:[0-9a-f]{64})*$/;
+export { PIN_PATTERN } from '../config/defaults.js';
 
 /** The distribution name and version of a pin (`Name==1.0 --hash=…` → `['Name', '1.0']`). */
 export function parsePin(pin: string): { name: string; version: string } {

@@ -3,7 +3,7 @@
  * engine that runs its queries.
  */
 import { ConfigError } from '../config/load.js';
-import type { ToolsConfig } from './config.js';
+import type { ToolsConfig } from '../config/tools-schema.js';
 import { Toolbox } from './toolbox.js';
 
 /**

@@ -4,7 +4,7 @@
  * The engine (opening sources, running a query under the rules) is behind {@link SqlEngine}.
  */
 import { conversationAllowed } from './access.js';
-import type { ToolsConfig } from './config.js';
+import type { ToolsConfig } from '../config/tools-schema.js';
 import type { RouteAnswer, RouteHandler, Tool } from './types.js';
 
 /** What runs queries: opened once per process, shared by every execution. */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ToolBroker } from './broker.js';
-import type { ToolsConfig } from './config.js';
+import type { ToolsConfig } from '../config/tools-schema.js';
 import { HttpTool } from './http/tool.js';
 import type { Resolver } from './http/policy.js';
 import { SqlTool, type SqlEngine } from './sql-tool.js';

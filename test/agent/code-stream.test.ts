@@ -1,7 +1,7 @@
 /** Code shown while a reply streams in: partial extraction, the agent's `code_delta` events, the throttle. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { codeStreamer, partialCode } from '../../src/agent/code-stream.js';
-import { codeTail, Throttle } from '../../src/chat/code-stream.js';
+import { codeStreamer, partialCode } from '../../src/agent/partial-code.js';
+import { codeTail, Throttle } from '../../src/chat/stream-edits.js';
 
 describe('partialCode', () => {
   it.each([

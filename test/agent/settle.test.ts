@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
 import { Agent } from '../../src/agent/agent.js';
-import { InputError } from '../../src/agent/input-error.js';
+import { InputError } from '../../src/config/errors.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';

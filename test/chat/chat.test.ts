@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { capText, codeBlock, neutraliseFences, statusLine } from '../../src/chat/format.js';
 import { MemoryJobQueue } from '../../src/chat/memory-queue.js';
 import type { ChatJobData, PlatformJobs } from '../../src/chat/job-queue.js';
-import { dispatchJob, UnknownJobKindError } from '../../src/chat/job-kinds.js';
+import { requestJobs } from '../../src/chat/request-jobs.js';
+import type { OutgoingPort } from '../../src/chat/port.js';
+import type { HistoryStore } from '../../src/history/types.js';
+import type { Agent } from '../../src/agent/agent.js';
 import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import { thrownReason } from '../../src/chat/agent-call.js';
 import { InputError } from '../../src/agent/agent.js';
@@ -46,7 +49,11 @@ describe('chat output shaping', () => {
 function platform(jobs: Record<string, () => Promise<void>>, ran: string[]): PlatformJobs {
   const handlers = Object.fromEntries(Object.entries(jobs).map(([kind, work]) => [kind, async () => { await work(); ran.push(kind); }]));
   return {
-    run: (data: ChatJobData) => dispatchJob('test', handlers, data, undefined),
+    run: async (data: ChatJobData) => {
+      const handler = handlers[data.kind];
+      if (!handler) throw new Error(`no job of kind ${data.kind}`);
+      await handler();
+    },
     interrupted: async () => undefined,
     falseAlarm: async () => undefined,
   };
@@ -99,15 +106,20 @@ describe('MemoryJobQueue (the in-memory chat queue and its limits)', () => {
     expect(ran).toEqual(['run', 'reply']);
   });
 
-  it('an unknown job kind is a typed error, reported, never run as another kind', async () => {
+  it('a job of an unknown request kind is an error, reported, never run as another kind', async () => {
     const errors: unknown[] = [];
-    const ran: string[] = [];
-    const queue = new MemoryJobQueue({ test: platform({ run: async () => undefined }, ran) }, 5, (_m, e) => errors.push(e));
-    await queue.submit('odd', job('odd', 'C', 'erin'));
+    const called: string[] = [];
+    // every method of the port records its call: none may be reached for an unknown kind
+    const port = new Proxy({ platform: 'test' } as OutgoingPort<string, string>, {
+      get: (target, name) => (name === 'platform' ? target.platform : (...args: unknown[]) => void called.push(String(name), ...args.map(String))),
+    });
+    const store = { threadRunId: async () => undefined, getRun: async () => undefined } as unknown as HistoryStore;
+    const jobs = requestJobs({ agent: {} as Agent, store, onInternalError: () => undefined, onWarning: () => undefined }, port);
+    const queue = new MemoryJobQueue({ test: jobs }, 5, (_m, e) => errors.push(e));
+    await queue.submit('odd', { ...job('odd', 'C', 'erin'), payload: { platform: 'test', kind: 'odd', where: { conversation: 'C', channel: 'C' }, who: { userId: 'erin' }, text: '', files: [] } });
     await queue.close();
-    expect(errors[0]).toBeInstanceOf(UnknownJobKindError);
-    expect(String(errors[0])).toContain('unknown test job kind "odd"');
-    expect(ran).toEqual([]);
+    expect(String(errors[0])).toContain('unknown request kind: "odd"');
+    expect(called).toEqual([]);
   });
 });
 

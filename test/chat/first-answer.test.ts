@@ -38,6 +38,7 @@ const markup: ThreadMarkup<string> = {
   final: (run) => `final:${run.status}`,
   failure: (reason) => `failure:${reason}`,
   note: (text) => `note:${text}`,
+  withdrawn: (notice, correction) => `withdrawn:${notice}:${correction}`,
 };
 
 const isIndependent = (r: FakeRequest) => r.messages.at(-1)?.content.includes(INDEPENDENT_INSTRUCTION) ?? false;

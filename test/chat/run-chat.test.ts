@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import type { Run } from '../../src/history/types.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { historyText } from '../../adapters/slack/history-view.js';
+import { historyText } from '../../adapters/slack/answers.js';
 import { rootText } from '../../adapters/slack/views.js';
 import { historyMessage } from '../../adapters/discord/render.js';
 
@@ -47,7 +47,7 @@ describe('a run\'s place in chat', () => {
     try {
       await store.saveRun(oldSlack);
       await store.saveRun(newSlack);
-      const text = await historyText(store, 'slack:T1:C1', 10);
+      const text = historyText({ runs: await store.listRuns('slack:T1:C1', 10) });
       expect(text).toContain('<https://slack.com/archives/C1/p1700000000000100|thread>');
       expect(text).toContain('<https://slack.com/archives/C1/p1700000000000200|thread>');
       expect(text).toContain('*alice*');

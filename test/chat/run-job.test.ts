@@ -31,6 +31,7 @@ const markup: ThreadMarkup<string> = {
   final: (run) => `final:${run.status}:${run.attempts.length}`,
   failure: (reason) => `failure:${reason}`,
   note: (text) => `note:${text}`,
+  withdrawn: (notice, correction) => `withdrawn:${notice}:${correction}`,
 };
 
 /** A thread that records its posts; `onInputs` runs where the platform would download the request's files. */

@@ -32,7 +32,7 @@ describe('Slack /show and the workspace', () => {
     expect(await show(root)).toContain('out.csv (4 B');
 
     const unknown = await show(`${root} remove <!channel>*x*.csv`);
-    expect(unknown).toContain('no file named &lt;!channel&gt;*x*.csv');
+    expect(unknown).toContain('no file named @channel*x*.csv'); // Slack's <!channel> read as the words it shows, never a ping
     expect(unknown).not.toContain('<!channel>');
     expect(unknown).toContain('it has: out.csv');
     expect(await show(`${root} remove`)).toContain('say which file to remove');

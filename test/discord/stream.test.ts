@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { py, startWorld, type World } from './harness.js';
 import { slowLines, STREAMED_CODE } from '../helpers/streamed-reply.js';
-import { STREAM_EDIT_INTERVAL_MS } from '../../src/chat/code-stream.js';
+import { STREAM_EDIT_INTERVAL_MS } from '../../src/chat/stream-edits.js';
 
 let world: World | undefined;
 afterEach(async () => {

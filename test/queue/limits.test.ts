@@ -1,7 +1,7 @@
 /** Global job limits on a real redis-server, through two connections (as two processes would). */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisJobLimits } from '../../src/queue/limits.js';
+import { RedisJobLimits } from '../../src/queue/redis-job-limits.js';
 import { startRedis, type TestServer } from '../helpers/servers.js';
 
 let server: TestServer;

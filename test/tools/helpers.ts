@@ -4,7 +4,7 @@ import https from 'node:https';
 import { selfSignedFor } from '../fakes/self-signed.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
-import { httpToolSchema } from '../../src/tools/config.js';
+import { httpToolSchema } from '../../src/config/tools-schema.js';
 import { HttpPolicy, type HttpPolicyOptions } from '../../src/tools/http/policy.js';
 import { ToolBroker } from '../../src/tools/broker.js';
 

@@ -9,7 +9,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Allowlist, normalizeHost, ruleMatches, type HostRule } from '../allowlist.js';
-import type { HttpToolConfig } from '../config.js';
+import type { HttpToolConfig } from '../../config/tools-schema.js';
 import { Redactor } from './redact.js';
 
 /** Resolves a host name to every address it has. */

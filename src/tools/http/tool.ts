@@ -1,6 +1,6 @@
 /** The HTTP tool: the allowed hosts, served by the broker as a forward proxy (no route of its own). */
 import { conversationAllowed } from '../access.js';
-import type { HttpToolConfig } from '../config.js';
+import type { HttpToolConfig } from '../../config/tools-schema.js';
 import type { Tool } from '../types.js';
 import { HttpPolicy, type HttpPolicyOptions } from './policy.js';
 

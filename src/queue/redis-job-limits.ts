@@ -10,7 +10,7 @@
  * `staleMs` (a job whose process died without releasing it) no longer counts.
  */
 import type { Redis } from 'ioredis';
-import type { Admission, JobLimits, LimitKey } from '../chat/limits.js';
+import type { Admission, JobLimits, LimitKey } from '../chat/job-limits.js';
 
 /**
  * KEYS: user, channel, pending. ARGV: jobId, maxPerChannel, staleMs, waitsForUser ('1': a reply to an

@@ -1,7 +1,7 @@
 /**
  * Chat job limits, one interface for both homes: in memory (one process: `code-agent slack` or
  * `code-agent discord` without `queue.url`) and in Redis (queue mode, global across processes:
- * src/queue/limits.ts). The rules are the same: one job per user at a time, at most
+ * src/queue/redis-job-limits.ts). The rules are the same: one job per user at a time, at most
  * `maxPerChannel` jobs waiting or running per channel. A reply to an existing run is never
  * refused because its user has a job: it waits its turn (the channel's cap still applies).
  */

@@ -14,7 +14,7 @@
  * Every key is validated; an error names its path (`tools.http.allow.1: "a b": expected host…`).
  */
 import { z } from 'zod';
-import { parseHostRule } from './allowlist.js';
+import { parseHostRule } from './host-rule.js';
 
 const positive = (def: number, integer = false) =>
   z.preprocess(

@@ -1,0 +1,92 @@
+/** The chat contract's Discord driver (test/contract/drivers.ts), over a fake Discord speaking REST and the gateway. */
+import type { FakeOpenAi } from '../fakes/openai-server.js';
+import type { FakeDiscord, FakeUser } from '../fakes/discord-server.js';
+import { startWorld as startDiscordWorld } from '../discord/harness.js';
+import { startDiscordQueueWorld } from '../queue/discord-harness.js';
+import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
+
+/** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
+function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, people: [FakeUser, FakeUser], close: () => Promise<void>, workers?: Workers): ChatDriver {
+  const from = (u: 1 | 2 = 1, c = channel) => ({ user: people[u - 1]!, channelId: c });
+  const buttonsOf = (m: { components: unknown[] }) => JSON.stringify(m.components);
+  // a run's final message has its Re-run button; the offer after a correction has Remember
+  const finalMessages = (thread: string) => discord.messagesIn(thread).filter((m) => buttonsOf(m).includes('"ca:rerun:'));
+  const offers = (thread: string) => discord.messagesIn(thread).filter((m) => buttonsOf(m).includes('"ca:remember:'));
+  const deferredAnswer = async (id: string) => {
+    const record = discord.interaction(id);
+    await discord.waitFor(() => record.originalMessageId, 20_000, 'the answer');
+    await discord.waitFor(() => !/^$/.test(discord.world.messages.get(record.originalMessageId!)?.content ?? ''), 20_000, 'the answer text');
+    return discord.world.messages.get(record.originalMessageId!)!.content;
+  };
+  const runIdOf = (thread: string) => /run `([^`]+)`/.exec(finalMessages(thread).at(-1)?.content ?? '')![1]!;
+  const press = async (thread: string, which: 0 | 1) => {
+    const final = finalMessages(thread).at(-1)!;
+    const button = (final.components[0] as { components: Array<{ custom_id: string }> }).components[which]!;
+    return discord.click(final, button.custom_id, from(1, thread));
+  };
+  return {
+    llm,
+    async run(requirement, o = {}) {
+      const i = discord.slash('run', { requirement }, from(o.user), o.file ? { file: o.file } : {});
+      if (o.twice) {
+        const sent = (discord.gateway as unknown as { sent: Array<{ t: string; d: { id: string } }> }).sent;
+        discord.gateway.dispatch('INTERACTION_CREATE', { ...sent.find((e) => e.t === 'INTERACTION_CREATE' && e.d.id === i.id)!.d });
+      }
+      return {
+        answer: async () => {
+          await discord.waitFor(() => i.callbacks.length > 0, 20_000, 'the initial response');
+          return String(i.callbacks[0]!.data?.content ?? '');
+        },
+        thread: () => discord.waitFor(() => i.originalMessageId && discord.world.channels.has(i.originalMessageId) && i.originalMessageId, 30_000, 'the thread'),
+      };
+    },
+    async reply(thread, text, o = {}) {
+      const files = o.file ? { [o.file.name]: o.file.data } : {};
+      discord.say(text, from(o.user, thread), files);
+    },
+    async rerun(thread) {
+      await press(thread, 0);
+    },
+    async improve(thread, feedback) {
+      const i = await press(thread, 1);
+      await discord.waitFor(() => i.callbacks[0]?.type === 9 && i.callbacks[0], 20_000, 'the Improve modal');
+      discord.submitModal(String(i.callbacks[0]!.data!.custom_id), { feedback }, from(1, thread));
+    },
+    async finals(thread, n) {
+      await discord.waitFor(() => finalMessages(thread).length >= n, 60_000, `final message #${n}`);
+      return finalMessages(thread).map((m) => m.content);
+    },
+    text: (thread) => discord.messagesIn(thread).map((m) => m.content).join('\n'),
+    history: async () => deferredAnswer(discord.slash('history', {}, from(2)).id),
+    show: async (thread) => deferredAnswer(discord.slash('show', thread ? { run: runIdOf(thread) } : {}, from(2)).id),
+    removeFile: async (thread, name) => deferredAnswer(discord.slash('show', { run: runIdOf(thread), remove: name }, from(1)).id),
+    // a refused reply is answered in its thread, a refused command in its interaction's message
+    told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
+    remember: async (text) => deferredAnswer(discord.slash('remember', { definition: text }, from(1)).id),
+    memory: async (args = '') => {
+      const forget = /^forget\s+(\S+)$/.exec(args.trim());
+      return deferredAnswer(discord.slash('memory', forget ? { forget: forget[1]! } : {}, from(2)).id);
+    },
+    offered: (thread) => offers(thread).length > 0,
+    async pressRemember(thread) {
+      const offer = offers(thread).at(-1)!;
+      const button = (offer.components[0] as { components: Array<{ custom_id: string }> }).components[0]!;
+      await discord.click(offer, button.custom_id, from(2, thread));
+    },
+    ...(workers ?? {}),
+    close,
+  };
+}
+
+
+/** Discord, embedded: the bot runs its jobs on its in-memory queue. */
+export async function discordEmbedded(): Promise<ChatDriver> {
+  const w = await startDiscordWorld({ maxRetries: AGENT.max_retries });
+  return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close());
+}
+
+/** Discord in queue mode: a `code-agent discord` gateway ingress and `code-agent worker` processes on a real Redis. */
+export async function discordQueue(): Promise<ChatDriver> {
+  const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT });
+  return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close(), queueWorkers(w));
+}

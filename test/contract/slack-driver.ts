@@ -1,0 +1,117 @@
+/** The chat contract's Slack driver (test/contract/drivers.ts), over a fake Slack speaking the Web API and signed requests into Bolt. */
+import type { FakeOpenAi } from '../fakes/openai-server.js';
+import type { FakeSlack } from '../fakes/slack-api.js';
+import { sendCommand, sendEvent, sendInteraction } from '../fakes/slack-signed.js';
+import { blockActionsPayload, viewSubmissionPayload } from '../fakes/slack-payloads.js';
+import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
+import { startQueueWorld } from '../queue/harness.js';
+import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
+
+/** The Slack driver over a fake Slack and an app URL (embedded or queue ingress: the same protocol). */
+function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>, workers?: Workers): ChatDriver {
+  const users = { 1: 'U_ALICE', 2: 'U_BOB' } as const;
+  const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
+  const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
+  const finalPosts = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
+  const eph = () => slack.callsOf('chat.postEphemeral').length;
+  let seq = 0;
+  const offers = (ts: string) => posts(ts).filter((c) => JSON.stringify(c.args.blocks ?? '').includes('ca_remember'));
+  const slackShow = (text: string) => slackQuery('/show', text);
+  const slackQuery = async (command: string, text: string, user: string = users[1]) => {
+    const responses = slack.responses.length;
+    const res = await sendCommand(appUrl, SECRET, { command, text, user_id: user, channel_id: 'C_MAIN', team_id: TEAM, trigger_id: `trig-q-${++seq}`, response_url: slack.responseUrl(`q${seq}`) });
+    const body = typeof res.body === 'object' && res.body ? JSON.stringify(res.body) : '';
+    if (body) return body;
+    // acked empty: the answer came later, via response_url
+    return JSON.stringify((await slack.waitFor(() => slack.responses[responses], 30_000, 'the /show answer')).body);
+  };
+  const event = (e: Record<string, unknown>, twice: boolean | undefined) => {
+    const eventId = `Ev_C${++seq}`;
+    return (async () => {
+      await sendEvent(appUrl, SECRET, e, { eventId, teamId: TEAM });
+      if (twice) await sendEvent(appUrl, SECRET, e, { eventId, retryNum: 1, teamId: TEAM });
+    })();
+  };
+  const click = async (ts: string, which: 0 | 1, user: string) => {
+    const final = finalPosts(ts).at(-1)!;
+    const blocks = final.args.blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }>;
+    const button = blocks.find((b) => b.type === 'actions')!.elements![which]!;
+    await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.action_id, value: button.value, user, channel: 'C_MAIN', messageTs: String(final.result?.ts), threadTs: ts }));
+  };
+  return {
+    llm,
+    async run(requirement, o = {}) {
+      const before = roots().length;
+      const ephBefore = eph();
+      const user = users[o.user ?? 1];
+      let answer: () => Promise<string>;
+      if (o.file) {
+        const file = slack.hostFile(o.file.name, o.file.data);
+        await event({ type: 'app_mention', user, channel: 'C_MAIN', text: `<@UBOT> ${requirement}`, ts: `${Date.now() / 1000}`, files: [file] }, o.twice);
+        answer = async () => (eph() > ephBefore ? String(slack.callsOf('chat.postEphemeral').at(-1)!.args.text) : '');
+      } else {
+        const fields = { command: '/run', text: requirement, user_id: user, user_name: user.toLowerCase(), channel_id: 'C_MAIN', team_id: TEAM, trigger_id: `trig-${Date.now()}-${++seq}`, response_url: slack.responseUrl(`r${seq}`) };
+        const res = await sendCommand(appUrl, SECRET, fields);
+        if (o.twice) await sendCommand(appUrl, SECRET, fields, { 'x-slack-retry-num': '1' });
+        answer = async () => (typeof res.body === 'object' && res.body ? String((res.body as { text?: string }).text ?? '') : '');
+      }
+      return {
+        answer,
+        thread: async () => {
+          await slack.waitFor(() => roots().length > before, 30_000, 'the channel message');
+          return String(roots()[before]!.result!.ts);
+        },
+      };
+    },
+    async reply(ts, text, o = {}) {
+      const files = o.file ? [slack.hostFile(o.file.name, o.file.data)] : undefined;
+      // a reply in a thread names who posted its parent (https://docs.slack.dev/reference/events/message): the app
+      await event({ type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: users[o.user ?? 1], text, ts: `${Date.now() / 1000}`, thread_ts: ts, parent_user_id: 'UBOT', ...(files ? { subtype: 'file_share', files } : {}) }, o.twice);
+    },
+    rerun: (ts) => click(ts, 0, users[1]),
+    async improve(ts, feedback) {
+      const opened = slack.callsOf('views.open').length;
+      await click(ts, 1, users[1]);
+      const call = await slack.waitFor(() => slack.callsOf('views.open')[opened], 20_000, 'the Improve modal');
+      const view = (typeof call.args.view === 'string' ? JSON.parse(call.args.view) : call.args.view) as { callback_id: string; private_metadata: string; blocks: Array<{ block_id: string; element: { action_id: string } }> };
+      const input = view.blocks[0]!;
+      await sendInteraction(appUrl, SECRET, viewSubmissionPayload({ callback_id: view.callback_id, private_metadata: view.private_metadata, values: { [input.block_id]: { [input.element.action_id]: feedback } } }, users[1]));
+    },
+    async finals(ts, n) {
+      await slack.waitFor(() => finalPosts(ts).length >= n, 60_000, `final message #${n}`);
+      return finalPosts(ts).map((c) => allText([c]));
+    },
+    text: (ts) => allText(posts(ts)),
+    async history() {
+      const res = await sendCommand(appUrl, SECRET, { command: '/history', text: '', user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM });
+      return JSON.stringify(res.body);
+    },
+    show: (ts) => slackShow(ts ?? ''),
+    removeFile: (ts, name) => slackShow(`${ts} remove ${name}`),
+    told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
+    remember: (text) => slackQuery('/remember', text),
+    memory: (args = '') => slackQuery('/memory', args, users[2]),
+    offered: (ts) => offers(ts).length > 0,
+    async pressRemember(ts) {
+      const offer = offers(ts).at(-1)!;
+      const blocks = offer.args.blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }>;
+      const button = blocks.find((b) => b.type === 'actions')!.elements!.find((e) => e.action_id === 'ca_remember')!;
+      await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.action_id, value: button.value, user: users[2], channel: 'C_MAIN', messageTs: String(offer.result?.ts), threadTs: ts }));
+    },
+    ...(workers ?? {}),
+    close,
+  };
+}
+
+
+/** Slack, embedded: the app runs its jobs on its in-memory queue. */
+export async function slackEmbedded(): Promise<ChatDriver> {
+  const w = await startSlackWorld({ maxRetries: AGENT.max_retries });
+  return slackDriver(w.slack, w.llm, w.appUrl!, () => w.close());
+}
+
+/** Slack in queue mode: a `code-agent slack` ingress and `code-agent worker` processes on a real Redis. */
+export async function slackQueue(): Promise<ChatDriver> {
+  const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT });
+  return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close(), queueWorkers(w));
+}
