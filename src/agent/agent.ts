@@ -172,6 +172,7 @@ export class Agent {
     };
     if (run.status !== 'running') check(); // a run still going may have code by the time its turn ends
     return this.guard(run, options, 0, async (o) => {
+      delete run.candidates; // a new turn: the candidates of an earlier one no longer describe the answer
       run.attempts.push(newAttempt(run, 'rerun', latestCode()!, undefined, o.workspace?.fingerprint));
       await this.steps.executeLatest(run, o);
       const verdict = judgeAttempt(run.attempts.at(-1)!, run);
@@ -195,6 +196,7 @@ export class Agent {
     if (text) this.checkText(text, 'feedback');
     await this.options.executor.check();
     return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
+      delete run.candidates; // a new turn: the candidates of an earlier one no longer describe the answer
       await this.steps.profileInputs(run, o);
       await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, o);
       if (text) await this.steps.deriveChecks(run, o);
