@@ -71,7 +71,10 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     async click(ts, choice, user) {
       const call = finals(ts).at(-1)!;
       const button = buttons(call).find((b) => b.choice === choice)!;
-      await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.actionId, value: button.value, user: user ? 'U_EVE' : 'U_ALICE', channel: 'C_MAIN', messageTs: String(call.result?.ts), threadTs: ts }));
+      const payload = blockActionsPayload({ actionId: button.actionId, value: button.value, user: user ? 'U_EVE' : 'U_ALICE', channel: 'C_MAIN', messageTs: String(call.result?.ts), threadTs: ts });
+      // a feedback button's click names its element type and carries the pressed button's value (Bolt's FeedbackButtonsAction)
+      if (button.actionId === 'ca_feedback') (payload.actions as Array<{ type: string }>)[0]!.type = 'feedback_buttons';
+      await sendInteraction(appUrl, SECRET, payload);
     },
     text: (ts) => allText(posts(ts)),
     told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
