@@ -28,6 +28,8 @@ export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'chat' |
 export function finalStatus(run: Run): string {
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+  const confirmed = confirmedBy(run);
+  if (confirmed) return `✅ success, ${inlineText(confirmed, 200)}`;
   if (run.status === 'success') return `✅ success (${attempts})`;
   if (run.status === 'generated') return `📝 code generated, not run`;
   if (run.status === 'unverified') return `⚠️ ran, but not confirmed (${attempts}): ${inlineText(run.error ?? 'not confirmed', 300)}`;
