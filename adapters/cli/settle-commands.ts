@@ -8,7 +8,7 @@ import type { Agent } from '../../src/agent/agent.js';
 import type { Run } from '../../src/history/types.js';
 import type { Person } from '../../src/history/candidates.js';
 import { InputError } from '../../src/config/errors.js';
-import { awaitsSettlement, candidatesNotice, outcomeText, parseChoice, type ChoiceAction } from '../../src/chat/settle-view.js';
+import { candidatesNotice, outcomeText, parseChoice, type ChoiceAction } from '../../src/chat/settle-view.js';
 
 /** The terminal's user, as a run records who settled or approved it. */
 export function terminalPerson(): Person {
@@ -58,6 +58,3 @@ export async function applyChoice(agent: Agent, run: Run, action: ChoiceAction, 
   const wantsReply = (action.kind === 'settle' && action.choice === 'neither') || (action.kind === 'approve' && action.verdict === 'down');
   return { run: outcome.run, wantsReply };
 }
-
-/** Whether a run should be followed by the question ({@link candidateLines}). */
-export { awaitsSettlement };

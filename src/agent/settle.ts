@@ -96,11 +96,6 @@ export async function approveRun(deps: SettleDeps, conversationId: string, runId
   });
 }
 
-/** People who approved the run (👍), in order, each once. */
-export function approvedBy(run: Pick<Run, 'approvals'>): Person[] {
-  return (run.approvals ?? []).filter((a) => a.verdict === 'up').map((a) => a.by);
-}
-
 /** Runs `body` on the stored run while holding its turn lease. */
 async function withRun<T>(deps: SettleDeps, conversationId: string, runId: string, body: (run: Run) => Promise<T>): Promise<T> {
   const held = await takeTurn(deps.store, runId, { waitMs: deps.turnWaitMs, log: deps.log });
