@@ -31,10 +31,11 @@ import { mergeSummaries, readSummaries } from './realistic/merge.js';
 import { formatReport, type RealisticSummary } from './realistic/report.js';
 import { requestsOfKind } from './realistic/requests.js';
 import { comparisonLines, reusedShare } from './realistic/speed-report.js';
+import { RecordingExecutor } from './realistic/independents.js';
 
 /** An agent with a verify mode. */
-function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode): Agent {
-  return new Agent({ llm, executor, store: new KeyvHistoryStore(new Map()), artifactRoot, maxRetries: retries, verify });
+function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode, adopt = false): Agent {
+  return new Agent({ llm, executor, store: new KeyvHistoryStore(new Map()), artifactRoot, maxRetries: retries, verify, adoptTwoAgainstOne: adopt });
 }
 
 const mark = (pass: boolean, status: string) =>
@@ -55,17 +56,17 @@ async function main(): Promise<void> {
     .slice(args.offset, args.offset + args.limit);
   const timings: CompletionTiming[] = [];
   const llm = new CountingProvider(await buildProvider(args, timings));
-  const executor = buildExecutor(args.timeoutS);
+  const executor = new RecordingExecutor(buildExecutor(args.timeoutS));
   const workDir = mkdtempSync(join(tmpdir(), 'realistic-'));
   const modes: VerifyMode[] = args.verify === 'off' ? ['off'] : args.skipOff ? [args.verify] : ['off', args.verify];
-  const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify) }));
+  const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify, args.adopt) }));
   const results: RequestResult[] = [];
   const summary: RealisticSummary = { provider: llm.name, retries: args.retries, verify: modes, separate: args.separate, results, timings };
   process.stderr.write(`running ${requests.length} requests with ${llm.name}, verify ${modes.join(' and ')}\n`);
   await llm.prepared; // the system prompts read ahead, as a server started before its first request has them
   try {
     for (const [i, request] of requests.entries()) {
-      const r = await evaluateRequest({ agents, llm, executor, retries: args.retries, separate: args.separate }, request);
+      const r = await evaluateRequest({ agents, llm, executor, recorder: executor, retries: args.retries, separate: args.separate }, request);
       results.push(r);
       process.stderr.write(progress(i, requests.length, r, args.retries));
       // after every request, so that a run stopped early keeps what it measured (--merge reads it)

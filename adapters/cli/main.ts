@@ -172,6 +172,33 @@ export function buildProgram(): Command {
       process.exitCode = await runUsage(await configFrom(merged), { since: opts.since, by: opts.by, json: Boolean(opts.json) });
     });
 
+  const memory = program
+    .command('memory')
+    .description("a channel's memory (definitions and approved examples given to its runs): the terminal's, or a chat channel's with --conversation (docs/memory.md)")
+    .helpCommand('help [command]', 'print the help of a command');
+  const memoryOptionsOf = (command: Command) =>
+    command
+      .addOption(configOption())
+      .option('--conversation <id>', "whose memory: a conversation id as the history keeps it (e.g. slack:T1:C1); default the terminal's (cli:local)")
+      .option('--json', 'print JSON instead of lines')
+      .exitOverride();
+  const memoryAction = (action: 'add' | 'list' | 'forget') => async (arg: string | string[] | Record<string, unknown>, maybeOpts?: Record<string, unknown>) => {
+    const opts = (action === 'list' ? arg : maybeOpts) as { config?: string; conversation?: string; json?: boolean; by?: string; all?: boolean };
+    const text = action === 'list' ? '' : Array.isArray(arg) ? arg.join(' ') : String(arg);
+    const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+    const { runMemoryCli } = await import('./memory-command.js');
+    process.exitCode = await runMemoryCli(await configFrom(merged), action, text, { conversation: opts.conversation, by: opts.by, json: Boolean(opts.json), all: Boolean(opts.all) });
+  };
+  memoryOptionsOf(memory.command('add').description('remember a definition (one short sentence), e.g. memory add "revenue = units × unit_price"').argument('<text...>', 'the definition'))
+    .option('--by <name>', 'who adds it (default terminal:<login>)')
+    .action(memoryAction('add'));
+  memoryOptionsOf(memory.command('list').description('the live entries, oldest first'))
+    .option('--all', 'also the forgotten ones, with who removed them and when')
+    .action(memoryAction('list'));
+  memoryOptionsOf(memory.command('forget').description('forget an entry by its id (m12): later runs no longer get it; who removed it is kept').argument('<id>', 'the entry id'))
+    .option('--by <name>', 'who removes it (default terminal:<login>)')
+    .action(memoryAction('forget'));
+
   const model = program
     .command('model')
     .description('manage local GGUF models (fetch a known one, pull one by URI)')
@@ -243,7 +270,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {
     // `run --json` keeps its result shape; `doctor --json` prints `{error, problems?}` as it does when the sandbox is unavailable
-    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage') ? argv[0] : undefined;
+    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage' || argv[0] === 'memory') ? argv[0] : undefined;
     const problems = err instanceof ConfigError ? err.problems : [];
     const printJson = (message: string) => {
       // one line, as for every other error: "… is invalid: a.b: problem; c: problem"

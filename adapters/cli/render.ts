@@ -14,6 +14,7 @@ import { CANCELLED } from './outcome.js';
 import { queuedText, replacedText, workspaceEntryText } from '../../src/text/workspace-entry.js';
 import { toolCallLine } from '../../src/tools/records.js';
 import { answerMarkText, settledAnswer } from '../../src/chat/answer-mark.js';
+import { memoryUsedLine } from '../../src/memory/used-text.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -77,6 +78,8 @@ export function progressLine(event: AgentEvent): string | undefined {
       return `[Agent] ⚠️ Not kept in the workspace (${event.names.join(', ')}): ${event.reason}`;
     case 'queued':
       return `[Agent] ${queuedText(event.waitMs)}`;
+    case 'memory_used':
+      return `[Agent] ${boundLine(memoryUsedLine(event), 600)}`;
     case 'done':
       if (event.run.status === 'unverified') {
         return `[Agent] ⚠️ Ran, but not confirmed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.run.error ?? ''}`;

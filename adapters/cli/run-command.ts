@@ -9,6 +9,7 @@ import { createRenderer } from './render.js';
 import { runToJson } from './json-output.js';
 import { EXIT } from './errors.js';
 import { copiedLine, copyArtifacts } from './out-dir.js';
+import { askChoice } from './run-choice.js';
 
 /** Conversation id of the terminal's history. */
 export const CLI_CONVERSATION = 'cli:local';
@@ -26,6 +27,11 @@ export interface RunOnceOptions {
   outDir?: string;
   /** Parts supplied instead of being built from config (tests). */
   overrides?: AppOverrides;
+  /**
+   * Where a choice among candidates is read from (default process.stdin). Asked only without `--json`
+   * and when it is a terminal (`isTTY`).
+   */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** Signals that cancel a run, and the exit code each gives (128 + the signal's number, as a shell reports it). */
@@ -61,11 +67,13 @@ export async function runOnce(config: Config, requirement: string, options: RunO
     );
     const inputs = prepareInputs(options.inputFiles ?? []);
     for (const note of inputs.skipped) progressOut.write(`[Agent] ${note}\n`);
-    const run = await app.agent.run(CLI_CONVERSATION, withInputFilesNote(requirement, inputs.files), {
+    let run = await app.agent.run(CLI_CONVERSATION, withInputFilesNote(requirement, inputs.files), {
       signal: controller.signal,
       onEvent: render,
       ...(inputs.files.length ? { inputFiles: inputs.files } : {}),
     });
+    const stdin = options.stdin ?? process.stdin;
+    if (!options.json && stdin.isTTY && !controller.signal.aborted) run = await askChoice(app.agent, run, stdin, stdout, controller.signal);
     const json = runToJson(run);
     if (options.outDir) {
       const copies = await copyArtifacts(run, options.outDir);

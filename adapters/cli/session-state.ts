@@ -22,6 +22,9 @@ import { readInputFiles } from './input-files.js';
 import { copiedLine, copyArtifacts } from './out-dir.js';
 import { fitColumns, historyRow, numberedRuns, ROW_COLUMNS } from './history-rows.js';
 import { runOutcome } from './outcome.js';
+import { applyChoice, candidateLines, CHOICE_PROMPT, typedChoice } from './settle-commands.js';
+import type { ChoiceAction } from '../../src/chat/settle-view.js';
+import { sessionMemoryCommand } from './session-memory.js';
 
 /** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
 export const HISTORY_ROWS = 20;
@@ -53,6 +56,8 @@ export class Session {
   private controller: AbortController | undefined;
   private attached: InputFile[] = [];
   private awaitingFeedback = false;
+  /** A run ended with candidates: the next line is the choice (see settle-commands.ts). */
+  private awaitingChoice = false;
 
   constructor(
     private readonly app: App,
@@ -68,6 +73,7 @@ export class Session {
 
   /** The prompt to show next (`what should change? ` after a bare `/improve` on a successful run). */
   prompt(): string {
+    if (this.awaitingChoice) return CHOICE_PROMPT;
     return this.awaitingFeedback ? 'what should change? > ' : '> ';
   }
 
@@ -81,6 +87,13 @@ export class Session {
       return true;
     }
     this.awaitingFeedback = false;
+    if (this.awaitingChoice && !text.startsWith('/')) {
+      this.awaitingChoice = false;
+      if (text === '') this.io.print('Left unsettled: /pick <n> chooses later.');
+      else await this.guarded(() => this.choose(() => typedChoice(text)));
+      return true;
+    }
+    this.awaitingChoice = false;
     if (text === '') return true;
     const bare = BARE_COMMANDS.get(text.toLowerCase());
     const [, command = '', rest = ''] = /^\/(\S+)\s*([\s\S]*)$/.exec(text) ?? (bare ? [, bare, ''] : [, 'run', text]);
@@ -121,9 +134,28 @@ export class Session {
         return this.detach(rest);
       case 'save':
         return this.save(rest);
+      case 'pick':
+        return this.choose(() => typedChoice(rest));
+      case 'approve':
+        return this.choose(() => ({ kind: 'approve', verdict: 'up' }));
+      case 'reject':
+        return this.choose(() => ({ kind: 'approve', verdict: 'down' }), rest);
+      case 'remember':
+      case 'memory':
+        return sessionMemoryCommand(this.app, command, rest, (t) => this.io.print(t));
       default:
         return this.io.print(`Unknown command /${command}. /help lists the commands.`);
     }
+  }
+
+  /** A choice among the candidates, or a 👍/👎, on the current run; `neither` and 👎 improve it with `feedback`, or ask for it. */
+  private async choose(action: () => ChoiceAction, feedback = ''): Promise<void> {
+    const done = await applyChoice(this.app.agent, this.requireRun(), action(), this.io.print);
+    this.current = done.run;
+    if (!done.wantsReply) return;
+    if (feedback.trim()) return this.step((o) => this.app.agent.improve(done.run, feedback.trim(), o));
+    this.awaitingFeedback = true;
+    this.io.print('What is wrong? (type it on the next line; it improves the run; an empty line leaves it)');
   }
 
   private requireRun(): Run {
@@ -194,6 +226,9 @@ export class Session {
       const copies = await copyArtifacts(this.current, this.io.outDir);
       if (copies.length) print(copiedLine(copies));
     }
+    const choices = candidateLines(this.current);
+    choices.forEach((l) => print(l));
+    this.awaitingChoice = choices.length > 0;
   }
 
   private async history(): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The interactive terminal session: `/generate /run /execute /improve [feedback] /show /history
- * /open <n> /attach <file> /detach [name] /save <file> /help /exit`. Text without a slash is a `/run`.
+ * /open <n> /attach <file> /detach [name] /save <file> /remember <text> /memory [forget <id>] /help /exit`. Text without a slash is a `/run`.
  * Ctrl-C cancels the current step, not the session.
  */
 import { createInterface } from 'node:readline';
@@ -24,6 +24,12 @@ export const SESSION_HELP = `Commands:
   /detach [name]           remove a file from the current run's workspace and the attached files
                            (/detach alone: forget the attached files)
   /save [-f] <file>        write the current code to a file (-f: replace an existing file)
+  /pick <n|neither>        the current run ended with candidate answers: candidate n is right (no LLM
+                           call; the run ends ✅ confirmed by you), or neither is (then say what is wrong)
+  /approve                 👍 the current run's answer is right (kept as an example in the terminal's memory)
+  /reject [what is wrong]  👎 the current run's answer is wrong (what you type improves it)
+  /remember <sentence>     remember a definition for the terminal's next runs (e.g. revenue = units × unit_price)
+  /memory [forget <id>]    list what the terminal remembers, or forget an entry
   /help                    this help (help alone too)
   /exit                    leave (exit alone, or Ctrl-D, too); Ctrl-C cancels the current step`;
 

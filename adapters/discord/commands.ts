@@ -45,7 +45,7 @@ const fileOption = {
 /** Where the commands may be used: guild channels and the bot's DM. */
 const contexts = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
-/** The command definitions (`/run`, `/generate`, `/history`, `/show`, `/usage`) as Discord's JSON. */
+/** The command definitions (`/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/usage`) as Discord's JSON. */
 export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
   {
     name: 'run',
@@ -95,6 +95,36 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
         type: ApplicationCommandOptionType.String,
         required: false,
         max_length: 255,
+      },
+    ],
+    contexts,
+  },
+  {
+    name: 'remember',
+    description: "Teach this channel a definition its next runs read requests with",
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      {
+        name: 'definition',
+        description: 'One short sentence, e.g. revenue = units × unit_price',
+        type: ApplicationCommandOptionType.String,
+        required: true,
+        max_length: 1000,
+      },
+    ],
+    contexts,
+  },
+  {
+    name: 'memory',
+    description: "What this channel remembers (definitions, approved examples); forget an entry",
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      {
+        name: 'forget',
+        description: 'The id of an entry to forget (from /memory, e.g. m12)',
+        type: ApplicationCommandOptionType.String,
+        required: false,
+        max_length: 64,
       },
     ],
     contexts,

@@ -18,7 +18,7 @@ import { describe, replyEphemeral } from './surface.js';
 import { checkAccess } from './incoming.js';
 
 /** The slash commands that are requests to the pipeline. */
-const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show'] satisfies RequestKind[]);
+const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory'] satisfies RequestKind[]);
 
 /** Handles one interaction; never throws. */
 export async function onInteraction(ctx: IngressContext, interaction: Interaction): Promise<void> {
@@ -29,6 +29,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     const base: DiscordDelivery = {
       place,
       userId: interaction.user.id,
+      ...(interaction.user.username ? { userName: interaction.user.username } : {}),
       roleIds,
       text: '',
       deliveryId: interactionEventId(interaction.id),
@@ -48,6 +49,17 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     if (interaction.isModalSubmit() && parsed.action === 'feedback') {
       await take('improve', { runId: parsed.runId, text: fromDiscordText(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID), interaction.channel).trim() });
       return;
+    }
+    if (interaction.isButton() && parsed.action === 'choice') {
+      await take('settle', { runId: parsed.runId, text: parsed.choice ?? '' });
+      return;
+    }
+    if (interaction.isButton() && parsed.action === 'remember') {
+      await take('remember', { runId: parsed.runId });
+      return;
+    }
+    if (interaction.isButton() && parsed.action === 'just-this-time') {
+      return await replyEphemeral(ctx.logger, interaction, 'Not remembered: only this run read it that way.');
     }
     if (interaction.isButton() && parsed.action === 'rerun') {
       await take('rerun', { runId: parsed.runId });
@@ -78,6 +90,12 @@ function commandFields(interaction: ChatInputCommandInteraction): Partial<Discor
     }
     case 'history':
       return { text: String(interaction.options.getInteger('limit') ?? '') };
+    case 'remember':
+      return { text: fromDiscordText(interaction.options.getString('definition', true), interaction.channel).trim() };
+    case 'memory': {
+      const forget = interaction.options.getString('forget')?.trim();
+      return { text: forget ? `forget ${forget}` : '' };
+    }
     default: {
       const run = interaction.options.getString('run')?.trim() ?? '';
       const remove = interaction.options.getString('remove');

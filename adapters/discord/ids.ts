@@ -8,7 +8,9 @@ export const interactionEventId = (id: string): string => `discord:interaction:$
 export const messageEventId = (id: string): string => `discord:message:${id}`;
 
 /** What a button or modal on a run does. */
-export type ComponentAction = 'rerun' | 'improve' | 'feedback';
+export type ComponentAction = 'rerun' | 'improve' | 'feedback' | 'remember' | 'just-this-time' | 'choice';
+
+const ACTIONS: readonly ComponentAction[] = ['rerun', 'improve', 'feedback', 'remember', 'just-this-time'];
 
 const PREFIX = 'ca';
 
@@ -16,16 +18,17 @@ const PREFIX = 'ca';
  * A component custom id, `ca:<action>:<runId>` (Discord allows at most 100 characters).
  * Source: https://discord.com/developers/docs/interactions/message-components#custom-id
  */
-export function customId(action: ComponentAction, runId: string): string {
-  return `${PREFIX}:${action}:${runId}`.slice(0, 100);
+export function customId(action: ComponentAction, runId: string, choice?: string): string {
+  return `${PREFIX}:${action}:${runId}${choice !== undefined ? `:${choice}` : ''}`.slice(0, 100);
 }
 
-/** Parses {@link customId}; undefined for ids that are not ours. */
-export function parseCustomId(id: string): { action: ComponentAction; runId: string } | undefined {
-  const [prefix, action, runId] = id.split(':');
+/** Parses {@link customId}; undefined for ids that are not ours. `choice`: a choice button's choice id (src/chat/settle-view.ts). */
+export function parseCustomId(id: string): { action: ComponentAction; runId: string; choice?: string } | undefined {
+  const [prefix, action, runId, ...rest] = id.split(':');
   if (prefix !== PREFIX || !runId) return undefined;
-  if (action !== 'rerun' && action !== 'improve' && action !== 'feedback') return undefined;
-  return { action, runId };
+  if (action === 'choice') return rest.length ? { action, runId, choice: rest.join(':') } : undefined;
+  if (!ACTIONS.includes(action as ComponentAction)) return undefined;
+  return { action: action as ComponentAction, runId };
 }
 
 /** The text input of the Improve modal. */

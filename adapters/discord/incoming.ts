@@ -86,7 +86,7 @@ export function checkAccess(lists: AccessLists, who: { userId: string; roleIds: 
 export function discordIncoming(settings: { access: AccessLists; historyLimit: number }): IncomingPort<DiscordAnswer> {
   return {
     platform: 'discord',
-    names: { run: '/run', generate: '/generate', history: '/history', show: '/show' },
+    names: { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory' },
     access(request) {
       const origin = request.origin as DiscordOrigin;
       return checkAccess(settings.access, { userId: request.who.userId, roleIds: request.who.roleIds ?? [] }, { guildId: origin.guildId, channelId: request.where.channel, parentId: origin.parentId });
@@ -100,6 +100,8 @@ export function discordIncoming(settings: { access: AccessLists; historyLimit: n
 export interface DiscordDelivery {
   place: Place;
   userId: string;
+  /** The user's display name, when known (shown, e.g. "confirmed by …", never used to ping). */
+  userName?: string;
   roleIds: string[];
   /** Plain text (incoming-text.ts). */
   text: string;
@@ -120,7 +122,7 @@ export function discordRequest(kind: RequestKind, d: DiscordDelivery): IncomingR
     platform: 'discord',
     kind,
     deliveryId: d.deliveryId,
-    who: { userId: d.userId, roleIds: d.roleIds },
+    who: { userId: d.userId, roleIds: d.roleIds, ...(d.userName ? { userName: d.userName } : {}) },
     where: {
       conversation: conversationId(place.guildId, place.channelId, place.parentId),
       channel: place.channelId,

@@ -7,7 +7,7 @@ import type { ThreadMarkup } from '../../src/chat/port.js';
 import { neutraliseFences } from '../../src/chat/format.js';
 import { progressText } from '../../src/chat/progress-text.js';
 import type { Attempt } from '../../src/history/types.js';
-import { artifactMessages, codeMessage, finalMessage, improvingMessage, noticeMessage, oneLine, resultMessage, streamingCodeMessage, type Outgoing } from './render.js';
+import { artifactMessages, codeMessage, finalMessage, improvingMessage, memoryOfferMessage, noticeMessage, oneLine, resultMessage, streamingCodeMessage, type Outgoing } from './render.js';
 
 /** Discord's markup profile. */
 export const discordMarkup: ThreadMarkup<Outgoing> = {
@@ -31,6 +31,7 @@ export const discordMarkup: ThreadMarkup<Outgoing> = {
   notice: noticeMessage,
   improving: (view) => improvingMessage(view.retry, view.maxRetries, view.reason),
   final: finalMessage,
+  memoryOffer: memoryOfferMessage,
   failure: (reason) => ({ content: `❌ **Failed**: ${neutraliseFences(reason)}` }),
   note: (text) => ({ content: `⚠️ ${neutraliseFences(text)}` }),
   withdrawn: (notice, correction) => ({ content: `ℹ️ ~~${neutraliseFences(oneLine(notice, 300))}~~ ${neutraliseFences(correction)}` }),

@@ -11,6 +11,7 @@ import { packFiles, type Unsendable } from './file-batches.js';
 
 /** Characters of a result message given to the checks' lines. */
 const CHECKS_CHARS = 500;
+import type { MemoryOffer } from '../../src/memory/offer.js';
 import type { Attempt, Run, TurnKind } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import { customId } from './ids.js';
@@ -18,6 +19,8 @@ import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { chatOf } from '../../src/chat/run-chat.js';
+import { candidatesNotice, confirmedBy } from '../../src/chat/settle-view.js';
+import { choiceRows, feedbackRow } from './choice-buttons.js';
 
 /**
  * Characters in one message's content.
@@ -81,6 +84,8 @@ export function workingState(inThread: boolean, position: number, note?: string)
 export function finalStatus(run: Run): string {
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+  const confirmed = confirmedBy(run);
+  if (confirmed) return `✅ Success · ${neutraliseFences(oneLine(confirmed, 200))} · run \`${run.id}\``;
   if (run.status === 'success') return `✅ Success · ${attempts} · run \`${run.id}\``;
   if (run.status === 'generated') return `📝 Code generated (not run) · run \`${run.id}\``;
   if (run.status === 'unverified') {
@@ -204,11 +209,31 @@ export function runButtons(runId: string, generatedOnly = false): APIActionRowCo
   ];
 }
 
+/** The offer after a correction (src/memory/offer.ts): the sentence in a code block, [Remember] [Just this time]. */
+export function memoryOfferMessage(offer: MemoryOffer): Outgoing {
+  const title = '📌 **Remember for this channel?** Its next runs would read requests with:';
+  return {
+    content: fitBlock(offer.sentence, MESSAGE_CHARS, { maxLines: 6, wrap: (block) => `${title}\n${block}` }).text,
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Primary, label: 'Remember', custom_id: customId('remember', offer.runId) },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Just this time', custom_id: customId('just-this-time', offer.runId) },
+        ],
+      },
+    ],
+  };
+}
+
 /** The last message of a job in the thread: its outcome, the line naming its workspace (`workspace`, plain) and the buttons. */
 export function finalMessage(run: Run, workspace?: string): Outgoing {
   const hint = 'Reply in this thread to improve it with your feedback (attached files go to the sandbox).';
   const line = workspace ? `\n${neutraliseFences(oneLine(workspace, 600))}` : '';
-  return { content: cutChars(`${finalStatus(run)}\n${hint}${line}`, MESSAGE_CHARS), components: runButtons(run.id, run.status === 'generated') };
+  const candidates = candidatesNotice(run);
+  const head = cutChars(`${finalStatus(run)}\n${hint}${line}`, MESSAGE_CHARS);
+  const content = candidates ? `${head}\n${noticeMessage(candidates).content}`.slice(0, MESSAGE_CHARS) : head;
+  return { content, components: [...choiceRows(run), ...runButtons(run.id, run.status === 'generated'), ...feedbackRow(run)] };
 }
 
 /** `/history`: the channel's recent runs, newest first. */

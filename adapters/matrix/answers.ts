@@ -1,4 +1,4 @@
-/** Matrix's answers to a requester (a refusal, `!history`, `!show`) in Matrix markup (markup.ts). */
+/** Matrix's answers to a requester (a refusal, `!history`, `!show`, `!remember`, `!memory`) in Matrix markup (markup.ts). */
 import type { AnswerMarkup } from '../../src/chat/incoming-port.js';
 import { STATUS_ICON, statusLine } from '../../src/chat/format.js';
 import { workspaceListing } from '../../src/chat/workspace-view.js';
@@ -12,6 +12,8 @@ export const matrixAnswers: AnswerMarkup<MatrixMessage> = {
     const rows = runs.map((r) => line(`${STATUS_ICON[r.status]} ${r.id} · ${boundLine(r.requirement, 80)} · ${r.createdAt.slice(0, 16).replace('T', ' ')} UTC`));
     return lines([strong(`Recent runs in this room (${names.show} <run id> for one)`), ...rows]);
   },
+  // the entries are the team's text: shown in a code block
+  memory: (reply) => lines([line(reply.title), ...(reply.lines.length ? [block(reply.lines.join('\n'))] : [])]),
   show({ run, workspace }, names) {
     const listing = workspaceListing(workspace, `${names.show} ${run.id} remove <name> removes one`);
     const latest = run.attempts.at(-1);

@@ -1,5 +1,6 @@
 /**
- * The Re-run and Improve buttons of a run's final message (Block Kit `block_actions`), and the
+ * The Re-run and Improve buttons of a run's final message (Block Kit `block_actions`), the
+ * Remember and Just this time buttons of the offer after a correction, and the
  * Improve modal's submission (`view_submission`). Bolt acks each within Slack's 3 s; Re-run (`rerun`)
  * and the modal's feedback (`improve`) then go to the pipeline like a thread reply (they wait their
  * turn behind the run, never refused for their busy user). Improve opens the modal with the click's `trigger_id`
@@ -11,7 +12,7 @@ import { refusal, slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { ephemeralRequester } from './requesters.js';
 import { escapeMrkdwn } from './mrkdwn.js';
-import { IMPROVE_ACTION, RERUN_ACTION } from './views.js';
+import { IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './views.js';
 
 /** The Improve modal's callback id, and its one input. */
 export const IMPROVE_VIEW = 'ca_improve_modal';
@@ -43,6 +44,30 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     const where = threadOf(body);
     if (!where) return;
     await onRun(ctx, 'rerun', where, body.user.id, '', `slack:action:${body.trigger_id}`, body.actions[0]?.value);
+  });
+
+  // the offer after a correction: Remember goes to the pipeline as a `remember` request on the run
+  app.action<BlockAction<ButtonAction>>(REMEMBER_ACTION, async ({ ack, body }) => {
+    await ack();
+    const where = threadOf(body);
+    const runId = body.actions[0]?.value;
+    if (!where || !runId) return;
+    const request = slackRequest('remember', {
+      team: where.team,
+      channel: where.channel,
+      user: body.user.id,
+      text: '',
+      deliveryId: `slack:action:${body.trigger_id}`,
+      thread: { ts: where.threadTs, byApp: true },
+      runId,
+    });
+    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, body.user.id, where.threadTs));
+  });
+  app.action<BlockAction<ButtonAction>>(JUST_THIS_TIME_ACTION, async ({ ack, body }) => {
+    await ack();
+    const where = threadOf(body);
+    if (!where) return;
+    await ctx.poster.ephemeral(where.channel, body.user.id, 'Not remembered: only this run read it that way.', where.threadTs, true);
   });
 
   app.action<BlockAction<ButtonAction>>(IMPROVE_ACTION, async ({ ack, body, client }) => {

@@ -1,6 +1,7 @@
 /**
  * Slack's answers to a requester (src/chat/incoming-port.ts: AnswerMarkup), as mrkdwn: plain text
  * escaped, `/history` and `/show` built from what the pipeline read (every stored text escaped),
+ * `/remember` and `/memory` with the entries in a code block,
  * within a section's 3000 characters.
  */
 import type { AnswerMarkup, CommandNames, HistoryView, ShowView } from '../../src/chat/incoming-port.js';
@@ -53,6 +54,8 @@ export const slackAnswers: AnswerMarkup<string> = {
   text: (plain) => escapeMrkdwn(cutChars(plain, ANSWER_MAX_CHARS)),
   history: historyText,
   show: showText,
+  // the entries are the team's text: in a code block, within a section
+  memory: (reply) => (reply.lines.length ? fencedSection(reply.lines.join('\n'), escapeMrkdwn(reply.title), ANSWER_MAX_CHARS, 60).text : escapeMrkdwn(cutChars(reply.title, ANSWER_MAX_CHARS))),
 };
 
 function shortStatus(run: Run): string {

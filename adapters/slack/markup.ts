@@ -5,9 +5,10 @@
  */
 import type { ThreadMarkup } from '../../src/chat/port.js';
 import { progressText } from '../../src/chat/progress-text.js';
+import { candidatesNotice } from '../../src/chat/settle-view.js';
 import { inlineText, type SlackButton } from './mrkdwn.js';
 import type { Upload } from './poster.js';
-import { codeView, finalText, improvingText, noticeText, resultView, runButtons, streamingCodeView } from './views.js';
+import { codeView, finalText, improvingText, memoryOfferView, noticeText, resultView, runButtons, streamingCodeView } from './views.js';
 
 /** One Slack message of a thread: mrkdwn sections, its notification text, buttons, and files uploaded after it. */
 export interface SlackOut {
@@ -40,8 +41,12 @@ export const slackMarkup: ThreadMarkup<SlackOut> = {
   },
   notice: (notice) => ({ text: noticeText(notice) }),
   improving: (view) => ({ text: improvingText(view.attempt, view.lastAttempt, view.reason) }),
-  final: (run, workspace) => ({ text: workspace ? [finalText(run), inlineText(workspace, 600)] : [finalText(run)], buttons: runButtons(run) }),
+  final(run, workspace) {
+    const candidates = candidatesNotice(run);
+    return { text: [finalText(run), ...(candidates ? [noticeText(candidates)] : []), ...(workspace ? [inlineText(workspace, 600)] : [])], buttons: runButtons(run) };
+  },
   failure: (reason) => ({ text: `❌ *Failed*: ${inlineText(reason, 500)}` }),
   note: (text) => ({ text: `⚠️ ${inlineText(text, 600)}` }),
   withdrawn: (notice, correction) => ({ text: `ℹ️ ~${inlineText(notice, 300)}~ ${inlineText(correction, 600)}` }),
+  memoryOffer: (offer) => memoryOfferView(offer),
 };

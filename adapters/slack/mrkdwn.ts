@@ -7,6 +7,9 @@
  * Rules: https://docs.slack.dev/messaging/formatting-message-text#escaping
  * Limit: https://docs.slack.dev/reference/block-kit/blocks/section-block (text: max 3000 characters)
  */
+import type { types } from '@slack/bolt';
+
+type KnownBlock = types.KnownBlock;
 import { fitBlock, neutraliseFences } from '../../src/chat/format.js';
 import { cutChars } from '../../src/text/cut.js';
 
@@ -72,6 +75,35 @@ export interface SlackButton {
   text: string;
   value: string;
   primary?: boolean;
+  /** One of a 👍/👎 pair, shown as Block Kit's feedback buttons ({@link buttonBlocks}). */
+  feedback?: 'positive' | 'negative';
+}
+
+/**
+ * The blocks of a message's buttons: an actions block of buttons, and a 👍/👎 pair (buttons whose
+ * `feedback` is set) as Block Kit's feedback buttons in a context actions block
+ * (https://docs.slack.dev/reference/block-kit/block-elements/feedback-buttons-element; in
+ * @slack/types 2.22, Bolt 4.7.2's): their values say which was pressed.
+ */
+export function buttonBlocks(buttons: SlackButton[]): KnownBlock[] {
+  const plain = buttons.filter((b) => !b.feedback);
+  const up = buttons.find((b) => b.feedback === 'positive');
+  const down = buttons.find((b) => b.feedback === 'negative');
+  const blocks: KnownBlock[] = plain.length ? [actions(plain) as KnownBlock] : [];
+  if (up && down) {
+    blocks.push({
+      type: 'context_actions' as const,
+      elements: [
+        {
+          type: 'feedback_buttons',
+          action_id: up.actionId,
+          positive_button: { text: { type: 'plain_text', text: up.text }, accessibility_label: 'The answer is right', value: up.value.slice(0, 2000) },
+          negative_button: { text: { type: 'plain_text', text: down.text }, accessibility_label: 'Something is wrong', value: down.value.slice(0, 2000) },
+        },
+      ],
+    });
+  }
+  return blocks;
 }
 
 /** An actions block of buttons (plain-text labels; `value` at most 2000 characters). */

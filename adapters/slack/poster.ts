@@ -10,7 +10,7 @@
  * POST to upload_url → files.completeUploadExternal, done by WebClient.filesUploadV2)
  */
 import { WebClient, LogLevel, type RetryOptions, type Logger } from '@slack/web-api';
-import { actions, escapeMrkdwn, section, type SlackButton } from './mrkdwn.js';
+import { buttonBlocks, escapeMrkdwn, section, type SlackButton } from './mrkdwn.js';
 
 /**
  * Retries of one Web API call: up to 4 after the first, exponential from 0.5 s to 10 s.
@@ -74,7 +74,7 @@ export class SlackPoster {
         channel,
         ...(threadTs ? { thread_ts: threadTs } : {}),
         text: plain,
-        blocks: [...sections.map(section), ...(buttons?.length ? [actions(buttons)] : [])],
+        blocks: [...sections.map(section), ...(buttons?.length ? buttonBlocks(buttons) : [])],
         link_names: false,
         unfurl_links: false,
         unfurl_media: false,

@@ -11,6 +11,7 @@ import { createApp, type AppOverrides } from '../../src/app/app.js';
 import { registerCommands } from './commands.js';
 import { registerReplies } from './replies.js';
 import { registerActions } from './actions.js';
+import { registerChoices } from './choices.js';
 import { registerMentions } from './mentions.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';
@@ -121,6 +122,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   registerCommands(bolt, ctx);
   registerReplies(bolt, ctx);
   registerActions(bolt, ctx);
+  registerChoices(bolt, ctx);
   registerMentions(bolt, ctx);
   bolt.error(async (err) => {
     log.error('slack: unhandled error', err);

@@ -34,7 +34,7 @@ export interface SlackSettings {
   /** How long delivery ids are remembered, in ms. */
   dedupeTtlMs: number;
   historyLimit: number;
-  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`). */
+  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`, `/remember`, `/memory`). */
   commands: SlackCommandNames;
 }
 
@@ -45,6 +45,8 @@ export interface SlackCommandNames {
   history: string;
   show: string;
   usage: string;
+  remember: string;
+  memory: string;
 }
 
 /**

@@ -2,6 +2,7 @@
  * What the thread shows, as mrkdwn strings: pure functions of core data, every untrusted part
  * escaped (see mrkdwn.ts). Posting is thread.ts's job.
  */
+import type { MemoryOffer } from '../../src/memory/offer.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import type { Run } from '../../src/history/types.js';
 import { statusLine } from '../../src/chat/format.js';
@@ -10,6 +11,7 @@ import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type Slac
 import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { chatOf } from '../../src/chat/run-chat.js';
+import { choicesOf, confirmedBy } from '../../src/chat/settle-view.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
 export function whoAsked(run: Pick<Run, 'requestedBy' | 'chat' | 'meta'>): string {
@@ -26,6 +28,8 @@ export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'chat' |
 export function finalStatus(run: Run): string {
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+  const confirmed = confirmedBy(run);
+  if (confirmed) return `✅ success, ${inlineText(confirmed, 200)}`;
   if (run.status === 'success') return `✅ success (${attempts})`;
   if (run.status === 'generated') return `📝 code generated, not run`;
   if (run.status === 'unverified') return `⚠️ ran, but not confirmed (${attempts}): ${inlineText(run.error ?? 'not confirmed', 300)}`;
@@ -99,6 +103,8 @@ export function improvingText(attempt: number, total: number, reason: string): s
 
 /** The thread's last message. */
 export function finalText(run: Run): string {
+  const confirmed = confirmedBy(run);
+  if (confirmed) return `✅ *Done*: ${inlineText(confirmed, 200)}. Reply in this thread to improve it.`;
   if (run.status === 'success') return `✅ *Done*: success after ${madeAttempts(run)} attempt(s). Reply in this thread to improve it.`;
   if (run.status === 'generated') return '📝 *Done*: code generated (not run). Reply in this thread to improve and run it.';
   if (run.status === 'unverified') {
@@ -111,11 +117,37 @@ export function finalText(run: Run): string {
 export const RERUN_ACTION = 'ca_rerun';
 export const IMPROVE_ACTION = 'ca_improve';
 
-/** The Re-run (`Run` for generated code) and Improve buttons of a run. */
-export function runButtons(run: Pick<Run, 'id' | 'status'>): SlackButton[] {
+/** Action ids of the offer to remember a correction (the button's value is the run id). */
+export const REMEMBER_ACTION = 'ca_remember';
+export const JUST_THIS_TIME_ACTION = 'ca_just_this_time';
+
+/** The offer after a correction (src/memory/offer.ts): the sentence in a code block, [Remember] [Just this time]. */
+export function memoryOfferView(offer: MemoryOffer): { text: string; buttons: SlackButton[] } {
+  return {
+    text: fencedSection(offer.sentence, '📌 *Remember for this channel?* Its next runs would read requests with:', 3000, 6).text,
+    buttons: [
+      { actionId: REMEMBER_ACTION, text: 'Remember', value: offer.runId, primary: true },
+      { actionId: JUST_THIS_TIME_ACTION, text: 'Just this time', value: offer.runId },
+    ],
+  };
+}
+
+/** Action id prefix of a choice button (a candidate, "Neither"): `ca_choice:<choice id>` (src/chat/settle-view.ts); the value is the run id. */
+export const CHOICE_ACTION_PREFIX = 'ca_choice:';
+/** Action id of the 👍/👎 feedback buttons; each button's value is `<choice id>|<run id>`. */
+export const FEEDBACK_ACTION = 'ca_feedback';
+
+/** The choice buttons of a run, then Re-run (`Run` for generated code) and Improve, then 👍/👎 (feedback buttons). */
+export function runButtons(run: Run): SlackButton[] {
+  const choices = choicesOf(run);
+  const settle = choices.filter((c) => c.id.startsWith('settle:'));
   return [
-    { actionId: RERUN_ACTION, text: run.status === 'generated' ? 'Run' : 'Re-run', value: run.id, primary: true },
+    ...settle.map((c) => ({ actionId: `${CHOICE_ACTION_PREFIX}${c.id}`, text: c.label, value: run.id, ...(c.primary ? { primary: true } : {}) })),
+    { actionId: RERUN_ACTION, text: run.status === 'generated' ? 'Run' : 'Re-run', value: run.id, ...(settle.length ? {} : { primary: true }) },
     { actionId: IMPROVE_ACTION, text: 'Improve', value: run.id },
+    ...choices
+      .filter((c) => c.id.startsWith('approve:'))
+      .map((c) => ({ actionId: FEEDBACK_ACTION, text: c.label, value: `${c.id}|${run.id}`, feedback: c.id === 'approve:up' ? ('positive' as const) : ('negative' as const) })),
   ];
 }
 

@@ -15,12 +15,14 @@ export interface RealisticArgs extends CommonArgs {
   skipOff: boolean;
   /** `--baseline b.json` with `--merge`: the speed figures against that summary's (the same requests on another build). */
   baseline?: string;
+  /** `--adopt`: two against one, the next attempt is told the independent programs' answer (AgentOptions.adoptTwoAgainstOne). */
+  adopt: boolean;
 }
 
 /** The usage text printed with a usage error and for `--help`. */
 export const USAGE = `node dist/bench/realistic.js [--verify checks|review|both|off] [--retries 3] [--kind all|classic|files|data|…] [--limit N] [--offset N]
   [--separate] [--skip-off] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N]
-  [--context-size N] [--max-tokens N] [--timeout-s S] [--ids ID,ID…] [--json out.json]
+  [--context-size N] [--max-tokens N] [--timeout-s S] [--ids ID,ID…] [--adopt] [--json out.json]
 node dist/bench/realistic.js --merge shard1.json shard2.json … [--ids ID,ID…] [--json all.json] [--baseline before.json]`;
 
 const OPTIONS = {
@@ -30,6 +32,7 @@ const OPTIONS = {
   ids: { type: 'string' },
   'skip-off': { type: 'boolean', default: false },
   baseline: { type: 'string' },
+  adopt: { type: 'boolean', default: false },
 } as const;
 
 /**
@@ -45,5 +48,5 @@ export function parseRealisticArgs(argv: string[]): RealisticArgs {
   const unknown = ids?.find((id) => !REQUESTS.some((r) => r.id === id));
   if (unknown !== undefined) throw new UsageError(`--ids: no request has the id ${unknown}`);
   if (ids?.length === 0) throw new UsageError('--ids: give request ids separated by commas');
-  return { ...common, separate: parsed.values.separate ?? false, kind, ...(ids ? { ids } : {}), skipOff: parsed.values['skip-off'] ?? false, ...(parsed.values.baseline ? { baseline: parsed.values.baseline } : {}) };
+  return { ...common, separate: parsed.values.separate ?? false, kind, ...(ids ? { ids } : {}), skipOff: parsed.values['skip-off'] ?? false, ...(parsed.values.baseline ? { baseline: parsed.values.baseline } : {}), adopt: parsed.values.adopt ?? false };
 }

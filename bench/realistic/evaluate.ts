@@ -9,6 +9,7 @@ import type { Attempt, Run } from '../../src/history/types.js';
 import type { Executor, InputFile } from '../../src/sandbox/types.js';
 import type { CallRecord, CountingProvider } from '../shared/counting-provider.js';
 import type { CheckInput, RealisticRequest, RequestKind } from './types.js';
+import { scoreAgreements, type RecordingExecutor, type ScoredAgreement } from './independents.js';
 
 import type { VerifyMode } from '../../src/agent/agent.js';
 export type { VerifyMode };
@@ -40,6 +41,8 @@ export interface Outcome {
   firstAnswerSeconds?: number;
   /** Every LLM call of the setting: its kind and tokens (see `CallRecord`). */
   callRecords?: Pick<CallRecord, 'kind' | 'promptTokens' | 'completionTokens' | 'stopReason'>[];
+  /** The agreement steps of the run (independent programs), each scored by the checker (see `independents.ts`). */
+  agreements?: ScoredAgreement[];
   /** The start of the stdout the checker read (up to {@link SHOWN_CHARS} characters), to audit a verdict. */
   stdout?: string;
 }
@@ -71,6 +74,8 @@ export interface EvalContext {
   /** The sandbox the checkers use to read PNGs. */
   executor: Executor;
   retries: number;
+  /** The executor the agents run on, when it records the independent programs' executions. */
+  recorder?: RecordingExecutor;
   /** Run `max_retries 0` on its own instead of reading it off the first attempt. */
   separate: boolean;
 }
@@ -174,8 +179,11 @@ async function firstAttempt(t: Timed, request: RealisticRequest, executor: Execu
 export async function evaluateRequest(ctx: EvalContext, request: RealisticRequest): Promise<RequestResult> {
   const byVerify: VerifyResult[] = [];
   for (const { verify, agent } of ctx.agents) {
+    ctx.recorder?.take();
     const withFix = await runAgent(agent, ctx.llm, request, ctx.retries);
+    const kept = ctx.recorder?.take() ?? [];
     const fixed = await wholeRun(withFix, request, ctx.executor);
+    if (kept.length > 0) fixed.agreements = await scoreAgreements(request, withFix.run, kept, ctx.executor);
     const base = ctx.separate
       ? await wholeRun(await runAgent(agent, ctx.llm, request, 0), request, ctx.executor)
       : await firstAttempt(withFix, request, ctx.executor);

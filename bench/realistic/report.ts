@@ -4,6 +4,7 @@ import { localProviderLines } from '../shared/report.js';
 import { median, pct, sum } from '../shared/stats.js';
 import type { Outcome, RequestResult, VerifyMode } from './evaluate.js';
 import { reuseLine, speedLines } from './speed-report.js';
+import { twoAgainstOneLines } from './independents.js';
 
 /** Everything the report needs (also the `--json` file). */
 export interface RealisticSummary {
@@ -144,6 +145,8 @@ export function formatReport(s: RealisticSummary): string {
   out.push('', 'speed (seconds from the requirement; the first answer is the first execution that exited 0):');
   for (const x of settings) out.push(...speedLines(x.label, x.outcomes));
   out.push(...reuseLine(s.timings));
+  const agreements = s.results.flatMap((r) => r.byVerify.flatMap((v) => v.fixed.agreements ?? []));
+  if (agreements.length > 0) out.push('', 'independent programs (two against one: both agree with each other, not with the attempt):', ...twoAgainstOneLines(agreements));
   out.push('', ...requestLines(s, settings));
   out.push(...localProviderLines(s.timings));
   return out.join('\n');

@@ -31,6 +31,10 @@ import type { WorkspaceCache } from '../history/workspace-cache.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { TurnKind } from '../metrics/run-observer.js';
+import { ChannelMemory, type ChannelMemoryOptions } from '../memory/channel-memory.js';
+import { recallMemory } from './memory-step.js';
+import { approveRun, settleRun, type SettleDeps, type SettleOutcome } from './settle.js';
+import type { Person } from '../history/candidates.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -59,6 +63,8 @@ export interface AgentOptions {
   log?: (message: string) => void;
   /** How results are verified beyond the exit code. Default `checks`. */
   verify?: VerifyMode;
+  /** Two against one: adopt the independent programs' agreed answer with one more attempt (step-options.ts). */
+  adoptTwoAgainstOne?: boolean;
   /** The longest a call (run, improve, execute) may take, in ms; 0: no deadline. Default {@link DEFAULT_RUN_TIMEOUT_MS}. */
   runTimeoutMs?: number;
   /** Bounds of the runs' workspaces (`workspace.*` in the config). Default {@link DEFAULT_WORKSPACE_LIMITS}. */
@@ -79,6 +85,11 @@ export interface AgentOptions {
   usage?: UsageRecorder;
   /** Counts runs' outcomes and durations (src/metrics). Default: none. */
   metrics?: Metrics;
+  /**
+   * Channel memory (src/memory): its bounds and prompt budget, or `false` to give runs none.
+   * Default: on with the default bounds, when the store keeps memory.
+   */
+  memory?: ChannelMemoryOptions | false;
 }
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 300 s). */
@@ -93,6 +104,8 @@ export class Agent {
   readonly workspaceLimits: WorkspaceLimits;
   private readonly turnWaitMs: number;
   private readonly steps: RunSteps;
+  /** The channel memory new runs are given (absent when turned off). */
+  readonly memory: ChannelMemory | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.maxRetries = options.maxRetries ?? 3;
@@ -101,6 +114,7 @@ export class Agent {
     this.runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
     this.workspaceLimits = options.workspaceLimits ?? DEFAULT_WORKSPACE_LIMITS;
     this.turnWaitMs = options.turnWaitMs ?? (this.runTimeoutMs > 0 ? this.runTimeoutMs + TURN_LEASE_MS : 3_600_000);
+    this.memory = options.memory === false ? undefined : new ChannelMemory(options.store, options.memory);
     const environment = async () => options.executor.environment?.().catch(() => undefined);
     this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify, environment, workspaceLimits: this.workspaceLimits });
     // a local model reads the system prompts now, not during the first request (with the sandbox's
@@ -124,6 +138,7 @@ export class Agent {
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
       await this.steps.profileInputs(run, o);
+      await this.recall(run, o);
       await this.steps.makeAttempt(run, 'requirement', undefined, o);
       await this.steps.executeAndFix(run, o);
     }, undefined, 'run');
@@ -138,6 +153,7 @@ export class Agent {
     return this.guard(run, options, 0, async (o) => {
       // code without execution needs no sandbox: without one, the files go unprofiled
       await this.steps.profileInputs(run, o).catch(() => undefined);
+      await this.recall(run, o);
       const attempt = await this.steps.makeAttempt(run, 'requirement', undefined, o);
       if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, o);
       return this.steps.finish(run, 'generated', undefined, o);
@@ -156,6 +172,7 @@ export class Agent {
     };
     if (run.status !== 'running') check(); // a run still going may have code by the time its turn ends
     return this.guard(run, options, 0, async (o) => {
+      delete run.candidates; // a new turn: the candidates of an earlier one no longer describe the answer
       run.attempts.push(newAttempt(run, 'rerun', latestCode()!, undefined, o.workspace?.fingerprint));
       await this.steps.executeLatest(run, o);
       const verdict = judgeAttempt(run.attempts.at(-1)!, run);
@@ -179,6 +196,7 @@ export class Agent {
     if (text) this.checkText(text, 'feedback');
     await this.options.executor.check();
     return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
+      delete run.candidates; // a new turn: the candidates of an earlier one no longer describe the answer
       await this.steps.profileInputs(run, o);
       await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, o);
       if (text) await this.steps.deriveChecks(run, o);
@@ -218,6 +236,29 @@ export class Agent {
 
   private workspaceDeps(): WorkspaceFilesDeps {
     return { store: this.options.store, limits: this.workspaceLimits, waitMs: this.turnWaitMs, log: this.options.log, cache: this.options.workspaceCache };
+  }
+
+  /**
+   * A person's choice among an unconfirmed run's candidates (a candidate's `n`, or `neither`): no
+   * LLM call (see `settle.ts`). @throws {InputError} saying why the choice cannot be taken
+   */
+  settle(conversationId: string, runId: string, choice: number | 'neither', by: Person): Promise<SettleOutcome> {
+    return settleRun(this.settleDeps(), conversationId, runId, choice, by);
+  }
+
+  /** A person's 👍 (`up`) or 👎 (`down`) of a finished run (see `settle.ts`). @throws {InputError} when the run has no answer */
+  approve(conversationId: string, runId: string, verdict: 'up' | 'down', by: Person): Promise<SettleOutcome> {
+    return approveRun(this.settleDeps(), conversationId, runId, verdict, by);
+  }
+
+  private settleDeps(): SettleDeps {
+    return { store: this.options.store, memory: this.memory, turnWaitMs: this.turnWaitMs, log: this.options.log };
+  }
+
+  /** Gives a new run its channel's memory (see `memory-step.ts`) and stores what it was given. */
+  private async recall(run: Run, options: CallOptions): Promise<void> {
+    const log = this.options.log ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+    if (await recallMemory(this.memory, run, options, log)) await this.steps.save(run);
   }
 
   /** Validates the requirement, creates and stores the run. */

@@ -7,7 +7,7 @@ import type { AgentTools } from '../tools/types.js';
 import { emit } from './call-options.js';
 import { join } from 'node:path';
 import type { ChatMessage, LlmProvider } from '../llm/types.js';
-import type { Executor } from '../sandbox/types.js';
+import type { ExecutionResult, Executor } from '../sandbox/types.js';
 import type { Attempt, Run } from '../history/types.js';
 import type { CallOptions } from './call-options.js';
 import { askForProgram } from './reply.js';
@@ -83,6 +83,7 @@ function readsData(source: string, run: Run): boolean {
  * Makes up to {@link MAX_INDEPENDENT} independent programs and compares what they print with the
  * attempt's output: the first that agrees confirms it (`agreed`, or `majority` after a
  * disagreement); when none does, `disagreed` (some ran) or `inconclusive` (none ran).
+ * @param results filled with each independent program's execution result, by its 1-based number (for the candidates)
  * @throws {LlmError} when an LLM call fails (the caller's guard ends the run)
  */
 export async function seekAgreement(
@@ -90,6 +91,7 @@ export async function seekAgreement(
   run: Run,
   attempt: Attempt,
   options: CallOptions,
+  results?: Map<number, ExecutionResult>,
 ): Promise<RunAgreement> {
   const request = requestSoFar(run);
   const answer = attempt.result!.stdout;
@@ -109,6 +111,7 @@ export async function seekAgreement(
       tools: deps.tools?.brokerFor(run.conversationId),
     });
     if (options.signal?.aborted) throw new Error('cancelled');
+    results?.set(i, result);
     if (result.toolCalls?.length) emit(options, { type: 'tool_calls', runId: run.id, attempt: attempt.index, independent: i, calls: result.toolCalls });
     if (!result.success || result.stdout.trim() === '') {
       record.programs.push({ code: reply.code, failure: result.success ? 'printed nothing' : summarizeFailure(result), agreed: false });

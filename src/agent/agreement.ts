@@ -13,23 +13,23 @@
  * - otherwise its words are compared, case-insensitive, without the request's own words and a few
  *   filler words (labels and phrasing may differ, the values may not);
  * - order does not count unless the request asks for one (sorted, ranked, top, order…): then the
- *   values must appear in the same order.
+ *   values must appear in the same order;
+ * - neither may leave out part of the other ({@link leftOutBy}): "DE 14" is not "DE 14 FR 9 IT 1",
+ *   the primes below 20 are not the first 20 primes, whichever printed which; labels, totals and the
+ *   request's own numbers are not parts ("DE: 14 … Total: 24", "The first 20 primes: …").
  *
- * Between the attempt and an independent program ({@link answerAgrees}) the attempt must carry the
- * independent program's values, not the other way round: an attempt that printed 8 of the first 20
- * primes, or one country's count where every country's was asked, is not confirmed by a program
- * that printed all of them. Only an attempt that printed no number at all (a name, a word) may be
- * carried by the independent program's output instead ("NO" agrees with "NO 99").
+ * Only an attempt that printed no number at all (a name, a word) may be carried by the independent
+ * program's output ("NO" agrees with "NO 99").
  */
 import type { TokenUsage } from '../llm/types.js';
+import { equalTokens, placedNumbers, placedWords, requestWords, type Placed, type Token } from './answer-values.js';
 export type { RunAgreement } from '../history/run-parts.js';
+import type { RunAgreement } from '../history/run-parts.js';
 
 /** Temperature of an independent program: another sample, off the greedy path of the first. */
 export const AGREEMENT_TEMPERATURE = 0.7;
 /** Independent programs made at most per confirmation (the second, then a third to break a tie). */
 export const MAX_INDEPENDENT = 2;
-/** Most values compared per output. */
-const MAX_VALUES = 2000;
 
 /** The instruction that follows the request (and the input profile) for an independent program. */
 export const INDEPENDENT_INSTRUCTION =
@@ -46,85 +46,106 @@ export const FROM_FIELDS_INSTRUCTION =
   'records by those fields, and count things by a quantity field when there is one.';
 
 
-type Token = { kind: 'num'; value: number; decimals: number } | { kind: 'word'; value: string };
-
-/** A number standing alone (not part of a word such as `4xx` or `utf8`), with thousands separators, a sign, a fraction, an exponent. */
-const NUMBER = /(?<![\p{L}\d_.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?(?<=\d)%?(?![\p{L}\d_])/gu;
-const FILLER = new Set(
-  'a an the is are was were of in on for to and or with by at from as be it its this that there these those total result results answer value values count number'.split(' '),
-);
-
-function numbers(text: string): Token[] {
-  const out: Token[] = [];
-  for (const m of text.matchAll(NUMBER)) {
-    const raw = m[0].replace(/,/g, '').replace(/%$/, '');
-    const value = Number(raw);
-    if (!Number.isFinite(value)) continue;
-    const decimals = /e/i.test(raw) ? 15 : (raw.split('.')[1]?.length ?? 0);
-    out.push({ kind: 'num', value, decimals });
-    if (out.length === MAX_VALUES) break;
-  }
-  return out;
-}
-
-function words(text: string, ignore: Set<string>): Token[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])
-    .filter((w) => !FILLER.has(w) && !ignore.has(w))
-    .slice(0, MAX_VALUES)
-    .map((value) => ({ kind: 'word' as const, value }));
-}
-
-function equal(a: Token, b: Token): boolean {
-  if (a.kind === 'word' || b.kind === 'word') return a.kind === b.kind && a.value === b.value;
-  const shown = 0.5 * 10 ** -Math.min(a.decimals, b.decimals);
-  return Math.abs(a.value - b.value) <= Math.max(shown, 1e-9 * Math.max(Math.abs(a.value), Math.abs(b.value)));
-}
+const num = (value: number): Token => ({ kind: 'num', value, decimals: 15 });
 
 /** True when the request asks for an order (then the order of values is compared). */
 export function asksForOrder(request: string): boolean {
   return /\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed|ing)?|top|ascending|descending|(?:biggest|largest|highest|smallest|lowest|most|least|newest|oldest) first|in sequence)\b/i.test(request);
 }
 
-/**
- * Whether `answer` (the first program's output) carries every value of `reference` (an independent
- * program's output); rules in the module doc. An empty reference proves nothing: false.
- * @param request the request (its words are labels, not values; it says whether order counts)
- */
-export function sameAnswer(answer: string, reference: string, request: string): boolean {
-  const refNumbers = numbers(reference);
-  const ignore = new Set(request.toLowerCase().match(/[\p{L}_]+/gu) ?? []);
-  const ref = refNumbers.length > 0 ? refNumbers : words(reference, ignore);
-  if (ref.length === 0) return false;
-  const pool = refNumbers.length > 0 ? numbers(answer) : words(answer, new Set());
+/** How `answer` holds `reference`'s values: the answer's values matched to them, and the rest (its extras); undefined when some value of the reference is missing. */
+function matchValues(answer: string, reference: string, request: string): { pool: Placed[]; ref: Placed[]; matched: Set<number> } | undefined {
+  const refNumbers = placedNumbers(reference);
+  const ref = refNumbers.length > 0 ? refNumbers : placedWords(reference, requestWords(request));
+  if (ref.length === 0) return undefined;
+  const pool = refNumbers.length > 0 ? placedNumbers(answer) : placedWords(answer, new Set());
+  const matched = new Set<number>();
   if (asksForOrder(request)) {
     let at = 0;
     for (const r of ref) {
-      while (at < pool.length && !equal(pool[at]!, r)) at++;
-      if (at === pool.length) return false;
-      at++;
+      while (at < pool.length && !equalTokens(pool[at]!.token, r.token)) at++;
+      if (at === pool.length) return undefined;
+      matched.add(at++);
     }
-    return true;
+    return { pool, ref, matched };
   }
-  const left = [...pool];
   for (const r of ref) {
-    const i = left.findIndex((p) => equal(p, r));
-    if (i < 0) return false;
-    left.splice(i, 1);
+    const i = pool.findIndex((p, j) => !matched.has(j) && equalTokens(p.token, r.token));
+    if (i < 0) return undefined;
+    matched.add(i);
   }
-  return true;
+  return { pool, ref, matched };
+}
+
+/** True when `answer` carries every value of `reference` (it may say more). An empty reference proves nothing: false. */
+function carries(answer: string, reference: string, request: string): boolean {
+  return matchValues(answer, reference, request) !== undefined;
+}
+
+/**
+ * The values of `answer` that `reference` leaves out, when `answer` carries all of `reference`'s:
+ * the extras that look like more items of the same answer, not labels or totals. An extra value is
+ * a label or total (not counted) when it equals a value both print, is a number of the request
+ * ("the first 20 primes"), is the sum or the count of the reference's numbers (when it has several), or stands in another
+ * place than the values both print (after another kind of thing on its line, see `beforeClass`:
+ * "Average: 3.2 (from 500 rows)"). A word counts only when it stands alone on its line, as the
+ * shared words do (a list of names, not a sentence around one). Empty when nothing is left out;
+ * undefined when `answer` does not carry `reference` at all.
+ */
+export function leftOutBy(answer: string, reference: string, request: string): string[] | undefined {
+  const m = matchValues(answer, reference, request);
+  if (!m) return undefined;
+  const shared = m.pool.filter((_, i) => m.matched.has(i));
+  const extras = m.pool.filter((_, i) => !m.matched.has(i));
+  if (extras.length === 0) return [];
+  const isNum = m.ref[0]!.token.kind === 'num';
+  const allowed: Token[] = isNum
+    ? [...placedNumbers(request).map((p) => p.token), ...(m.ref.length > 1 ? [num(m.ref.reduce((s, r) => s + (r.token as { value: number }).value, 0)), num(m.ref.length)] : [])]
+    : [];
+  const sharedPlaces = new Set(shared.map((p) => p.before));
+  const aloneOnLine = (p: Placed, all: Placed[]) => all.filter((q) => q.line === p.line).length === 1;
+  return extras
+    .filter((e) => {
+      if (m.ref.some((r) => equalTokens(r.token, e.token)) || allowed.some((a) => equalTokens(a, e.token))) return false;
+      if (isNum) return sharedPlaces.has(e.before);
+      return aloneOnLine(e, m.pool) && shared.every((s) => aloneOnLine(s, m.pool));
+    })
+    .map((e) => e.text);
+}
+
+/**
+ * Whether `answer` (the first program's output) gives the same answer as `reference` (an independent
+ * program's output); rules in the module doc: it carries every value of the reference, and the
+ * reference leaves out no part of it ({@link leftOutBy}). An empty reference proves nothing: false.
+ * @param request the request (its words are labels, not values; it says whether order counts)
+ */
+export function sameAnswer(answer: string, reference: string, request: string): boolean {
+  return leftOutBy(answer, reference, request)?.length === 0;
+}
+
+/**
+ * When one of two outputs carries the other's values and more of the same kind (a partial answer:
+ * "DE 14" beside "DE 14 FR 9 IT 1"), which one is partial and what it leaves out (up to 8 values); else undefined.
+ */
+export function partialAnswer(a: string, b: string, request: string): { partial: 'a' | 'b'; leftOut: string[] } | undefined {
+  const fromB = leftOutBy(a, b, request);
+  if (fromB && fromB.length > 0) return { partial: 'b', leftOut: fromB.slice(0, 8) };
+  const fromA = leftOutBy(b, a, request);
+  if (fromA && fromA.length > 0) return { partial: 'a', leftOut: fromA.slice(0, 8) };
+  return undefined;
 }
 
 /**
  * Whether an independent program's output (`reference`) confirms the attempt's (`answer`): the
- * attempt carries every value of the reference ({@link sameAnswer}); or the attempt printed no
- * number and the reference carries its words. Rules in the module doc.
+ * same answer ({@link sameAnswer}); or the attempt printed no number and the reference carries its
+ * words. Rules in the module doc.
  */
 export function answerAgrees(answer: string, reference: string, request: string): boolean {
   if (sameAnswer(answer, reference, request)) return true;
-  return numbers(answer).length === 0 && sameAnswer(reference, answer, request);
+  return placedNumbers(answer).length === 0 && carries(reference, answer, request);
 }
 
-/** Two outputs that agree either way round (between two independent programs, peers of each other). */
+/** Two outputs that give the same answer, whichever is taken as the reference (between peers: two independent programs, or two candidates). */
 export function agreeEitherWay(a: string, b: string, request: string): boolean {
   return sameAnswer(a, b, request) || sameAnswer(b, a, request);
 }

@@ -4,7 +4,8 @@
  * checks cannot pin the answer. `steps.ts` calls these; they store nothing themselves.
  */
 import type { AgentTools } from '../tools/types.js';
-import type { Executor } from '../sandbox/types.js';
+import type { ExecutionResult, Executor } from '../sandbox/types.js';
+import { makeCandidates } from './candidates.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Attempt, Run } from '../history/types.js';
 import { emit, type CallOptions, type VerifyMode } from './call-options.js';
@@ -13,9 +14,10 @@ import { requestSoFar } from './verdict.js';
 import { profileInputs, profileSection } from '../data/profile.js';
 import { sandboxInputNames } from '../text/file-names.js';
 import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
-import { boundLine } from '../text/cut.js';
-import { agreeEitherWay } from './agreement.js';
+import { boundLine, cutChars } from '../text/cut.js';
+import { agreeEitherWay, answerAgrees, partialAnswer } from './agreement.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
+import { definitionsSection } from '../memory/prompt.js';
 
 /**
  * Profiles the run's workspace files in the sandbox (under the names the program will see) and
@@ -33,10 +35,10 @@ export async function profileRunInputs(executor: Executor, run: Run, options: Ca
   if (fresh.length > 0) emit(options, { type: 'profiled', runId: run.id, files: fresh.map(({ name, summary }) => ({ name, summary })) });
 }
 
-/** What the check writer reads: the request so far and, on input files, their profile. */
+/** What the check writer reads: the request so far, the channel's definitions given to the run and, on input files, their profile. */
 export function checksRequest(run: Run): string {
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  return section === '' ? requestSoFar(run) : `${requestSoFar(run)}\n\n${section}`;
+  return [requestSoFar(run), definitionsSection(run.memory), section].filter((t) => t !== '').join('\n\n');
 }
 
 /**
@@ -52,23 +54,48 @@ export async function settleByAgreement(
   attempt: Attempt,
   verdict: Verdict,
   options: CallOptions,
-): Promise<{ verdict: Verdict; final: boolean }> {
+): Promise<{ verdict: Verdict; final: boolean; adopt?: string }> {
   const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
+  const adopted = run.agreement?.adopt;
+  if (adopted && adopted.attempt === attempt.index && attempt.result?.success) {
+    // the attempt told the two independent programs' answer: confirmed when it printed it
+    if (answerAgrees(attempt.result.stdout, adopted.output, requestSoFar(run))) return { verdict: { kind: 'confirmed' }, final: false };
+    return { verdict: { kind: 'ran', reason: `told the answer two independent programs agreed on («${boundLine(adopted.output, 200)}»), it printed «${boundLine(attempt.result.stdout, 200)}»` }, final: true };
+  }
   if ((deps.verify !== 'checks' && deps.verify !== 'both') || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
   // no time left for an independent program: the answer stays unconfirmed, and the run ends with it
   if (deps.noTime !== undefined) return { verdict: { kind: 'ran', reason: `it was not cross-checked: ${deps.noTime}` }, final: true };
-  const record = await seekAgreement(deps, run, attempt, options);
+  const results = new Map<number, ExecutionResult>();
+  delete run.candidates;
+  const record = await seekAgreement(deps, run, attempt, options, results);
   run.agreement = record;
   const answer = boundLine(attempt.result!.stdout, AGREEMENT_OUTPUT_CHARS);
   const others = programLines(record);
   emit(options, { type: 'agreement', runId: run.id, attempt: attempt.index, outcome: record.outcome, answer, others });
   if (record.outcome === 'agreed' || record.outcome === 'majority') return { verdict: { kind: 'confirmed' }, final: false };
   const answered = record.programs.filter((p) => p.output !== undefined);
+  const request = requestSoFar(run);
+  const candidates = record.outcome === 'disagreed' ? await makeCandidates(deps.executor, attempt, record, results, request, options.signal) : undefined;
+  if (candidates) run.candidates = candidates;
+  const full = [...results.values()].filter((r) => r.success && r.stdout.trim() !== '').map((r) => r.stdout);
+  const partial = full.length > 0 ? partialAnswer(attempt.result!.stdout, full[0]!, request) : undefined;
+  const partText = partial
+    ? `; ${partial.partial === 'a' ? 'this answer leaves out' : 'the independent answer leaves out'} part of the other (${partial.leftOut.join(', ')})`
+    : '';
   const reason =
     record.outcome === 'inconclusive'
       ? `no check could confirm it, and the independent program${record.programs.length === 1 ? '' : 's'} written to compare with failed (${others.map((o) => boundLine(o, 80)).join('; ')})`
-      : answered.length > 1 && agreeEitherWay(answered[0]!.output!, answered[1]!.output!, requestSoFar(run))
-        ? `two independent programs printed «${answered[0]!.output}» where this one printed «${answer}»`
-        : `an independent program written to cross-check it printed «${answered.map((p) => p.output).join('» / «')}» where this one printed «${answer}»; either may be wrong`;
-  return { verdict: { kind: 'ran', reason }, final: true };
+      : full.length > 1 && agreeEitherWay(full[0]!, full[1]!, request)
+        ? `two independent programs printed «${answered[0]!.output}» where this one printed «${answer}»${partText}`
+        : `an independent program written to cross-check it printed «${answered.map((p) => p.output).join('» / «')}» where this one printed «${answer}»${partText}; either may be wrong`;
+  const twoAgainstOne = record.outcome === 'disagreed' && full.length > 1 && agreeEitherWay(full[0]!, full[1]!, request);
+  return { verdict: { kind: 'ran', reason }, final: true, ...(twoAgainstOne ? { adopt: full[0]! } : {}) };
+}
+
+/** What the attempt that adopts the two independent programs' answer is told (a `review` attempt's feedback). */
+export function adoptionFeedback(output: string): string {
+  return (
+    `Two independent programs, written from scratch for this request, both printed this answer, which differs from your program's:\n${cutChars(output, 1500)}\n` +
+    'Find what your program reads differently, and print that answer in the form the request asks for.'
+  );
 }

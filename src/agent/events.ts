@@ -198,6 +198,18 @@ export interface QueuedEvent {
   waitMs: number;
 }
 /**
+ * Emitted once at the start of a run given part of its channel's memory (before its first LLM
+ * call): the definitions and the approved examples in its prompt, for the thread to say
+ * "📌 used: revenue = units × unit_price; example from run r-1234".
+ */
+export interface MemoryUsedEvent {
+  type: 'memory_used';
+  runId: string;
+  definitions: { id: string; text: string }[];
+  /** Each example's entry id and the run it came from. */
+  examples: { id: string; runId: string }[];
+}
+/**
  * Emitted once when a run ends well (or, for `generate`, when code exists), including an
  * `unverified` run: it ran, but `run.error` says what could not be confirmed.
  */
@@ -231,6 +243,7 @@ export type AgentEvent =
   | WorkspaceReplacedEvent
   | WorkspaceRefusedEvent
   | QueuedEvent
+  | MemoryUsedEvent
   | DoneEvent
   | FailedEvent;
 

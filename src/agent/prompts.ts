@@ -14,6 +14,7 @@ import { missingOutputs, missingOutputsFeedback } from './requested-files.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { workspaceSection } from './workspace-turn.js';
 import { factsOfFailure, sameFailureNote } from './repeated-failure.js';
+import { definitionsSection, examplesSection } from '../memory/prompt.js';
 
 /**
  * Follows the input profile in the first message: how to read the data and how to print the
@@ -41,24 +42,24 @@ export interface PromptOptions {
 }
 
 /**
- * The first user message of every attempt's conversation: the requirement, then (runs with a
- * workspace) its files — names, sizes, which earlier attempts wrote which — and their profile
- * followed by {@link DATA_ANSWER_INSTRUCTION}.
+ * The first user message of every attempt's conversation: the requirement and the channel's
+ * definitions, then (runs with a workspace) its files — names, sizes, which earlier attempts wrote which — and their profile
+ * and the channel's approved examples most like the request, followed by {@link DATA_ANSWER_INSTRUCTION}.
  */
-export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
-  const shared = sharedOpening(run, options);
+export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile' | 'memory'>, options: PromptOptions = {}): string {
+  const shared = [sharedOpening(run, options), examplesSection(run.memory)].filter((t) => t !== '').join('\n\n');
   return run.inputProfile && profileSection(run.inputProfile) !== '' ? `${shared}\n\n${DATA_ANSWER_INSTRUCTION}` : shared;
 }
 
 /**
  * How every program call of a run starts its first user message (an attempt's and an independent
- * program's alike): the requirement, the workspace listing, the profile. The same text, so a local
+ * program's alike): the requirement, the channel's definitions, the workspace listing, the profile. The same text, so a local
  * model finds it evaluated already (a call shares its longest prefix with the one before it).
  */
-export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
+export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile' | 'memory'>, options: PromptOptions = {}): string {
   const listing = workspaceSection(options.workspace);
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  return [run.requirement, listing, section].filter((t) => t !== '').join('\n\n');
+  return [run.requirement, definitionsSection(run.memory), listing, section].filter((t) => t !== '').join('\n\n');
 }
 
 /**

@@ -57,7 +57,16 @@ export interface StepsOptions {
   workspaceCache?: WorkspaceCache;
   /** Charges usage and says when a budget stops a run (src/usage). Default: none. */
   usage?: UsageRecorder;
+  /** Two against one: adopt the independent programs' answer (see `data-steps.ts`). Default {@link ADOPT_TWO_AGAINST_ONE}. */
+  adoptTwoAgainstOne?: boolean;
 }
+
+/**
+ * Whether a run whose two independent programs agree with each other and not with its attempt
+ * makes one more attempt told their answer (to print it in the requested form), confirmed when it
+ * prints it. Decided by the bench (docs/settle.md, "Two against one").
+ */
+export const ADOPT_TWO_AGAINST_ONE = false;
 
 /**
  * A new attempt of a run (not yet in `run.attempts`).

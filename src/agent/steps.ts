@@ -20,9 +20,9 @@ import { previewTables } from '../data/table-preview.js';
 import { codeStreamer } from './partial-code.js';
 import { boundLine } from '../text/cut.js';
 import { checksFromReply, trailingChecks } from './reply-checks.js';
-import { checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
+import { adoptionFeedback, checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
 import { keepWritten } from './workspace-turn.js';
-import { ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from './step-options.js';
+import { ADOPT_TWO_AGAINST_ONE, ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from './step-options.js';
 import { sameFailuresBefore } from './repeated-failure.js';
 import { answerPending } from './first-answer.js';
 import { budgetStop } from './time-budget.js';
@@ -79,10 +79,18 @@ export class RunSteps {
       const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
       const noTime = budgetStop(options.budget, retry, 'a cross-check');
       const system = await this.systemPrompt(run, options.signal);
-      const { verdict, final } = await forPurpose('agreement', () => settleByAgreement({ ...this.options, system, noTime, workspace: options.workspace?.manifest }, run, attempt, reviewed, options));
+      const { verdict, final, adopt } = await forPurpose('agreement', () => settleByAgreement({ ...this.options, system, noTime, workspace: options.workspace?.manifest }, run, attempt, reviewed, options));
       if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
         return;
+      }
+      // two against one: one more attempt, told the independent programs' answer (its candidates stay until it is confirmed)
+      if (adopt !== undefined && (this.options.adoptTwoAgainstOne ?? ADOPT_TWO_AGAINST_ONE) && retry <= maxRetries && budgetStop(options.budget, retry, 'another attempt') === undefined) {
+        run.agreement!.adopt = { attempt: run.attempts.length + 1, output: adopt };
+        const next = run.attempts.length + 1;
+        emit(options, { type: 'improving', runId: run.id, retry, maxRetries, attempt: next, lastAttempt: Math.max(next, options.lastAttempt ?? next), reason: verdict.reason });
+        await this.makeAttempt(run, 'review', adoptionFeedback(adopt), options);
+        continue;
       }
       if (final) {
         await this.finishUnconfirmed(run, verdict.reason, verdict.reason, options);

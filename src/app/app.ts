@@ -3,6 +3,7 @@
  * Every adapter (CLI, Slack, Discord) starts from here.
  */
 import { join, resolve } from 'node:path';
+import { memoryOptions } from '../memory/config.js';
 import type { Config } from '../config/schema.js';
 import { Agent } from '../agent/agent.js';
 import { createLlmProvider } from '../llm/factory.js';
@@ -99,6 +100,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     metrics,
     // beside the sandbox's work roots: a turn restores from the store only what this machine lacks
     workspaceCache: new WorkspaceCache({ warn }),
+    memory: memoryOptions(config),
   });
   const close = async () => {
     await executor.close?.();

@@ -75,7 +75,7 @@ async function decide(admitter: Admitter, req: AdmissionRequest): Promise<Admiss
   if (invalid !== undefined) return { outcome: 'refused', step: 'request', text: invalid };
   const seenIn = await admitter.deliveries.seen(req.deliveryId);
   if (seenIn) return { outcome: 'duplicate', seenIn };
-  if (admitter.budgets && request.kind !== 'rerun') {
+  if (admitter.budgets && request.kind !== 'rerun' && request.kind !== 'settle') {
     const spent = await admitter.budgets.refusal(accountOfJob(req.job)).catch(() => undefined);
     if (spent !== undefined) {
       admitter.metrics?.budgetRefusals.inc({ budget: spent.budget, stage: 'admission' });

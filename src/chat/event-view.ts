@@ -21,6 +21,7 @@ import {
   workspaceReplacedNotice,
   type Notice,
 } from './verification.js';
+import { memoryUsedParts } from '../memory/used-text.js';
 
 /** One thing to show in a run's thread. */
 export type EventView =
@@ -101,6 +102,8 @@ export class EventViews {
         return [{ view: 'notices', notices: [workspaceRefusedNotice(event)] }];
       case 'queued':
         return [{ view: 'notices', notices: [queuedNotice(event)] }];
+      case 'memory_used':
+        return [{ view: 'notices', notices: [{ title: "📌 used from this channel's memory:", lines: memoryUsedParts(event) }] }];
       case 'done':
         return [{ view: 'end', run: event.run, failed: false }];
       case 'failed':

@@ -25,6 +25,7 @@ import type { Run } from '../history/types.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import type { SeenIn } from './deliveries.js';
 import type { Refusal } from './job-limits.js';
+import type { MemoryReply } from '../memory/commands.js';
 
 /**
  * What a request asks for. One name per idea, on every platform and in the job queue:
@@ -34,21 +35,26 @@ import type { Refusal } from './job-limits.js';
  * - `improve` — the Improve button (or reaction) of a run, with the feedback typed for it;
  * - `rerun` — the Re-run button (or reaction): the run's latest code run again, without the LLM;
  * - `history` — the conversation's newest runs (`text`: an optional count);
- * - `show` — one run's workspace and latest code (`text`: `[run id | thread] [remove <file name>]`).
+ * - `show` — one run's workspace and latest code (`text`: `[run id | thread] [remove <file name>]`);
+ * - `settle` — a person's choice on a finished run (a candidate button, "Neither", 👍 or 👎; `text`:
+ *   the choice id of src/chat/settle-view.ts, e.g. `settle:2`, `approve:up`): no LLM call, but a job,
+ *   so that its answer is posted in the run's thread by the job side in either mode;
+ * - `remember` — a definition for the channel's memory (`text`: the sentence; src/memory/commands.ts);
+ * - `memory` — the channel's memory listed, or an entry forgotten (`text`: empty, or `forget <id>`).
  *
- * Other work adds kinds here (`remember`, `memory`, `usage`); each new kind is one more case at the
- * switches in src/chat/ingress.ts and src/chat/request-jobs.ts.
+ * Other work adds kinds here (`usage`); each new kind is one more case at the switches in
+ * src/chat/ingress.ts and src/chat/request-jobs.ts.
  */
-export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'history' | 'show';
+export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'history' | 'show' | 'remember' | 'memory';
 
 /** The kinds that become a job on the queue (a turn of the agent on a run). */
-export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun'>;
+export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle'>;
 
 /** The kinds answered at once from the history, without a job. */
 export type QueryRequestKind = Exclude<RequestKind, JobRequestKind>;
 
 /** Every request kind, in the order above (for tests and help texts). */
-export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'history', 'show'];
+export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory'];
 
 /** Whether a kind becomes a job. */
 export function isJobKind(kind: RequestKind): kind is JobRequestKind {
@@ -58,9 +64,12 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
     case 'reply':
     case 'improve':
     case 'rerun':
+    case 'settle':
       return true;
     case 'history':
     case 'show':
+    case 'remember':
+    case 'memory':
       return false;
     default:
       return unknownKind(kind);
@@ -157,7 +166,7 @@ export interface IncomingRequest<O extends RequestOrigin = RequestOrigin> {
   text: string;
   /** Files given with it (become input files in the run's workspace). */
   files: IncomingFile[];
-  /** The run a `reply`, `improve` or `rerun` is on, when the platform knows it (a button's value); else found from `where.thread`. */
+  /** The run a `reply`, `improve`, `rerun` or `settle` is on, when the platform knows it (a button's value); else found from `where.thread`. */
   runId?: string;
   /** When the platform delivered it, ms since the epoch (e.g. the age of an interaction token counts from there). */
   receivedAt: number;
@@ -194,6 +203,8 @@ export interface CommandNames {
   generate: string;
   history: string;
   show: string;
+  remember: string;
+  memory: string;
 }
 
 /** `/show`'s answer: the run, and its workspace as it is now. */
@@ -213,6 +224,8 @@ export interface AnswerMarkup<A> {
   text(plain: string): A;
   history(view: HistoryView, names: CommandNames): A;
   show(view: ShowView, names: CommandNames): A;
+  /** `/remember`'s and `/memory`'s answer: a title (our words) and lines (the team's text, untrusted: shown in a code block). */
+  memory(reply: MemoryReply): A;
 }
 
 /** What a platform gives the pipeline's entry (one per process). */
@@ -247,7 +260,7 @@ export type AdmissionResult =
 export type ReceiveOutcome =
   /** A job request went through admission (queued, refused, busy, a repeat, or the queue was down). */
   | AdmissionResult
-  /** A query (`history`, `show`) or a usage hint was answered. */
+  /** A query (`history`, `show`, `remember`, `memory`) or a usage hint was answered. */
   | { outcome: 'answered' }
   /** Nothing to do: a message in a thread that is no run's. */
   | { outcome: 'ignored' };

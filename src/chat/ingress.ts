@@ -3,7 +3,7 @@
  * platform and both modes. A request that asks for a turn of the agent (`run`, `generate`,
  * `reply`, `improve`, `rerun`) goes through admission (admission.ts: access → the request's checks
  * → dedupe → budgets → limits) and becomes a job whose payload is the request itself; a query
- * (`history`, `show`) is answered at once from the history, after the same access and dedupe.
+ * (`history`, `show`, `remember`, `memory`) is answered at once from the history, after the same access and dedupe.
  * What the requester must know (a refusal, the queue position, the answer) is said through its
  * {@link Requester}, in the platform's markup.
  */
@@ -13,7 +13,11 @@ import { admit, type AdmissionResult, type Admitter } from './admission.js';
 import { jobIdOf } from './job-queue.js';
 import type { LimitKey } from './job-limits.js';
 import { linkedRunId } from './thread-link.js';
+import type { ChannelMemory } from '../memory/channel-memory.js';
+import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';
+import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
+import { awaitsSettlement, parseChoice } from './settle-view.js';
 import {
   startsRun,
   unknownKind,
@@ -34,6 +38,8 @@ export interface IngressDeps {
   admitter: Admitter;
   /** Most runs `/history` lists when asked for more. */
   maxHistory?: number;
+  /** The channels' memory (`/remember`, `/memory`); without it those commands say the store keeps none. */
+  memory?: ChannelMemory;
 }
 
 /** A requirement given only as files. */
@@ -116,6 +122,25 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
     return enqueue({ ...request, runId }, requester, check);
   }
 
+  /**
+   * `settle`: a choice on a run of this conversation (a candidate, neither, 👍, 👎), checked here
+   * (after access) so that a stale or foreign click is refused before it is queued.
+   */
+  async function settle(request: IncomingRequest, requester: Requester<A>): Promise<ReceiveOutcome> {
+    const { conversation, thread } = request.where;
+    const runId = request.runId ?? (thread !== undefined ? await deps.store.threadRunId(conversation, thread).catch(() => undefined) : undefined);
+    if (runId === undefined) return { outcome: 'ignored' };
+    const check = async () => {
+      const action = parseChoice(request.text.trim());
+      if (!action) return `"${request.text.trim().slice(0, 40)}" is not a choice this app offers.`;
+      const run = await deps.store.getRun(conversation, runId).catch(() => undefined);
+      if (!run) return `Run ${runId} was not found in this channel's history.`;
+      if (action.kind === 'settle' && !awaitsSettlement(run)) return 'This run has no open choice between candidate answers (it was settled, or improved since).';
+      return undefined;
+    };
+    return enqueue({ ...request, runId }, requester, check);
+  }
+
   /** `history`, `show`: access, dedupe, then the answer read from the history. */
   async function query(request: IncomingRequest, requester: Requester<A>, answer: () => Promise<A>): Promise<ReceiveOutcome> {
     const refusal = port.access(request);
@@ -152,6 +177,23 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
     return port.markup.show({ run, workspace: await deps.workspaces.workspace(run) }, port.names);
   }
 
+  /** `/remember <text>`, `/memory [forget <id>]`: the channel's memory, as whoever asked (anyone who may use the channel). */
+  async function memory(request: IncomingRequest, kind: 'remember' | 'memory'): Promise<A> {
+    const spelled = { remember: port.names.remember, memory: port.names.memory };
+    if (!deps.memory?.available) return port.markup.text('This history store keeps no channel memory.');
+    let text = request.text;
+    if (kind === 'remember' && !text.trim() && request.runId !== undefined) {
+      // the [Remember] button of an offer after a correction: the run's reply is the sentence
+      const run = await deps.store.getRun(request.where.conversation, request.runId);
+      const sentence = run ? correctionSentence(lastFeedback(run), deps.memory.limits.maxDefinitionChars) : undefined;
+      if (!sentence) return port.markup.text("There is nothing of that run to remember in this channel.");
+      text = sentence;
+    }
+    const parsed = parseMemoryCommand(kind, text, spelled);
+    const reply = 'kind' in parsed ? await runMemoryCommand(deps.memory, request.where.conversation, request.who.userId, parsed, 'this channel', spelled) : parsed;
+    return port.markup.memory(reply);
+  }
+
   return {
     async receive(request, requester) {
       try {
@@ -164,10 +206,15 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
           case 'improve':
           case 'rerun':
             return await onRun(request, requester);
+          case 'settle':
+            return await settle(request, requester);
           case 'history':
             return await query(request, requester, () => history(request));
           case 'show':
             return await query(request, requester, () => show(request));
+          case 'remember':
+          case 'memory':
+            return await query(request, requester, () => memory(request, request.kind as 'remember' | 'memory'));
           default:
             return unknownKind(request.kind);
         }

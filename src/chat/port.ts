@@ -21,6 +21,7 @@ import type { EventView } from './event-view.js';
 import type { Notice } from './verification.js';
 import type { ThreadRef } from './thread-ref.js';
 import type { IncomingRequest } from './incoming-port.js';
+import type { MemoryOffer } from '../memory/offer.js';
 
 /** Posting into one thread. `R` is the platform's reference to a posted message (Slack: a ts). */
 export interface ThreadOutput<M, R> {
@@ -64,6 +65,12 @@ export interface ThreadMarkup<M> {
   failure(reason: string): M;
   /** A note after the last message (plain text, e.g. the history could not record the end). */
   note(text: string): M;
+  /**
+   * After a turn whose reply corrected the run's reading: the offer to remember the reply for the
+   * channel, with [Remember] and [Just this time] (src/memory/offer.ts). A platform without buttons
+   * leaves it out: the thread then shows the sentence as a notice naming the `remember` command.
+   */
+  memoryOffer?(offer: MemoryOffer): M;
   /**
    * What replaces a notice that turned out false (plain `correction`): the worker-stopped notice of
    * a run whose worker was only paused and went on to its end. Shown struck through where the

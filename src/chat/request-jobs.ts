@@ -15,6 +15,7 @@ import type { OutgoingPort } from './port.js';
 import { runInThread, type RunJobDeps, type TurnRequest } from './run-job.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED, WORKER_STOPPED_NOTICE } from './worker-stopped.js';
 import { unknownKind, type IncomingRequest } from './incoming-port.js';
+import { settleInThread } from './settle-job.js';
 
 /** A job of a kind that is answered at once, never queued (a `history` or `show` request). */
 export class NotAJobError extends Error {
@@ -56,8 +57,12 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>): P
         return onRun(request, (runId) => ({ kind: 'improve', runId, feedback: request.text }), job);
       case 'rerun':
         return onRun(request, (runId) => ({ kind: 'rerun', runId }), job);
+      case 'settle':
+        return settleInThread(deps, port, request);
       case 'history':
       case 'show':
+      case 'remember':
+      case 'memory':
         throw new NotAJobError(`a ${request.kind} request is answered at once, never queued (${request.platform})`);
       default:
         return unknownKind(request.kind);

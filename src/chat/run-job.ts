@@ -11,6 +11,7 @@ import { newRunId } from '../agent/ids.js';
 import type { HistoryStore, Run, RunChat } from '../history/types.js';
 import type { InputFile } from '../history/execution.js';
 import { callAgent } from './agent-call.js';
+import { offerAfter } from '../memory/offer.js';
 import { withInputFilesNote } from './input-note.js';
 import type { ChatThread } from './port.js';
 import type { ThreadRef } from './thread-ref.js';
@@ -73,6 +74,7 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
   await spec.job.setThread(ref).catch((err: unknown) => deps.onWarning("recording the job's thread", err));
   const known = isNew ? undefined : await waitForRun(deps.store, conversation, runId, deps.runAppearsWithinMs ?? RUN_APPEARS_WITHIN_MS).catch(() => undefined);
   const files = await thread.inputs();
+  const before = known ? { status: known.status } : undefined; // the agent updates the run in place
   const renderer = new ThreadRenderer(thread.output, thread.markup, {
     firstAttempt: (known?.attempts.length ?? 0) + 1,
     maxRetries: deps.agent.maxRetries,
@@ -106,10 +108,21 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
   });
   await spec.job.ending(); // before the last message: whoever reads it may start another job
   await renderer.finish(outcome.run, outcome.failure, outcome.note);
+  if (request.kind === 'improve') await offerToRemember(deps, thread, before, outcome.run, request.feedback);
   // the outside view last: once it shows the outcome, everything in the thread is there
   const ended = outcome.run ?? (known ? await deps.store.getRun(conversation, runId).catch(() => known) : undefined);
   await thread.ended(ended, outcome.failure);
   return outcome.run;
+}
+
+/** After a reply that corrected the run's reading: the offer to remember it for the channel (src/memory/offer.ts). Never throws. */
+async function offerToRemember<M, R>(deps: RunJobDeps, thread: ChatThread<M, R>, before: Pick<Run, 'status'> | undefined, after: Run | undefined, feedback: string | undefined): Promise<void> {
+  const memory = deps.agent.memory;
+  if (!memory?.available) return;
+  const offer = offerAfter(before, after, feedback, memory.limits.maxDefinitionChars);
+  if (!offer) return;
+  const msg = thread.markup.memoryOffer?.(offer) ?? thread.markup.notice({ title: "📌 To have this channel's next runs read requests this way, remember it:", lines: [offer.sentence] });
+  await thread.output.post(msg).catch((err: unknown) => deps.onWarning('offering to remember the correction', err));
 }
 
 /** The run a turn works on. @throws {InputError} when it is not in the history (deleted, or never stored). */

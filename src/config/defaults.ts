@@ -16,3 +16,18 @@ export const WORKSPACE_MAX_CONVERSATION_BYTES = 512 * 1024 * 1024;
  * as in a pip requirements file.
  */
 export const PIN_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?==[A-Za-z0-9][A-Za-z0-9.+!_-]*(?: --hash=sha256:[0-9a-f]{64})*$/;
+
+/** Bounds of one conversation's channel memory when the config does not say (`memory.*`; src/history/memory.ts). */
+export const DEFAULT_MEMORY_LIMITS = {
+  /** Most live entries (definitions and examples together). */
+  maxEntries: 200,
+  /** Most bytes of live entries together (their JSON): 256 KiB. */
+  maxBytes: 256 * 1024,
+  /** Longest definition, in characters. */
+  maxDefinitionChars: 300,
+  /** Largest example (request, summary and program as JSON), in bytes: 16 KiB. */
+  maxExampleBytes: 16 * 1024,
+} as const;
+
+/** How much of a prompt memory may take when the config does not say: 500 tokens of definitions; at most 2 examples in 1,500 tokens. */
+export const DEFAULT_RECALL_BUDGET = { definitionTokens: 500, exampleTokens: 1500, maxExamples: 2 } as const;

@@ -3,7 +3,7 @@
  * the key by its path, e.g. `sandbox.timeout_s: expected a number`.
  */
 import { z } from 'zod';
-import { PIN_PATTERN, WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from './defaults.js';
+import { DEFAULT_MEMORY_LIMITS, DEFAULT_RECALL_BUDGET, PIN_PATTERN, WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from './defaults.js';
 import { toolsSchema } from './tools-schema.js';
 
 /** Empty strings (from `${VAR}` with VAR unset) count as "not set". */
@@ -178,13 +178,15 @@ export const slackCommandsSchema = z
     history: slashCommand('/history'),
     show: slashCommand('/show'),
     usage: slashCommand('/usage'),
+    remember: slashCommand('/remember'),
+    memory: slashCommand('/memory'),
   })
   .strict()
   .refine((c) => new Set(Object.values(c)).size === Object.values(c).length, { message: 'the commands need different names' });
 
 export const slackSchema = z
   .object({
-    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage' }),
+    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory' }),
     bot_token: optionalString,
     signing_secret: optionalString,
     /** Set → Socket Mode (no public URL needed). */
@@ -247,6 +249,26 @@ export const matrixSchema = z
   })
   .strict();
 
+/** The `memory` section: bounds of one conversation's memory and the prompt budget of a run (defaults: `history/memory.ts`, `memory/recall.ts`). */
+export const memorySchema = z
+  .object({
+    /** Most live entries (definitions and examples) per conversation. */
+    max_entries: int(DEFAULT_MEMORY_LIMITS.maxEntries, 1, 100_000),
+    /** Most bytes of live entries per conversation. */
+    max_bytes: int(DEFAULT_MEMORY_LIMITS.maxBytes, 1024, 2 ** 30),
+    /** Longest definition, in characters. */
+    max_definition_chars: int(DEFAULT_MEMORY_LIMITS.maxDefinitionChars, 10, 10_000),
+    /** Largest approved example (request, files' summary, program), in bytes. */
+    max_example_bytes: int(DEFAULT_MEMORY_LIMITS.maxExampleBytes, 1024, 2 ** 24),
+    /** Most tokens of definitions in a run's prompt. */
+    definition_tokens: int(DEFAULT_RECALL_BUDGET.definitionTokens, 0, 100_000),
+    /** Most tokens of approved examples in a run's prompt. */
+    example_tokens: int(DEFAULT_RECALL_BUDGET.exampleTokens, 0, 100_000),
+    /** Most approved examples in a run's prompt. */
+    max_examples: int(DEFAULT_RECALL_BUDGET.maxExamples, 0, 20),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     llm: llmSchema.default(llmSchema.parse({})),
@@ -281,6 +303,8 @@ export const configSchema = z
         path: ['max_conversation_bytes'],
       })
       .default({ max_files: WORKSPACE_MAX_FILES, max_bytes: WORKSPACE_MAX_BYTES, max_conversation_bytes: WORKSPACE_MAX_CONVERSATION_BYTES }),
+    /** Channel memory (docs/memory.md): bounds per conversation, and how much of a prompt it may take. */
+    memory: memorySchema.default(memorySchema.parse({})),
     store: z
       .object({
         url: z.string().default('sqlite://data/history.sqlite'),

@@ -7,6 +7,8 @@ import pg from 'pg';
 import type { AtomicOps } from './atomic.js';
 import type { UsageLedger } from './usage.js';
 import { SqlUsageLedger, USAGE_TABLE, type SqlRunner } from './usage-sql.js';
+import { memoryTable, SqlMemory } from './memory-sql.js';
+import type { MemoryBackend } from './memory.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS code_agent_run_index (
@@ -23,9 +25,9 @@ CREATE TABLE IF NOT EXISTS code_agent_leases (
   key TEXT PRIMARY KEY,
   owner TEXT NOT NULL,
   expires_at TIMESTAMPTZ NOT NULL
-);${USAGE_TABLE}`;
+);${USAGE_TABLE}${memoryTable('BIGSERIAL PRIMARY KEY')}`;
 
-/** Tables `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` and `code_agent_usage`, created on open. */
+/** Tables `code_agent_run_index`, `code_agent_claims`, `code_agent_leases`, `code_agent_usage` and `code_agent_memory`, created on open. */
 export class PostgresAtomics implements AtomicOps {
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -130,6 +132,26 @@ export class PostgresAtomics implements AtomicOps {
     } finally {
       client.release();
     }
+  }
+
+  /** Memory of a conversation is added to and forgotten from under a transaction-scoped advisory lock on it. */
+  memory(): MemoryBackend {
+    const query: SqlRunner = async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[];
+    return new SqlMemory(query, async (conversationId, fn) => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext('code-agent-memory:' || $1))`, [conversationId]);
+        const result = await fn(async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[]);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    });
   }
 
   async close(): Promise<void> {

@@ -6,9 +6,11 @@
 import type { AtomicOps } from './atomic.js';
 import type { UsageLedger } from './usage.js';
 import { RedisUsageLedger, type RedisUsageClient } from './usage-redis.js';
+import { RedisMemory, type RedisMemoryClient } from './memory-redis.js';
+import type { MemoryBackend } from './memory.js';
 
 /** The part of node-redis's client used here. */
-export interface RedisLike extends RedisUsageClient {
+export interface RedisLike extends RedisUsageClient, RedisMemoryClient {
   set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   lRange(key: string, start: number, stop: number): Promise<string[]>;
@@ -74,6 +76,10 @@ export class RedisAtomics implements AtomicOps {
 
   usage(): UsageLedger {
     return new RedisUsageLedger(this.connected);
+  }
+
+  memory(): MemoryBackend {
+    return new RedisMemory(this.connected);
   }
 
   async close(): Promise<void> {

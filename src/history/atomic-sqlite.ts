@@ -12,7 +12,9 @@
 import sqlite3 from 'sqlite3';
 import type { AtomicOps } from './atomic.js';
 import type { UsageLedger } from './usage.js';
-import { SqlUsageLedger, USAGE_TABLE } from './usage-sql.js';
+import { SqlUsageLedger, USAGE_TABLE, type SqlRunner } from './usage-sql.js';
+import { memoryTable, SqlMemory } from './memory-sql.js';
+import type { MemoryBackend } from './memory.js';
 
 /**
  * How long a statement waits for another process's lock on the file, in ms (SQLite's busy
@@ -36,9 +38,9 @@ CREATE TABLE IF NOT EXISTS code_agent_leases (
   key TEXT PRIMARY KEY,
   owner TEXT NOT NULL,
   expires_at INTEGER NOT NULL
-);${USAGE_TABLE}`;
+);${USAGE_TABLE}${memoryTable('INTEGER PRIMARY KEY AUTOINCREMENT')}`;
 
-/** Tables `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` (expiry in ms since the epoch) and `code_agent_usage`, created on open. */
+/** Tables `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` (expiry in ms since the epoch), `code_agent_usage` and `code_agent_memory`, created on open. */
 export class SqliteAtomics implements AtomicOps {
   private constructor(private readonly db: sqlite3.Database) {}
 
@@ -110,15 +112,20 @@ export class SqliteAtomics implements AtomicOps {
   }
 
   usage(): UsageLedger {
-    // `?NNN` binds the NNN-th parameter (https://sqlite.org/lang_expr.html#varparam); `$1` would be a name
-    const query = <T>(sql: string, params: unknown[]) =>
-      new Promise<T[]>((resolve, reject) => this.db.all(sql.replace(/\$(\d+)/g, '?$1'), params, (err, rows: T[]) => (err ? reject(err) : resolve(rows))));
-    return new SqlUsageLedger(query, {
+    return new SqlUsageLedger(this.query, {
       nowMs: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
       // a reservation is one statement, which SQLite runs under the file's write lock
-      serialized: (_locks, fn) => fn(query),
+      serialized: (_locks, fn) => fn(this.query),
     });
   }
+
+  memory(): MemoryBackend {
+    return new SqlMemory(this.query);
+  }
+
+  /** Runs one statement; `?NNN` binds the NNN-th parameter (https://sqlite.org/lang_expr.html#varparam), `$1` would be a name. */
+  private readonly query: SqlRunner = <T>(sql: string, params: unknown[]) =>
+    new Promise<T[]>((resolve, reject) => this.db.all(sql.replace(/\$(\d+)/g, '?$1'), params, (err, rows: T[]) => (err ? reject(err) : resolve(rows))));
 
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.db.close(() => resolve()));

@@ -9,6 +9,7 @@
  */
 
 import { MemoryUsageLedger, type UsageLedger } from './usage.js';
+import { InProcessMemory, type MemoryBackend } from './memory.js';
 
 /** Atomic operations of one backend; every method is safe across processes sharing the store. */
 export interface AtomicOps {
@@ -34,6 +35,8 @@ export interface AtomicOps {
   release(key: string, owner: string): Promise<void>;
   /** The usage ledger on the same backend (see `usage.ts`). */
   usage(): UsageLedger;
+  /** Channel memory on the same backend (see `memory.ts`). */
+  memory(): MemoryBackend;
   /** Closes the connection this object opened (not the Keyv adapter's). */
   close(): Promise<void>;
 }
@@ -44,6 +47,7 @@ export class MemoryAtomics implements AtomicOps {
   private readonly lists = new Map<string, string[]>();
   private readonly leases = new Map<string, { owner: string; until: number }>();
   private readonly ledger = new MemoryUsageLedger();
+  private readonly channelMemory = new InProcessMemory();
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
@@ -78,6 +82,10 @@ export class MemoryAtomics implements AtomicOps {
 
   usage(): UsageLedger {
     return this.ledger;
+  }
+
+  memory(): MemoryBackend {
+    return this.channelMemory;
   }
 
   async close(): Promise<void> {}

@@ -3,8 +3,8 @@ import type { Run } from './types.js';
 
 /**
  * How many attempts a run made: its attempts without the copy of an earlier one kept as its answer
- * (`keptFrom`), which is not a new version of the code. What users are told ("after 3 attempts").
+ * (`keptFrom`) and the candidate a person chose (`settledFrom`), which are not new versions of the code. What users are told ("after 3 attempts").
  */
 export function madeAttempts(run: Pick<Run, 'attempts'>): number {
-  return run.attempts.filter((a) => a.keptFrom === undefined).length;
+  return run.attempts.filter((a) => a.keptFrom === undefined && a.settledFrom === undefined).length;
 }

@@ -24,6 +24,7 @@ import { MemoryAtomics, type AtomicOps } from './atomic.js';
 import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
 import { KeyvWorkspaces } from './workspace-keyv.js';
 import type { UsageLedger } from './usage.js';
+import { MemoryFullError, type MemoryBackend } from './memory.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
 
 /** The store could not be opened or read when the process started (a config or service problem). */
@@ -62,6 +63,9 @@ export class KeyvHistoryStore implements HistoryStore {
   /** The usage ledger on the store's backend, each operation within the store's deadline. */
   readonly usage: UsageLedger;
 
+  /** The channel memory on the store's backend, each operation within the store's deadline. */
+  readonly memory: MemoryBackend;
+
   /**
    * @param store a Keyv storage adapter (see {@link openBackend}); a Map works for tests.
    * @param label how the store is named in error messages (e.g. its URL without credentials).
@@ -87,6 +91,13 @@ export class KeyvHistoryStore implements HistoryStore {
       reserve: (request) => this.call('reserve tokens', () => ledger.reserve(request)),
       renew: (id, key, ttlMs) => this.call('reserve tokens', () => ledger.renew(id, key, ttlMs)),
       settle: (id, key, counts) => this.call('record usage', () => ledger.settle(id, key, counts)),
+    };
+    const memory = atomics.memory();
+    this.memory = {
+      // a refusal (memory full) is the caller's to say as it is, not a store failure
+      add: (conversationId, entry, bytes, limits) => this.call('add to the channel memory', () => memory.add(conversationId, entry, bytes, limits), true),
+      list: (conversationId, withRemoved) => this.call('read the channel memory', () => memory.list(conversationId, withRemoved)),
+      forget: (conversationId, id, by, at) => this.call('forget a memory entry', () => memory.forget(conversationId, id, by, at)),
     };
   }
 
@@ -270,7 +281,7 @@ export class KeyvHistoryStore implements HistoryStore {
   }
 
   /** Runs one store operation within the backend's deadline ({@link STORE_TIMEOUT_MS}, longer for SQLite); every failure becomes a {@link HistoryError} naming the store. */
-  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  private async call<T>(what: string, fn: () => Promise<T>, passRefusals = false): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -281,6 +292,7 @@ export class KeyvHistoryStore implements HistoryStore {
     try {
       return await Promise.race([fn(), deadline]);
     } catch (err) {
+      if (passRefusals && err instanceof MemoryFullError) throw err;
       try {
         this.failureListener?.(what);
       } catch {

@@ -37,6 +37,11 @@ export interface RunAgreement {
   programs: { code: string; output?: string; failure?: string; agreed: boolean }[];
   /** Tokens the independent programs cost. */
   usage: TokenUsage;
+  /**
+   * Two against one: the independent programs agreed with each other and not with the attempt, and
+   * the next attempt (`attempt`) was told their answer (`output`) to print it in the requested form.
+   */
+  adopt?: { attempt: number; output: string };
 }
 
 /** What is known of one input file. */

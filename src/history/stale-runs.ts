@@ -8,6 +8,7 @@
 import { isProcessGone, thisProcess } from './process-identity.js';
 import type { HistoryStore, Run } from './types.js';
 import type { UsageLedger } from './usage.js';
+import type { MemoryBackend } from './memory.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** The `error` of a run found interrupted. */
@@ -31,6 +32,10 @@ export class StaleRunRecovery implements HistoryStore {
 
   get usage(): UsageLedger | undefined {
     return this.inner.usage;
+  }
+
+  get memory(): MemoryBackend | undefined {
+    return this.inner.memory;
   }
 
   async ping(): Promise<void> {

@@ -5,6 +5,8 @@
 import type { ExecutionResult } from './execution.js';
 import type { InputProfile, RunAgreement, RunChecks, TokenUsage } from './run-parts.js';
 import type { UsageLedger } from './usage.js';
+import type { Candidate, RunApproval, RunSettlement } from './candidates.js';
+import type { MemoryBackend, MemoryExample } from './memory.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** Why an attempt was made. */
@@ -47,6 +49,8 @@ export interface Attempt {
   repeatOf?: number;
   /** For an earlier attempt kept as the run's answer (its result copied, not executed again): its index. */
   keptFrom?: number;
+  /** For the answer a person chose among the run's candidates (its result copied, nothing executed): the candidate's `n`. */
+  settledFrom?: number;
   /** The review of this attempt's successful execution, when one was made. */
   review?: { ok: boolean; defect?: string; usage: TokenUsage };
   /**
@@ -132,6 +136,27 @@ export interface Run {
   turns?: number;
   /** What the run spent so far, over all its turns. Absent in runs stored before it was kept. */
   usage?: RunUsage;
+  /**
+   * The distinct answers of a run that ended unconfirmed with two or more (the attempt's and the
+   * independent programs'), each with how it read the request; a person may settle it by picking one.
+   */
+  candidates?: Candidate[];
+  /** A person's choice among {@link Run.candidates} (the last one made). */
+  settlement?: RunSettlement;
+  /** People's 👍/👎 of the run's answer, oldest first (one per person: a new one replaces theirs). */
+  approvals?: RunApproval[];
+  /** The channel memory given to the run (chosen once, when it started). Absent when there was none. */
+  memory?: RunMemory;
+}
+
+/**
+ * The part of its channel's memory a run was given: every definition that fit the budget (given to
+ * its attempts and its independent programs) and the approved examples most similar to its request
+ * and files (given to its attempts only).
+ */
+export interface RunMemory {
+  definitions: { id: string; text: string }[];
+  examples: ({ id: string } & MemoryExample)[];
 }
 
 /** What a run spent (see `usage.ts` for the ledger that adds it up per day, channel and user). */
@@ -209,6 +234,11 @@ export interface HistoryStore {
    * in a store that keeps none (the callers then keep one in memory).
    */
   readonly usage?: UsageLedger;
+  /**
+   * The channel memory in the same store (`memory.ts`; what runs do with it: `src/memory`). Absent
+   * in a store that keeps none.
+   */
+  readonly memory?: MemoryBackend;
   /** Answers within its deadline when the store can be read (a health check). @throws {HistoryError} naming the store when not. */
   ping?(): Promise<void>;
   /** Closes connections. */

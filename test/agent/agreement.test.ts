@@ -1,6 +1,6 @@
 /** What counts as the same answer between two programs, and which failures are about the data. */
 import { describe, expect, it } from 'vitest';
-import { agreeEitherWay, answerAgrees, asksForOrder, sameAnswer } from '../../src/agent/agreement.js';
+import { agreeEitherWay, answerAgrees, asksForOrder, partialAnswer, sameAnswer } from '../../src/agent/agreement.js';
 import { dataFeedback, failedOnData } from '../../src/data/feedback.js';
 import { checksBlock, trailingChecks } from '../../src/agent/reply-checks.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
@@ -49,8 +49,34 @@ describe('answerAgrees', () => {
     // one country's count where the independent program printed every country's
     expect(answerAgrees('DE 14', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(false);
     expect(answerAgrees('DE: 14\nFR: 9\nIT: 1\nTotal: 24', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(true);
-    // the two ways round differ: the peers' comparison stays symmetric
-    expect(agreeEitherWay('DE 14', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(true);
+    // a partial answer is a disagreement whichever side printed it
+    expect(answerAgrees('DE 14\nFR 9\nIT 1', 'DE 14', 'items ordered per country')).toBe(false);
+    expect(agreeEitherWay('DE 14', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(false);
+  });
+  it('rejects a partial answer and says what it leaves out (its kind: partial)', () => {
+    const first20 = '2 3 5 7 11 13 17 19 23 29 31 37 41 43 47 53 59 61 67 71';
+    const below20 = '2\n3\n5\n7\n11\n13\n17\n19';
+    // one line, as the issue writes it
+    expect(sameAnswer('DE 14 FR 9 IT 1', 'DE 14', 'items ordered per country')).toBe(false);
+    expect(partialAnswer('DE 14', 'DE 14 FR 9 IT 1', 'items ordered per country')).toEqual({ partial: 'a', leftOut: ['9', '1'] });
+    expect(partialAnswer('DE: 14\nFR: 9\nIT: 1', 'DE: 14', 'items ordered per country')).toEqual({ partial: 'b', leftOut: ['9', '1'] });
+    // the primes below 20 where the first 20 were asked, and the other way round
+    expect(answerAgrees(first20, below20, 'print the first 20 primes')).toBe(false);
+    expect(answerAgrees(first20, below20, 'print the primes below 20')).toBe(false);
+    expect(agreeEitherWay(below20, `[${first20.split(' ').join(', ')}]`, 'print the primes below 20')).toBe(false);
+    expect(partialAnswer(below20, first20, 'print the primes below 20')?.partial).toBe('a');
+    // a list of names that leaves one out
+    expect(agreeEitherWay('alice\nbob', 'alice\nbob\ncarol', 'who ordered twice')).toBe(false);
+    // two values that differ are not a partial answer
+    expect(partialAnswer('DE 14', 'DE 15', 'items ordered per country')).toBeUndefined();
+  });
+  it('still agrees when the extra values are labels, totals, counts or the request\'s numbers', () => {
+    expect(sameAnswer('DE: 14\nFR: 9\nIT: 1\nTotal: 24', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(true);
+    expect(sameAnswer('3 countries\nDE: 14\nFR: 9\nIT: 1', 'DE 14\nFR 9\nIT 1', 'items ordered per country')).toBe(true);
+    expect(sameAnswer('Average: 3.2 (from 500 rows)', '3.2', 'the average price')).toBe(true);
+    expect(sameAnswer('Loaded 1000 rows\nMean: 3.2', '3.2', 'the mean price')).toBe(true);
+    expect(sameAnswer('Top 3: 40, 30, 20', '40\n30\n20', 'the top 3 amounts')).toBe(true);
+    expect(sameAnswer('The most common status is OK', 'OK', 'which status is most common')).toBe(true);
   });
   it('lets an attempt that printed no number be carried by an independent program that adds its figure', () => {
     expect(answerAgrees('NO', 'NO\n99', 'Which country ordered the most items?')).toBe(true);

@@ -106,6 +106,55 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toContain('print the second word instead');
   });
 
+  it('/remember: the next run carries the definition and its thread says so; /memory lists it (anyone); forget removes it from the next run', async () => {
+    const definition = 'revenue = units × unit_price';
+    const said = await chat.remember(definition);
+    expect(said).toMatch(/Remembered for this channel \(m\d+\)/);
+    const id = /\((m\d+)\)/.exec(said)![1]!;
+    chat.llm.enqueue(py('print("revenue 42")'));
+    const t = await (await chat.run('total revenue', { user: 2 })).thread();
+    await chat.finals(t, 1);
+    const asked = chat.llm.requests.filter((r) => JSON.stringify(r.messages).includes('total revenue'));
+    expect(asked.length).toBeGreaterThan(0);
+    for (const r of asked) expect(JSON.stringify(r.messages)).toContain(definition);
+    expect(chat.text(t)).toMatch(/📌 used from this channel's memory/);
+    expect(chat.text(t)).toContain(definition);
+    const listed = await chat.memory();
+    expect(listed).toContain(id);
+    expect(listed).toContain(definition);
+    // anyone in the channel may forget (user 2 added nothing)
+    expect(await chat.memory(`forget ${id}`)).toMatch(/Forgotten \(m\d+\)/);
+    expect(await chat.memory()).toMatch(/memory of this channel is empty/);
+    chat.llm.enqueue(py('print("revenue 43")'));
+    const before = chat.llm.requests.length;
+    const t2 = await (await chat.run('total revenue again', { user: 2 })).thread();
+    await chat.finals(t2, 1);
+    for (const r of chat.llm.requests.slice(before)) expect(JSON.stringify(r.messages)).not.toContain(definition);
+    expect(chat.text(t2)).not.toContain('📌');
+  });
+
+  it('a reply that corrects a reading offers to remember it; Remember (anyone) keeps it for the channel', async () => {
+    chat.llm.enqueue(py('print("sales 10")'), py('print("revenue 7")'));
+    const t = await (await chat.run('total sales', { user: 2 })).thread();
+    await chat.finals(t, 1);
+    expect(chat.offered(t)).toBe(false); // a first answer corrects nothing
+    await chat.reply(t, 'sales means units times unit_price here', { user: 2 });
+    await chat.finals(t, 2);
+    const until = Date.now() + 20_000;
+    while (!chat.offered(t) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(chat.offered(t)).toBe(true);
+    expect(chat.text(t)).toContain('Remember for this channel?');
+    await chat.pressRemember(t);
+    let listed = '';
+    while (!listed.includes('sales means units times unit_price here') && Date.now() < until + 20_000) {
+      listed = await chat.memory();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(listed).toContain('sales means units times unit_price here');
+    const id = /(m\d+) · sales means/.exec(listed)![1]!;
+    expect(await chat.memory(`forget ${id}`)).toMatch(/Forgotten/);
+  });
+
   describe('a thread is a workspace', () => {
     let w1: string;
     const inventory = Buffer.from('sku,qty\nA1,3\nB2,1\nA1,4\nC3,9\nB2,2\nD4,5\n'); // 7 lines, 4 distinct skus

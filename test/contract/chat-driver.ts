@@ -40,6 +40,14 @@ export interface ChatDriver {
   removeFile(thread: string, name: string): Promise<string>;
   /** Everything only a requester was told (ephemeral answers), so far. */
   told(): string;
+  /** `/remember <text>` as user 1; returns the answer. */
+  remember(text: string): Promise<string>;
+  /** `/memory [args]` as user 2; returns the answer. */
+  memory(args?: string): Promise<string>;
+  /** Whether the thread shows the offer to remember a correction. */
+  offered(thread: string): boolean;
+  /** Presses the latest offer's Remember button in the thread, as user 2. */
+  pressRemember(thread: string): Promise<void>;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   /**

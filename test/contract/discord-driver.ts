@@ -8,7 +8,10 @@ import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-drive
 /** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
 function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, people: [FakeUser, FakeUser], close: () => Promise<void>, workers?: Workers): ChatDriver {
   const from = (u: 1 | 2 = 1, c = channel) => ({ user: people[u - 1]!, channelId: c });
-  const finalMessages = (thread: string) => discord.messagesIn(thread).filter((m) => m.components.length > 0);
+  const buttonsOf = (m: { components: unknown[] }) => JSON.stringify(m.components);
+  // a run's final message has its Re-run button; the offer after a correction has Remember
+  const finalMessages = (thread: string) => discord.messagesIn(thread).filter((m) => buttonsOf(m).includes('"ca:rerun:'));
+  const offers = (thread: string) => discord.messagesIn(thread).filter((m) => buttonsOf(m).includes('"ca:remember:'));
   const deferredAnswer = async (id: string) => {
     const record = discord.interaction(id);
     await discord.waitFor(() => record.originalMessageId, 20_000, 'the answer');
@@ -59,6 +62,17 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     removeFile: async (thread, name) => deferredAnswer(discord.slash('show', { run: runIdOf(thread), remove: name }, from(1)).id),
     // a refused reply is answered in its thread, a refused command in its interaction's message
     told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
+    remember: async (text) => deferredAnswer(discord.slash('remember', { definition: text }, from(1)).id),
+    memory: async (args = '') => {
+      const forget = /^forget\s+(\S+)$/.exec(args.trim());
+      return deferredAnswer(discord.slash('memory', forget ? { forget: forget[1]! } : {}, from(2)).id);
+    },
+    offered: (thread) => offers(thread).length > 0,
+    async pressRemember(thread) {
+      const offer = offers(thread).at(-1)!;
+      const button = (offer.components[0] as { components: Array<{ custom_id: string }> }).components[0]!;
+      await discord.click(offer, button.custom_id, from(2, thread));
+    },
     ...(workers ?? {}),
     close,
   };

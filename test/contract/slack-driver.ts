@@ -15,9 +15,11 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   const finalPosts = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
   const eph = () => slack.callsOf('chat.postEphemeral').length;
   let seq = 0;
-  const slackShow = async (text: string) => {
+  const offers = (ts: string) => posts(ts).filter((c) => JSON.stringify(c.args.blocks ?? '').includes('ca_remember'));
+  const slackShow = (text: string) => slackQuery('/show', text);
+  const slackQuery = async (command: string, text: string, user: string = users[1]) => {
     const responses = slack.responses.length;
-    const res = await sendCommand(appUrl, SECRET, { command: '/show', text, user_id: users[1], channel_id: 'C_MAIN', team_id: TEAM, response_url: slack.responseUrl(`show${++seq}`) });
+    const res = await sendCommand(appUrl, SECRET, { command, text, user_id: user, channel_id: 'C_MAIN', team_id: TEAM, trigger_id: `trig-q-${++seq}`, response_url: slack.responseUrl(`q${seq}`) });
     const body = typeof res.body === 'object' && res.body ? JSON.stringify(res.body) : '';
     if (body) return body;
     // acked empty: the answer came later, via response_url
@@ -87,6 +89,15 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     show: (ts) => slackShow(ts ?? ''),
     removeFile: (ts, name) => slackShow(`${ts} remove ${name}`),
     told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
+    remember: (text) => slackQuery('/remember', text),
+    memory: (args = '') => slackQuery('/memory', args, users[2]),
+    offered: (ts) => offers(ts).length > 0,
+    async pressRemember(ts) {
+      const offer = offers(ts).at(-1)!;
+      const blocks = offer.args.blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }>;
+      const button = blocks.find((b) => b.type === 'actions')!.elements!.find((e) => e.action_id === 'ca_remember')!;
+      await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.action_id, value: button.value, user: users[2], channel: 'C_MAIN', messageTs: String(offer.result?.ts), threadTs: ts }));
+    },
     ...(workers ?? {}),
     close,
   };

@@ -1,0 +1,60 @@
+/**
+ * Settling and approving in the terminal (the session's `/pick`, `/approve`, `/reject`, the
+ * question after a run that ended with candidates, and `code-agent run`'s on a terminal): the same
+ * choices as the chat buttons (src/chat/settle-view.ts), made by the local user, no LLM call.
+ */
+import { userInfo } from 'node:os';
+import type { Agent } from '../../src/agent/agent.js';
+import type { Run } from '../../src/history/types.js';
+import type { Person } from '../../src/history/candidates.js';
+import { InputError } from '../../src/config/errors.js';
+import { candidatesNotice, outcomeText, parseChoice, type ChoiceAction } from '../../src/chat/settle-view.js';
+
+/** The terminal's user, as a run records who settled or approved it. */
+export function terminalPerson(): Person {
+  try {
+    return { id: userInfo().username };
+  } catch {
+    return { id: 'terminal' };
+  }
+}
+
+/** The candidates of a run awaiting settlement and how to choose, as lines; empty when it awaits none. */
+export function candidateLines(run: Run): string[] {
+  const notice = candidatesNotice(run);
+  if (!notice) return [];
+  const ns = run.candidates!.map((c) => c.n);
+  return [`[Agent] ${notice.title}`, ...notice.lines, `Which is right? Type ${ns.join(', ')} or n (neither); Enter leaves it for later (/pick <n>).`];
+}
+
+/** The question asked while a choice is awaited. */
+export const CHOICE_PROMPT = 'which is right? > ';
+
+/**
+ * Reads a typed choice: a candidate number, `n`/`neither`, or (for approvals) nothing else.
+ * @throws {InputError} when it is neither
+ */
+export function typedChoice(text: string): ChoiceAction {
+  const t = text.trim().toLowerCase();
+  const action = parseChoice(t === 'n' || t === 'neither' || t === 'none' ? 'settle:neither' : `settle:${t}`);
+  if (!action) throw new InputError(`"${text.trim()}" is not a choice: type a candidate's number, or n for neither`);
+  return action;
+}
+
+/**
+ * Applies a choice or a verdict to the run and says what it did (its output and files on a choice).
+ * @returns the run as stored now, and whether a reply is wanted (`neither`, 👎: it improves the run)
+ * @throws {InputError} saying why the choice cannot be taken
+ */
+export async function applyChoice(agent: Agent, run: Run, action: ChoiceAction, print: (line: string) => void): Promise<{ run: Run; wantsReply: boolean }> {
+  const who = terminalPerson();
+  const outcome =
+    action.kind === 'settle' ? await agent.settle(run.conversationId, run.id, action.choice, who) : await agent.approve(run.conversationId, run.id, action.verdict, who);
+  print(`[Agent] ${outcomeText(action, outcome)}`);
+  if (outcome.chosen) {
+    print(outcome.chosen.output.trimEnd());
+    for (const a of outcome.chosen.artifacts) print(`[Agent] file: ${a.name} (${a.path})`);
+  }
+  const wantsReply = (action.kind === 'settle' && action.choice === 'neither') || (action.kind === 'approve' && action.verdict === 'down');
+  return { run: outcome.run, wantsReply };
+}

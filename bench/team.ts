@@ -1,0 +1,111 @@
+/**
+ * Does channel memory teach the agent a team's words? The team set (`bench/team/cases.ts`): a
+ * scripted teammate teaches one channel every convention once (a definition, or an approved run
+ * as an example); then each case's paraphrase is asked in that channel (with memory) and in a
+ * channel of its own (without), and its checker scores the answer the user is shown last. Prints
+ * accuracy with and without memory, the difference in points, the median time to the final answer,
+ * and whether each run was given its own convention.
+ *
+ *   npm run build && node dist/bench/team.js --verify checks --retries 1 --json bench/results/team.json
+ *   node dist/bench/team.js --retrieval          # retrieval alone (no model): ranks and false picks
+ *   node dist/bench/team.js --report bench/results/team.json
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from '../src/agent/agent.js';
+import type { AgentEvent, MemoryUsedEvent } from '../src/agent/events.js';
+import { KeyvHistoryStore } from '../src/history/keyv-store.js';
+import { COMMON_OPTIONS, commonArgs, parseOptions } from './shared/args.js';
+import { UsageError } from './shared/errors.js';
+import { buildExecutor, buildProvider, disposeProvider } from './shared/provider.js';
+import { writeSummary } from './shared/summary-file.js';
+import { TEAM_CASES } from './team/cases.js';
+import { formatTeamReport, type TeamResult, type TeamSummary } from './team/report.js';
+import { retrievalReport } from './team/retrieval.js';
+import { approvedRunId, teach } from './team/teach.js';
+
+const USAGE = `node dist/bench/team.js [--verify checks|review|both|off] [--retries 1] [--ids a,b] [--limit N] [--offset N]
+  [--model-path F.gguf | --base-url URL --model NAME] [--threads N] [--context-size N] [--max-tokens N] [--json out.json]
+node dist/bench/team.js --retrieval
+node dist/bench/team.js --report out.json`;
+
+const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' } } as const;
+
+async function main(): Promise<void> {
+  const parsed = parseOptions(process.argv.slice(2), OPTIONS, USAGE);
+  if (parsed.values.report) {
+    process.stdout.write(`${formatTeamReport(JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary)}\n`);
+    return;
+  }
+  const args = commonArgs(parsed, USAGE, TEAM_CASES.length);
+  const dir = mkdtempSync(join(tmpdir(), 'team-bench-'));
+  const executor = buildExecutor(args.timeoutS);
+  const store = await KeyvHistoryStore.open(`sqlite://${join(dir, 'history.sqlite')}`);
+  try {
+    if (parsed.values.retrieval) {
+      process.stdout.write(`${await retrievalReport(store, executor)}\n`);
+      return;
+    }
+    const ids = parsed.values.ids?.split(',').map((s) => s.trim());
+    const unknown = ids?.find((id) => !TEAM_CASES.some((c) => c.id === id));
+    if (unknown) throw new UsageError(`--ids: no case has the id ${unknown}`);
+    const cases = TEAM_CASES.filter((c) => !ids || ids.includes(c.id)).slice(args.offset, args.offset + args.limit);
+    const llm = await buildProvider(args, []);
+    const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify });
+    const channel = 'bench:team';
+    // the teammate teaches every convention of the set, so each run meets the others' too
+    const entryOf = await teach(agent.memory!, executor, channel, TEAM_CASES);
+    const results: TeamResult[] = [];
+    const summary: TeamSummary = { provider: llm.name, verify: args.verify, retries: args.retries, results };
+    process.stderr.write(`team set: ${cases.length} cases with ${llm.name}, verify ${args.verify}, retries ${args.retries}\n`);
+    try {
+      for (const [i, c] of cases.entries()) {
+        const result: TeamResult = { id: c.id, teach: c.teach, without: await ask(agent, `bench:alone:${c.id}`, c), with: await ask(agent, channel, c) };
+        const used = result.with.used;
+        result.with.gotOwn = c.teach === 'definition' ? (used?.definitions.some((d) => d.id === entryOf.get(c.id)) ?? false) : (used?.examples.some((x) => x.runId === approvedRunId(c)) ?? false);
+        results.push(result);
+        process.stderr.write(`[${i + 1}/${cases.length}] ${c.id} (${c.teach}): without ${mark(result.without)} | with ${mark(result.with)}${result.with.gotOwn ? '' : ' (not given its convention)'}\n`);
+        if (args.json) writeSummary(args.json, summary);
+      }
+    } finally {
+      await disposeProvider(llm);
+    }
+    process.stdout.write(`${formatTeamReport(summary)}\n`);
+  } finally {
+    await store.close();
+    await executor.close?.();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const mark = (r: TeamResult['with']) => `${r.pass ? 'pass' : 'FAIL'} ${r.status} ${r.seconds.toFixed(0)} s${r.pass ? '' : ` (${r.reason})`}`;
+
+/** Asks a case's paraphrase in a channel; scores the answer shown last. */
+async function ask(agent: Agent, conversationId: string, c: (typeof TEAM_CASES)[number]): Promise<TeamResult['with']> {
+  let used: MemoryUsedEvent | undefined;
+  const started = performance.now();
+  const run = await agent.run(conversationId, c.paraphrase, {
+    inputFiles: c.files,
+    requestedBy: 'asker',
+    onEvent: (e: AgentEvent) => {
+      if (e.type === 'memory_used') used = e;
+    },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const stdout = [...run.attempts].reverse().find((a) => a.result)?.result?.stdout ?? '';
+  const verdict = c.check(stdout);
+  return {
+    pass: verdict.pass,
+    reason: verdict.reason,
+    status: run.status,
+    seconds,
+    attempts: run.attempts.length,
+    ...(used ? { used: { definitions: used.definitions, examples: used.examples } } : {}),
+  };
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof UsageError ? err.message : (err as Error).stack ?? String(err)}\n`);
+  process.exit(err instanceof UsageError ? 2 : 1);
+});

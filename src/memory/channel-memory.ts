@@ -1,0 +1,128 @@
+/**
+ * Channel memory, the one entry point for everything that adds to, lists, forgets or reads a
+ * conversation's memory: the chat and terminal commands (`/remember`, `/memory`), the command
+ * line (`code-agent memory`), the agent (what a new run is given) and the approval of a run (👍 or
+ * a settled choice adds it as an example: {@link ChannelMemory.addApprovedExample}).
+ *
+ * Entries live in the history store (`HistoryStore.memory`, every backend), per conversation:
+ * nothing here reads or writes across conversations. Bounds: {@link MemoryLimits}; what a prompt
+ * takes: {@link RecallBudget}.
+ *
+ * @example
+ *   const memory = new ChannelMemory(store);
+ *   await memory.remember('slack:C123', 'revenue = units × unit_price', 'U42');
+ *   await memory.addApprovedExample(run, 'U42');            // after 👍, or a settled candidate
+ *   await memory.forget('slack:C123', 'm7', 'U43');
+ */
+import { checkedEntryBytes, DEFAULT_MEMORY_LIMITS, MemoryEntryError, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from '../history/memory.js';
+import type { HistoryStore, Run, RunMemory } from '../history/types.js';
+import type { InputProfile } from '../data/profile.js';
+import { chooseMemory, DEFAULT_RECALL_BUDGET, type RecallBudget } from './recall.js';
+
+export { MemoryEntryError, MemoryFullError, type MemoryEntry, type MemoryLimits } from '../history/memory.js';
+export type { RecallBudget } from './recall.js';
+
+/** The store keeps no memory (a store without `memory`): nothing can be remembered. */
+export class MemoryUnavailableError extends Error {
+  override name = 'MemoryUnavailableError';
+}
+
+/** Settings of channel memory (`memory.*` in the config). */
+export interface ChannelMemoryOptions {
+  limits?: MemoryLimits;
+  budget?: RecallBudget;
+}
+
+/** The input files of a run as an example keeps them: one `name: summary` line each. */
+export function inputSummary(profile: InputProfile | undefined): string {
+  return (profile?.files ?? []).map((f) => `${f.name}: ${f.summary}`).join('\n');
+}
+
+/** See the module comment. */
+export class ChannelMemory {
+  readonly limits: MemoryLimits;
+  readonly budget: RecallBudget;
+
+  constructor(
+    private readonly store: Pick<HistoryStore, 'memory'>,
+    options: ChannelMemoryOptions = {},
+  ) {
+    this.limits = options.limits ?? DEFAULT_MEMORY_LIMITS;
+    this.budget = options.budget ?? DEFAULT_RECALL_BUDGET;
+  }
+
+  /** Whether the store keeps memory. */
+  get available(): boolean {
+    return this.store.memory !== undefined;
+  }
+
+  /**
+   * Adds a definition the team stated; a live definition of the same sentence is returned as it is.
+   * @param by who stated it (platform user id or name)
+   * @throws {MemoryEntryError} empty or too long; {@link MemoryFullError} when a bound would be passed;
+   *   {@link MemoryUnavailableError}; `HistoryError` when the store fails
+   */
+  async remember(conversationId: string, text: string, by: string): Promise<MemoryEntry> {
+    const sentence = text.trim().replace(/\s+/g, ' ');
+    // the same sentence twice (two people pressing Remember) is kept once
+    const same = sentence === '' ? undefined : (await this.backend().list(conversationId, false)).find((e) => e.kind === 'definition' && e.text === sentence);
+    if (same) return same;
+    return this.add(conversationId, { kind: 'definition', text: sentence, addedBy: by, addedAt: new Date().toISOString() });
+  }
+
+  /**
+   * Adds a run a person approved (👍) or settled (picked a candidate) as an example: its request,
+   * its input files' summaries and its final program. A run already kept as a live example is not
+   * added again (its entry is returned).
+   * @param approvedBy who approved or settled it
+   * @param code the program that gave the approved answer; default the run's answer (its last attempt with code)
+   * @throws {MemoryEntryError} when the run has no program, or it is too large ({@link MemoryLimits.maxExampleBytes});
+   *   {@link MemoryFullError}; {@link MemoryUnavailableError}; `HistoryError` when the store fails
+   */
+  async addApprovedExample(run: Run, approvedBy: string, code?: string): Promise<MemoryEntry> {
+    const program = code ?? [...run.attempts].reverse().find((a) => a.code)?.code ?? '';
+    const existing = (await this.backend().list(run.conversationId, false)).find((e) => e.example?.runId === run.id);
+    if (existing) return existing;
+    if (program.trim() === '') throw new MemoryEntryError(`run ${run.id} has no program to remember`);
+    return this.add(run.conversationId, {
+      kind: 'example',
+      text: run.requirement,
+      example: { runId: run.id, request: run.requirement, inputSummary: inputSummary(run.inputProfile), code: program },
+      addedBy: approvedBy,
+      addedAt: new Date().toISOString(),
+    });
+  }
+
+  /** @returns the conversation's live entries, oldest first (forgotten ones too, with who and when, when `withRemoved`). */
+  list(conversationId: string, withRemoved = false): Promise<MemoryEntry[]> {
+    return this.backend().list(conversationId, withRemoved);
+  }
+
+  /**
+   * Forgets an entry of this conversation: no later run is given it; it stays listed with
+   * `withRemoved`, with who removed it and when.
+   * @returns the forgotten entry, or undefined when the conversation has no live entry of that id
+   */
+  forget(conversationId: string, id: string, by: string): Promise<MemoryEntry | undefined> {
+    return this.backend().forget(conversationId, id.trim(), by, new Date().toISOString());
+  }
+
+  /**
+   * What a new run in this conversation is given (see `recall.ts`).
+   * @param files the run's input files, one `name: summary` line each ({@link inputSummary})
+   */
+  async recall(conversationId: string, request: string, files: string): Promise<RunMemory> {
+    if (!this.store.memory) return { definitions: [], examples: [] };
+    return chooseMemory(await this.store.memory.list(conversationId, false), request, files, this.budget);
+  }
+
+  private async add(conversationId: string, entry: NewMemoryEntry): Promise<MemoryEntry> {
+    const bytes = checkedEntryBytes(entry, this.limits);
+    return this.backend().add(conversationId, entry, bytes, this.limits);
+  }
+
+  private backend(): MemoryBackend {
+    if (!this.store.memory) throw new MemoryUnavailableError('this history store keeps no channel memory');
+    return this.store.memory;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Channel memory in the terminal, as a user meets it: `/remember` and `/memory` in the session, and
+ * `code-agent memory add|list|forget [--conversation C] [--json]` for scripts. The built CLI, the
+ * real sandbox, a SQLite store in the test's folder, the fake OpenAI server (what it received is
+ * what the model was told).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
+
+const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+const DEFINITION = 'revenue = units × unit_price';
+
+let fake: FakeOpenAi | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+beforeAll(requireBuiltCli);
+
+async function folder(extraConfig = ''): Promise<string> {
+  fake = await startFakeOpenAi({ replies: [py('print("revenue 42")')] });
+  const dir = mkdtempSync(join(tmpdir(), 'cli-memory-'));
+  writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\n  max_retries: 0\nagent:\n  verify: off\n${extraConfig}`);
+  return dir;
+}
+
+const told = () => fake!.requests.map((r) => JSON.stringify(r.messages));
+
+describe('memory in the terminal session', () => {
+  it('/remember: the next run carries the definition and says so; /memory lists it; /memory forget removes it from the next run', async () => {
+    const dir = await folder();
+    const r = await runCli([], dir, [`/remember ${DEFINITION}`, '/memory', '/run total revenue please', '/memory forget m1', '/memory', '/run total revenue again', '/exit', ''].join('\n'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('📌 Remembered for the terminal (m1)');
+    expect(r.stdout).toMatch(/🧠 Memory of the terminal: 1 of 200 entries/);
+    expect(r.stdout).toMatch(new RegExp(`m1 · ${DEFINITION} · added by terminal`));
+    expect(r.stdout).toContain(`[Agent] 📌 used: ${DEFINITION}`);
+    expect(r.stdout).toContain('🗑️ Forgotten (m1)');
+    expect(r.stdout).toContain('The memory of the terminal is empty');
+    const requests = told();
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toContain(DEFINITION);
+    expect(requests[1]).not.toContain(DEFINITION);
+    expect(r.stdout.split('📌 used:').length).toBe(2); // said once: the second run had nothing
+  });
+});
+
+describe('code-agent memory', () => {
+  it('adds, lists and forgets for scripts (--json); the terminal and a chat channel never share; code-agent run carries it', async () => {
+    const dir = await folder();
+    const added = await runCli(['memory', 'add', '--json', DEFINITION], dir);
+    expect(added.code, added.stderr).toBe(0);
+    const entry = JSON.parse(added.stdout) as { id: string; text: string; addedBy: string; conversationId: string };
+    expect(entry).toMatchObject({ text: DEFINITION, conversationId: 'cli:local' });
+    expect(entry.addedBy).toMatch(/^terminal/);
+    const other = await runCli(['memory', 'add', '--conversation', 'slack:T1:C1', '--by', 'U7', 'EU means DE, FR, IT, ES and NL'], dir);
+    expect(other.stdout).toMatch(/^remembered m\d+ for slack:T1:C1: EU means/);
+
+    const listed = JSON.parse((await runCli(['memory', 'list', '--json'], dir)).stdout) as { text: string }[];
+    expect(listed.map((e) => e.text)).toEqual([DEFINITION]);
+    const channel = await runCli(['memory', 'list', '--conversation', 'slack:T1:C1'], dir);
+    expect(channel.stdout).toMatch(/^m\d+ · EU means DE, FR, IT, ES and NL · added by U7 on \d{4}-\d{2}-\d{2}\n$/);
+
+    const run = await runCli(['run', 'total revenue'], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`📌 used: ${DEFINITION}`);
+    expect(told()[0]).toContain(DEFINITION);
+    expect(told()[0]).not.toContain('EU means');
+
+    const forgot = await runCli(['memory', 'forget', entry.id, '--by', 'ops', '--json'], dir);
+    expect(JSON.parse(forgot.stdout)).toMatchObject({ id: entry.id, removedBy: 'ops', addedBy: entry.addedBy });
+    expect(JSON.parse((await runCli(['memory', 'list', '--json'], dir)).stdout)).toEqual([]);
+    const audit = JSON.parse((await runCli(['memory', 'list', '--all', '--json'], dir)).stdout) as { id: string; removedBy?: string }[];
+    expect(audit.map((e) => [e.id, e.removedBy])).toEqual([[entry.id, 'ops']]);
+    const again = await runCli(['memory', 'forget', entry.id], dir);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no entry ${entry.id} in the memory of cli:local`);
+  });
+
+  it('refuses past memory.max_entries and an empty or too long definition, with exit 2 and the config key', async () => {
+    const dir = await folder('memory:\n  max_entries: 1\n  max_definition_chars: 20\n');
+    expect((await runCli(['memory', 'add', 'one'], dir)).code).toBe(0);
+    const full = await runCli(['memory', 'add', 'two'], dir);
+    expect(full.code).toBe(2);
+    expect(full.stderr).toContain('the limit is 1 (memory.max_entries)');
+    const long = await runCli(['memory', 'add', '--conversation', 'c2', 'x'.repeat(21)], dir);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('the limit is 20 (memory.max_definition_chars)');
+    const empty = await runCli(['memory', 'add', '--conversation', 'c2', '  '], dir);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('the definition is empty');
+    const bad = await runCli(['memory', 'add', 'x'], await folder('memory:\n  max_entries: lots\n'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('memory.max_entries');
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Settling in chat, on Slack and Discord, each embedded and in queue mode (the fakes speak the real
+ * protocols; queue mode runs real redis, ingress and worker processes built from dist/): a run
+ * whose attempt and independent programs disagree ends ⚠️ with its candidates, their readings and
+ * a button each; a click ends it ✅ "confirmed by" that person with no LLM call (the fake LLM sees
+ * no new request); 👍 records an approval; on Slack, a click by someone the access lists leave
+ * out is refused and changes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeOpenAi } from '../fakes/openai-server.js';
+import type { FakeSlack } from '../fakes/slack-api.js';
+import type { FakeDiscord, FakeMessage, FakeUser } from '../fakes/discord-server.js';
+import { sendEvent, sendInteraction } from '../fakes/slack-signed.js';
+import { blockActionsPayload } from '../fakes/slack-payloads.js';
+import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
+import { startWorld as startDiscordWorld } from '../discord/harness.js';
+import { startQueueWorld } from '../queue/harness.js';
+import { startDiscordQueueWorld } from '../queue/discord-harness.js';
+
+const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+const SALES = 'country,items,status\nDE,10,paid\nDE,4,paid\nFR,9,paid\nIT,1,refunded\n';
+const ALL = "import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df['items'].sum())";
+const PAID = "import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df[df['status'] == 'paid']['items'].sum())";
+const AGENT = { max_retries: 1, verify: 'checks' };
+
+/** What the scenario does on a platform. */
+interface SettleDriver {
+  llm: FakeOpenAi;
+  /** Starts a run with sales.csv; resolves with its thread once its last message is there. */
+  run(requirement: string): Promise<string>;
+  /** The n-th last message of a thread (1-based), once there. */
+  final(thread: string, n: number): Promise<{ text: string; choices: string[] }>;
+  /** Clicks the choice `choice` (e.g. `settle:1`, `approve:up`) on the thread's latest last message. */
+  click(thread: string, choice: string, user?: 'outsider'): Promise<void>;
+  text(thread: string): string;
+  /** What only a requester was told. */
+  told(): string;
+  close(): Promise<void>;
+}
+
+function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>): SettleDriver {
+  const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
+  const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
+  const finals = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
+  type Element = { type: string; action_id: string; value?: string; positive_button?: { value: string }; negative_button?: { value: string } };
+  const elements = (call: (typeof finals extends (ts: string) => (infer C)[] ? C : never)) =>
+    ((call.args.blocks ?? []) as Array<{ type: string; elements?: Element[] }>).filter((b) => b.type === 'actions' || b.type === 'context_actions').flatMap((b) => b.elements ?? []);
+  /** Each choice of a last message with the action id and value its button sends. */
+  const buttons = (call: Parameters<typeof elements>[0]) =>
+    elements(call).flatMap((e): { choice: string; actionId: string; value: string }[] => {
+      if (e.type === 'feedback_buttons') {
+        return [e.positive_button!, e.negative_button!].map((b) => ({ choice: b.value.split('|')[0]!, actionId: e.action_id, value: b.value }));
+      }
+      return e.action_id.startsWith('ca_choice:') ? [{ choice: e.action_id.slice('ca_choice:'.length), actionId: e.action_id, value: e.value! }] : [];
+    });
+  let seq = 0;
+  return {
+    llm,
+    async run(requirement) {
+      const before = roots().length;
+      const file = slack.hostFile('sales.csv', Buffer.from(SALES));
+      await sendEvent(appUrl, SECRET, { type: 'app_mention', user: 'U_ALICE', channel: 'C_MAIN', text: `<@UBOT> ${requirement}`, ts: `${Date.now() / 1000}`, files: [file] }, { eventId: `Ev_S${++seq}`, teamId: TEAM });
+      await slack.waitFor(() => roots().length > before, 30_000, 'the channel message');
+      return String(roots()[before]!.result!.ts);
+    },
+    async final(ts, n) {
+      await slack.waitFor(() => finals(ts).length >= n, 90_000, `last message #${n}`);
+      const call = finals(ts)[n - 1]!;
+      return { text: allText([call]), choices: buttons(call).map((b) => b.choice) };
+    },
+    async click(ts, choice, user) {
+      const call = finals(ts).at(-1)!;
+      const button = buttons(call).find((b) => b.choice === choice)!;
+      const payload = blockActionsPayload({ actionId: button.actionId, value: button.value, user: user ? 'U_EVE' : 'U_ALICE', channel: 'C_MAIN', messageTs: String(call.result?.ts), threadTs: ts });
+      // a feedback button's click names its element type and carries the pressed button's value (Bolt's FeedbackButtonsAction)
+      if (button.actionId === 'ca_feedback') (payload.actions as Array<{ type: string }>)[0]!.type = 'feedback_buttons';
+      await sendInteraction(appUrl, SECRET, payload);
+    },
+    text: (ts) => allText(posts(ts)),
+    told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
+    close,
+  };
+}
+
+function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, alice: FakeUser, close: () => Promise<void>): SettleDriver {
+  const finals = (thread: string) => discord.messagesIn(thread).filter((m) => m.components.length > 0);
+  const buttons = (m: FakeMessage) =>
+    (m.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((row) => row.components).filter((b) => b.custom_id.startsWith('ca:choice:'));
+  const choiceOf = (customId: string) => customId.split(':').slice(3).join(':');
+  return {
+    llm,
+    async run(requirement) {
+      const i = discord.slash('run', { requirement }, { user: alice, channelId: channel }, { file: { name: 'sales.csv', data: Buffer.from(SALES) } });
+      return discord.waitFor(() => i.originalMessageId && discord.world.channels.has(i.originalMessageId) && i.originalMessageId, 30_000, 'the thread');
+    },
+    async final(thread, n) {
+      await discord.waitFor(() => finals(thread).length >= n, 90_000, `last message #${n}`);
+      const m = finals(thread)[n - 1]!;
+      return { text: m.content, choices: buttons(m).map((b) => choiceOf(b.custom_id)) };
+    },
+    async click(thread, choice) {
+      const m = finals(thread).at(-1)!;
+      const button = buttons(m).find((b) => choiceOf(b.custom_id) === choice)!;
+      discord.click(m, button.custom_id, { user: alice, channelId: thread });
+    },
+    text: (thread) => discord.messagesIn(thread).map((m) => m.content).join('\n'),
+    told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
+    close,
+  };
+}
+
+/** Slack lets U_ALICE and U_BOB use the app (U_EVE is left out). */
+const SLACK_ACCESS = { allowed_users: ['U_ALICE', 'U_BOB'] };
+
+const WORLDS: Record<string, () => Promise<SettleDriver>> = {
+  'Slack, embedded': async () => {
+    const w = await startSlackWorld({ maxRetries: AGENT.max_retries, verify: 'checks', slack: SLACK_ACCESS });
+    return slackDriver(w.slack, w.llm, w.appUrl!, () => w.close());
+  },
+  'Discord, embedded': async () => {
+    const w = await startDiscordWorld({ maxRetries: AGENT.max_retries, verify: 'checks' });
+    return discordDriver(w.discord, w.llm, w.general.id, w.alice, () => w.close());
+  },
+  'Slack, queue mode': async () => {
+    const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT, slack: SLACK_ACCESS });
+    return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close());
+  },
+  'Discord, queue mode': async () => {
+    const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT });
+    return discordDriver(w.discord, w.llm, w.general.id, w.alice, () => w.close());
+  },
+};
+
+describe.each(Object.keys(WORLDS))('%s', (name) => {
+  let chat: SettleDriver;
+  let thread: string;
+  beforeAll(async () => {
+    chat = await WORLDS[name]!();
+  }, 120_000);
+  afterAll(async () => {
+    await chat?.close();
+  });
+
+  it('a disagreement ends ⚠️ with the candidates, their readings and a button each, plus Neither and 👍/👎', async () => {
+    // the attempt counts every row; both independent programs count the paid rows only
+    chat.llm.enqueue(py(ALL), py(PAID), py(PAID));
+    thread = await chat.run('how many items were sold?');
+    const final = await chat.final(thread, 1);
+    expect(final.text).toContain('two independent programs printed «23» where this one printed «24»');
+    expect(final.text).toContain('The answers differ. Which one is right?');
+    expect(final.text).toContain('[1] (leads) 2 independent programs (they agree with each other)');
+    expect(final.text).toContain("read it as: columns items, status · rows where status == 'paid' · sum");
+    expect(final.text).toContain('[2] attempt 1');
+    expect(final.choices).toEqual(['settle:1', 'settle:2', 'settle:neither', 'approve:up', 'approve:down']);
+    expect(chat.llm.requests).toHaveLength(3);
+  });
+
+  if (name.startsWith('Slack')) {
+    it('a click by someone without access is refused and changes nothing', async () => {
+      const before = chat.text(thread);
+      await chat.click(thread, 'settle:2', 'outsider');
+      await expect.poll(() => chat.told(), { timeout: 20_000 }).toMatch(/You are not on the list of people who/);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(chat.text(thread)).toBe(before);
+    });
+  }
+
+  it('a click ends the run ✅ confirmed by that person, with the chosen output, and no LLM call', async () => {
+    await chat.click(thread, 'settle:1');
+    const final = await chat.final(thread, 2);
+    expect(final.text).toMatch(/confirmed by \S+ \(candidate 1\)/);
+    expect(final.choices).toEqual(['approve:up', 'approve:down']);
+    expect(chat.text(thread)).toMatch(/Confirmed by \S+: candidate 1 is the answer/);
+    expect(chat.llm.requests).toHaveLength(3); // no new request reached the LLM
+  });
+
+  it('👍 records the approval in the thread, with no LLM call', async () => {
+    await chat.click(thread, 'approve:up');
+    await expect.poll(() => chat.text(thread), { timeout: 30_000 }).toMatch(/👍 Approved by \S+\./);
+    expect(chat.llm.requests).toHaveLength(3);
+  });
+});
