@@ -108,6 +108,21 @@ describe('Matrix bot (Synapse, embedded)', () => {
     expect(shown!.content.body).toContain('print("better")');
   });
 
+  it('!remember keeps a definition for the room, the next run reads it and says so, and !memory lists it', async () => {
+    const r = await w.alice.client.sendText(w.roomId, '!remember revenue = units × unit_price');
+    const [remembered] = await t().waitFor(() => (t().answersTo(r).length ? t().answersTo(r) : undefined), 20_000, 'the remember answer');
+    expect(remembered!.content.body).toMatch(/Remembered for/);
+    expect(remembered!.content.body).toMatch(/!memory forget \S+/);
+    w.llm.enqueue(py('print(3 * 4)'));
+    const asked = await w.alice.client.sendText(w.roomId, '!run print the revenue of 3 units at 4');
+    await waitFinals(asked, 1);
+    expect(JSON.stringify(w.llm.requests.at(-1)!.messages)).toContain('revenue = units × unit_price');
+    expect(threadText(asked)).toMatch(/📌 used from this channel's memory:[\s\S]*revenue = units × unit_price/);
+    const m = await w.alice.client.sendText(w.roomId, '!memory');
+    const [listed] = await t().waitFor(() => (t().answersTo(m).length ? t().answersTo(m) : undefined), 20_000, 'the memory list');
+    expect(listed!.content.body).toContain('revenue = units × unit_price');
+  });
+
   it('!generate writes the code without running it; 🔁 on its last message runs it', async () => {
     w.llm.enqueue(py('print(6 * 7)'));
     const asked = await w.alice.client.sendText(w.roomId, '!generate print six times seven');
