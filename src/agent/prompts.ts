@@ -52,25 +52,13 @@ export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile'>, opt
 
 /**
  * How every program call of a run starts its first user message (an attempt's and an independent
- * program's alike): the requirement, the workspace listing (when it says more than the profile:
- * files written by earlier attempts or given in later turns), the profile. The same text, so a local
+ * program's alike): the requirement, the workspace listing, the profile. The same text, so a local
  * model finds it evaluated already (a call shares its longest prefix with the one before it).
  */
 export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile'>, options: PromptOptions = {}): string {
-  const listing = listingAddsToProfile(run, options.workspace) ? workspaceSection(options.workspace) : '';
+  const listing = workspaceSection(options.workspace);
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
   return [run.requirement, listing, section].filter((t) => t !== '').join('\n\n');
-}
-
-/**
- * Whether the workspace listing says something the profile does not: a file written by an earlier
- * attempt, given in a later turn, or left out of the profile. When every file is one the user gave
- * with the request and the profile describes (its name, its size), the listing repeats it.
- */
-function listingAddsToProfile(run: Pick<Run, 'inputProfile'>, workspace: WorkspaceManifest | undefined): boolean {
-  if (!workspace || workspace.files.length === 0) return false;
-  const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  return workspace.files.some((f) => f.origin.kind !== 'input' || f.origin.turn !== 1 || !section.includes(`--- ${f.name}: `));
 }
 
 /**

@@ -38,24 +38,12 @@ describe('the opening every program call of a run shares', () => {
     const independent = independentMessages(run, system, workspace);
     expect(independent[0]).toEqual(attempt[0]);
     const opening = sharedOpening(run, { workspace });
+    expect(opening).toContain('sales.csv (40 bytes; given by the user)');
     expect(opening).toContain("read it with: df = pandas.read_csv('sales.csv')");
     expect(attempt[1]!.content.startsWith(`${opening}\n\n`)).toBe(true);
     expect(independent[1]!.content).toBe(`${opening}\n\n${FROM_FIELDS_INSTRUCTION}\n\n${INDEPENDENT_INSTRUCTION}`);
     expect(shared(attempt[1]!.content, independent[1]!.content)).toBeGreaterThanOrEqual(opening.length + 2);
     expect(firstMessage(run, { workspace }).startsWith(opening)).toBe(true);
-  });
-
-  it('lists the workspace only when the listing says more than the profile', () => {
-    // the one file is the user's, given with the request, and profiled: the listing would repeat the profile
-    expect(sharedOpening(run, { workspace })).toBe(`units sold per region\n\n${sharedOpening({ ...run, requirement: '' }, { workspace }).trimStart()}`);
-    expect(sharedOpening(run, { workspace })).not.toContain('Files in the current working directory');
-    // a file an attempt wrote, a file given in a later turn, a file the profile does not describe: listed
-    const written: WorkspaceManifest = { files: [...workspace.files, { name: 'out.csv', hash: 'b'.repeat(64), bytes: 7, origin: { kind: 'written', attempt: 1, turn: 1, at } }] };
-    expect(sharedOpening(run, { workspace: written })).toContain('- out.csv (7 bytes; written by the program of attempt 1)');
-    expect(sharedOpening(run, { workspace: written })).toContain('- sales.csv (40 bytes; given by the user)');
-    const later: WorkspaceManifest = { files: [{ ...workspace.files[0]!, origin: { kind: 'input', turn: 2, at } }] };
-    expect(sharedOpening(run, { workspace: later })).toContain('- sales.csv (40 bytes; given by the user in turn 2)');
-    expect(sharedOpening({ ...run, inputProfile: { files: [] } }, { workspace })).toContain('- sales.csv (40 bytes; given by the user)');
   });
 
   it('changes asked for since come after the opening, so it stays shared', () => {
