@@ -34,8 +34,9 @@ import { comparisonLines, reusedShare } from './realistic/speed-report.js';
 import { RecordingExecutor } from './realistic/independents.js';
 
 /** An agent with a verify mode. */
-function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode, adopt = false): Agent {
-  return new Agent({ llm, executor, store: new KeyvHistoryStore(new Map()), artifactRoot, maxRetries: retries, verify, adoptTwoAgainstOne: adopt });
+function agentWith(llm: CountingProvider, executor: Executor, artifactRoot: string, retries: number, verify: VerifyMode, adopt = false, runTimeoutS?: number): Agent {
+  const deadline: Partial<AgentOptions> = runTimeoutS !== undefined ? { runTimeoutMs: runTimeoutS * 1000 } : {};
+  return new Agent({ llm, executor, store: new KeyvHistoryStore(new Map()), artifactRoot, maxRetries: retries, verify, adoptTwoAgainstOne: adopt, ...deadline });
 }
 
 const mark = (pass: boolean, status: string) =>
@@ -59,10 +60,11 @@ async function main(): Promise<void> {
   const executor = new RecordingExecutor(buildExecutor(args.timeoutS));
   const workDir = mkdtempSync(join(tmpdir(), 'realistic-'));
   const modes: VerifyMode[] = args.verify === 'off' ? ['off'] : args.skipOff ? [args.verify] : ['off', args.verify];
-  const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify, args.adopt) }));
+  const agents = modes.map((verify) => ({ verify, agent: agentWith(llm, executor, join(workDir, verify), args.retries, verify, args.adopt, args.runTimeoutS) }));
   const results: RequestResult[] = [];
   const summary: RealisticSummary = { provider: llm.name, retries: args.retries, verify: modes, separate: args.separate, results, timings };
-  process.stderr.write(`running ${requests.length} requests with ${llm.name}, verify ${modes.join(' and ')}\n`);
+  const deadline = args.runTimeoutS === undefined ? '' : args.runTimeoutS === 0 ? ', no run deadline' : `, run deadline ${args.runTimeoutS} s`;
+  process.stderr.write(`running ${requests.length} requests with ${llm.name}, verify ${modes.join(' and ')}${deadline}\n`);
   await llm.prepared; // the system prompts read ahead, as a server started before its first request has them
   try {
     for (const [i, request] of requests.entries()) {

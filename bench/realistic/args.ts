@@ -17,12 +17,17 @@ export interface RealisticArgs extends CommonArgs {
   baseline?: string;
   /** `--adopt`: two against one, the next attempt is told the independent programs' answer (AgentOptions.adoptTwoAgainstOne). */
   adopt: boolean;
+  /**
+   * `--run-timeout-s S`: the agent's run deadline and time budget (`agent.run_timeout_s`; 0: none);
+   * default the agent's own. With none, how many attempts a run gets does not depend on the machine's load.
+   */
+  runTimeoutS?: number;
 }
 
 /** The usage text printed with a usage error and for `--help`. */
 export const USAGE = `node dist/bench/realistic.js [--verify checks|review|both|off] [--retries 3] [--kind all|classic|files|data|…] [--limit N] [--offset N]
   [--separate] [--skip-off] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N]
-  [--context-size N] [--max-tokens N] [--timeout-s S] [--ids ID,ID…] [--adopt] [--json out.json]
+  [--context-size N] [--max-tokens N] [--timeout-s S] [--run-timeout-s S] [--ids ID,ID…] [--adopt] [--json out.json]
 node dist/bench/realistic.js --merge shard1.json shard2.json … [--ids ID,ID…] [--json all.json] [--baseline before.json]`;
 
 const OPTIONS = {
@@ -33,6 +38,7 @@ const OPTIONS = {
   'skip-off': { type: 'boolean', default: false },
   baseline: { type: 'string' },
   adopt: { type: 'boolean', default: false },
+  'run-timeout-s': { type: 'string' },
 } as const;
 
 /**
@@ -48,5 +54,7 @@ export function parseRealisticArgs(argv: string[]): RealisticArgs {
   const unknown = ids?.find((id) => !REQUESTS.some((r) => r.id === id));
   if (unknown !== undefined) throw new UsageError(`--ids: no request has the id ${unknown}`);
   if (ids?.length === 0) throw new UsageError('--ids: give request ids separated by commas');
-  return { ...common, separate: parsed.values.separate ?? false, kind, ...(ids ? { ids } : {}), skipOff: parsed.values['skip-off'] ?? false, ...(parsed.values.baseline ? { baseline: parsed.values.baseline } : {}), adopt: parsed.values.adopt ?? false };
+  const runTimeout = parsed.values['run-timeout-s'];
+  if (runTimeout !== undefined && !/^\d+$/.test(runTimeout)) throw new UsageError(`--run-timeout-s: a whole number of seconds (0: none), got ${runTimeout}`);
+  return { ...common, ...(runTimeout !== undefined ? { runTimeoutS: Number(runTimeout) } : {}), separate: parsed.values.separate ?? false, kind, ...(ids ? { ids } : {}), skipOff: parsed.values['skip-off'] ?? false, ...(parsed.values.baseline ? { baseline: parsed.values.baseline } : {}), adopt: parsed.values.adopt ?? false };
 }

@@ -114,7 +114,31 @@ export function comparisonLines(label: string, before: readonly Outcome[], after
     compareRow('replies cut at the length limit', b.cut, a.cut, 0),
     compareRow('pass (checker)', pass(before), pass(after), 0),
     compareRow('silent failures (✅ but wrong)', silent(before), silent(after), 0),
+    compareRow('LLM calls per request', callsPerRequest(before), callsPerRequest(after), 2),
+    ...perCallRows(before, after),
   ];
+}
+
+/** LLM calls per request, mean. */
+function callsPerRequest(outcomes: readonly Outcome[]): number {
+  return sum(outcomes.map((o) => o.callRecords?.length ?? 0)) / Math.max(1, outcomes.length);
+}
+
+/** Prompt and completion tokens per call of each kind, before and after (the kinds either side made). */
+function perCallRows(before: readonly Outcome[], after: readonly Outcome[]): string[] {
+  const perCall = (outcomes: readonly Outcome[], kind: string, part: 'promptTokens' | 'completionTokens') => {
+    const of = outcomes.flatMap((o) => o.callRecords ?? []).filter((c) => c.kind === kind);
+    return of.length ? sum(of.map((c) => c[part] ?? 0)) / of.length : undefined;
+  };
+  const rows: string[] = [];
+  for (const kind of CALL_KINDS) {
+    for (const [part, name] of [['promptTokens', 'prompt'], ['completionTokens', 'completion']] as const) {
+      const b = perCall(before, kind, part);
+      const a = perCall(after, kind, part);
+      if (b !== undefined && a !== undefined) rows.push(compareRow(`${kind} ${name} tokens per call`, b, a, 0));
+    }
+  }
+  return rows;
 }
 
 /** The share of prompt tokens reused, in %. */

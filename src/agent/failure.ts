@@ -6,6 +6,7 @@ import { toolCallsText } from '../tools/records.js';
 import { constants } from 'node:os';
 import type { ExecutionResult, LimitName } from '../sandbox/types.js';
 import { boundLine, cutCharsEnd } from '../text/cut.js';
+import { withoutLibraryFrames } from './traceback.js';
 
 /** How much of stdout / stderr (the tail) is fed back to the LLM, in characters. */
 export const FEEDBACK_TAIL_CHARS = 2000;
@@ -116,7 +117,7 @@ function tail(text: string, max: number): string {
   return `…(${text.length - kept.length} earlier characters cut)\n${kept}`;
 }
 
-/** The report of an execution that goes back to the LLM. */
+/** The report of an execution that goes back to the LLM (tracebacks without their library frames: `traceback.ts`). */
 export function describeResult(result: ExecutionResult): string {
   const status = result.success
     ? 'The program ran successfully (exit code 0).'
@@ -125,7 +126,8 @@ export function describeResult(result: ExecutionResult): string {
       }${result.timedOut ? ', timed out' : ''}.`;
   const sections = [status];
   if (result.stdout.trim()) sections.push(`stdout (tail):\n${tail(result.stdout, FEEDBACK_TAIL_CHARS)}`);
-  if (result.stderr.trim()) sections.push(`stderr (tail):\n${tail(result.stderr, FEEDBACK_TAIL_CHARS)}`);
+  // the frames inside libraries name no line the model wrote: one line says how many were left out
+  if (result.stderr.trim()) sections.push(`stderr (tail):\n${tail(withoutLibraryFrames(result.stderr), FEEDBACK_TAIL_CHARS)}`);
   if (result.artifacts.length > 0) {
     sections.push(`Files written: ${result.artifacts.map((a) => `${a.name} (${a.bytes} bytes)`).join(', ')}`);
   }

@@ -30,6 +30,28 @@ export function partialCode(reply: string): string {
   return kept.join('\n');
 }
 
+/** An opening fence of a block tagged as Python, at the start of a line. */
+const PYTHON_OPENING = /^[ \t]*(`{3,}|~{3,})[ \t]*(?:python3?|py3?)[ \t]*\n/im;
+
+/**
+ * Whether a partial reply holds a whole program already: its first block tagged as Python has
+ * closed (a line of at least as many fence characters, ended by a newline). What a model writes
+ * after it (an explanation, an example run) is read by no one, so the reply may end there
+ * (`CompleteOptions.endWhen`). A reply whose code is in an untagged block is never ended early.
+ */
+export function programClosed(reply: string): boolean {
+  const text = reply.replace(/\r\n?/g, '\n');
+  const open = PYTHON_OPENING.exec(text);
+  if (!open) return false;
+  const fence = open[1]!;
+  const lines = text.slice(open.index + open[0].length).split('\n');
+  lines.pop(); // the line still being written
+  return lines.some((line) => {
+    const trimmed = line.trim();
+    return trimmed.length >= fence.length && trimmed === fence[0]!.repeat(trimmed.length);
+  });
+}
+
 /**
  * Feeds streamed pieces of a reply and calls `onCode(code, delta)` each time the code so far grew.
  * @returns the `onToken` callback to give the provider

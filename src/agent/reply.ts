@@ -6,6 +6,8 @@
  *   and never run: the part of a program that fits proves nothing;
  * - a reply that degenerates while it streams (see `runaway.ts`) is stopped at once and reported,
  *   and the next attempt of the run samples differently (see {@link samplingAfter});
+ * - a reply ends at the closing fence of its first Python block (`programClosed`): the
+ *   explanation a model writes after its program is never read, and costs generated tokens;
  * - a whole reply goes to `extract.ts`.
  */
 import type { ChatMessage, Completion, LlmProvider, TokenUsage } from '../llm/types.js';
@@ -13,6 +15,7 @@ import { LlmError } from '../llm/types.js';
 import type { Attempt } from '../history/types.js';
 import { extractCode } from './extract.js';
 import { RunawayWatch } from './runaway.js';
+import { programClosed } from './partial-code.js';
 
 /** Temperature of an attempt that follows a degenerated reply: enough to leave the loop. */
 export const AFTER_RUNAWAY_TEMPERATURE = 0.7;
@@ -98,6 +101,8 @@ async function completeWatched(
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
       ...(options.avoidRepetition ? { avoidRepetition: true } : {}),
+      // the program is whole at its closing fence: an explanation after it is read by no one
+      endWhen: programClosed,
       onToken: (text) => {
         chars += text.length;
         options.onToken?.(text);

@@ -1,7 +1,7 @@
 /**
  * Failures on the data: when a program fails on the structure of its input (a key or column that
  * is not there, a string indexed like a dict, a parse error, an empty result), the next prompt
- * shows the profile of the files it read, not only the traceback.
+ * says so and repeats how to read the files it read (the profile itself is in the chat's first message).
  */
 import type { ExecutionResult } from '../sandbox/types.js';
 import { exceptionLine } from '../agent/failure.js';
@@ -36,27 +36,34 @@ export function failedOnData(result: ExecutionResult): boolean {
   return line !== undefined && STRUCTURAL.some((re) => re.test(line));
 }
 
+/** The lines of a file's profile that say how to read it (repeated after a failure on its data). */
+const HOW_TO_READ = /^(?:read it with|records): /;
+
 /**
- * The part of the profile that explains a failure on the data: the profiles of the files the
- * program names (all files when it names none), and, for a `KeyError`, whether the failing key
- * appears in them at all. Undefined when the failure is not about the data.
+ * What to say after a failure on the data: that it is about the data's structure, how to read the
+ * files the program names (all files when it names none) as their profile says — their `read it
+ * with` and `records` lines, not their whole profile: the whole profile is in the first message of
+ * the same chat — and, for a `KeyError`, whether the failing key appears in the profile at all.
+ * Undefined when the failure is not about the data.
  * @param code the program that failed (to see which files it read)
  */
 export function dataFeedback(profile: InputProfile | undefined, result: ExecutionResult, code: string): string | undefined {
   if (!profile || profile.files.length === 0 || !failedOnData(result)) return undefined;
   const named = profile.files.filter((f) => code.includes(f.name));
   const files = named.length > 0 ? named : profile.files;
-  const sections = files.map((f) => fileProfileText(profile, f.name)!);
+  const howToRead = files.flatMap((f) => {
+    const lines = f.text.split('\n').filter((l) => HOW_TO_READ.test(l));
+    return lines.length > 0 ? [`--- ${f.name}: ${lines.join('\n')}`] : [];
+  });
   const key = /KeyError: (?:"|')?(.*?)(?:"|')?$/.exec(exceptionLine(result.stderr) ?? '')?.[1];
   const lines = [
     result.success
-      ? 'The program found nothing in the data. The input data, as profiled:'
-      : 'The failure is about the structure of the input data. The input data, as profiled:',
-    ...sections,
+      ? 'The program found nothing in the data. Read the data with the structure its profile (above) shows (keys, columns, header, delimiter, format):'
+      : 'The failure is about the structure of the input data. Read the data with the structure its profile (above) shows (keys, columns, header, delimiter, format):',
+    ...howToRead,
   ];
-  if (key !== undefined && key !== '' && !sections.some((s) => s.includes(key))) {
-    lines.push(`The key ${JSON.stringify(key)} does not appear in this profile: use the names shown above.`);
+  if (key !== undefined && key !== '' && !files.some((f) => fileProfileText(profile, f.name)!.includes(key))) {
+    lines.push(`The key ${JSON.stringify(key)} does not appear in the profile: use the names it shows.`);
   }
-  lines.push('Read the data with the structure shown above (keys, columns, header, delimiter, format).');
   return lines.join('\n');
 }

@@ -253,6 +253,11 @@ export class LocalLlamaProvider implements LlmProvider {
     const start = performance.now();
     let first: number | undefined;
     let result;
+    // endWhen: the reply is whole once it says so; the rest is not generated (see CompleteOptions)
+    const ended = new AbortController();
+    const onOuterAbort = () => ended.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    let text = '';
     try {
       // never more than the context leaves after the prompt (more would shift the chat out of it)
       const room = (this.options.contextSize ?? 4096) - tokens.length - 1;
@@ -260,20 +265,27 @@ export class LocalLlamaProvider implements LlmProvider {
         maxTokens: Math.max(1, Math.min(options.maxTokens ?? this.maxTokens, room)),
         temperature: options.temperature ?? this.options.temperature ?? 0,
         ...(options.avoidRepetition ? { repeatPenalty: AVOID_REPETITION } : {}),
-        signal: options.signal,
-        onTextChunk: (text) => {
+        signal: ended.signal,
+        stopOnAbortSignal: options.endWhen !== undefined,
+        onTextChunk: (piece) => {
           first ??= performance.now();
           try {
-            options.onToken?.(text);
+            options.onToken?.(piece);
           } catch {
             /* a listener's error must not break generation */
           }
+          text += piece;
+          if (options.endWhen?.(text) && !ended.signal.aborted) ended.abort(new Error('the reply is whole'));
         },
       });
     } catch (err) {
       if (options.signal?.aborted) throw err;
       throw new LlmError(`the local model failed: ${(err as Error).message}`, undefined, { cause: err });
+    } finally {
+      options.signal?.removeEventListener('abort', onOuterAbort);
     }
+    // stopOnAbortSignal returns the text so far: a caller's abort still ends the call as an abort
+    options.signal?.throwIfAborted();
     const end = performance.now();
     // the meter also counts checked predictions as output: count the reply's tokens instead when predicting
     const completionTokens = slot.sequence.tokenPredictor

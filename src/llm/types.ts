@@ -45,6 +45,13 @@ export interface CompleteOptions {
    * repeating lines): OpenAI's `frequency_penalty`/`presence_penalty`, node-llama-cpp's repeat penalty.
    */
   avoidRepetition?: boolean;
+  /**
+   * Ends the reply early, as a whole reply (`stopReason: 'stop'`), as soon as this returns true for
+   * the text so far: what the model would write after it is read by no one (an explanation after a
+   * program's closing fence). Called after each streamed piece. A provider that cannot end a reply
+   * early (the OpenAI provider, whose usage is only known at the end of a stream) ignores it.
+   */
+  endWhen?: (textSoFar: string) => boolean;
 }
 
 /** A chat model. */

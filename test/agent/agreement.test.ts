@@ -112,15 +112,18 @@ describe('checksBlock', () => {
 describe('dataFeedback', () => {
   const profile = {
     files: [
-      { name: 'sales.csv', summary: 'CSV', text: "CSV, delimiter ',', 3 data rows\ncolumns: 'Region' (str), 'Revenue' (int)" },
+      { name: 'sales.csv', summary: 'CSV', text: "CSV, delimiter ',', 3 data rows\ncolumns: 'Region' (str), 'Revenue' (int)\nread it with: df = pandas.read_csv('sales.csv')" },
       { name: 'other.json', summary: 'JSON', text: 'JSON, 10 bytes' },
     ],
   };
-  it('shows the profile of the file the program read, and says a missing key is not in it', () => {
+  it('says how to read the file the program read (not its whole profile, which the chat has), and that a missing key is not in it', () => {
     const text = dataFeedback(profile, failed("Traceback (most recent call last):\n  File \"main.py\", line 2\nKeyError: 'region'\n"), 'pd.read_csv("sales.csv")["region"]')!;
-    expect(text).toContain("--- sales.csv: CSV, delimiter ','");
+    expect(text).toContain("--- sales.csv: read it with: df = pandas.read_csv('sales.csv')");
+    expect(text).not.toContain("columns: 'Region'");
     expect(text).not.toContain('other.json');
-    expect(text).toContain('The key "region" does not appear in this profile');
+    expect(text).toContain('The key "region" does not appear in the profile');
+    const found = dataFeedback(profile, failed("Traceback (most recent call last):\nKeyError: 'Region'\n"), 'pd.read_csv("sales.csv")')!;
+    expect(found).not.toContain('does not appear');
   });
   it('says nothing for a failure that is not about the data, or without a profile', () => {
     expect(dataFeedback(profile, failed('Traceback (most recent call last):\nZeroDivisionError: division by zero\n'), 'x')).toBeUndefined();

@@ -1,6 +1,6 @@
 /** Code shown while a reply streams in: partial extraction, the agent's `code_delta` events, the throttle. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { codeStreamer, partialCode } from '../../src/agent/partial-code.js';
+import { codeStreamer, partialCode, programClosed } from '../../src/agent/partial-code.js';
 import { codeTail, Throttle } from '../../src/chat/stream-edits.js';
 
 describe('partialCode', () => {
@@ -15,6 +15,29 @@ describe('partialCode', () => {
     ['```bash\npip install x\n```', ''],
   ])('%j → %j', (reply, code) => {
     expect(partialCode(reply)).toBe(code);
+  });
+});
+
+describe('programClosed (a reply may end there)', () => {
+  it.each([
+    ['', false],
+    ['```python\nprint(1)\n', false],
+    // the closing line must be whole: a fourth backtick may still come
+    ['```python\nprint(1)\n```', false],
+    ['```python\nprint(1)\n```\n', true],
+    ['Here:\n```python\nprint(1)\n```\nThis prints 1.', true],
+    ['```py\nx = 1\n  ```  \n', true],
+    ['````python\ns = "```"\n```\n', false],
+    ['````python\ns = "```"\n````\n', true],
+    ['~~~python\nx = 1\n~~~\n', true],
+    ['```python\r\nx = 1\r\n```\r\n', true],
+    // untagged blocks and other languages never end a reply early
+    ['```\nprint(2)\n```\n', false],
+    ['```bash\npip install x\n```\n', false],
+    ['```bash\npip install x\n```\n```python\nprint(3)\n', false],
+    ['```bash\npip install x\n```\n```python\nprint(3)\n```\n', true],
+  ])('%j → %j', (reply, closed) => {
+    expect(programClosed(reply)).toBe(closed);
   });
 });
 

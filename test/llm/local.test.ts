@@ -80,6 +80,31 @@ describe('LocalLlamaProvider (real model)', () => {
     expect(more.usage.completionTokens).toBeGreaterThan(24);
   }, 120_000);
 
+  it('ends a reply as a whole one as soon as endWhen says so, generating no more', async () => {
+    const messages = ask('Count from one to fifty in words, separated by commas.');
+    const full = await provider.complete(messages, { maxTokens: 20 });
+    expect(full.content).toMatch(/three/i);
+    const seen: string[] = [];
+    const ended = await provider.complete(messages, { maxTokens: 20, endWhen: (text) => (seen.push(text), /three/i.test(text)) });
+    expect(ended.stopReason).toBe('stop');
+    // the same text (temperature 0) up to where endWhen said so, and nothing after it
+    expect(full.content.startsWith(ended.content)).toBe(true);
+    expect(ended.content).toMatch(/three[^,]{0,3}$/i);
+    expect(ended.usage.completionTokens).toBeLessThan(full.usage.completionTokens);
+    expect(seen.at(-1)).toBe(ended.content);
+  }, 120_000);
+
+  it('a caller that aborts while endWhen is set still gets an abort, not a reply', async () => {
+    const controller = new AbortController();
+    const call = provider.complete(ask('Count from one to fifty in words, separated by commas.'), {
+      maxTokens: 20,
+      signal: controller.signal,
+      endWhen: () => false,
+      onToken: () => controller.abort(new Error('stop now')),
+    });
+    await expect(call).rejects.toThrow();
+  }, 120_000);
+
   it('stops when the signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
