@@ -21,8 +21,8 @@ afterEach(async () => {
 });
 beforeAll(requireBuiltCli);
 
-async function folder(extraConfig = ''): Promise<string> {
-  fake = await startFakeOpenAi({ replies: [py('print("revenue 42")')] });
+async function folder(extraConfig = '', replies = [py('print("revenue 42")')]): Promise<string> {
+  fake = await startFakeOpenAi({ replies });
   const dir = mkdtempSync(join(tmpdir(), 'cli-memory-'));
   writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\n  max_retries: 0\nagent:\n  verify: off\n${extraConfig}`);
   return dir;
@@ -46,6 +46,16 @@ describe('memory in the terminal session', () => {
     expect(requests[0]).toContain(DEFINITION);
     expect(requests[1]).not.toContain(DEFINITION);
     expect(r.stdout.split('📌 used:').length).toBe(2); // said once: the second run had nothing
+  });
+});
+
+describe('the offer after a correction, in the terminal', () => {
+  it('an /improve whose feedback corrected an answered run says how to remember it; a first run does not', async () => {
+    const dir = await folder('', [py('print("sales 10")'), py('print("revenue 7")')]);
+    const r = await runCli([], dir, ['/run total sales', '/improve sales means units times unit_price', '/exit', ''].join('\n'));
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('📌 Remember this').length).toBe(2);
+    expect(r.stdout).toContain("📌 Remember this for the terminal's next runs? Type: /remember sales means units times unit_price");
   });
 });
 
