@@ -13,6 +13,8 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const DEFINITION = 'revenue = units × unit_price';
+/** How the prompt writes it (math signs as Python writes them). */
+const TOLD = 'revenue = units * unit_price';
 
 let fake: FakeOpenAi | undefined;
 afterEach(async () => {
@@ -43,8 +45,8 @@ describe('memory in the terminal session', () => {
     expect(r.stdout).toContain('The memory of the terminal is empty');
     const requests = told();
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toContain(DEFINITION);
-    expect(requests[1]).not.toContain(DEFINITION);
+    expect(requests[0]).toContain(TOLD);
+    expect(requests[1]).not.toContain(TOLD);
     expect(r.stdout.split('📌 used:').length).toBe(2); // said once: the second run had nothing
   });
 });
@@ -78,7 +80,7 @@ describe('code-agent memory', () => {
     const run = await runCli(['run', 'total revenue'], dir);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`📌 used: ${DEFINITION}`);
-    expect(told()[0]).toContain(DEFINITION);
+    expect(told()[0]).toContain(TOLD);
     expect(told()[0]).not.toContain('EU means');
 
     const forgot = await runCli(['memory', 'forget', entry.id, '--by', 'ops', '--json'], dir);

@@ -32,12 +32,16 @@ describe('terms and cosine', () => {
 });
 
 describe('chooseMemory', () => {
-  it('gives every definition that fits the budget, the newest first when they do not all fit, in the order they were added', () => {
+  it('gives every definition that fits the budget (the newest when they do not all fit), the most relevant to the request first', () => {
     const defs = [definition('a'.repeat(40)), definition('b'.repeat(40)), definition('c'.repeat(40))];
     expect(chooseMemory(defs, 'x', '').definitions.map((d) => d.text[0])).toEqual(['a', 'b', 'c']);
     // 40 characters ≈ 10 tokens + 2 each: a budget of 25 keeps the two newest
     const tight = chooseMemory(defs, 'x', '', { definitionTokens: 25, exampleTokens: 1500, maxExamples: 2 });
     expect(tight.definitions.map((d) => d.text[0])).toEqual(['b', 'c']);
+    const revenue = definition('revenue = units × unit_price');
+    const fiscal = definition('our fiscal year starts in April');
+    expect(chooseMemory([fiscal, revenue], 'total revenue per category', '').definitions.map((d) => d.id)).toEqual([revenue.id, fiscal.id]);
+    expect(chooseMemory([fiscal, revenue], 'sales in Q1 of the fiscal year', '').definitions.map((d) => d.id)).toEqual([fiscal.id, revenue.id]);
     const removed = { ...defs[2]!, removedAt: at, removedBy: 'U2' };
     expect(chooseMemory([defs[0]!, removed], 'x', '').definitions.map((d) => d.text[0])).toEqual(['a']);
   });
