@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Agent } from '../src/agent/agent.js';
 import type { AgentEvent, MemoryUsedEvent } from '../src/agent/events.js';
 import { KeyvHistoryStore } from '../src/history/keyv-store.js';
-import { COMMON_OPTIONS, commonArgs, parseOptions } from './shared/args.js';
+import { COMMON_OPTIONS, commonArgs, parseOptions, wholeNumber } from './shared/args.js';
 import { UsageError } from './shared/errors.js';
 import { buildExecutor, buildProvider, disposeProvider } from './shared/provider.js';
 import { writeSummary } from './shared/summary-file.js';
@@ -25,12 +25,12 @@ import { formatTeamReport, type TeamResult, type TeamSummary } from './team/repo
 import { retrievalReport } from './team/retrieval.js';
 import { approvedRunId, teach } from './team/teach.js';
 
-const USAGE = `node dist/bench/team.js [--verify checks|review|both|off] [--retries 1] [--ids a,b] [--limit N] [--offset N]
+const USAGE = `node dist/bench/team.js [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
   [--model-path F.gguf | --base-url URL --model NAME] [--threads N] [--context-size N] [--max-tokens N] [--json out.json]
 node dist/bench/team.js --retrieval
 node dist/bench/team.js --report out.json`;
 
-const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' } } as const;
+const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
 
 async function main(): Promise<void> {
   const parsed = parseOptions(process.argv.slice(2), OPTIONS, USAGE);
@@ -52,7 +52,9 @@ async function main(): Promise<void> {
     if (unknown) throw new UsageError(`--ids: no case has the id ${unknown}`);
     const cases = TEAM_CASES.filter((c) => !ids || ids.includes(c.id)).slice(args.offset, args.offset + args.limit);
     const llm = await buildProvider(args, []);
-    const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify });
+    // no run deadline by default: on a shared machine a slow model must not fail a run the other side finished
+    const runTimeoutMs = wholeNumber(parsed.values['run-timeout-s'], 'run-timeout-s') * 1000;
+    const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs });
     const channel = 'bench:team';
     // the teammate teaches every convention of the set, so each run meets the others' too
     const entryOf = await teach(agent.memory!, executor, channel, TEAM_CASES);

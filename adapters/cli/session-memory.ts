@@ -4,6 +4,8 @@
  */
 import type { App } from '../../src/app/app.js';
 import { parseMemoryCommand, runMemoryCommand } from '../../src/memory/commands.js';
+import { offerAfter } from '../../src/memory/offer.js';
+import type { Run } from '../../src/history/types.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { terminalUser } from './memory-command.js';
 
@@ -14,4 +16,15 @@ export async function sessionMemoryCommand(app: App, command: 'remember' | 'memo
   const parsed = parseMemoryCommand(command, args);
   const reply = 'kind' in parsed ? await runMemoryCommand(memory, CLI_CONVERSATION, terminalUser(), parsed, 'the terminal') : parsed;
   print([reply.title, ...reply.lines.map((l) => `  ${l}`)].join('\n'));
+}
+
+/**
+ * After an improve turn whose feedback corrected the run's reading (src/memory/offer.ts): the line
+ * saying how to keep it for the terminal's next runs; undefined otherwise.
+ */
+export function offerLine(app: App, before: Pick<Run, 'status'>, after: Run | undefined, feedback: string | undefined): string | undefined {
+  const memory = app.agent.memory;
+  if (!memory?.available) return undefined;
+  const offer = offerAfter(before, after, feedback, memory.limits.maxDefinitionChars);
+  return offer ? `📌 Remember this for the terminal's next runs? Type: /remember ${offer.sentence}` : undefined;
 }

@@ -24,7 +24,7 @@ import { fitColumns, historyRow, numberedRuns, ROW_COLUMNS } from './history-row
 import { runOutcome } from './outcome.js';
 import { applyChoice, candidateLines, CHOICE_PROMPT, typedChoice } from './settle-commands.js';
 import type { ChoiceAction } from '../../src/chat/settle-view.js';
-import { sessionMemoryCommand } from './session-memory.js';
+import { offerLine, sessionMemoryCommand } from './session-memory.js';
 
 /** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
 export const HISTORY_ROWS = 20;
@@ -83,7 +83,7 @@ export class Session {
     if (this.awaitingFeedback && !text.startsWith('/')) {
       this.awaitingFeedback = false;
       if (text === '') this.io.print('Nothing changed.');
-      else await this.guarded(() => this.step((o) => this.app.agent.improve(this.requireRun(), text, o)));
+      else await this.guarded(() => this.improveWith(this.requireRun(), text));
       return true;
     }
     this.awaitingFeedback = false;
@@ -176,7 +176,15 @@ export class Session {
       this.io.print('The current run succeeded. What should change? (type it on the next line; an empty line keeps it as it is)');
       return;
     }
-    await this.step((o) => this.app.agent.improve(run, feedback || undefined, o));
+    await this.improveWith(run, feedback || undefined);
+  }
+
+  /** An improve turn; after a reply that corrected the run's reading, says how to remember it. */
+  private async improveWith(run: Run, feedback: string | undefined): Promise<void> {
+    const before = { status: run.status };
+    await this.step((o) => this.app.agent.improve(run, feedback, o));
+    const offer = offerLine(this.app, before, this.current, feedback);
+    if (offer) this.io.print(offer);
   }
 
   /**

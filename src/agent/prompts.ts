@@ -53,13 +53,13 @@ export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile' | 'me
 
 /**
  * How every program call of a run starts its first user message (an attempt's and an independent
- * program's alike): the requirement, the channel's definitions, the workspace listing, the profile. The same text, so a local
+ * program's alike): the requirement, the workspace listing, the profile, the channel's definitions. The same text, so a local
  * model finds it evaluated already (a call shares its longest prefix with the one before it).
  */
 export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile' | 'memory'>, options: PromptOptions = {}): string {
   const listing = workspaceSection(options.workspace);
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  return [run.requirement, definitionsSection(run.memory), listing, section].filter((t) => t !== '').join('\n\n');
+  return [run.requirement, listing, section, definitionsSection(run.memory)].filter((t) => t !== '').join('\n\n');
 }
 
 /**

@@ -3,8 +3,9 @@
  * the key by its path, e.g. `sandbox.timeout_s: expected a number`.
  */
 import { z } from 'zod';
-import { DEFAULT_MEMORY_LIMITS, DEFAULT_RECALL_BUDGET, PIN_PATTERN, WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from './defaults.js';
+import { PIN_PATTERN, WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from './defaults.js';
 import { toolsSchema } from './tools-schema.js';
+import { memorySchema } from './memory-schema.js';
 
 /** Empty strings (from `${VAR}` with VAR unset) count as "not set". */
 const optionalString = z
@@ -246,26 +247,6 @@ export const matrixSchema = z
     /** User ids who may ask; empty: everyone in an allowed room. */
     allowed_users: z.array(matrixId('@', 'user id')).default([]),
     ...chatKeys,
-  })
-  .strict();
-
-/** The `memory` section: bounds of one conversation's memory and the prompt budget of a run (defaults: `history/memory.ts`, `memory/recall.ts`). */
-export const memorySchema = z
-  .object({
-    /** Most live entries (definitions and examples) per conversation. */
-    max_entries: int(DEFAULT_MEMORY_LIMITS.maxEntries, 1, 100_000),
-    /** Most bytes of live entries per conversation. */
-    max_bytes: int(DEFAULT_MEMORY_LIMITS.maxBytes, 1024, 2 ** 30),
-    /** Longest definition, in characters. */
-    max_definition_chars: int(DEFAULT_MEMORY_LIMITS.maxDefinitionChars, 10, 10_000),
-    /** Largest approved example (request, files' summary, program), in bytes. */
-    max_example_bytes: int(DEFAULT_MEMORY_LIMITS.maxExampleBytes, 1024, 2 ** 24),
-    /** Most tokens of definitions in a run's prompt. */
-    definition_tokens: int(DEFAULT_RECALL_BUDGET.definitionTokens, 0, 100_000),
-    /** Most tokens of approved examples in a run's prompt. */
-    example_tokens: int(DEFAULT_RECALL_BUDGET.exampleTokens, 0, 100_000),
-    /** Most approved examples in a run's prompt. */
-    max_examples: int(DEFAULT_RECALL_BUDGET.maxExamples, 0, 20),
   })
   .strict();
 

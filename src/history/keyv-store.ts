@@ -24,7 +24,7 @@ import { MemoryAtomics, type AtomicOps } from './atomic.js';
 import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
 import { KeyvWorkspaces } from './workspace-keyv.js';
 import type { UsageLedger } from './usage.js';
-import { MemoryFullError, type MemoryBackend } from './memory.js';
+import { MemoryFullError, withDeadlines, type MemoryBackend } from './memory.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
 
 /** The store could not be opened or read when the process started (a config or service problem). */
@@ -92,13 +92,7 @@ export class KeyvHistoryStore implements HistoryStore {
       renew: (id, key, ttlMs) => this.call('reserve tokens', () => ledger.renew(id, key, ttlMs)),
       settle: (id, key, counts) => this.call('record usage', () => ledger.settle(id, key, counts)),
     };
-    const memory = atomics.memory();
-    this.memory = {
-      // a refusal (memory full) is the caller's to say as it is, not a store failure
-      add: (conversationId, entry, bytes, limits) => this.call('add to the channel memory', () => memory.add(conversationId, entry, bytes, limits), true),
-      list: (conversationId, withRemoved) => this.call('read the channel memory', () => memory.list(conversationId, withRemoved)),
-      forget: (conversationId, id, by, at) => this.call('forget a memory entry', () => memory.forget(conversationId, id, by, at)),
-    };
+    this.memory = withDeadlines(atomics.memory(), (what, fn, passRefusals) => this.call(what, fn, passRefusals));
   }
 
   /**

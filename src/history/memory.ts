@@ -111,6 +111,18 @@ export interface MemoryBackend {
 }
 
 /**
+ * A backend whose every operation goes through `call` (the store's deadline and error naming); a
+ * refusal (memory full) is passed through as it is: it is the caller's to say, not a store failure.
+ */
+export function withDeadlines(memory: MemoryBackend, call: <T>(what: string, fn: () => Promise<T>, passRefusals: boolean) => Promise<T>): MemoryBackend {
+  return {
+    add: (conversationId, entry, bytes, limits) => call('add to the channel memory', () => memory.add(conversationId, entry, bytes, limits), true),
+    list: (conversationId, withRemoved) => call('read the channel memory', () => memory.list(conversationId, withRemoved), false),
+    forget: (conversationId, id, by, at) => call('forget a memory entry', () => memory.forget(conversationId, id, by, at), false),
+  };
+}
+
+/**
  * The bytes an entry counts for: its JSON in UTF-8.
  * @throws {MemoryEntryError} for an empty text, a definition longer than `maxDefinitionChars` or an example larger than `maxExampleBytes`
  */

@@ -6,10 +6,22 @@
  */
 import type { RunMemory } from '../history/types.js';
 
-/** The definitions of the run's channel, or '' when it has none. */
+/**
+ * The definitions of the run's channel (most relevant first), or '' when it has none. Framed as a
+ * glossary, not as tasks: a small model given a list of definitions computes every one of them
+ * (seen on the team set: a request about revenue answered with revenue, net sales, big deals,
+ * headcount…). Math signs are written as Python writes them (`×` → `*`), or the model copies them
+ * into the code.
+ */
 export function definitionsSection(memory: RunMemory | undefined): string {
   if (!memory || memory.definitions.length === 0) return '';
-  return `The team in this channel defined these words; read the request with them:\n${memory.definitions.map((d) => `- ${d.text}`).join('\n')}`;
+  const lines = memory.definitions.map((d) => `- ${pythonSigns(d.text)}`).join('\n');
+  return `Glossary of the team that asks (what their words mean; these are not tasks). Where the request or its data uses one of these words, it means what is written here; compute only what the request asks:\n${lines}`;
+}
+
+/** `×` `·` → `*`, `÷` → `/`, `−` → `-`, `≥` `≤` → `>=` `<=`. */
+function pythonSigns(text: string): string {
+  return text.replace(/[×·]/g, '*').replace(/÷/g, '/').replace(/−/g, '-').replace(/≥/g, '>=').replace(/≤/g, '<=');
 }
 
 /** The approved examples given to the run, or '' when none. */

@@ -1,6 +1,6 @@
 /**
  * What a new run gets from its channel's memory: every definition that fits the definitions'
- * token budget (the newest first when they do not all fit; given in the order they were added) and
+ * token budget (the newest first when they do not all fit; given most similar to the request first) and
  * the approved examples most similar to its request and input files ({@link cosineScores}) that
  * fit the examples' budget: those whose request is like the new one ({@link MIN_REQUEST_SIMILARITY}),
  * that score at least {@link MIN_EXAMPLE_SCORE} and, after the first, {@link RUNNER_UP_SHARE} of its score.
@@ -75,6 +75,10 @@ export function chooseMemory(entries: MemoryEntry[], request: string, inputSumma
     used += tokens;
     definitions.unshift({ id: d.id, text: d.text });
   }
+  // most relevant first (a small model reads the first lines best); ties keep the order they were added
+  const relevance = cosineScores(`${request}\n${inputSummary}`, definitions.map((d) => d.text));
+  const byRelevance = definitions.map((d, i) => ({ d, i, r: relevance[i]! })).sort((a, b) => b.r - a.r || a.i - b.i).map((x) => x.d);
+  definitions.splice(0, definitions.length, ...byRelevance);
   const examples: RunMemory['examples'] = [];
   let exampleUsed = 0;
   const ranked = rankExamples(live, request, inputSummary);

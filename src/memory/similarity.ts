@@ -19,14 +19,15 @@ const STOP_WORDS = new Set(
 
 /**
  * The terms of a text: lowercased words and numbers (letters of any script), without stop words or
- * one-letter words, a trailing plural `s` taken off words longer than three letters.
+ * one-letter words, a plural taken off words longer than three letters (`categories` → `category`,
+ * `orders` → `order`; not `ss`).
  */
 export function terms(text: string): string[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
   return words
     .flatMap((w) => w.split('_'))
     .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
-    .map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+    .map((w) => (w.length > 4 && w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
 }
 
 /** Sparse vector: term → weight. */

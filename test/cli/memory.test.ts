@@ -13,6 +13,8 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const DEFINITION = 'revenue = units × unit_price';
+/** How the prompt writes it (math signs as Python writes them). */
+const TOLD = 'revenue = units * unit_price';
 
 let fake: FakeOpenAi | undefined;
 afterEach(async () => {
@@ -21,8 +23,8 @@ afterEach(async () => {
 });
 beforeAll(requireBuiltCli);
 
-async function folder(extraConfig = ''): Promise<string> {
-  fake = await startFakeOpenAi({ replies: [py('print("revenue 42")')] });
+async function folder(extraConfig = '', replies = [py('print("revenue 42")')]): Promise<string> {
+  fake = await startFakeOpenAi({ replies });
   const dir = mkdtempSync(join(tmpdir(), 'cli-memory-'));
   writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\n  max_retries: 0\nagent:\n  verify: off\n${extraConfig}`);
   return dir;
@@ -43,9 +45,19 @@ describe('memory in the terminal session', () => {
     expect(r.stdout).toContain('The memory of the terminal is empty');
     const requests = told();
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toContain(DEFINITION);
-    expect(requests[1]).not.toContain(DEFINITION);
+    expect(requests[0]).toContain(TOLD);
+    expect(requests[1]).not.toContain(TOLD);
     expect(r.stdout.split('📌 used:').length).toBe(2); // said once: the second run had nothing
+  });
+});
+
+describe('the offer after a correction, in the terminal', () => {
+  it('an /improve whose feedback corrected an answered run says how to remember it; a first run does not', async () => {
+    const dir = await folder('', [py('print("sales 10")'), py('print("revenue 7")')]);
+    const r = await runCli([], dir, ['/run total sales', '/improve sales means units times unit_price', '/exit', ''].join('\n'));
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('📌 Remember this').length).toBe(2);
+    expect(r.stdout).toContain("📌 Remember this for the terminal's next runs? Type: /remember sales means units times unit_price");
   });
 });
 
@@ -68,7 +80,7 @@ describe('code-agent memory', () => {
     const run = await runCli(['run', 'total revenue'], dir);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`📌 used: ${DEFINITION}`);
-    expect(told()[0]).toContain(DEFINITION);
+    expect(told()[0]).toContain(TOLD);
     expect(told()[0]).not.toContain('EU means');
 
     const forgot = await runCli(['memory', 'forget', entry.id, '--by', 'ops', '--json'], dir);

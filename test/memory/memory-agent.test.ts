@@ -25,6 +25,8 @@ const SALES = file('sales.csv', 'category,units,unit_price,sales\nGarden,2,10.00
 const STAFF = file('staff.csv', 'name,department,type\nAda,Eng,FTE\nBo,Eng,contractor\n');
 const REVENUE_CODE = "import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint((df['units'] * df['unit_price']).groupby(df['category']).sum().round(2).to_string())";
 const DEFINITION = 'revenue = units × unit_price';
+/** How the prompt writes it (math signs as Python writes them). */
+const TOLD = 'revenue = units * unit_price';
 
 const isIndependent = (r: FakeRequest) => r.messages.at(-1)?.content.includes(INDEPENDENT_INSTRUCTION) ?? false;
 const isAttempt = (r: FakeRequest) => !isIndependent(r) && !isChecksRequest(r);
@@ -75,16 +77,17 @@ describe('channel memory in runs', () => {
     const entry = await agent.memory!.remember(a, DEFINITION, 'U1');
     const inA = await runIn(a, 'Total revenue per category', [SALES]);
     expect(inA.attempts.length).toBeGreaterThan(0);
-    expect(firstUser(inA.attempts[0]!)).toContain(DEFINITION);
+    expect(firstUser(inA.attempts[0]!)).toContain(TOLD);
+    expect(firstUser(inA.attempts[0]!)).toContain('Glossary of the team that asks');
     expect(inA.independent.length).toBeGreaterThan(0);
-    for (const r of inA.independent) expect(firstUser(r)).toContain(DEFINITION);
+    for (const r of inA.independent) expect(firstUser(r)).toContain(TOLD);
     expect(inA.used?.definitions).toEqual([{ id: entry.id, text: DEFINITION }]);
     expect((await store.getRun(a, inA.run.id))?.memory?.definitions).toEqual([{ id: entry.id, text: DEFINITION }]);
     fake.requests.length = 0;
 
     const inB = await runIn(b, 'Total revenue per category', [SALES]);
     expect(inB.attempts.length).toBeGreaterThan(0);
-    for (const r of fake.requests) expect(JSON.stringify(r.messages)).not.toContain(DEFINITION);
+    for (const r of fake.requests) expect(JSON.stringify(r.messages)).not.toContain(TOLD);
     expect(inB.used).toBeUndefined();
   });
 
@@ -94,7 +97,7 @@ describe('channel memory in runs', () => {
     const forgotten = await agent.memory!.forget(a, entry.id, 'U2');
     expect(forgotten).toMatchObject({ id: entry.id, addedBy: 'U1', removedBy: 'U2' });
     const after = await runIn(a, 'Total revenue per category', [SALES]);
-    for (const r of fake.requests) expect(JSON.stringify(r.messages)).not.toContain(DEFINITION);
+    for (const r of fake.requests) expect(JSON.stringify(r.messages)).not.toContain(TOLD);
     expect(after.used).toBeUndefined();
     const audit = await agent.memory!.list(a, true);
     expect(audit).toHaveLength(1);
