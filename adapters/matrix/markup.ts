@@ -155,6 +155,8 @@ export const matrixMarkup: ThreadMarkup<MatrixMessage> = {
   },
   result: (view) => resultMessages(view.attempt, view.result),
   notice: noticeMessage,
+  // no buttons: the offer says what to send (the sentence is the team's text: in a code block)
+  memoryOffer: (o) => noticeMessage({ title: '📌 Remember for this channel? To have its next runs read requests this way, send !remember with:', lines: [o.sentence] }),
   improving(view) {
     const title = strong(`🔧 Auto-fix ${view.retry}/${view.maxRetries} · the error that caused it:`);
     return fitted((chars) => {

@@ -27,8 +27,9 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
   };
   const upload = async (p: Person, f: GivenFile) => ({ url: await p.client.uploadContent(f.data, 'application/octet-stream', f.name), info: { size: f.data.length } });
   const inThread = (root: string) => ({ 'm.relates_to': { rel_type: 'm.thread', event_id: root, is_falling_back: true, 'm.in_reply_to': { event_id: root } } });
-  const ask = async (text: string) => {
-    const id = await send(w.alice, { msgtype: 'm.text', body: text });
+  const offers = (root: string) => t.inThread(root).filter((e) => String(e.content.body).includes('Remember for this channel?'));
+  const ask = async (text: string, p: Person = w.alice) => {
+    const id = await send(p, { msgtype: 'm.text', body: text });
     const [answer] = await t.waitFor(() => (t.answersTo(id).length ? t.answersTo(id) : undefined), 30_000, `the answer to ${text}`);
     return String(answer!.content.body);
   };
@@ -61,6 +62,14 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
     history: () => ask('!history'),
     show: (root) => ask(`!show ${root ? runIdOf(root) : ''}`.trim()),
     removeFile: (root, name) => ask(`!show ${runIdOf(root)} remove ${name}`),
+    remember: (text) => ask(`!remember ${text}`),
+    memory: (args = '') => ask(`!memory ${args}`.trim(), w.bob),
+    offered: (root) => offers(root).length > 0,
+    async pressRemember(root) {
+      // Matrix has no buttons: the offer says to send !remember with its sentence (its code block)
+      const sentence = /```\n([\s\S]*?)\n```/.exec(String(offers(root).at(-1)!.content.body))![1]!;
+      await ask(`!remember ${sentence}`, w.bob);
+    },
     told: () => t.events.filter((e) => e.sender === w.botUser.userId && e.content['m.relates_to']?.rel_type !== 'm.thread').map((e) => String(e.content.body)).join('\n'),
     ...(w.workers && w.addWorker ? queueWorkers({ dir: w.dir, workers: w.workers, addWorker: w.addWorker }) : {}),
     close: () => w.close(),
