@@ -1,5 +1,5 @@
 /**
- * One chat contract, every platform in both modes (test/contract/chat-contract.test.ts): each
+ * One chat contract, every platform in both modes (test/contract/chat-contract.ts, run by chat-contract-embedded.test.ts and chat-contract-queue.test.ts): each
  * platform's fakes speak its real protocol (or it runs against a real server), embedded (the app
  * runs its jobs on its in-memory queue) and in queue mode (a real redis-server, `code-agent`
  * ingress and worker processes built from dist/). A {@link ChatDriver} says the same things on

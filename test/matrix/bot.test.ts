@@ -116,7 +116,7 @@ describe('Matrix bot (Synapse, embedded)', () => {
     w.llm.enqueue(py('print(3 * 4)'));
     const asked = await w.alice.client.sendText(w.roomId, '!run print the revenue of 3 units at 4');
     await waitFinals(asked, 1);
-    expect(JSON.stringify(w.llm.requests.at(-1)!.messages)).toContain('revenue = units × unit_price');
+    expect(JSON.stringify(w.llm.requests.at(-1)!.messages)).toContain('revenue = units * unit_price'); // the prompt writes × as Python does
     expect(threadText(asked)).toMatch(/📌 used from this channel's memory:[\s\S]*revenue = units × unit_price/);
     const m = await w.alice.client.sendText(w.roomId, '!memory');
     const [listed] = await t().waitFor(() => (t().answersTo(m).length ? t().answersTo(m) : undefined), 20_000, 'the memory list');

@@ -1,0 +1,294 @@
+/**
+ * The chat contract: the same scenarios against every platform (test/contract/drivers.ts), embedded
+ * and in queue mode. Each world runs the scenarios in order on one channel; every scenario scripts
+ * the LLM replies it uses. Two test files run it, one per mode (chat-contract-embedded.test.ts,
+ * chat-contract-queue.test.ts), so the two halves run side by side.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import { WORLDS, type ChatDriver } from './drivers.js';
+
+/** The names of the files under a directory, at any depth (empty when it does not exist). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
+}
+
+const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
+
+/** The contract's scenarios for every platform's world of one mode (`embedded` or `queue mode`). */
+export function chatContract(mode: 'embedded' | 'queue mode'): void {
+  describe.each(Object.keys(WORLDS).filter((name) => name.endsWith(`, ${mode}`)))('%s', (name) => {
+    let chat: ChatDriver;
+    let thread: string;
+    beforeAll(async () => {
+      chat = await WORLDS[name]!();
+    }, 120_000);
+    afterAll(async () => {
+      await chat?.close();
+    });
+
+    it('a run with a failed attempt and its fix shows both, and ends in success', async () => {
+      chat.llm.enqueue(py('print(undefined_name)'), py('print("fixed")'));
+      const started = await chat.run('print the word fixed');
+      thread = await started.thread();
+      const [final] = await chat.finals(thread, 1);
+      expect(final).toMatch(/success|Success/);
+      expect(final).toMatch(/2 attempt/);
+      const text = chat.text(thread);
+      expect(text).toContain('NameError');
+      expect(text).toContain('fixed');
+    });
+
+    it('a reply in the thread improves the run, its file placed in the sandbox', async () => {
+      chat.llm.enqueue(py('print(open("data.csv").read().strip().upper())'));
+      await chat.reply(thread, 'read data.csv and print it in capitals', { file: { name: 'data.csv', data: Buffer.from('a,b\n') } });
+      await chat.finals(thread, 2);
+      expect(chat.text(thread)).toContain('A,B');
+      expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toContain('read data.csv and print it in capitals');
+    });
+
+    it('Re-run runs the latest code again without the LLM; Improve takes feedback', async () => {
+      const asked = chat.llm.requests.length;
+      await chat.rerun(thread);
+      await chat.finals(thread, 3);
+      expect(chat.llm.requests.length).toBe(asked);
+      chat.llm.enqueue(py('print("better")'));
+      await chat.improve(thread, 'print better instead');
+      await chat.finals(thread, 4);
+      expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toContain('print better instead');
+      expect(chat.text(thread)).toContain('better');
+    });
+
+    it('a run delivered twice runs once', async () => {
+      const asked = chat.llm.requests.length;
+      chat.llm.enqueue(py('print("once")'));
+      const started = await chat.run('print once', { twice: true });
+      await chat.finals(await started.thread(), 1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(chat.llm.requests.length).toBe(asked + 1);
+    });
+
+    it('a second run of a user whose job runs is refused as busy; the first finishes', async () => {
+      chat.llm.enqueue(py('import time; time.sleep(2); print("slow")'));
+      const first = await chat.run('print slow, slowly');
+      const slow = await first.thread();
+      const second = await chat.run('another one');
+      expect(await second.answer()).toContain('already have a job running');
+      expect(await chat.finals(slow, 1)).toHaveLength(1);
+    });
+
+    it('a run can start with a file', async () => {
+      chat.llm.enqueue(py('print(open("nums.txt").read().split()[0])'));
+      // user 2: in queue mode user 1's slot of the previous scenario is freed just after its final message
+      const started = await chat.run('print the first number in nums.txt', { user: 2, file: { name: 'nums.txt', data: Buffer.from('7 8 9\n') } });
+      const t = await started.thread();
+      await chat.finals(t, 1);
+      expect(chat.text(t)).toMatch(/\b7\b/);
+      expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toContain('nums.txt');
+    });
+
+    it('history lists the runs, and show the newest one\'s code', async () => {
+      const history = await chat.history();
+      expect(history).toContain('print the word fixed');
+      expect(history).toContain('print the first number in nums.txt');
+      expect(await chat.show()).toContain('nums.txt');
+    });
+
+    it('a reply sent the moment the thread appears is answered (the thread is linked to its run before the agent is called)', async () => {
+      chat.llm.enqueue(py('print(open("words.txt").read().split()[0])'), py('print(open("words.txt").read().split()[1])'));
+      // with a file: its download widens the moment between the thread's first message and the agent's call
+      const started = await chat.run('print the first word of words.txt', { file: { name: 'words.txt', data: Buffer.from('alpha beta\n') } });
+      const t = await started.thread();
+      await chat.reply(t, 'print the second word instead');
+      const finals = await chat.finals(t, 2);
+      expect(finals.every((f) => /success|Success/.test(f))).toBe(true);
+      const text = chat.text(t);
+      expect(text).toContain('alpha');
+      expect(text).toContain('beta');
+      expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toContain('print the second word instead');
+    });
+
+    it('/remember: the next run carries the definition and its thread says so; /memory lists it (anyone); forget removes it from the next run', async () => {
+      const definition = 'revenue = units × unit_price';
+      const told = 'revenue = units * unit_price'; // as the prompt writes it
+      const said = await chat.remember(definition);
+      expect(said).toMatch(/Remembered for this channel \(m\d+\)/);
+      const id = /\((m\d+)\)/.exec(said)![1]!;
+      chat.llm.enqueue(py('print("revenue 42")'));
+      const t = await (await chat.run('total revenue', { user: 2 })).thread();
+      await chat.finals(t, 1);
+      const asked = chat.llm.requests.filter((r) => JSON.stringify(r.messages).includes('total revenue'));
+      expect(asked.length).toBeGreaterThan(0);
+      for (const r of asked) expect(JSON.stringify(r.messages)).toContain(told);
+      expect(chat.text(t)).toMatch(/📌 used from this channel's memory/);
+      expect(chat.text(t)).toContain(definition);
+      const listed = await chat.memory();
+      expect(listed).toContain(id);
+      expect(listed).toContain(definition);
+      // anyone in the channel may forget (user 2 added nothing)
+      expect(await chat.memory(`forget ${id}`)).toMatch(/Forgotten \(m\d+\)/);
+      expect(await chat.memory()).toMatch(/memory of this channel is empty/);
+      chat.llm.enqueue(py('print("revenue 43")'));
+      const before = chat.llm.requests.length;
+      const t2 = await (await chat.run('total revenue again', { user: 2 })).thread();
+      await chat.finals(t2, 1);
+      for (const r of chat.llm.requests.slice(before)) expect(JSON.stringify(r.messages)).not.toContain(told);
+      expect(chat.text(t2)).not.toContain('📌');
+    });
+
+    it('a reply that corrects a reading offers to remember it; Remember (anyone) keeps it for the channel', async () => {
+      chat.llm.enqueue(py('print("sales 10")'), py('print("revenue 7")'));
+      const t = await (await chat.run('total sales', { user: 2 })).thread();
+      await chat.finals(t, 1);
+      expect(chat.offered(t)).toBe(false); // a first answer corrects nothing
+      await chat.reply(t, 'sales means units times unit_price here', { user: 2 });
+      await chat.finals(t, 2);
+      const until = Date.now() + 20_000;
+      while (!chat.offered(t) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(chat.offered(t)).toBe(true);
+      expect(chat.text(t)).toContain('Remember for this channel?');
+      await chat.pressRemember(t);
+      let listed = '';
+      while (!listed.includes('sales means units times unit_price here') && Date.now() < until + 20_000) {
+        listed = await chat.memory();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(listed).toContain('sales means units times unit_price here');
+      const id = /(m\d+) · sales means/.exec(listed)![1]!;
+      expect(await chat.memory(`forget ${id}`)).toMatch(/Forgotten/);
+    });
+
+    describe('a thread is a workspace', () => {
+      let w1: string;
+      const inventory = Buffer.from('sku,qty\nA1,3\nB2,1\nA1,4\nC3,9\nB2,2\nD4,5\n'); // 7 lines, 4 distinct skus
+      const countLines = py('print("lines=" + str(len(open("inventory.csv").read().splitlines())))');
+
+      it('W1: the run asks for a file; the reply with it runs the same program with the file and succeeds', async () => {
+        chat.llm.enqueue(countLines);
+        w1 = await (await chat.run('count the lines of inventory.csv')).thread();
+        const [first] = await chat.finals(w1, 1);
+        expect(first).toMatch(/[Ff]ailed/);
+        expect(chat.text(w1)).toMatch(/attach inventory\.csv/);
+        chat.llm.enqueue(countLines);
+        await chat.moveWorkers?.(); // queue mode: the reply runs on another host
+        await chat.reply(w1, 'here it is', { file: { name: 'inventory.csv', data: inventory } });
+        const finals = await chat.finals(w1, 2);
+        expect(finals[1]).toMatch(/success|Success/);
+        const text = chat.text(w1);
+        expect(text).toContain('lines=7');
+        expect(text).not.toMatch(/not run again/);
+        // the reply's attempt is the run's attempt 2: numbers continue, never "attempt 1" of the reply again
+        const afterFirst = text.slice(text.indexOf(first!) + first!.length);
+        expect(afterFirst).toMatch(/[Aa]ttempt\*{0,2} 2\b/);
+        expect(afterFirst).not.toMatch(/[Aa]ttempt\*{0,2} 1\b/);
+      });
+
+      it('W1: a later reply without the file finds it; Re-run succeeds; /show lists the workspace', async () => {
+        const host = await chat.moveWorkers?.(); // queue mode: yet another host, with none of the files on its disk
+        chat.llm.enqueue(py('import csv\nprint("distinct=" + str(len({r["sku"] for r in csv.DictReader(open("inventory.csv"))})))'));
+        await chat.reply(w1, 'and the number of distinct sku values');
+        const finals = await chat.finals(w1, 3);
+        expect(finals[2]).toMatch(/success|Success/);
+        expect(chat.text(w1)).toContain('distinct=4');
+        if (host) expect(await filesUnder(host)).not.toContain('inventory.csv');
+        const asked = chat.llm.requests.length;
+        await chat.rerun(w1);
+        const again = await chat.finals(w1, 4);
+        expect(again[3]).toMatch(/success|Success/);
+        expect(chat.llm.requests.length).toBe(asked);
+        expect(chat.text(w1).split('distinct=4').length).toBeGreaterThan(2);
+        // the end message names the workspace
+        expect(again[3]).toMatch(/[Ww]orkspace.*inventory\.csv/s);
+        const shown = await chat.show(w1);
+        expect(shown).toMatch(/inventory\.csv \(\d+ B, given\)/);
+      });
+
+      it('W2: a file a turn wrote is an input of the next; a newer file of that name replaces it, and the thread says so', async () => {
+        chat.llm.enqueue(py('with open("clean.csv", "w") as f:\n    f.write("x,y\\n1,10\\n2,20\\n3,12\\n")\nprint("wrote clean.csv")'));
+        const t = await (await chat.run('write clean.csv with two columns')).thread();
+        expect((await chat.finals(t, 1))[0]).toMatch(/success|Success/);
+        const secondColumn = py('import csv\nrows = list(csv.reader(open("clean.csv")))[1:]\nopen("col2.txt", "w").write(" ".join(r[1] for r in rows))\nprint("sum2=" + str(sum(int(r[1]) for r in rows)))');
+        chat.llm.enqueue(secondColumn);
+        const host = await chat.moveWorkers?.(); // queue mode: the next turn runs on another host
+        await chat.reply(t, 'plot the second column of clean.csv');
+        expect((await chat.finals(t, 2))[1]).toMatch(/success|Success/);
+        expect(chat.text(t)).toContain('sum2=42');
+        // the worker of the other host ran the turn (its artifact is on that host's disk), and clean.csv
+        // came from the shared store: that disk never had it
+        if (host) {
+          const there = await filesUnder(host);
+          expect(there).toContain('col2.txt');
+          expect(there).not.toContain('clean.csv');
+        }
+        expect(JSON.stringify(chat.llm.requests.at(-1)!.messages)).toMatch(/clean\.csv \([^)]*written by the program of attempt 1\)/);
+        chat.llm.enqueue(secondColumn);
+        await chat.reply(t, 'again, with this one', { file: { name: 'clean.csv', data: Buffer.from('x,y\n1,1\n2,2\n') } });
+        expect((await chat.finals(t, 3))[2]).toMatch(/success|Success/);
+        expect(chat.text(t)).toMatch(/clean\.csv replaced the earlier file of that name/);
+        expect(chat.text(t)).toContain('sum2=3');
+        // removing a file from the workspace: later turns no longer find it
+        expect(await chat.removeFile(t, 'clean.csv')).toMatch(/removed/i);
+        expect(await chat.show(t)).not.toContain('clean.csv (');
+        chat.llm.enqueue(py('import os\nprint("has=" + str(os.path.exists("clean.csv")))'));
+        await chat.reply(t, 'is clean.csv still there?');
+        await chat.finals(t, 4);
+        expect(chat.text(t)).toContain('has=False');
+      });
+
+      it('two replies at once on a run still at work: both run after it, in order, the later ones say they are queued; retries are deduplicated', async () => {
+        // queue mode: a second worker, so that a reply's job starts while the run's job is at work on the
+        // other one and waits for the run's turn there
+        await chat.addWorker?.();
+        const asked = chat.llm.requests.length;
+        const bounced = () => chat.told().split('already have a job running').length;
+        const bouncedBefore = bounced();
+        // outputs the thread can show only when the programs ran (the code and the replies spell them apart)
+        chat.llm.enqueue(py('import time; time.sleep(2); print("out" + "-one")'), py('print("out" + "-a")'), py('print("out" + "-b")'));
+        const t = await (await chat.run('print turn-one slowly')).thread();
+        // once its code shows, the run is at work (its thread linked): it sleeps for 2 s
+        const until = Date.now() + 30_000;
+        while (!chat.text(t).includes('time.sleep(2)') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        // the requester replies while the run is still at work, another user right after: delivered twice each
+        await chat.reply(t, 'print reply-a', { user: 1, twice: true });
+        await new Promise((r) => setTimeout(r, 200));
+        await chat.reply(t, 'print reply-b', { user: 2, twice: true });
+        const finals = await chat.finals(t, 3);
+        expect(finals.every((f) => /success|Success/.test(f))).toBe(true);
+        const text = chat.text(t);
+        expect(`${text}\n${chat.told()}`).toMatch(/Queued|waits for it|queued/);
+        if (chat.addWorker) expect(text).toMatch(/Another request on this run is going; this one waits for it/);
+        // one after the other: the run first; then each reply once, on attempts 2 and 3 (in either order
+        // when two workers compete for the turn)
+        expect(text.indexOf('out-one')).toBeGreaterThan(-1);
+        expect(text.indexOf('out-one')).toBeLessThan(Math.min(text.indexOf('out-a'), text.indexOf('out-b')));
+        expect(text.split('out-a').length - 1).toBeGreaterThan(0);
+        expect(text.split('out-b').length - 1).toBeGreaterThan(0);
+        expect(finals.join('\n')).toMatch(/3 attempt/);
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(chat.llm.requests.length).toBe(asked + 3);
+        expect(await chat.finals(t, 3)).toHaveLength(3);
+        expect(bounced()).toBe(bouncedBefore);
+      }, 90_000);
+    });
+
+    // queue mode only: an embedded app's jobs die with it (its runs are ended when next read, test/history)
+    if (name.includes('queue')) it('a worker killed mid-run: the thread says so and the run ends failed', async () => {
+      chat.llm.enqueue(py('import time; time.sleep(30); print("never")'));
+      const asked = chat.llm.requests.length;
+      const started = await chat.run('sleep for a long time');
+      const t = await started.thread();
+      await new Promise<void>((resolve) => {
+        const poll = () => (chat.llm.requests.length > asked ? setTimeout(resolve, 1500) : setTimeout(poll, 50));
+        poll();
+      });
+      await chat.killWorkers!();
+      const deadline = Date.now() + 30_000;
+      while (!/interrupted/.test(chat.text(t)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(chat.text(t)).toMatch(/interrupted: the worker running it stopped/);
+      const shown = await chat.show(); // the newest run
+      expect(shown).toContain('sleep for a long time');
+      expect(shown).toMatch(/failed/i);
+    }, 90_000);
+  });
+}
