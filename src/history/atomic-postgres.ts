@@ -137,21 +137,7 @@ export class PostgresAtomics implements AtomicOps {
   /** Memory of a conversation is added to and forgotten from under a transaction-scoped advisory lock on it. */
   memory(): MemoryBackend {
     const query: SqlRunner = async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[];
-    return new SqlMemory(query, async (conversationId, fn) => {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query(`SELECT pg_advisory_xact_lock(hashtext('code-agent-memory:' || $1))`, [conversationId]);
-        const result = await fn(async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[]);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    });
+    return new SqlMemory(query, (conversationId, fn) => this.underLocks([`code-agent-memory:${conversationId}`], fn));
   }
 
   async close(): Promise<void> {
