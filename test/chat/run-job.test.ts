@@ -137,7 +137,8 @@ describe('the run lifecycle', () => {
     expect(improved?.status).toBe('success');
     expect(improved?.attempts).toHaveLength(2);
     expect(replyThread.posts).toContain('result:2:second');
-    expect(replyThread.posts.at(-1)).toBe('final:success:2');
+    // the offer to remember the reply may follow the final message (a reply that changed an answered run: src/memory/offer.ts)
+    expect(replyThread.posts.filter((p) => !p.startsWith('notice:📌')).at(-1)).toBe('final:success:2');
     expect(JSON.stringify(llm.requests.at(-1)!.messages)).toContain('print second');
   }, 60_000);
 

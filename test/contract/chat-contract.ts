@@ -289,6 +289,6 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       const shown = await chat.show(); // the newest run
       expect(shown).toContain('sleep for a long time');
       expect(shown).toMatch(/failed/i);
-    }, 90_000);
+    }, 120_000);
   });
 }

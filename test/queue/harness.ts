@@ -63,8 +63,12 @@ export interface QueueWorldOptions {
   store?: string;
 }
 
-/** Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first). */
-export async function spawnCli(args: string[], cwd: string, ready: RegExp, timeoutMs = 30_000): Promise<Proc & { match: RegExpMatchArray }> {
+/**
+ * Spawns `code-agent <args>` and resolves once a stderr line matches `ready` (or rejects when it exits first).
+ * `timeoutMs`: 60 s by default, since a process that loads every platform's library can take half a minute to start
+ * on a 2-core machine busy with other test files' sandboxes.
+ */
+export async function spawnCli(args: string[], cwd: string, ready: RegExp, timeoutMs = 60_000): Promise<Proc & { match: RegExpMatchArray }> {
   const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
