@@ -4,9 +4,11 @@
  * as an example); then each case's paraphrase is asked in that channel (with memory) and in a
  * channel of its own (without), and its checker scores the answer the user is shown last. Prints
  * accuracy with and without memory, the difference in points, the median time to the final answer,
- * and whether each run was given its own convention.
+ * and whether each run was given its own convention. With `--first`: each first request in a channel
+ * of its own, and the share that ends right after at most one click (`team/first.ts`).
  *
  *   npm run build && node dist/bench/team.js --verify checks --retries 1 --json bench/results/team.json
+ *   node dist/bench/team.js --first --verify checks --retries 0 --json bench/results/team-first.json
  *   node dist/bench/team.js --retrieval          # retrieval alone (no model): ranks and false picks
  *   node dist/bench/team.js --report bench/results/team.json
  */
@@ -20,22 +22,24 @@ import { COMMON_OPTIONS, commonArgs, parseOptions, wholeNumber } from './shared/
 import { UsageError } from './shared/errors.js';
 import { buildExecutor, buildProvider, disposeProvider } from './shared/provider.js';
 import { writeSummary } from './shared/summary-file.js';
-import { TEAM_CASES } from './team/cases.js';
+import { TEAM_CASES, type TeamCase } from './team/cases.js';
+import { askFirst, formatFirstReport, shownStdout, type FirstResult } from './team/first.js';
 import { formatTeamReport, type TeamResult, type TeamSummary } from './team/report.js';
 import { retrievalReport } from './team/retrieval.js';
 import { approvedRunId, teach } from './team/teach.js';
 
-const USAGE = `node dist/bench/team.js [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
+const USAGE = `node dist/bench/team.js [--first] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
   [--model-path F.gguf | --base-url URL --model NAME] [--threads N] [--context-size N] [--max-tokens N] [--json out.json]
 node dist/bench/team.js --retrieval
 node dist/bench/team.js --report out.json`;
 
-const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
+const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
 
 async function main(): Promise<void> {
   const parsed = parseOptions(process.argv.slice(2), OPTIONS, USAGE);
   if (parsed.values.report) {
-    process.stdout.write(`${formatTeamReport(JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary)}\n`);
+    const summary = JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary | FirstSummary;
+    process.stdout.write(`${'first' in summary ? formatFirstReport(summary.provider, summary.verify, summary.retries, summary.first) : formatTeamReport(summary)}\n`);
     return;
   }
   const args = commonArgs(parsed, USAGE, TEAM_CASES.length);
@@ -55,6 +59,10 @@ async function main(): Promise<void> {
     // no run deadline by default: on a shared machine a slow model must not fail a run the other side finished
     const runTimeoutMs = wholeNumber(parsed.values['run-timeout-s'], 'run-timeout-s') * 1000;
     const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs });
+    if (parsed.values.first) {
+      await firstRequests(agent, cases, { provider: llm.name, verify: args.verify, retries: args.retries, first: [] }, args.json).finally(() => disposeProvider(llm));
+      return;
+    }
     const channel = 'bench:team';
     // the teammate teaches every convention of the set, so each run meets the others' too
     const entryOf = await teach(agent.memory!, executor, channel, TEAM_CASES);
@@ -81,10 +89,30 @@ async function main(): Promise<void> {
   }
 }
 
+/** The `--first --json` file. */
+interface FirstSummary {
+  provider: string;
+  verify: string;
+  retries: number;
+  first: FirstResult[];
+}
+
+/** Asks every case's first request in a channel of its own; prints the report. */
+async function firstRequests(agent: Agent, cases: TeamCase[], summary: FirstSummary, json: string | undefined): Promise<void> {
+  process.stderr.write(`team set, first requests: ${cases.length} with ${summary.provider}, verify ${summary.verify}, retries ${summary.retries}\n`);
+  for (const [i, c] of cases.entries()) {
+    const r = await askFirst(agent, c);
+    summary.first.push(r);
+    process.stderr.write(`[${i + 1}/${cases.length}] ${c.id}: ${r.outcome} (${r.status}, ${r.candidates} candidates${r.clicked ? `, clicked ${r.clicked}` : ''}) ${r.seconds.toFixed(0)} s\n`);
+    if (json) writeSummary(json, summary);
+  }
+  process.stdout.write(`${formatFirstReport(summary.provider, summary.verify, summary.retries, summary.first)}\n`);
+}
+
 const mark = (r: TeamResult['with']) => `${r.pass ? 'pass' : 'FAIL'} ${r.status} ${r.seconds.toFixed(0)} s${r.pass ? '' : ` (${r.reason})`}`;
 
 /** Asks a case's paraphrase in a channel; scores the answer shown last. */
-async function ask(agent: Agent, conversationId: string, c: (typeof TEAM_CASES)[number]): Promise<TeamResult['with']> {
+async function ask(agent: Agent, conversationId: string, c: TeamCase): Promise<TeamResult['with']> {
   let used: MemoryUsedEvent | undefined;
   const started = performance.now();
   const run = await agent.run(conversationId, c.paraphrase, {
@@ -95,7 +123,9 @@ async function ask(agent: Agent, conversationId: string, c: (typeof TEAM_CASES)[
     },
   });
   const seconds = (performance.now() - started) / 1000;
-  const stdout = [...run.attempts].reverse().find((a) => a.result)?.result?.stdout ?? '';
+  const last = [...run.attempts].reverse().find((a) => a.result)?.result;
+  const stdout = shownStdout(run);
+  const stderr = last?.stderr.trim() ?? '';
   const verdict = c.check(stdout);
   return {
     pass: verdict.pass,
@@ -103,6 +133,7 @@ async function ask(agent: Agent, conversationId: string, c: (typeof TEAM_CASES)[
     status: run.status,
     seconds,
     attempts: run.attempts.length,
+    ...(stderr ? { stderrTail: stderr.slice(-400) } : {}),
     ...(used ? { used: { definitions: used.definitions, examples: used.examples } } : {}),
   };
 }

@@ -11,6 +11,8 @@ export interface AskResult {
   attempts: number;
   /** What the run was given from memory (absent: nothing). */
   used?: { definitions: { id: string; text: string }[]; examples: { id: string; runId: string }[] };
+  /** The last 400 characters of the last attempt's stderr, when it wrote any (to read why a run failed). */
+  stderrTail?: string;
   /** With memory: whether the run was given its own case's convention. */
   gotOwn?: boolean;
 }

@@ -1,11 +1,11 @@
 /**
  * Retrieval alone, without a model: the teammate teaches one channel the whole set; then, for each
- * paraphrase, which approved examples the recall gives. An example case should get its own example
- * (ranked first); a case taught by a definition has no example of its own, so any example it gets
- * is a false pick (an unrelated request).
+ * paraphrase, which definitions and approved examples the recall gives. A case should get its own
+ * convention (ranked first); any other definition or example it gets is a false pick (a
+ * convention about something else, which a small model tends to compute too).
  */
 import type { HistoryStore } from '../../src/history/types.js';
-import { ChannelMemory, inputSummary } from '../../src/memory/channel-memory.js';
+import { ChannelMemory, recallQuery } from '../../src/memory/channel-memory.js';
 import { chooseMemory, rankExamples } from '../../src/memory/recall.js';
 import type { MemoryEntry } from '../../src/history/memory.js';
 import { Rng } from '../realistic/gen/rng.js';
@@ -27,20 +27,29 @@ export async function retrievalReport(store: HistoryStore, executor: Executor): 
   let examples = 0;
   let falsePicks = 0;
   let others = 0;
+  let ownDefinition = 0;
+  let otherDefinitions = 0;
+  const definitionOf = new Map(TEAM_CASES.map((c) => [c.definition, c.id]));
   for (const c of TEAM_CASES) {
-    const files = inputSummary(await profileInputs(executor, c.files));
-    const ranked = rankExamples(entries, c.paraphrase, files);
-    const recalled = await memory.recall(channel, c.paraphrase, files);
+    const profile = await profileInputs(executor, c.files);
+    const query = recallQuery(c.paraphrase, profile);
+    const ranked = rankExamples(entries, c.paraphrase, query.files);
+    const recalled = await memory.recall(channel, query);
     const own = approvedRunId(c);
     const wrong = recalled.examples.filter((x) => x.runId !== own);
     others += wrong.length;
+    const givenDefinitions = recalled.definitions.map((d) => definitionOf.get(d.text) ?? d.id);
+    otherDefinitions += givenDefinitions.filter((id) => id !== c.id).length;
     if (c.teach === 'example') {
       examples++;
       if (ranked[0]?.entry.example?.runId === own) first++;
       if (recalled.examples.some((x) => x.runId === own)) given++;
-    } else if (recalled.examples.length > 0) falsePicks++;
+    } else {
+      if (recalled.examples.length > 0) falsePicks++;
+      if (givenDefinitions.includes(c.id)) ownDefinition++;
+    }
     const top = ranked.slice(0, 2).map((s) => `${s.entry.example!.runId.replace('r-approved-', '')} ${s.score.toFixed(2)}`);
-    lines.push(`${c.id.padEnd(24)} ${c.teach.padEnd(10)} ranked: ${top.join(', ') || '(none over the threshold)'}`);
+    lines.push(`${c.id.padEnd(24)} ${c.teach.padEnd(10)} examples: ${top.join(', ') || '(none over the threshold)'}; definitions given: ${givenDefinitions.join(', ') || '(none)'}`);
   }
   const definitions = TEAM_CASES.length - examples;
   const speed = recallSpeed();
@@ -49,6 +58,7 @@ export async function retrievalReport(store: HistoryStore, executor: Executor): 
     `own example ranked first: ${first}/${examples}; own example given: ${given}/${examples}`,
     `cases taught by a definition (no example of their own) given some example: ${falsePicks}/${definitions}`,
     `examples given that were not the case's own: ${others} over ${TEAM_CASES.length} runs`,
+    `own definition given: ${ownDefinition}/${definitions}; definitions given that were not the case's own: ${otherDefinitions} over ${TEAM_CASES.length} runs (${definitions} in the channel)`,
     `recall over a full channel (200 entries: 20 definitions, 180 examples), 200 times: median ${speed.median.toFixed(2)} ms, p99 ${speed.p99.toFixed(2)} ms`,
     '',
     ...lines,
@@ -67,7 +77,7 @@ function recallSpeed(): { median: number; p99: number } {
   const times: number[] = [];
   for (let k = 0; k < 200; k++) {
     const started = performance.now();
-    chooseMemory(entries, text(10), `g.csv: CSV: columns: ${text(5)}`);
+    chooseMemory(entries, { request: text(10), files: `g.csv: CSV: columns: ${text(5)}`, values: text(20) });
     times.push(performance.now() - started);
   }
   return { median: median(times), p99: percentile(times, 99) };

@@ -6,7 +6,7 @@
  */
 import type { Run } from '../history/types.js';
 import type { ChannelMemory } from '../memory/channel-memory.js';
-import { inputSummary } from '../memory/channel-memory.js';
+import { recallQuery } from '../memory/channel-memory.js';
 import { emit, type CallOptions } from './call-options.js';
 
 /**
@@ -18,7 +18,7 @@ export async function recallMemory(memory: ChannelMemory | undefined, run: Run, 
   if (!memory?.available || run.memory) return false;
   let recalled;
   try {
-    recalled = await memory.recall(run.conversationId, run.requirement, inputSummary(run.inputProfile));
+    recalled = await memory.recall(run.conversationId, recallQuery(run.requirement, run.inputProfile));
   } catch (err) {
     log(`run ${run.id} starts without its channel's memory: ${(err as Error).message}`);
     return false;

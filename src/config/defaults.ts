@@ -29,5 +29,5 @@ export const DEFAULT_MEMORY_LIMITS = {
   maxExampleBytes: 16 * 1024,
 } as const;
 
-/** How much of a prompt memory may take when the config does not say: 500 tokens of definitions; at most 2 examples in 1,500 tokens. */
-export const DEFAULT_RECALL_BUDGET = { definitionTokens: 500, exampleTokens: 1500, maxExamples: 2 } as const;
+/** How much of a prompt memory may take when the config does not say: at most 3 definitions in 500 tokens; at most 2 examples in 1,500 tokens. */
+export const DEFAULT_RECALL_BUDGET = { definitionTokens: 500, maxDefinitions: 3, exampleTokens: 1500, maxExamples: 2 } as const;

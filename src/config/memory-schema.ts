@@ -27,6 +27,8 @@ export const memorySchema = z
     max_example_bytes: whole(DEFAULT_MEMORY_LIMITS.maxExampleBytes, 1024, 2 ** 24),
     /** Most tokens of definitions in a run's prompt. */
     definition_tokens: whole(DEFAULT_RECALL_BUDGET.definitionTokens, 0, 100_000),
+    /** Most definitions in a run's prompt (those most like its request and files). */
+    max_definitions: whole(DEFAULT_RECALL_BUDGET.maxDefinitions, 0, 50),
     /** Most tokens of approved examples in a run's prompt. */
     example_tokens: whole(DEFAULT_RECALL_BUDGET.exampleTokens, 0, 100_000),
     /** Most approved examples in a run's prompt. */

@@ -71,6 +71,8 @@ export const DEFAULT_MEMORY_LIMITS: MemoryLimits = { ...MEMORY_LIMITS_DEFAULTS }
 export interface RecallBudget {
   /** Most tokens of definitions in a prompt. */
   definitionTokens: number;
+  /** Most definitions in a prompt. */
+  maxDefinitions: number;
   /** Most tokens of examples in a prompt. */
   exampleTokens: number;
   /** Most examples in a prompt. */

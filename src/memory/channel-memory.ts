@@ -17,10 +17,10 @@
 import { checkedEntryBytes, DEFAULT_MEMORY_LIMITS, MemoryEntryError, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from '../history/memory.js';
 import type { HistoryStore, Run, RunMemory } from '../history/types.js';
 import type { InputProfile } from '../data/profile.js';
-import { chooseMemory, DEFAULT_RECALL_BUDGET, type RecallBudget } from './recall.js';
+import { chooseMemory, DEFAULT_RECALL_BUDGET, type RecallBudget, type RecallQuery } from './recall.js';
 
 export { MemoryEntryError, MemoryFullError, type MemoryEntry, type MemoryLimits } from '../history/memory.js';
-export type { RecallBudget } from './recall.js';
+export type { RecallBudget, RecallQuery } from './recall.js';
 
 /** The store keeps no memory (a store without `memory`): nothing can be remembered. */
 export class MemoryUnavailableError extends Error {
@@ -36,6 +36,21 @@ export interface ChannelMemoryOptions {
 /** The input files of a run as an example keeps them: one `name: summary` line each. */
 export function inputSummary(profile: InputProfile | undefined): string {
   return (profile?.files ?? []).map((f) => `${f.name}: ${f.summary}`).join('\n');
+}
+
+/** Most distinct values a {@link RecallQuery} takes from the files' first rows. */
+const MAX_INPUT_VALUES = 80;
+
+/**
+ * What a run is recalled for: its request, its files' summaries, their column names, and the text
+ * values of their first rows (the profile's preview; distinct, numbers left out): the words a
+ * definition may name that no column does ("FTE", "DE").
+ */
+export function recallQuery(request: string, profile: InputProfile | undefined): RecallQuery {
+  const files = profile?.files ?? [];
+  const cells = files.flatMap((f) => (f.rows ?? []).flat()).filter((c) => /\p{L}/u.test(c));
+  const columns = files.flatMap((f) => (f.fields ?? []).map((x) => String(x.name)));
+  return { request, files: inputSummary(profile), values: [...new Set(cells)].slice(0, MAX_INPUT_VALUES).join(' '), columns };
 }
 
 /** See the module comment. */
@@ -107,13 +122,10 @@ export class ChannelMemory {
     return this.backend().forget(conversationId, id.trim(), by, new Date().toISOString());
   }
 
-  /**
-   * What a new run in this conversation is given (see `recall.ts`).
-   * @param files the run's input files, one `name: summary` line each ({@link inputSummary})
-   */
-  async recall(conversationId: string, request: string, files: string): Promise<RunMemory> {
+  /** What a new run in this conversation is given for its request and files (see `recall.ts`). */
+  async recall(conversationId: string, query: RecallQuery): Promise<RunMemory> {
     if (!this.store.memory) return { definitions: [], examples: [] };
-    return chooseMemory(await this.store.memory.list(conversationId, false), request, files, this.budget);
+    return chooseMemory(await this.store.memory.list(conversationId, false), query, this.budget);
   }
 
   private async add(conversationId: string, entry: NewMemoryEntry): Promise<MemoryEntry> {

@@ -1,9 +1,17 @@
 /**
- * What a new run gets from its channel's memory: every definition that fits the definitions'
- * token budget (the newest first when they do not all fit; given most similar to the request first) and
- * the approved examples most similar to its request and input files ({@link cosineScores}) that
- * fit the examples' budget: those whose request is like the new one ({@link MIN_REQUEST_SIMILARITY}),
- * that score at least {@link MIN_EXAMPLE_SCORE} and, after the first, {@link RUNNER_UP_SHARE} of its score.
+ * What a new run gets from its channel's memory ({@link cosineScores} for every similarity):
+ * - the definitions most similar to its request and input files (names, columns and the values of
+ *   their first rows): those that score at least {@link MIN_DEFINITION_SCORE} and, after the first,
+ *   {@link DEFINITION_SHARE} of its score, at most `maxDefinitions` within their token budget, the
+ *   most similar first. Not every definition: given nine, the small local model computed several
+ *   of them (a revenue question crashed on the `refunds` column of "net sales"), and answered
+ *   0 of 9 paraphrases taught by a definition right (docs/memory.md, "Measured"). A definition
+ *   that names columns (`unit_price`: words joined by `_`) none of which the run's files have is
+ *   about other files and is not given (a quarter's total multiplied `amount` by the `units` of
+ *   "revenue = units × unit_price").
+ * - the approved examples most similar to its request and input files that fit the examples'
+ *   budget: those whose request is like the new one ({@link MIN_REQUEST_SIMILARITY}), that score at
+ *   least {@link MIN_EXAMPLE_SCORE} and, after the first, {@link RUNNER_UP_SHARE} of its score.
  */
 import type { MemoryEntry } from '../history/memory.js';
 import type { RunMemory } from '../history/types.js';
@@ -19,6 +27,12 @@ export { DEFAULT_RECALL_BUDGET, type RecallBudget } from '../history/memory.js';
  */
 export const MIN_REQUEST_SIMILARITY = 0.12;
 
+/** Least similarity of a definition with the request and its files (cosine, 0–1) for it to be given. */
+export const MIN_DEFINITION_SCORE = 0.1;
+
+/** A definition after the most similar is given only when it scores at least this share of its score. */
+export const DEFINITION_SHARE = 0.75;
+
 /** Weight of the request's similarity in an example's score; the files' summaries weigh the rest. */
 export const REQUEST_WEIGHT = 0.75;
 
@@ -31,6 +45,52 @@ export const RUNNER_UP_SHARE = 0.5;
 /** A rough token count (about 4 characters a token for English and code). */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
+}
+
+/** What a run is recalled for: its request and its input files. */
+export interface RecallQuery {
+  request: string;
+  /** The run's input files, one `name: summary` line each ('' without files; `inputSummary`). */
+  files: string;
+  /** The text values of the files' first rows, space-separated: words a definition may name ("FTE", "DE"). */
+  values?: string;
+  /** The files' column names (absent or empty: no file, or none known). */
+  columns?: string[];
+}
+
+/** The names a definition gives as written in data (`unit_price`, `amount_eur`), lowercased. */
+export function namedColumns(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu) ?? []);
+}
+
+/** Whether a definition may apply to files with these columns: it names none, or one of them. */
+function fitsColumns(text: string, columns: string[] | undefined): boolean {
+  if (!columns?.length) return true;
+  const named = namedColumns(text);
+  if (named.length === 0) return true;
+  const have = new Set(columns.map((c) => c.toLowerCase()));
+  return named.some((n) => have.has(n));
+}
+
+/** One definition with its score, for the bench and the log. */
+export interface ScoredDefinition {
+  entry: MemoryEntry;
+  score: number;
+}
+
+/**
+ * Scores the live definitions against a run's request, files and their values, best first (ties:
+ * the newest first), those under {@link MIN_DEFINITION_SCORE} or naming only columns the files do
+ * not have left out.
+ */
+export function rankDefinitions(entries: MemoryEntry[], query: RecallQuery): ScoredDefinition[] {
+  const definitions = entries.filter((e) => e.kind === 'definition' && e.removedAt === undefined && fitsColumns(e.text, query.columns));
+  const scores = cosineScores(`${query.request}\n${query.files}\n${query.values ?? ''}`, definitions.map((d) => d.text));
+  return definitions
+    .map((entry, i) => ({ entry, score: scores[i]!, i }))
+    .filter((s) => s.score >= MIN_DEFINITION_SCORE)
+    .sort((a, b) => b.score - a.score || b.i - a.i)
+    .map(({ entry, score }) => ({ entry, score }));
 }
 
 /** One example with its score, for the bench and the log. */
@@ -61,27 +121,23 @@ export function exampleTokens(e: MemoryEntry): number {
   return estimateTokens(`${x.request}\n${x.inputSummary}\n${x.code}`) + 20;
 }
 
-/**
- * Chooses what a run is given from the live entries of its channel.
- * @param inputSummary the run's files, one `name: summary` line each ('' without files)
- */
-export function chooseMemory(entries: MemoryEntry[], request: string, inputSummary: string, budget: RecallBudget = DEFAULT_RECALL_BUDGET): RunMemory {
+/** Chooses what a run is given from the entries of its channel (see the module comment). */
+export function chooseMemory(entries: MemoryEntry[], query: RecallQuery, budget: RecallBudget = DEFAULT_RECALL_BUDGET): RunMemory {
   const live = entries.filter((e) => e.removedAt === undefined);
   const definitions: RunMemory['definitions'] = [];
   let used = 0;
-  for (const d of live.filter((e) => e.kind === 'definition').reverse()) {
-    const tokens = estimateTokens(d.text) + 2;
+  const rankedDefinitions = rankDefinitions(live, query);
+  const bestDefinition = rankedDefinitions[0]?.score ?? 0;
+  for (const { entry, score } of rankedDefinitions) {
+    if (definitions.length >= budget.maxDefinitions || score < DEFINITION_SHARE * bestDefinition) break;
+    const tokens = estimateTokens(entry.text) + 2;
     if (used + tokens > budget.definitionTokens) continue;
     used += tokens;
-    definitions.unshift({ id: d.id, text: d.text });
+    definitions.push({ id: entry.id, text: entry.text });
   }
-  // most relevant first (a small model reads the first lines best); ties keep the order they were added
-  const relevance = cosineScores(`${request}\n${inputSummary}`, definitions.map((d) => d.text));
-  const byRelevance = definitions.map((d, i) => ({ d, i, r: relevance[i]! })).sort((a, b) => b.r - a.r || a.i - b.i).map((x) => x.d);
-  definitions.splice(0, definitions.length, ...byRelevance);
   const examples: RunMemory['examples'] = [];
   let exampleUsed = 0;
-  const ranked = rankExamples(live, request, inputSummary);
+  const ranked = rankExamples(live, query.request, query.files);
   const best = ranked[0]?.score ?? 0;
   for (const { entry, score } of ranked) {
     if (examples.length >= budget.maxExamples || score < MIN_EXAMPLE_SCORE || score < RUNNER_UP_SHARE * best) break;

@@ -82,7 +82,7 @@ describe.each(BACKENDS)('channel memory on $name', ({ start }) => {
       ]);
       expect(Date.parse(audit[0]!.removedAt!)).not.toBeNaN();
       expect((await memory.list(b)).map((e) => e.text)).toEqual(['EU means DE, FR, IT, ES and NL']);
-      expect((await memory.recall(a, 'revenue please', '')).definitions.map((d) => d.text)).toEqual(['our fiscal year starts in April']);
+      expect((await memory.recall(a, { request: 'sales of the fiscal year', files: '' })).definitions.map((d) => d.text)).toEqual(['our fiscal year starts in April']);
     });
   });
 

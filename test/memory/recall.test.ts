@@ -1,12 +1,12 @@
 /**
- * What a run is given from its channel's memory (src/memory/recall.ts): definitions within their
- * token budget (the newest kept when they do not all fit, given in the order they were added),
- * examples most similar to the request and files, within their count and token budget, and none
- * for a request about something else — even on the same file.
+ * What a run is given from its channel's memory (src/memory/recall.ts): the definitions most like
+ * its request and files (their columns and values too), within their count and token budget, none
+ * about something else; examples most similar to the request and files, within their count and
+ * token budget, and none for a request about something else — even on the same file.
  */
 import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '../../src/history/memory.js';
-import { chooseMemory, rankExamples } from '../../src/memory/recall.js';
+import { chooseMemory, DEFAULT_RECALL_BUDGET, DEFINITION_SHARE, namedColumns, rankDefinitions, rankExamples, type RecallBudget } from '../../src/memory/recall.js';
 import { cosineScores, terms } from '../../src/memory/similarity.js';
 
 let n = 0;
@@ -32,18 +32,67 @@ describe('terms and cosine', () => {
 });
 
 describe('chooseMemory', () => {
-  it('gives every definition that fits the budget (the newest when they do not all fit), the most relevant to the request first', () => {
-    const defs = [definition('a'.repeat(40)), definition('b'.repeat(40)), definition('c'.repeat(40))];
-    expect(chooseMemory(defs, 'x', '').definitions.map((d) => d.text[0])).toEqual(['a', 'b', 'c']);
-    // 40 characters ≈ 10 tokens + 2 each: a budget of 25 keeps the two newest
-    const tight = chooseMemory(defs, 'x', '', { definitionTokens: 25, exampleTokens: 1500, maxExamples: 2 });
-    expect(tight.definitions.map((d) => d.text[0])).toEqual(['b', 'c']);
+  const q = (request: string, files = '', values = '') => ({ request, files, values });
+  const budget = (over: Partial<RecallBudget>): RecallBudget => ({ ...DEFAULT_RECALL_BUDGET, ...over });
+
+  it('gives the definitions like the request, not one about something else (a small model computes every definition it is given)', () => {
     const revenue = definition('revenue = units × unit_price');
     const fiscal = definition('our fiscal year starts in April');
-    expect(chooseMemory([fiscal, revenue], 'total revenue per category', '').definitions.map((d) => d.id)).toEqual([revenue.id, fiscal.id]);
-    expect(chooseMemory([fiscal, revenue], 'sales in Q1 of the fiscal year', '').definitions.map((d) => d.id)).toEqual([fiscal.id, revenue.id]);
-    const removed = { ...defs[2]!, removedAt: at, removedBy: 'U2' };
-    expect(chooseMemory([defs[0]!, removed], 'x', '').definitions.map((d) => d.text[0])).toEqual(['a']);
+    const netSales = definition('net sales = gross − refunds − tax');
+    const all = [fiscal, revenue, netSales];
+    expect(chooseMemory(all, q('total revenue per category')).definitions.map((d) => d.id)).toEqual([revenue.id]);
+    expect(chooseMemory(all, q('sales in Q1 of the fiscal year')).definitions.map((d) => d.id)).toEqual([fiscal.id]);
+    expect(chooseMemory(all, q('plot the temperature per room')).definitions).toEqual([]);
+    const removed = { ...revenue, removedAt: at, removedBy: 'U2' };
+    expect(chooseMemory([fiscal, removed, netSales], q('total revenue per category')).definitions).toEqual([]);
+  });
+
+  it("reads the files' columns and first-row values: a paraphrase that avoids the team's word still gets its definition", () => {
+    const headcount = definition('headcount counts active FTE employees only: no contractors and nobody who left');
+    const eu = definition('EU in our reports means DE, FR, IT, ES and NL only');
+    const revenue = definition('revenue = units × unit_price (the sales column is list price before discounts)');
+    const all = [headcount, eu, revenue];
+    expect(chooseMemory(all, q('How many people does each department have? staff.csv', STAFF)).definitions).toEqual([]);
+    expect(chooseMemory(all, q('How many people does each department have? staff.csv', STAFF, 'P1 Engineering FTE active Support left contractor')).definitions.map((d) => d.id)).toEqual([headcount.id]);
+    expect(chooseMemory(all, q('What did the EU bring in? country_orders.csv', 'country_orders.csv: CSV: 50 data rows, columns: country, amount', 'GB ES PL NL')).definitions.map((d) => d.id)).toEqual([eu.id]);
+    expect(chooseMemory(all, q('How much money did each category bring in? sales.csv', SALES)).definitions.map((d) => d.id)).toEqual([revenue.id]);
+  });
+
+  it('leaves out a definition that names only columns the files do not have (it is about other files)', () => {
+    const revenue = definition('revenue = units × unit_price (the sales column is list price before discounts)');
+    const fiscal = definition('our fiscal year starts on 1 April: Q1 2024 is April–June 2024');
+    const request = 'What did we sell in the first quarter of 2024? sales_2024.csv';
+    const yearFile = 'sales_2024.csv: CSV: 60 data rows, columns: date, amount';
+    expect(rankDefinitions([revenue, fiscal], q(request, yearFile)).map((x) => x.entry.id)).toContain(revenue.id);
+    const ranked = rankDefinitions([revenue, fiscal], { ...q(request, yearFile), columns: ['date', 'amount'] });
+    expect(ranked.map((x) => x.entry.id)).toEqual([fiscal.id]);
+    // one of its columns is enough, in any case; a definition naming no column is never left out for it
+    expect(rankDefinitions([revenue], { ...q('revenue per category', SALES), columns: ['Unit_Price', 'category'] }).map((x) => x.entry.id)).toEqual([revenue.id]);
+    expect(namedColumns(revenue.text)).toEqual(['unit_price']);
+    expect(namedColumns(fiscal.text)).toEqual([]);
+  });
+
+  it('gives those that score near the best (ties: the newest first), within the count and the token budget', () => {
+    const tax = definition('refunds per order exclude tax');
+    const shipping = definition('refunds per order exclude shipping');
+    const fees = definition('refunds per order exclude fees');
+    const request = q('total refunds per order');
+    expect(chooseMemory([tax, shipping, fees], request).definitions.map((d) => d.id)).toEqual([fees.id, shipping.id, tax.id]);
+    expect(chooseMemory([tax, shipping, fees], request, budget({ maxDefinitions: 1 })).definitions.map((d) => d.id)).toEqual([fees.id]);
+    const tokens = (d: MemoryEntry) => Math.ceil(d.text.length / 4) + 2;
+    expect(chooseMemory([tax, shipping, fees], request, budget({ definitionTokens: tokens(fees) + tokens(shipping) })).definitions.map((d) => d.id)).toEqual([fees.id, shipping.id]);
+    // one that does not fit is passed over for a shorter one after it
+    expect(chooseMemory([tax, shipping, fees], request, budget({ definitionTokens: tokens(fees) + tokens(tax) })).definitions.map((d) => d.id)).toEqual([fees.id, tax.id]);
+    expect(chooseMemory([tax, shipping, fees], request, budget({ definitionTokens: tokens(fees) - 1 })).definitions).toEqual([]);
+    // one that shares a word but scores far below the best is left out
+    const revenue = definition('revenue = units × unit_price (the sales column is list price before discounts)');
+    const netSales = definition('net sales = gross − refunds − tax');
+    const money = q('How much money did each category bring in? sales.csv', SALES);
+    const channel = [netSales, revenue, definition('our fiscal year starts in April'), definition('headcount counts active FTE employees only')];
+    const ranked = rankDefinitions(channel, money);
+    expect(ranked.map((x) => x.entry.id)).toEqual([revenue.id, netSales.id]);
+    expect(ranked[1]!.score).toBeLessThan(DEFINITION_SHARE * ranked[0]!.score);
+    expect(chooseMemory(channel, money).definitions.map((d) => d.id)).toEqual([revenue.id]);
   });
 
   it('gives the example of a paraphrase, not one about something else on the same file, within the count and token budget', () => {
@@ -51,14 +100,14 @@ describe('chooseMemory', () => {
     const orders = example('How many orders per customer in sales.csv?', SALES);
     const staff = example('Headcount per department from staff.csv?', STAFF);
     const all = [revenue, orders, staff];
-    expect(chooseMemory(all, 'How much revenue did each category bring in? sales.csv', SALES).examples.map((x) => x.id)).toEqual([revenue.id]);
-    expect(chooseMemory(all, 'Plot the units sold per day from sales.csv', SALES).examples).toEqual([]);
-    expect(chooseMemory(all, 'Average temperature per room, rooms.csv', 'rooms.csv: CSV: 36 data rows, columns: room, reading').examples).toEqual([]);
+    expect(chooseMemory(all, q('How much revenue did each category bring in? sales.csv', SALES)).examples.map((x) => x.id)).toEqual([revenue.id]);
+    expect(chooseMemory(all, q('Plot the units sold per day from sales.csv', SALES)).examples).toEqual([]);
+    expect(chooseMemory(all, q('Average temperature per room, rooms.csv', 'rooms.csv: CSV: 36 data rows, columns: room, reading')).examples).toEqual([]);
     const twin = example('Total revenue per category in sales.csv, rounded.', SALES);
-    expect(chooseMemory([...all, twin], 'Total revenue per category? sales.csv', SALES).examples.map((x) => x.id).sort()).toEqual([revenue.id, twin.id].sort());
-    expect(chooseMemory([...all, twin], 'Total revenue per category? sales.csv', SALES, { definitionTokens: 500, exampleTokens: 1500, maxExamples: 1 }).examples).toHaveLength(1);
+    expect(chooseMemory([...all, twin], q('Total revenue per category? sales.csv', SALES)).examples.map((x) => x.id).sort()).toEqual([revenue.id, twin.id].sort());
+    expect(chooseMemory([...all, twin], q('Total revenue per category? sales.csv', SALES), budget({ maxExamples: 1 })).examples).toHaveLength(1);
     const big = example('Total revenue per category in sales.csv', SALES, 'x = 1\n'.repeat(2000));
-    expect(chooseMemory([big], 'Total revenue per category in sales.csv', SALES).examples).toEqual([]); // over the token budget
+    expect(chooseMemory([big], q('Total revenue per category in sales.csv', SALES)).examples).toEqual([]); // over the token budget
     expect(rankExamples([big], 'Total revenue per category in sales.csv', SALES)).toHaveLength(1);
   });
 });
