@@ -6,8 +6,8 @@
  *
  * Keys are sent fully qualified (U+FE0F where the emoji takes it: the spec's `m.reaction` asks it of
  * an emoji key, https://spec.matrix.org/v1.11/client-server-api/#mreaction) and matched without
- * U+FE0F, since clients differ (Element strips variation selectors from some emoji and adds them to
- * others). Platform-neutral: pure functions, our own words.
+ * U+FE0F or a skin tone (U+1F3FB–U+1F3FF), since clients differ (Element strips variation selectors
+ * from some emoji and adds them to others) and 👍🏽 means 👍. Platform-neutral: pure functions, our own words.
  */
 import type { Run } from '../history/types.js';
 import { choicesOf, type Choice } from './settle-view.js';
@@ -30,8 +30,8 @@ export interface ChoiceKey extends Choice {
   seeded: boolean;
 }
 
-/** A key as compared: without U+FE0F (emoji presentation selector). */
-const bare = (key: string) => key.replace(/\ufe0f/g, '');
+/** A key as compared: without U+FE0F (emoji presentation selector) and skin tones. */
+const bare = (key: string) => key.replace(/[\ufe0f\u{1f3fb}-\u{1f3ff}]/gu, '');
 const KNOWN = new Set([...KEYCAPS, ...Object.values(OTHER_KEYS), RERUN_KEY].map(bare));
 
 /** The reaction key of a choice id (`settle:2` → 2️⃣, `approve:up` → 👍); undefined when it has none. */
