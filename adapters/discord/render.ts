@@ -19,6 +19,7 @@ import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { chatOf } from '../../src/chat/run-chat.js';
+import { TRIGGER_WORDS } from '../../src/chat/progress-text.js';
 import { candidatesNotice, confirmedBy } from '../../src/chat/settle-view.js';
 import { choiceRows, feedbackRow } from './choice-buttons.js';
 
@@ -45,15 +46,6 @@ export interface Outgoing {
   files?: OutFile[];
   components?: APIActionRowComponent<APIButtonComponent>[];
 }
-
-
-const TRIGGER_WORDS: Record<Attempt['trigger'], string> = {
-  requirement: 'first version',
-  error: 'auto-fix',
-  feedback: 'from feedback',
-  review: 'fix of a defect the review found',
-  rerun: 're-run of the same code',
-};
 
 /** One line of user text, capped: for quotes and thread names. */
 export function oneLine(text: string, max: number): string {

@@ -2,8 +2,10 @@
  * Matrix's incoming port (src/chat/incoming-port.ts: commands spelled `!run`, `!generate`,
  * `!history`, `!show`, `!remember`, `!memory`; access by room id and user id), and its traffic → the pipeline's single
  * entry: each room event from the sync becomes one {@link IncomingRequest} (or nothing). `!run …` / `!generate …` / `!history` / `!show …`; a message
- * mentioning the bot starts a run; a message in a run's thread is a `reply`; a 🔁 reaction on a
- * run's final message is a `rerun`. Files sent without a caption wait (10 minutes) for their
+ * mentioning the bot starts a run; a message in a run's thread is a `reply`; on a run's final message,
+ * a 🔁 reaction is a `rerun` and a reaction that message offers as a choice (1️⃣, ❌, 👍, …:
+ * src/chat/choice-keys.ts) is a `settle` (an `m.reaction` whose `m.relates_to` is an `m.annotation`
+ * with the emoji as `key`: https://spec.matrix.org/v1.11/client-server-api/#event-annotations-and-reactions). Files sent without a caption wait (10 minutes) for their
  * sender's next request in the same room or thread; a captioned file is a request with its file.
  * End-to-end encrypted rooms are refused with a message: without the crypto module this bot can
  * neither read nor send encrypted events. Invites to rooms outside `allowed_rooms` are declined.
@@ -11,7 +13,8 @@
 import type { MatrixClient } from 'matrix-bot-sdk';
 import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
 import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
-import { line, lines, RUN_KEY, type MatrixMessage } from './markup.js';
+import { choiceOfKey, isAppKey, isRerunKey } from '../../src/chat/choice-keys.js';
+import { CHOICES_KEY, line, lines, RUN_KEY, type MatrixMessage } from './markup.js';
 import { matrixAnswers } from './answers.js';
 import type { MatrixTransport } from './transport.js';
 import type { MatrixSettings } from './settings.js';
@@ -70,7 +73,6 @@ const COMMAND = /^!(run|generate|history|show|remember|memory)(?:\s+([\s\S]*))?$
 const FILE_TYPES = new Set(['m.file', 'm.image', 'm.audio', 'm.video']);
 /** How long a file without a caption waits for its sender's request, and how often an encrypted room is told, in ms. */
 const PENDING_MS = 10 * 60_000;
-const RERUN = /^🔁\ufe0f?$/u;
 
 /** Handles the client's room events (see the module comment). Nothing thrown reaches the client. */
 export function listen(deps: ListenDeps): void {
@@ -98,7 +100,7 @@ export function listen(deps: ListenDeps): void {
     if (ev.type === 'm.room.encrypted') return refuseEncrypted(roomId, ev.event_id);
     if (ev.type !== 'm.room.message' && ev.type !== 'm.reaction') return;
     const rel = ev.content?.['m.relates_to'];
-    if (ev.type === 'm.reaction') return rel?.rel_type === 'm.annotation' && RERUN.test(rel.key) ? reaction(roomId, ev, rel.event_id) : undefined;
+    if (ev.type === 'm.reaction') return rel?.rel_type === 'm.annotation' && isAppKey(String(rel.key)) ? reaction(roomId, ev, rel.event_id, String(rel.key)) : undefined;
     const c = ev.content;
     if (c.msgtype === 'm.notice' || rel?.rel_type === 'm.replace') return; // bots' messages and edits
     const thread: string | undefined = rel?.rel_type === 'm.thread' ? rel.event_id : undefined;
@@ -128,13 +130,15 @@ export function listen(deps: ListenDeps): void {
     await receive(roomId, ev, { kind, text: straightenQuotesInCode(asked.trim()), files, where });
   }
 
-  async function reaction(roomId: string, ev: RoomEvent, target: string): Promise<void> {
+  /** A reaction on the bot's final message: 🔁 re-runs, a choice it offers settles (the same `settle` request as a button). */
+  async function reaction(roomId: string, ev: RoomEvent, target: string, key: string): Promise<void> {
     const final = (await client.getEvent(roomId, target).catch(() => undefined)) as RoomEvent | undefined;
     const runId = final?.sender === botUserId ? final.content?.[RUN_KEY] : undefined;
-    if (typeof runId !== 'string') return;
+    const choice = isRerunKey(key) ? '' : choiceOfKey(final?.content?.[CHOICES_KEY], key);
+    if (typeof runId !== 'string' || choice === undefined) return;
     const rel = final!.content['m.relates_to'];
     const thread = rel?.rel_type === 'm.thread' ? String(rel.event_id) : undefined;
-    await receive(roomId, ev, { kind: 'rerun', text: '', files: [], runId, where: { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread } : {}) } });
+    await receive(roomId, ev, { kind: choice ? 'settle' : 'rerun', text: choice, files: [], runId, where: { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread } : {}) } });
   }
 
   async function receive(roomId: string, ev: RoomEvent, part: Pick<IncomingRequest, 'kind' | 'text' | 'files' | 'where'> & { runId?: string }): Promise<void> {

@@ -8,9 +8,11 @@
 import { capText, neutraliseFences, statusLine } from '../../src/chat/format.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
+import { candidatesNotice, confirmedBy } from '../../src/chat/settle-view.js';
+import { choiceKeys, choiceKeysHint, offeredChoices, RERUN_KEY } from '../../src/chat/choice-keys.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
 import { madeAttempts } from '../../src/history/attempts.js';
-import { progressText } from '../../src/chat/progress-text.js';
+import { progressText, TRIGGER_WORDS } from '../../src/chat/progress-text.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import { boundLine } from '../../src/text/cut.js';
@@ -23,10 +25,9 @@ import { boundLine } from '../../src/text/cut.js';
 export const CONTENT_BYTES = 24_000;
 /** Characters of untrusted text shown in one code block before the cap tightens for {@link CONTENT_BYTES}. */
 const BLOCK_CHARS = 4000;
-/** The key of a final message's content that names its run (a 🔁 reaction on that message re-runs it). */
+/** The keys of a final message's content naming its run and the reactions it offers (key → choice id, src/chat/choice-keys.ts). */
 export const RUN_KEY = 'org.code-agent.run_id';
-/** The reaction that re-runs a run; the bot puts it under every final message so clients show it as a button. */
-export const RERUN_REACTION = '🔁';
+export const CHOICES_KEY = 'org.code-agent.choices';
 
 /** A file to upload into the thread: bytes in memory or a host path. */
 export interface OutFile {
@@ -42,10 +43,10 @@ export interface Rich {
   block?: boolean;
 }
 
-/** One message: its text, the files posted after it, the run it ends and the reactions the bot adds. */
+/** One message: its text, the files posted after it, more keys of its event's content, and the reactions the bot adds. */
 export interface MatrixMessage extends Rich {
   files?: OutFile[];
-  runId?: string;
+  content?: Record<string, unknown>;
   reactions?: string[];
 }
 
@@ -89,20 +90,12 @@ export function fitted(build: (chars: number) => MatrixMessage): MatrixMessage {
   return build(100);
 }
 
-const TRIGGER_WORDS: Record<string, string> = {
-  requirement: 'first version',
-  error: 'auto-fix',
-  feedback: 'from feedback',
-  review: 'fix of a defect the review found',
-  rerun: 're-run of the same code',
-};
-
 /** A run's outcome in one line, e.g. `✅ Success · 2 attempts · run r-1`. */
 export function finalState(run: Run): string {
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   const why = boundLine(run.error ?? run.status, 300);
-  if (run.status === 'success') return `✅ Success · ${attempts} · run ${run.id}`;
+  if (run.status === 'success') return `✅ Success · ${boundLine(confirmedBy(run) ?? attempts, 200)} · run ${run.id}`;
   if (run.status === 'generated') return `📝 Code generated (not run) · run ${run.id}`;
   if (run.status === 'unverified') return `⚠️ Ran, but not confirmed · ${attempts} · run ${run.id} · ${why}`;
   return `❌ Failed · ${attempts} · run ${run.id} · ${why}`;
@@ -132,10 +125,9 @@ function resultMessages(attempt: number, result: ExecutionResult): MatrixMessage
   return [text];
 }
 
-/** A notice: its title, then its lines in a code block. */
-function noticeMessage(notice: Notice): MatrixMessage {
-  return fitted((chars) => lines([line(notice.title), ...(notice.lines.length ? [block(notice.lines.join('\n'), chars, 20)] : [])]));
-}
+/** A notice: its title, then its lines in a code block (`chars` at most). */
+const noticeParts = (notice: Notice, chars: number): Rich[] => [line(notice.title), ...(notice.lines.length ? [block(notice.lines.join('\n'), chars, 20)] : [])];
+const noticeMessage = (notice: Notice) => fitted((chars) => lines(noticeParts(notice, chars)));
 
 /** Matrix's {@link ThreadMarkup}. */
 export const matrixMarkup: ThreadMarkup<MatrixMessage> = {
@@ -146,7 +138,7 @@ export const matrixMarkup: ThreadMarkup<MatrixMessage> = {
     return lines([inline(strong(`Attempt ${attempt}`), line(`✍️ writing…${note}`)), block(tail.text, 3000, 40, 'python')]);
   },
   code(shown) {
-    const title = inline(strong(`Attempt ${shown.attempt}`), line(TRIGGER_WORDS[shown.trigger] ?? shown.trigger));
+    const title = inline(strong(`Attempt ${shown.attempt}`), line(TRIGGER_WORDS[shown.trigger]));
     if (!shown.code) return { edit: lines([title, line(`⚠️ ${boundLine(shown.error ?? 'no code in the reply', 500)}`)]) };
     const whole = lines([title, block(shown.code, shown.code.length + 1, Infinity, 'python')]);
     if (contentBytes(whole) <= CONTENT_BYTES) return { edit: whole };
@@ -164,9 +156,13 @@ export const matrixMarkup: ThreadMarkup<MatrixMessage> = {
       return lines([title, shown], shown.truncated ? { files: [{ name: `auto-fix-${view.retry}-error.txt`, data: Buffer.from(view.reason) }] } : {});
     });
   },
+  // the choices are reactions on this message (src/chat/choice-keys.ts; docs/matrix.md says why some are added by the bot)
   final(run, workspace) {
-    const hint = `React ${RERUN_REACTION} to ${run.status === 'generated' ? 'run it' : 'run it again'}; reply in this thread to improve it (files you send in the thread go to the sandbox).`;
-    return lines([strong(finalState(run)), line(hint), ...(workspace ? [line(boundLine(workspace, 600))] : [])], { runId: run.id, reactions: [RERUN_REACTION] });
+    const keys = choiceKeys(run);
+    const candidates = candidatesNotice(run);
+    const hint = `React ${RERUN_KEY} to ${run.status === 'generated' ? 'run it' : 'run it again'}; reply in this thread to improve it (files you send in the thread go to the sandbox).`;
+    const extra = { content: { [RUN_KEY]: run.id, [CHOICES_KEY]: offeredChoices(keys) }, reactions: [...keys.filter((k) => k.seeded).map((k) => k.key), RERUN_KEY] };
+    return fitted((chars) => lines([strong(finalState(run)), ...(candidates ? noticeParts(candidates, chars) : []), ...(keys.length ? [line(choiceKeysHint(keys))] : []), line(hint), ...(workspace ? [line(boundLine(workspace, 600))] : [])], extra));
   },
   failure: (reason) => lines([line(`⚠️ ${reason}`)]),
   note: (text) => lines([line(`⚠️ ${text}`)]),

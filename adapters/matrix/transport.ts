@@ -1,7 +1,7 @@
 /**
  * Matrix's client-server API as this adapter uses it, through matrix-bot-sdk's {@link MatrixClient}:
  * messages in a thread (`m.thread` with the reply fallback), edits (`m.replace`), files through the
- * media repository, reactions, and downloads through authenticated media
+ * media repository, reactions (`m.annotation`, https://spec.matrix.org/v1.11/client-server-api/#event-annotations-and-reactions), and downloads through authenticated media
  * (`/_matrix/client/v1/media/download`, https://spec.matrix.org/v1.11/client-server-api/#get_matrixclientv1mediadownloadservernamemediaid;
  * Synapse refuses new media on the legacy unauthenticated path). Every message says `m.mentions: {}`:
  * it mentions nobody, so no text in it pings anyone (https://spec.matrix.org/v1.11/client-server-api/#user-and-room-mentions).
@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MatrixClient } from 'matrix-bot-sdk';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
-import { RUN_KEY, type MatrixMessage, type OutFile } from './markup.js';
+import type { MatrixMessage, OutFile } from './markup.js';
 
 /** Where messages go: a room, and the root event of the thread inside it (none: the room itself). */
 export interface MatrixPlace {
@@ -57,7 +57,7 @@ export class MatrixTransport {
 
   /** Posts a message (then its files, then the bot's reactions under it). @returns the message's event id */
   async post(place: MatrixPlace, msg: MatrixMessage): Promise<string | undefined> {
-    const id = await this.send(place.roomId, 'm.room.message', { ...text(msg), ...relation(place), ...(msg.runId ? { [RUN_KEY]: msg.runId } : {}) });
+    const id = await this.send(place.roomId, 'm.room.message', { ...text(msg), ...relation(place), ...msg.content });
     for (const file of msg.files ?? []) await this.upload(place, file);
     for (const key of id ? msg.reactions ?? [] : []) await this.send(place.roomId, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: id, key } });
     return id;

@@ -4,6 +4,16 @@
  * progress step fails the type check here until it has its words.
  */
 import type { ProgressLine, TurnKind } from './port.js';
+import type { Attempt } from '../history/types.js';
+
+/** What made each attempt, in the words an attempt's title shows (`Attempt 2 · auto-fix`). */
+export const TRIGGER_WORDS: Record<Attempt['trigger'], string> = {
+  requirement: 'first version',
+  error: 'auto-fix',
+  feedback: 'from feedback',
+  review: 'fix of a defect the review found',
+  rerun: 're-run of the same code',
+};
 
 /** What the progress line says at the start of each kind of turn. */
 const STARTING: Record<TurnKind, string> = {

@@ -5,10 +5,13 @@
  * is a 🔁 reaction on the final message, Improve is a reply (Matrix has no modal); `!history` and
  * `!show` are answered as replies. "Delivered twice": embedded, the sync's event is handled again;
  * in queue mode a second ingress syncs the same account, so every event reaches two processes.
+ * The settle scenarios' driver (settle-driver.ts) picks a choice as a person does on Matrix: a reaction
+ * (`m.annotation`) on the run's final message; only alice may use the bot there, bob is the outsider.
  */
-import { RUN_KEY } from '../../adapters/matrix/markup.js';
+import { CHOICES_KEY, RUN_KEY } from '../../adapters/matrix/markup.js';
 import { startMatrixWorld, type MatrixWorld, type Person } from '../matrix/harness.js';
 import { AGENT, queueWorkers, type ChatDriver, type GivenFile } from './chat-driver.js';
+import { SALES, type SettleDriver } from './settle-driver.js';
 
 /** A driver over a started world. */
 function matrixDriver(w: MatrixWorld): ChatDriver {
@@ -80,3 +83,40 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
 export const matrixEmbedded = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries }));
 /** Matrix in queue mode: two ingresses syncing the bot's account, one worker. */
 export const matrixQueue = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries, queue: { workers: 1, ingresses: 2 } }));
+
+/** The settle scenarios on Matrix (see the module comment), embedded or in queue mode (one ingress, one worker). */
+export async function matrixSettle(queue: boolean): Promise<SettleDriver> {
+  const w = await startMatrixWorld({ maxRetries: 1, agent: { verify: 'checks' }, matrix: ({ alice }) => ({ allowed_users: [alice.userId] }), ...(queue ? { queue: { workers: 1 } } : {}) });
+  const t = w.alice.timeline;
+  const bot = w.botUser.userId;
+  const finals = (root: string) => t.inThread(root).filter((e) => typeof e.content[RUN_KEY] === 'string');
+  const offered = (root: string, n: number) => Object.entries((finals(root)[n - 1]?.content[CHOICES_KEY] ?? {}) as Record<string, string>);
+  return {
+    llm: w.llm,
+    refusal: /You are not on the list of people who may use this bot/,
+    publicAnswers: true,
+    async run(requirement) {
+      const url = await w.alice.client.uploadContent(Buffer.from(SALES), 'text/csv', 'sales.csv');
+      await w.alice.client.sendMessage(w.roomId, { msgtype: 'm.file', body: 'sales.csv', url, info: { size: SALES.length } });
+      return w.alice.client.sendMessage(w.roomId, { msgtype: 'm.text', body: `codebot: ${requirement}`, 'm.mentions': { user_ids: [bot] } });
+    },
+    async final(root, n) {
+      await t.waitFor(() => finals(root).length >= n, 90_000, `final message #${n}`);
+      return { text: String(finals(root)[n - 1]!.content.body), choices: offered(root, n).map(([, id]) => id) };
+    },
+    async click(root, choice, user) {
+      const key = offered(root, finals(root).length).find(([, id]) => id === choice)![0];
+      // a client may send the key with or without U+FE0F (Element's quick 👍 has it): both are the same choice
+      const sent = choice === 'approve:up' ? `${key}\ufe0f` : key;
+      const person = user ? w.bob : w.alice;
+      await person.client.sendEvent(w.roomId, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: finals(root).at(-1)!.event_id, key: sent } });
+    },
+    appReactions(root, n) {
+      const target = finals(root)[n - 1]?.event_id;
+      return t.events.filter((e) => e.type === 'm.reaction' && e.sender === bot && e.content['m.relates_to']?.event_id === target).map((e) => String(e.content['m.relates_to'].key));
+    },
+    text: (root) => t.inThread(root).map((e) => String(e.content.body)).join('\n'),
+    told: () => t.events.filter((e) => e.sender === bot && e.type === 'm.room.message').map((e) => String(e.content.body)).join('\n'),
+    close: () => w.close(),
+  };
+}

@@ -1,10 +1,10 @@
 /**
- * Settling in chat, on Slack and Discord, each embedded and in queue mode (the fakes speak the real
- * protocols; queue mode runs real redis, ingress and worker processes built from dist/): a run
- * whose attempt and independent programs disagree ends ⚠️ with its candidates, their readings and
- * a button each; a click ends it ✅ "confirmed by" that person with no LLM call (the fake LLM sees
- * no new request); 👍 records an approval; on Slack, a click by someone the access lists leave
- * out is refused and changes nothing.
+ * Settling in chat, on Slack, Discord and Matrix, each embedded and in queue mode (the fakes speak
+ * the real protocols, Matrix is a real Synapse; queue mode runs real redis, ingress and worker
+ * processes built from dist/): a run whose attempt and independent programs disagree ends ⚠️ with
+ * its candidates, their readings and a choice each (a button; on Matrix a reaction); a click ends it
+ * ✅ "confirmed by" that person with no LLM call (the fake LLM sees no new request); 👍 records an
+ * approval; a click by someone the access lists leave out is refused and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeOpenAi } from '../fakes/openai-server.js';
@@ -16,27 +16,13 @@ import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/h
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
 import { startQueueWorld } from '../queue/harness.js';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
+import { SALES, type SettleDriver } from './settle-driver.js';
+import { matrixSettle } from './matrix-driver.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
-const SALES = 'country,items,status\nDE,10,paid\nDE,4,paid\nFR,9,paid\nIT,1,refunded\n';
 const ALL = "import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df['items'].sum())";
 const PAID = "import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df[df['status'] == 'paid']['items'].sum())";
 const AGENT = { max_retries: 1, verify: 'checks' };
-
-/** What the scenario does on a platform. */
-interface SettleDriver {
-  llm: FakeOpenAi;
-  /** Starts a run with sales.csv; resolves with its thread once its last message is there. */
-  run(requirement: string): Promise<string>;
-  /** The n-th last message of a thread (1-based), once there. */
-  final(thread: string, n: number): Promise<{ text: string; choices: string[] }>;
-  /** Clicks the choice `choice` (e.g. `settle:1`, `approve:up`) on the thread's latest last message. */
-  click(thread: string, choice: string, user?: 'outsider'): Promise<void>;
-  text(thread: string): string;
-  /** What only a requester was told. */
-  told(): string;
-  close(): Promise<void>;
-}
 
 function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>): SettleDriver {
   const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
@@ -56,6 +42,7 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   let seq = 0;
   return {
     llm,
+    refusal: /You are not on the list of people who/,
     async run(requirement) {
       const before = roots().length;
       const file = slack.hostFile('sales.csv', Buffer.from(SALES));
@@ -82,13 +69,17 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   };
 }
 
-function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, alice: FakeUser, close: () => Promise<void>): SettleDriver {
+function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, people: { alice: FakeUser; bob: FakeUser }, close: () => Promise<void>): SettleDriver {
+  const { alice, bob } = people;
   const finals = (thread: string) => discord.messagesIn(thread).filter((m) => m.components.length > 0);
+  /** An ephemeral message (flag 64) is seen by its requester only. */
+  const ephemeral = (m: FakeMessage) => (Number(m.flags) & 64) !== 0;
   const buttons = (m: FakeMessage) =>
     (m.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((row) => row.components).filter((b) => b.custom_id.startsWith('ca:choice:'));
   const choiceOf = (customId: string) => customId.split(':').slice(3).join(':');
   return {
     llm,
+    refusal: /You do not have a role that may run code here/,
     async run(requirement) {
       const i = discord.slash('run', { requirement }, { user: alice, channelId: channel }, { file: { name: 'sales.csv', data: Buffer.from(SALES) } });
       return discord.waitFor(() => i.originalMessageId && discord.world.channels.has(i.originalMessageId) && i.originalMessageId, 30_000, 'the thread');
@@ -98,19 +89,20 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, a
       const m = finals(thread)[n - 1]!;
       return { text: m.content, choices: buttons(m).map((b) => choiceOf(b.custom_id)) };
     },
-    async click(thread, choice) {
+    async click(thread, choice, user) {
       const m = finals(thread).at(-1)!;
       const button = buttons(m).find((b) => choiceOf(b.custom_id) === choice)!;
-      discord.click(m, button.custom_id, { user: alice, channelId: thread });
+      discord.click(m, button.custom_id, { user: user ? bob : alice, channelId: thread });
     },
-    text: (thread) => discord.messagesIn(thread).map((m) => m.content).join('\n'),
-    told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
+    text: (thread) => discord.messagesIn(thread).filter((m) => !ephemeral(m)).map((m) => m.content).join('\n'),
+    told: () => [...discord.world.messages.values()].filter(ephemeral).map((m) => m.content).join('\n'),
     close,
   };
 }
 
-/** Slack lets U_ALICE and U_BOB use the app (U_EVE is left out). */
+/** Slack lets U_ALICE and U_BOB use the app (U_EVE is left out); Discord and Matrix let alice (bob is left out). */
 const SLACK_ACCESS = { allowed_users: ['U_ALICE', 'U_BOB'] };
+const discordAccess = (w: { alice: FakeUser }) => ({ allowed_users: [w.alice.id] });
 
 const WORLDS: Record<string, () => Promise<SettleDriver>> = {
   'Slack, embedded': async () => {
@@ -118,17 +110,19 @@ const WORLDS: Record<string, () => Promise<SettleDriver>> = {
     return slackDriver(w.slack, w.llm, w.appUrl!, () => w.close());
   },
   'Discord, embedded': async () => {
-    const w = await startDiscordWorld({ maxRetries: AGENT.max_retries, verify: 'checks' });
-    return discordDriver(w.discord, w.llm, w.general.id, w.alice, () => w.close());
+    const w = await startDiscordWorld({ maxRetries: AGENT.max_retries, verify: 'checks', discord: discordAccess });
+    return discordDriver(w.discord, w.llm, w.general.id, w, () => w.close());
   },
   'Slack, queue mode': async () => {
     const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT, slack: SLACK_ACCESS });
     return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close());
   },
   'Discord, queue mode': async () => {
-    const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT });
-    return discordDriver(w.discord, w.llm, w.general.id, w.alice, () => w.close());
+    const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT, discord: discordAccess });
+    return discordDriver(w.discord, w.llm, w.general.id, w, () => w.close());
   },
+  'Matrix, embedded': () => matrixSettle(false),
+  'Matrix, queue mode': () => matrixSettle(true),
 };
 
 describe.each(Object.keys(WORLDS))('%s', (name) => {
@@ -155,15 +149,23 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     expect(chat.llm.requests).toHaveLength(3);
   });
 
-  if (name.startsWith('Slack')) {
-    it('a click by someone without access is refused and changes nothing', async () => {
-      const before = chat.text(thread);
-      await chat.click(thread, 'settle:2', 'outsider');
-      await expect.poll(() => chat.told(), { timeout: 20_000 }).toMatch(/You are not on the list of people who/);
-      await new Promise((r) => setTimeout(r, 1000));
-      expect(chat.text(thread)).toBe(before);
+  if (name.startsWith('Matrix')) {
+    it('the bot reacts 1️⃣ 2️⃣ ❌ and 🔁 under that message, so a person only clicks one; 👍/👎 are the client\'s own', async () => {
+      await expect.poll(() => chat.appReactions!(thread, 1), { timeout: 20_000 }).toEqual(['1️⃣', '2️⃣', '❌', '🔁']);
+      expect((await chat.final(thread, 1)).text).toContain('React 1️⃣ or 2️⃣ to pick the right answer (no new LLM call), ❌ if none is. React 👍 to approve the answer, 👎 if something is wrong.');
     });
   }
+
+  it('a click by someone without access is refused and changes nothing', async () => {
+    const before = chat.text(thread);
+    await chat.click(thread, 'settle:2', 'outsider');
+    await expect.poll(() => chat.told(), { timeout: 20_000 }).toMatch(chat.refusal);
+    await new Promise((r) => setTimeout(r, 1000));
+    // where a refusal cannot be private (Matrix) it is the one line added
+    const after = chat.text(thread).split('\n').filter((l) => !(chat.publicAnswers && chat.refusal.test(l)));
+    expect(after.join('\n')).toBe(before);
+    expect(chat.llm.requests).toHaveLength(3);
+  });
 
   it('a click ends the run ✅ confirmed by that person, with the chosen output, and no LLM call', async () => {
     await chat.click(thread, 'settle:1');
@@ -171,6 +173,7 @@ describe.each(Object.keys(WORLDS))('%s', (name) => {
     expect(final.text).toMatch(/confirmed by \S+ \(candidate 1\)/);
     expect(final.choices).toEqual(['approve:up', 'approve:down']);
     expect(chat.text(thread)).toMatch(/Confirmed by \S+: candidate 1 is the answer/);
+    if (chat.appReactions) await expect.poll(() => chat.appReactions!(thread, 2), { timeout: 20_000 }).toEqual(['🔁']);
     expect(chat.llm.requests).toHaveLength(3); // no new request reached the LLM
   });
 

@@ -42,7 +42,8 @@ export interface WorldOptions {
   replies?: FakeReply[];
   /** `agent.verify`; default `off`, so that scripted replies are all code. */
   verify?: 'off' | 'checks' | 'review' | 'both';
-  discord?: Record<string, unknown>;
+  /** `discord` keys over the defaults, or made from the world's people and role (e.g. access lists naming alice). */
+  discord?: Record<string, unknown> | ((w: { alice: FakeUser; bob: FakeUser; coderRole: string }) => Record<string, unknown>);
   settings?: Partial<DiscordSettings>;
   gateway?: GatewayOptions;
   maxRetries?: number;
@@ -72,7 +73,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: dir, ...options.store },
       ...(options.tools ? { tools: typeof options.tools === 'function' ? options.tools(general.id) : options.tools } : {}),
       ...options.config,
-      discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, ...options.discord },
+      discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, ...(typeof options.discord === 'function' ? options.discord({ alice, bob, coderRole }) : options.discord) },
     },
     {},
   );

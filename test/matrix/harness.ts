@@ -103,6 +103,8 @@ export interface MatrixWorld {
 /** Options of {@link startMatrixWorld}. */
 export interface MatrixWorldOptions {
   maxRetries?: number;
+  /** `agent` keys over the defaults (e.g. `verify: 'checks'`). */
+  agent?: Record<string, unknown>;
   /** `matrix` keys over the defaults. */
   matrix?: (w: { hs: TestHomeserver; bot: MatrixUser; alice: MatrixUser; bob: MatrixUser; roomId: string }) => Record<string, unknown>;
   /** Queue mode: how many workers, and ingresses (each with a data dir of its own: its sync token). */
@@ -154,7 +156,7 @@ export async function startMatrixWorld(options: MatrixWorldOptions = {}): Promis
     if (!options.queue) {
       const config = parseConfig({
         llm: { provider: 'openai', base_url: llm.url, api_key: 'test', model: 'fake-model', max_retries: 0 },
-        agent: { max_retries: options.maxRetries ?? 2, verify: 'off' },
+        agent: { max_retries: options.maxRetries ?? 2, verify: 'off', ...options.agent },
         sandbox: { timeout_s: 10 },
         store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: dir },
         matrix,
@@ -164,7 +166,7 @@ export async function startMatrixWorld(options: MatrixWorldOptions = {}): Promis
     } else {
       redis = await startRedis();
       const configFile = join(dir, 'config.yaml');
-      await writeFile(configFile, stringify({ ...commonConfig(llm.url, redis.url, dir, {}, 'error', { max_retries: options.maxRetries ?? 2 }), matrix, queue: { url: redis.url, name: 'matrix-test', lock_s: 2, stalled_interval_s: 1 } }));
+      await writeFile(configFile, stringify({ ...commonConfig(llm.url, redis.url, dir, {}, 'error', { max_retries: options.maxRetries ?? 2, ...options.agent }), matrix, queue: { url: redis.url, name: 'matrix-test', lock_s: 2, stalled_interval_s: 1 } }));
       world.workers = [];
       world.addWorker = async (o = {}) => {
         const proc = await spawnCli(['worker', '--config', o.dataDir ? await configWithDataDir(configFile, o.dataDir) : configFile], dir, /worker running/);

@@ -41,6 +41,8 @@ export interface DiscordQueueOptions {
   logLevel?: string;
   /** `agent` keys over the defaults (no auto-fix, no verification). */
   agent?: Record<string, unknown>;
+  /** `discord` keys over the defaults, made from the world's people (e.g. access lists naming alice). */
+  discord?: (w: { alice: FakeUser; bob: FakeUser }) => Record<string, unknown>;
   /** The config's `tools` section (none by default), or made from the id of the world's `general` channel. */
   tools?: Record<string, unknown> | ((general: string) => Record<string, unknown>);
 }
@@ -62,7 +64,7 @@ export async function startDiscordQueueWorld(options: DiscordQueueOptions): Prom
     stringify({
       ...commonConfig(llm.url, redis.url, dir, options.sandbox, options.logLevel, options.agent),
       ...(options.tools ? { tools: typeof options.tools === 'function' ? options.tools(general.id) : options.tools } : {}),
-      discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, history_limit: 25 },
+      discord: { token: 'test-token', application_id: discord.world.applicationId, api_url: discord.apiUrl, history_limit: 25, ...options.discord?.({ alice, bob }) },
       queue: { url: redis.url, name: 'discord-test', lock_s: 2, stalled_interval_s: 1 },
     }),
   );
