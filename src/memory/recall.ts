@@ -58,9 +58,18 @@ export interface RecallQuery {
   columns?: string[];
 }
 
-/** The names a definition gives as written in data (`unit_price`, `amount_eur`), lowercased. */
+/**
+ * The names a definition gives as written in data, lowercased: words joined by `_` (`unit_price`,
+ * `amount_eur`), and the operands of a formula after its `=` when each is one word (`net sales =
+ * gross − refunds − tax` names `gross`, `refunds`, `tax`; text in parentheses is left out).
+ */
 export function namedColumns(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu) ?? []);
+  const lower = text.toLowerCase();
+  const joined = lower.match(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu) ?? [];
+  const formula = lower.replace(/\([^)]*\)/g, ' ').split('=')[1];
+  const operands = formula?.split(/[-+*/×·÷−]/).map((x) => x.trim()) ?? [];
+  const words = operands.length > 1 && operands.every((x) => /^[\p{L}_][\p{L}\p{N}_]*$/u.test(x)) ? operands : [];
+  return [...new Set([...joined, ...words])];
 }
 
 /** Whether a definition may apply to files with these columns: it names none, or one of them. */

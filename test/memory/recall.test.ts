@@ -58,7 +58,7 @@ describe('chooseMemory', () => {
     expect(chooseMemory(all, q('How much money did each category bring in? sales.csv', SALES)).definitions.map((d) => d.id)).toEqual([revenue.id]);
   });
 
-  it('leaves out a definition that names only columns the files do not have (it is about other files)', () => {
+  it('leaves out a definition that names only columns the files do not have (it is about other files): joined words, a formula', () => {
     const revenue = definition('revenue = units × unit_price (the sales column is list price before discounts)');
     const fiscal = definition('our fiscal year starts on 1 April: Q1 2024 is April–June 2024');
     const request = 'What did we sell in the first quarter of 2024? sales_2024.csv';
@@ -68,8 +68,15 @@ describe('chooseMemory', () => {
     expect(ranked.map((x) => x.entry.id)).toEqual([fiscal.id]);
     // one of its columns is enough, in any case; a definition naming no column is never left out for it
     expect(rankDefinitions([revenue], { ...q('revenue per category', SALES), columns: ['Unit_Price', 'category'] }).map((x) => x.entry.id)).toEqual([revenue.id]);
-    expect(namedColumns(revenue.text)).toEqual(['unit_price']);
+    expect(namedColumns(revenue.text)).toEqual(['unit_price', 'units']);
     expect(namedColumns(fiscal.text)).toEqual([]);
+    // a formula's one-word operands are columns too; a formula with a phrase in it names none
+    expect(namedColumns('net sales = gross − refunds − tax')).toEqual(['gross', 'refunds', 'tax']);
+    expect(namedColumns('conversion rate = visitors who bought / unique visitors')).toEqual([]);
+    expect(namedColumns('EU in our reports means DE, FR, IT, ES and NL only')).toEqual([]);
+    const netSales = definition('net sales = gross − refunds − tax');
+    expect(rankDefinitions([netSales, fiscal], { ...q(request, yearFile), columns: ['date', 'amount'] }).map((x) => x.entry.id)).toEqual([fiscal.id]);
+    expect(rankDefinitions([netSales], { ...q('net sales per region', 'region_sales.csv: columns: region, gross, refunds, tax'), columns: ['region', 'gross', 'refunds', 'tax'] }).map((x) => x.entry.id)).toEqual([netSales.id]);
   });
 
   it('gives those that score near the best (ties: the newest first), within the count and the token budget', () => {
