@@ -3,20 +3,20 @@
  * question after a run that ended with candidates, and `code-agent run`'s on a terminal): the same
  * choices as the chat buttons (src/chat/settle-view.ts), made by the local user, no LLM call.
  */
-import { userInfo } from 'node:os';
 import type { Agent } from '../../src/agent/agent.js';
 import type { Run } from '../../src/history/types.js';
 import type { Person } from '../../src/history/candidates.js';
 import { InputError } from '../../src/config/errors.js';
 import { candidatesNotice, outcomeText, parseChoice, type ChoiceAction } from '../../src/chat/settle-view.js';
+import { terminalUser } from './memory-command.js';
 
-/** The terminal's user, as a run records who settled or approved it. */
+/**
+ * The terminal's user, as a run records who settled or approved it: the same id as `/remember` and
+ * `code-agent memory` record (`terminal:<login>`), shown by the login name.
+ */
 export function terminalPerson(): Person {
-  try {
-    return { id: userInfo().username };
-  } catch {
-    return { id: 'terminal' };
-  }
+  const id = terminalUser();
+  return { id, name: id.replace(/^terminal:/, '') || id };
 }
 
 /** The candidates of a run awaiting settlement and how to choose, as lines; empty when it awaits none. */
@@ -50,7 +50,7 @@ export async function applyChoice(agent: Agent, run: Run, action: ChoiceAction, 
   const who = terminalPerson();
   const outcome =
     action.kind === 'settle' ? await agent.settle(run.conversationId, run.id, action.choice, who) : await agent.approve(run.conversationId, run.id, action.verdict, who);
-  print(`[Agent] ${outcomeText(action, outcome)}`);
+  print(`[Agent] ${outcomeText(action, outcome, 'terminal')}`);
   if (outcome.chosen) {
     print(outcome.chosen.output.trimEnd());
     for (const a of outcome.chosen.artifacts) print(`[Agent] file: ${a.name} (${a.path})`);

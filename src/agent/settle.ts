@@ -30,8 +30,8 @@ export interface SettleOutcome {
   run: Run;
   /** The chosen candidate (absent for `neither` and approvals). */
   chosen?: Candidate;
-  /** Whether the run became an approved example of its channel's memory (its id), or why not. */
-  example: { added: true; id: string } | { added: false; why: string };
+  /** Whether the run is an approved example of its channel's memory (its id; `already`: it was before), or why not. */
+  example: { added: true; id: string; already?: true } | { added: false; why: string };
 }
 
 /** Who did it, in words: their display name, else their id. */
@@ -112,6 +112,8 @@ async function withRun<T>(deps: SettleDeps, conversationId: string, runId: strin
 async function addExample(deps: SettleDeps, run: Run, by: Person, code: string): Promise<SettleOutcome['example']> {
   if (!deps.memory?.available) return { added: false, why: 'this store keeps no channel memory' };
   try {
+    const before = await deps.memory.exampleOf(run);
+    if (before) return { added: true, id: before.id, already: true };
     const entry = await deps.memory.addApprovedExample(run, by.id, code);
     return { added: true, id: entry.id };
   } catch (err) {

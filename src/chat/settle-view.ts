@@ -75,16 +75,23 @@ export function confirmedBy(run: Pick<Run, 'settlement' | 'status'>): string | u
   return `confirmed by ${personName(s.by)} (candidate ${s.choice})`;
 }
 
-/** What to tell the thread after a choice or a verdict (plain text, our own words plus a person's name). */
-export function outcomeText(action: ChoiceAction, outcome: SettleOutcome): string {
+/**
+ * What to tell the thread after a choice or a verdict (plain text, our own words plus a person's name).
+ * @param surface `chat`: a thread, whose reply improves the run; `terminal`: the session, which asks
+ *   for what is wrong itself and keeps the terminal's own memory
+ */
+export function outcomeText(action: ChoiceAction, outcome: SettleOutcome, surface: 'chat' | 'terminal' = 'chat'): string {
   const who = (p: { id: string; name?: string }) => personName(p);
-  const memory = outcome.example.added ? ' Added to this channel\'s memory as an approved example.' : '';
+  const whose = surface === 'chat' ? "this channel's" : "the terminal's";
+  const example = outcome.example;
+  const memory = !example.added ? '' : example.already ? ` It is in ${whose} memory as an approved example already (${example.id}).` : ` Added to ${whose} memory as an approved example (${example.id}).`;
+  const askReply = surface === 'chat' ? ' Reply in this thread with what is wrong, and the agent will improve it.' : '';
   if (action.kind === 'settle') {
     const by = outcome.run.settlement!.by;
-    if (action.choice === 'neither') return `✍️ ${who(by)} says neither answer is right. Reply in this thread with what is wrong, and the agent will improve it.`;
+    if (action.choice === 'neither') return `✍️ ${who(by)} says neither answer is right.${askReply}`;
     return `✅ Confirmed by ${who(by)}: candidate ${action.choice} is the answer (${outcome.chosen?.reading ?? ''}).${memory}`;
   }
   const by = outcome.run.approvals!.at(-1)!.by;
   if (action.verdict === 'up') return `👍 Approved by ${who(by)}.${memory}`;
-  return `👎 ${who(by)} says something is wrong. Reply in this thread with what is wrong, and the agent will improve it.`;
+  return `👎 ${who(by)} says something is wrong.${askReply}`;
 }

@@ -96,7 +96,7 @@ export class ChannelMemory {
    */
   async addApprovedExample(run: Run, approvedBy: string, code?: string): Promise<MemoryEntry> {
     const program = code ?? [...run.attempts].reverse().find((a) => a.code)?.code ?? '';
-    const existing = (await this.backend().list(run.conversationId, false)).find((e) => e.example?.runId === run.id);
+    const existing = await this.exampleOf(run);
     if (existing) return existing;
     if (program.trim() === '') throw new MemoryEntryError(`run ${run.id} has no program to remember`);
     return this.add(run.conversationId, {
@@ -106,6 +106,11 @@ export class ChannelMemory {
       addedBy: approvedBy,
       addedAt: new Date().toISOString(),
     });
+  }
+
+  /** The live approved example made of `run`, if there is one. */
+  async exampleOf(run: Pick<Run, 'id' | 'conversationId'>): Promise<MemoryEntry | undefined> {
+    return (await this.backend().list(run.conversationId, false)).find((e) => e.example?.runId === run.id);
   }
 
   /** @returns the conversation's live entries, oldest first (forgotten ones too, with who and when, when `withRemoved`). */

@@ -49,10 +49,11 @@ describe('the session', () => {
     expect(r.stdout).toContain('[2] attempt 1');
     expect(r.stdout).toContain('    read it as: columns items · all rows · sum');
     expect(r.stdout).toContain('which is right? > ');
-    expect(r.stdout).toMatch(/✅ Confirmed by \S+: candidate 1 is the answer \(columns items, status/);
+    expect(r.stdout).toMatch(/✅ Confirmed by \S+: candidate 1 is the answer \(columns items, status.*\)\. Added to the terminal's memory as an approved example \(m\d+\)\./);
     expect(r.stdout).toMatch(/\n23\n/); // the chosen candidate's output
     expect(r.stdout).toMatch(/1\. \S+ \S+\s+✅ success/); // /history shows it ✅
-    expect(r.stdout).toMatch(/👍 Approved by \S+\. Added to this channel's memory as an approved example\./);
+    // the choice made it an example already: the 👍 says so rather than adding it again
+    expect(r.stdout).toMatch(/👍 Approved by \S+\. It is in the terminal's memory as an approved example already \(m\d+\)\./);
     // the attempt and two independent programs: the choice and the 👍 made no call
     expect(fake!.requests).toHaveLength(3);
   });
@@ -62,6 +63,7 @@ describe('the session', () => {
     const r = await runCli([], dir, ['/attach sales.csv', '/run how many items were sold?', 'n', 'count the paid rows only', '/exit'].join('\n') + '\n');
     expect(r.stdout).toContain('says neither answer is right');
     expect(r.stdout).toContain('What is wrong?');
+    expect(r.stdout).not.toContain('Reply in this thread'); // a terminal has no thread
     const improve = fake!.requests.filter((q) => !isIndependent(q) && !isChecksRequest(q))[1];
     expect(improve?.messages.at(-1)?.content).toContain('count the paid rows only');
   });
