@@ -175,10 +175,25 @@ export function droppedAsserts(before: readonly string[], after: readonly string
 }
 
 /**
+ * Whether the request names `name` as code the program must define: `name(`, `` `name` ``, after
+ * def/function/method/class (and "called"/"named"), before function/method/class, or a name no English word looks like (`_`,
+ * a digit, a capital inside). "compute the factorial of 12" uses `factorial` as a word: a program
+ * that prints `math.factorial(12)` was not asked for a function of that name.
+ */
+export function requestNamesCode(name: string, request: string): boolean {
+  const n = name.replace(/[^\w]/g, '');
+  if (n === '' || !new RegExp(`\\b${n}\\b`).test(request)) return false;
+  if (/_|\d|[a-z][A-Z]/.test(n)) return true;
+  const asCode = [`\\b${n}\\s*\\(`, `\`${n}\\b`, `\\b(?:def|function|method|class|procedure)\\s+(?:(?:called|named)\\s+)?\`?${n}\\b`, `\\b${n}\`?\\s+(?:function|method|class)\\b`];
+  return asCode.some((p) => new RegExp(p, 'i').test(request));
+}
+
+/**
  * A check that cannot be right whatever the program does:
- * - it failed with a NameError for a name the request never mentions (the checks called a helper
- *   they did not write; a name the request mentions is the program's fault, e.g. the function it
- *   was asked to write is missing);
+ * - it failed with a NameError for a name the request does not name as code
+ *   ({@link requestNamesCode}: the checks called a helper they did not write, or took a word of the
+ *   request for a function; a name the request gives as code is the program's fault, e.g. the
+ *   function it was asked to write is missing);
  * - a setup line that reads OUTPUT raised before any assert ran (e.g. `values = [int(v) for v in
  *   OUTPUT.split()]` on `Mean: 5.0`): the checks misread the output, which proves nothing about the
  *   program.
@@ -187,7 +202,7 @@ export function droppedAsserts(before: readonly string[], after: readonly string
 export function brokenCheck(report: CheckReport, request: string): string | undefined {
   for (const r of report.results) {
     const name = /^NameError: name '(\w+)' is not defined/.exec(r.detail ?? '')?.[1];
-    if (name && !new RegExp(`\\b${name}\\b`).test(request)) {
+    if (name && !requestNamesCode(name, request)) {
       return `\`${r.check.split('\n')[0]}\` uses ${name}, which neither the request nor the program defines`;
     }
   }

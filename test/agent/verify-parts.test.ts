@@ -1,6 +1,6 @@
 /** The pure parts of verification: reading checks and reviews, comparing checks, unfixable failures. */
 import { describe, expect, it } from 'vitest';
-import { brokenCheck, droppedAsserts, MAX_CHECKS, parseChecks } from '../../src/agent/checks.js';
+import { brokenCheck, droppedAsserts, MAX_CHECKS, parseChecks, requestNamesCode } from '../../src/agent/checks.js';
 import { parseReview } from '../../src/agent/review.js';
 import { unfixableFailure } from '../../src/agent/unfixable.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
@@ -52,6 +52,26 @@ describe('unfixableFailure', () => {
     expect(unfixableFailure(failed("ModuleNotFoundError: No module named 'seaborn'"), context('x'))).toBeUndefined();
     expect(unfixableFailure(failed("ModuleNotFoundError: No module named 'seaborn.x'"), { ...context('x'), missingBefore: ['seaborn'] })?.kind).toBe('missing_module');
     expect(unfixableFailure(failed('socket.gaierror: [Errno -3] Temporary failure in name resolution'), context('x'))?.kind).toBe('network');
+  });
+});
+
+describe('requestNamesCode: a NameError is the program\'s only for a name the request gives as code', () => {
+  it('takes a call, backticks, def/function/class, "function called", "the x function" and identifier-shaped names as code; an English word not', () => {
+    for (const request of ['write factorial(n)', 'write `factorial`', 'def factorial(n): ...', 'a function called factorial', 'write a function factorial', 'write the factorial function', 'implement class Factorial']) {
+      expect(requestNamesCode(/Factorial/.test(request) ? 'Factorial' : 'factorial', request), request).toBe(true);
+    }
+    expect(requestNamesCode('add_numbers', 'add two numbers with add_numbers')).toBe(true);
+    expect(requestNamesCode('isPrime', 'print whether 7 isPrime')).toBe(true);
+    expect(requestNamesCode('factorial', 'compute the factorial of 12')).toBe(false);
+    expect(requestNamesCode('quicksort', 'implement quicksort and sort a sample list')).toBe(false);
+    expect(requestNamesCode('primes', 'print the primes below 20')).toBe(false);
+    expect(requestNamesCode('helper', 'print the primes below 20')).toBe(false);
+  });
+
+  it('makes a NameError for a word of the request a broken check, and for a named function the program\'s failure', () => {
+    const result = { check: 'assert factorial(12) == 479001600, "12!"', passed: false, detail: "NameError: name 'factorial' is not defined" };
+    expect(brokenCheck({ results: [result] }, 'compute the factorial of 12')).toContain('uses factorial, which neither the request nor the program defines');
+    expect(brokenCheck({ results: [result] }, 'write a function factorial(n) and print factorial(12)')).toBeUndefined();
   });
 });
 

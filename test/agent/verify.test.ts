@@ -113,6 +113,18 @@ describe('checks derived from the requirement', () => {
     expect(events.filter((e) => e.type === 'executing')).toHaveLength(2);
   });
 
+  it('writes checks again that took a word of the request for a function (NameError), and the right answer ends ✅ with one attempt', async () => {
+    const { agent, codeRequests } = await setup({
+      code: [py('import math\nprint(math.factorial(12))')],
+      checks: [py('assert factorial(12) == 479001600, "12!"'), py('assert OUTPUT.strip() == "479001600", "12!"')],
+    });
+    const run = await agent.run('cli:t', 'compute the factorial of 12');
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(1);
+    expect(codeRequests()).toHaveLength(1);
+    expect(run.checks?.repairOf).toContain('uses factorial');
+  });
+
   it('keeps a NameError for a function the request names as the program\'s failure', async () => {
     const { agent } = await setup(
       { code: [py('def add(a, b):\n    return a + b'), py('def add_numbers(a, b):\n    return a + b')], checks: py('assert add_numbers(2, 3) == 5, "2 + 3"') },
