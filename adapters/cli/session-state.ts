@@ -22,7 +22,7 @@ import { readInputFiles } from './input-files.js';
 import { copiedLine, copyArtifacts } from './out-dir.js';
 import { fitColumns, historyRow, numberedRuns, ROW_COLUMNS } from './history-rows.js';
 import { runOutcome } from './outcome.js';
-import { applyChoice, candidateLines, CHOICE_PROMPT, typedChoice } from './settle-commands.js';
+import { applyChoice, candidateLines, CHOICE_PROMPT, isTypedChoice, typedChoice } from './settle-commands.js';
 import type { ChoiceAction } from '../../src/chat/settle-view.js';
 import { offerLine, sessionMemoryCommand } from './session-memory.js';
 
@@ -89,9 +89,13 @@ export class Session {
     this.awaitingFeedback = false;
     if (this.awaitingChoice && !text.startsWith('/')) {
       this.awaitingChoice = false;
-      if (text === '') this.io.print('Left unsettled: /pick <n> chooses later.');
-      else await this.guarded(() => this.choose(() => typedChoice(text)));
-      return true;
+      if (text !== '' && isTypedChoice(text)) {
+        await this.guarded(() => this.choose(() => typedChoice(text)));
+        return true;
+      }
+      this.io.print('Left unsettled: /pick <n> chooses later.');
+      // a line that is no choice (typed ahead) is taken as usual: a request or a command
+      if (text === '') return true;
     }
     this.awaitingChoice = false;
     if (text === '') return true;

@@ -30,6 +30,11 @@ export function candidateLines(run: Run): string[] {
 /** The question asked while a choice is awaited. */
 export const CHOICE_PROMPT = 'which is right? > ';
 
+/** Whether a typed line is a choice ({@link typedChoice} reads it) rather than a request typed ahead. */
+export function isTypedChoice(text: string): boolean {
+  return /^\s*(?:\d{1,3}|n|neither|none)\s*$/i.test(text);
+}
+
 /**
  * Reads a typed choice: a candidate number, `n`/`neither`, or (for approvals) nothing else.
  * @throws {InputError} when it is neither

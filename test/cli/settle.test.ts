@@ -58,6 +58,15 @@ describe('the session', () => {
     expect(fake!.requests).toHaveLength(3);
   });
 
+  it('a request typed ahead at "which is right?" is no choice: the choice is left for later and the line runs as a request', async () => {
+    const dir = await folder();
+    const r = await runCli([], dir, ['/attach sales.csv', '/run how many items were sold?', 'list the countries in sales.csv', '/exit'].join('\n') + '\n');
+    expect(r.stdout).toContain('which is right? > ');
+    expect(r.stdout).toContain('Left unsettled: /pick <n> chooses later.');
+    expect(r.stdout).not.toContain('is not a choice');
+    expect(fake!.requests.some((q) => JSON.stringify(q.messages).includes('list the countries in sales.csv'))).toBe(true);
+  });
+
   it('"n" (neither) asks what is wrong, and the answer improves the run', async () => {
     const dir = await folder();
     const r = await runCli([], dir, ['/attach sales.csv', '/run how many items were sold?', 'n', 'count the paid rows only', '/exit'].join('\n') + '\n');
