@@ -6,9 +6,9 @@
  *   most similar first. Not every definition: given nine, the small local model computed several
  *   of them (a revenue question crashed on the `refunds` column of "net sales"), and answered
  *   0 of 9 paraphrases taught by a definition right (docs/memory.md, "Measured"). A definition
- *   that names columns (`unit_price`: words joined by `_`) none of which the run's files have is
- *   about other files and is not given (a quarter's total multiplied `amount` by the `units` of
- *   "revenue = units × unit_price").
+ *   that names columns ({@link namedColumns}) none of which the run's files have is about other
+ *   files and is not given (a quarter's total multiplied `amount` by the `units` of "revenue =
+ *   units × unit_price").
  * - the approved examples most similar to its request and input files that fit the examples'
  *   budget: those whose request is like the new one ({@link MIN_REQUEST_SIMILARITY}), that score at
  *   least {@link MIN_EXAMPLE_SCORE} and, after the first, {@link RUNNER_UP_SHARE} of its score.
