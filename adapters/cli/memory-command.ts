@@ -4,7 +4,6 @@
  * memory by default; a chat channel's with `--conversation`, its id as the history keeps it, e.g.
  * `slack:T1:C1`). Exit 0 done, 1 no such entry, 2 usage (a refused entry: memory full, too long).
  */
-import { userInfo } from 'node:os';
 import type { Config } from '../../src/config/schema.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { InputError } from '../../src/agent/agent.js';
@@ -13,6 +12,7 @@ import { entryLine } from '../../src/memory/commands.js';
 import { memoryOptions } from '../../src/memory/config.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { EXIT } from './errors.js';
+import { terminalUser } from './terminal-user.js';
 
 /** Options of the subcommands. */
 export interface MemoryCliOptions {
@@ -22,14 +22,6 @@ export interface MemoryCliOptions {
   all?: boolean;
 }
 
-/** Who a script acts as when `--by` is not given: `terminal:<login name>`. */
-export function terminalUser(): string {
-  try {
-    return `terminal:${userInfo().username}`;
-  } catch {
-    return 'terminal';
-  }
-}
 
 /**
  * Runs one subcommand; prints on stdout (`--json`: one JSON object or array).

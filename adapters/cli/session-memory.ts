@@ -7,7 +7,7 @@ import { parseMemoryCommand, runMemoryCommand } from '../../src/memory/commands.
 import { offerAfter } from '../../src/memory/offer.js';
 import type { Run } from '../../src/history/types.js';
 import { CLI_CONVERSATION } from './run-command.js';
-import { terminalUser } from './memory-command.js';
+import { terminalUser } from './terminal-user.js';
 
 /** Carries out the command and prints its reply (the title, then each line indented). */
 export async function sessionMemoryCommand(app: App, command: 'remember' | 'memory', args: string, print: (text: string) => void): Promise<void> {

@@ -8,7 +8,7 @@ import type { Run } from '../../src/history/types.js';
 import type { Person } from '../../src/history/candidates.js';
 import { InputError } from '../../src/config/errors.js';
 import { candidatesNotice, outcomeText, parseChoice, type ChoiceAction } from '../../src/chat/settle-view.js';
-import { terminalUser } from './memory-command.js';
+import { terminalUser } from './terminal-user.js';
 
 /**
  * The terminal's user, as a run records who settled or approved it: the same id as `/remember` and
