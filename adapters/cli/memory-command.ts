@@ -58,8 +58,10 @@ export async function runMemoryCli(
     }
     const entry = await memory.forget(conversation, arg, opts.by ?? terminalUser());
     if (!entry) {
-      if (opts.json) out(`${JSON.stringify({ error: `no entry ${arg} in the memory of ${conversation}` })}\n`);
-      else process.stderr.write(`code-agent: no entry ${arg} in the memory of ${conversation} (memory list shows them)\n`);
+      const gone = await memory.forgotten(conversation, arg);
+      const why = gone ? `${gone.id} of ${conversation} was forgotten already, by ${gone.removedBy ?? 'someone'}` : `no entry ${arg} in the memory of ${conversation}`;
+      if (opts.json) out(`${JSON.stringify({ error: why })}\n`);
+      else process.stderr.write(`code-agent: ${why}${gone ? '' : ' (memory list shows them)'}\n`);
       return EXIT.failed;
     }
     out(opts.json ? `${JSON.stringify(entry)}\n` : `forgot ${entry.id} of ${conversation}: ${entry.text}\n`);

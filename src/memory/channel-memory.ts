@@ -108,6 +108,11 @@ export class ChannelMemory {
     });
   }
 
+  /** The entry `id` of this conversation if it was forgotten (with who removed it and when), else undefined. */
+  async forgotten(conversationId: string, id: string): Promise<MemoryEntry | undefined> {
+    return (await this.backend().list(conversationId, true)).find((e) => e.id === id.trim() && e.removedAt !== undefined);
+  }
+
   /** The live approved example made of `run`, if there is one. */
   async exampleOf(run: Pick<Run, 'id' | 'conversationId'>): Promise<MemoryEntry | undefined> {
     return (await this.backend().list(run.conversationId, false)).find((e) => e.example?.runId === run.id);

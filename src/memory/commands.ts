@@ -82,7 +82,11 @@ export async function runMemoryCommand(memory: ChannelMemory, conversationId: st
       }
     case 'forget': {
       const entry = await memory.forget(conversationId, command.id, who);
-      if (!entry) return { title: `There is no entry ${oneLine(command.id, 40)} in the memory of ${where}: ${names.memory} lists them.`, lines: [], refused: true };
+      if (!entry) {
+        const gone = await memory.forgotten(conversationId, command.id);
+        if (gone) return { title: `${gone.id} was forgotten already, by ${oneLine(gone.removedBy ?? 'someone', 80)}.`, lines: [entryLine(gone)], refused: true };
+        return { title: `There is no entry ${oneLine(command.id, 40)} in the memory of ${where}: ${names.memory} lists them.`, lines: [], refused: true };
+      }
       return { title: `🗑️ Forgotten (${entry.id}): later runs no longer get it; ${names.memory} no longer lists it (the store keeps who added and who removed it).`, lines: [entryLine(entry)] };
     }
     case 'list': {

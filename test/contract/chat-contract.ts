@@ -128,6 +128,7 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       expect(listed).toContain(definition);
       // anyone in the channel may forget (user 2 added nothing)
       expect(await chat.memory(`forget ${id}`)).toMatch(/Forgotten \(m\d+\)/);
+      expect(await chat.memory(`forget ${id}`)).toMatch(new RegExp(`${id} was forgotten already, by `));
       expect(await chat.memory()).toMatch(/memory of this channel is empty/);
       chat.llm.enqueue(py('print("revenue 43")'));
       const before = chat.llm.requests.length;
