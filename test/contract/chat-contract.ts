@@ -161,6 +161,8 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
     });
 
     describe('a thread is a workspace', () => {
+      /** A test that moves the workers (queue mode: new worker processes start) may take this long on a busy machine, in ms. */
+      const MOVING_WORKERS_MS = 120_000;
       let w1: string;
       const inventory = Buffer.from('sku,qty\nA1,3\nB2,1\nA1,4\nC3,9\nB2,2\nD4,5\n'); // 7 lines, 4 distinct skus
       const countLines = py('print("lines=" + str(len(open("inventory.csv").read().splitlines())))');
@@ -183,7 +185,7 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
         const afterFirst = text.slice(text.indexOf(first!) + first!.length);
         expect(afterFirst).toMatch(/[Aa]ttempt\*{0,2} 2\b/);
         expect(afterFirst).not.toMatch(/[Aa]ttempt\*{0,2} 1\b/);
-      });
+      }, MOVING_WORKERS_MS);
 
       it('W1: a later reply without the file finds it; Re-run succeeds; /show lists the workspace', async () => {
         const host = await chat.moveWorkers?.(); // queue mode: yet another host, with none of the files on its disk
@@ -203,7 +205,7 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
         expect(again[3]).toMatch(/[Ww]orkspace.*inventory\.csv/s);
         const shown = await chat.show(w1);
         expect(shown).toMatch(/inventory\.csv \(\d+ B, given\)/);
-      });
+      }, MOVING_WORKERS_MS);
 
       it('W2: a file a turn wrote is an input of the next; a newer file of that name replaces it, and the thread says so', async () => {
         chat.llm.enqueue(py('with open("clean.csv", "w") as f:\n    f.write("x,y\\n1,10\\n2,20\\n3,12\\n")\nprint("wrote clean.csv")'));
@@ -235,7 +237,7 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
         await chat.reply(t, 'is clean.csv still there?');
         await chat.finals(t, 4);
         expect(chat.text(t)).toContain('has=False');
-      });
+      }, MOVING_WORKERS_MS);
 
       it('two replies at once on a run still at work: both run after it, in order, the later ones say they are queued; retries are deduplicated', async () => {
         // queue mode: a second worker, so that a reply's job starts while the run's job is at work on the
