@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { TLSSocket } from 'node:tls';
 import { caCertificatePem, hostContext } from './mitm.js';
-import { answerError, forward, reasonPhrase, refuse, type Uploads } from './http/forward.js';
+import { answerError, drainBody, forward, reasonPhrase, refuse, type Uploads } from './http/forward.js';
 import { isRefusal, type CheckedTarget, type HttpPolicy } from './http/policy.js';
 import { httpRecord, shortUrl } from './records.js';
 import type { RouteHandler, RunningBroker, ToolBrokerStarter, ToolCallRecord } from './types.js';
@@ -137,16 +137,18 @@ class BrokerSession {
     try {
       target = new URL(url);
     } catch {
-      return answerError(res, 400, `not a URL: ${url.slice(0, 200)}`);
+      return refuse(req, res, 400, `not a URL: ${url.slice(0, 200)}`, MAX_ROUTE_BODY_BYTES);
     }
-    if (target.protocol !== 'http:') return answerError(res, 400, `${target.protocol} requests go through CONNECT`);
+    if (target.protocol !== 'http:') return refuse(req, res, 400, `${target.protocol} requests go through CONNECT`, MAX_ROUTE_BODY_BYTES);
     await this.proxy(req, res, 'http', target);
   }
 
   /** A call made after the program ended (by its checks): refused and recorded. */
-  private refuseChecks(req: http.IncomingMessage, res: http.ServerResponse, label: string): void {
-    answerError(res, 403, CHECKS_REFUSAL);
+  private async refuseChecks(req: http.IncomingMessage, res: http.ServerResponse, label: string): Promise<void> {
     this.record(httpRecord((req.method ?? 'GET').toUpperCase(), label.slice(0, 200), 'refused: made by the checks', 0, 0));
+    // the body is read first, as for every refusal: answered while it is still on its way, the
+    // connection closes under it and the checks see "connection closed" instead of the refusal
+    await refuse(req, res, 403, CHECKS_REFUSAL, this.policy?.caps.maxResponseBytes ?? MAX_ROUTE_BODY_BYTES);
   }
 
   /** The HTTP tool: one request, checked, forwarded, recorded. */
@@ -244,8 +246,12 @@ class BrokerSession {
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': data.length });
       res.end(data);
     };
-    if (req.method !== 'POST') return json(405, { error: `use POST /${name}` });
-    if (!handler) return json(404, { error: `no tool route /${name} here (this conversation may not use it, or it does not exist)` });
+    if (req.method !== 'POST' || !handler) {
+      // the body is read first: answered while it is on its way, the caller would see the connection close instead
+      await drainBody(req, MAX_ROUTE_BODY_BYTES);
+      if (req.method !== 'POST') return json(405, { error: `use POST /${name}` });
+      return json(404, { error: `no tool route /${name} here (this conversation may not use it, or it does not exist)` });
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const c of req as AsyncIterable<Buffer>) {

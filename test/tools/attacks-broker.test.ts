@@ -68,6 +68,26 @@ describe('broker attacks (from the sandbox)', () => {
     ]);
   }, 60_000);
 
+  it('a call of the checks whose body comes after its headers is read whole, then refused: the checks see the refusal, never a closed connection', async () => {
+    const target = await targetServer();
+    const checks = [
+      'import os, socket, time',
+      'assert OUTPUT == "7", "seven"',
+      's = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(os.environ["CODE_AGENT_TOOLS"] + "/broker.sock")',
+      `s.sendall(b"POST ${target.url}/orders HTTP/1.1\\r\\nHost: ${target.host}\\r\\nContent-Length: 4\\r\\nConnection: close\\r\\n\\r\\n"); time.sleep(0.5)`,
+      'try:\n    s.sendall(b"body"); SENT = "body sent"\nexcept OSError as e:\n    SENT = type(e).__name__',
+      'ANSWER = b"".join(iter(lambda: s.recv(4096), b""))',
+      // checks report a failing statement with its error: this one carries what the call saw
+      'raise RuntimeError(SENT + " | " + ANSWER.split(b"\\r\\n")[0].decode() + " | " + ANSWER.split(b"\\r\\n\\r\\n")[-1].decode().strip())',
+    ].join('\n');
+    const result = await ex.execute('print(7)', { tools: httpBroker({ allow: [target.host], methods: ['GET', 'POST'] }), checks });
+    expect(result.checks?.results).toEqual([
+      { check: 'assert OUTPUT == "7", "seven"', passed: true },
+      expect.objectContaining({ passed: false, detail: expect.stringMatching(/^RuntimeError: body sent \| HTTP\/1\.1 403 [^|]+\| code-agent tools: the checks may not call tools/) }),
+    ]);
+    expect(target.seen).toHaveLength(0);
+  }, 60_000);
+
   it("two concurrent executions: neither sees the other's broker socket or can reach its tools", async () => {
     const a = await targetServer();
     const b = await targetServer();

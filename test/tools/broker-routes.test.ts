@@ -53,6 +53,25 @@ describe('broker routes', () => {
     );
   }, 30_000);
 
+  it('the relay carries an answer the broker gave before the body ended (a body over the limit gets 413, not a reset connection)', async () => {
+    const broker = new ToolBroker({ routes: () => ({ echo }) });
+    const code = [
+      'import os, socket, urllib.parse',
+      'proxy = urllib.parse.urlsplit(os.environ["HTTP_PROXY"])',
+      's = socket.create_connection((proxy.hostname, proxy.port))',
+      'body = b"[" + b"1," * 1500000 + b"1]"  # 3 MB, over the 1 MiB a route takes',
+      's.sendall(b"POST /echo HTTP/1.1\\r\\nHost: b\\r\\nContent-Length: %d\\r\\nConnection: close\\r\\n\\r\\n" % len(body))',
+      'try:',
+      '    s.sendall(body); print("sent")',
+      'except OSError as e:',
+      '    print("send failed:", type(e).__name__)',
+      'answer = b"".join(iter(lambda: s.recv(65536), b""))',
+      'print(answer.split(b"\\r\\n")[0].decode(), answer.split(b"\\r\\n\\r\\n")[-1].decode())',
+    ].join('\n');
+    const result = await ex.execute(code, { tools: broker });
+    expect(result.stdout).toBe('sent\nHTTP/1.1 413 Payload Too Large {"error":"the request is over 1048576 bytes"}\n');
+  }, 30_000);
+
   it('without tools the program is told so; the sandbox keeps no socket of an earlier execution', async () => {
     const code = 'import os\nfrom tools import sql\ntry:\n    sql("shop", "SELECT 1")\nexcept Exception as e:\n    print(type(e).__name__, e)\nprint(os.path.exists("/run/code-agent/tools/broker.sock"), "CODE_AGENT_TOOLS" in os.environ, "HTTP_PROXY" in os.environ)';
     const result = await ex.execute(code);

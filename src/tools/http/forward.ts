@@ -116,13 +116,22 @@ function outgoingHeaders(req: http.IncomingMessage, target: CheckedTarget, body:
 const hostForHeader = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 /**
- * Answers a request the broker refused, after reading its body and throwing it away (at most
- * `maxBytes`, the most an allowed request may send, for at most {@link REFUSED_BODY_TIMEOUT_MS}): a
- * program still sending a body when the answer comes sees its connection reset instead of the
- * refusal. Past either bound the answer goes at once.
+ * Answers a request the broker refused, after reading its body and throwing it away (see
+ * {@link drainBody}): a program still sending a body when the answer comes sees its connection
+ * reset instead of the refusal.
  */
 export async function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string, maxBytes: number): Promise<void> {
-  await new Promise<boolean>((resolve) => {
+  await drainBody(req, maxBytes);
+  answerError(res, status, text);
+}
+
+/**
+ * Reads a request's body and throws it away, at most `maxBytes` (the most an allowed request may
+ * send) for at most {@link REFUSED_BODY_TIMEOUT_MS}; resolves `true` once it ended, `false` past
+ * either bound (the answer then goes at once, and the connection closes under the rest).
+ */
+export function drainBody(req: http.IncomingMessage, maxBytes: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
     if (req.complete || req.readableEnded) return resolve(true);
     let size = 0;
     const done = (ok: boolean) => {
@@ -138,7 +147,6 @@ export async function refuse(req: http.IncomingMessage, res: http.ServerResponse
     const timer = setTimeout(() => done(false), REFUSED_BODY_TIMEOUT_MS);
     req.on('data', onData).on('end', onEnd).on('error', onEnd);
   });
-  answerError(res, status, text);
 }
 
 /** The response's headers with the credentials redacted in names and values; a header whose name held one is dropped. */

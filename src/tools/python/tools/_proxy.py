@@ -20,43 +20,66 @@ def _relay(listener, path):
     sel = selectors.DefaultSelector()
     sel.register(listener, selectors.EVENT_READ, None)
     peers = {}
+    dropping = set()  # sockets whose bytes are read and dropped: their peer no longer takes them
+    ended = set()  # sockets that sent all they will send; their peer was told (its sending side is shut)
     while True:
         for key, _ in sel.select():
             sock = key.fileobj
             if sock is listener:
-                try:
-                    client, _ = listener.accept()
-                except OSError:  # out of file descriptors: the client waits in the backlog
-                    continue
-                upstream = None
-                try:
-                    upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                    upstream.connect(path)
-                except OSError:
-                    client.close()
-                    if upstream is not None:
-                        upstream.close()
-                    continue
-                peers[client], peers[upstream] = upstream, client
-                sel.register(client, selectors.EVENT_READ, None)
-                sel.register(upstream, selectors.EVENT_READ, None)
+                _accept(listener, path, sel, peers)
                 continue
             other = peers.get(sock)
+            if other is None:  # closed earlier in this round
+                continue
             try:
                 data = sock.recv(_CHUNK)
             except OSError:
                 data = b""
             if data:
-                try:
-                    other.sendall(data)
-                    continue
-                except OSError:
-                    pass
-            for s in (sock, other):  # one side ended: the exchange is over
-                if s in peers:
-                    sel.unregister(s)
+                if sock not in dropping:
+                    try:
+                        other.sendall(data)
+                    except OSError:
+                        # the other side closed while this one still sent (the broker answering a
+                        # request it refused before the whole body came): the rest is dropped, and
+                        # the other side's answer is still carried to this one
+                        dropping.add(sock)
+                continue
+            # this side sent all it will: the other is told, and what it still sends is carried
+            # back until it ends too (closing at once would reset a side still sending and lose
+            # the answer waiting for it)
+            sel.unregister(sock)
+            ended.add(sock)
+            try:
+                other.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+            if other in ended:
+                for s in (sock, other):
                     peers.pop(s, None)
+                    dropping.discard(s)
+                    ended.discard(s)
                     s.close()
+
+
+def _accept(listener, path, sel, peers):
+    """A new client of the relay: a connection of its own to the broker's socket."""
+    try:
+        client, _ = listener.accept()
+    except OSError:  # out of file descriptors: the client waits in the backlog
+        return
+    upstream = None
+    try:
+        upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        upstream.connect(path)
+    except OSError:
+        client.close()
+        if upstream is not None:
+            upstream.close()
+        return
+    peers[client], peers[upstream] = upstream, client
+    sel.register(client, selectors.EVENT_READ, None)
+    sel.register(upstream, selectors.EVENT_READ, None)
 
 
 def start(folder):
