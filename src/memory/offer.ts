@@ -20,9 +20,19 @@ export function lastFeedback(run: Pick<Run, 'attempts'>): string | undefined {
   return attempt?.feedback?.replace(/\n+\(?(?:Input|Attached) files?[\s\S]*$/i, '').trim() || undefined;
 }
 
-/** The feedback as a definition: one line, when it has at most `maxChars` characters; else undefined. */
+/**
+ * What starts a correction without being part of what it states ("no,", "wrong:", "that's not
+ * right —", "actually"), one or more of them.
+ */
+const CORRECTION_OPENER = /^(?:(?:no|nope|wrong|incorrect|not quite|not right|actually|that(?:'|’)?s (?:wrong|incorrect|not (?:right|it|correct))|this is (?:wrong|incorrect|not (?:right|it|correct)))(?![\w'’])[\s,:;.!—–-]*)+/i;
+
+/**
+ * The feedback as a definition: one line without the words that only said the answer was wrong
+ * ("wrong: revenue = units × unit_price" → "revenue = units × unit_price"), when it has at most
+ * `maxChars` characters; else undefined (also when nothing is left).
+ */
 export function correctionSentence(feedback: string | undefined, maxChars: number): string | undefined {
-  const line = feedback?.replace(/\s+/g, ' ').trim();
+  const line = feedback?.replace(/\s+/g, ' ').trim().replace(CORRECTION_OPENER, '').trim();
   if (!line || [...line].length > maxChars) return undefined;
   return line;
 }

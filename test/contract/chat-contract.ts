@@ -138,12 +138,12 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       expect(chat.text(t2)).not.toContain('📌');
     });
 
-    it('a reply that corrects a reading offers to remember it; Remember (anyone) keeps it for the channel', async () => {
+    it('a reply that corrects a reading offers to remember what it states; Remember (anyone) keeps it for the channel', async () => {
       chat.llm.enqueue(py('print("sales 10")'), py('print("revenue 7")'));
       const t = await (await chat.run('total sales', { user: 2 })).thread();
       await chat.finals(t, 1);
       expect(chat.offered(t)).toBe(false); // a first answer corrects nothing
-      await chat.reply(t, 'sales means units times unit_price here', { user: 2 });
+      await chat.reply(t, 'No, wrong: sales means units times unit_price here', { user: 2 }); // the offer keeps what the reply states
       await chat.finals(t, 2);
       const until = Date.now() + 20_000;
       while (!chat.offered(t) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
