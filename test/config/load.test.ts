@@ -104,6 +104,10 @@ describe('config', () => {
       ['llm:\n  a: 1\n b: 2\n', /at line 3, column 1: this key is not indented like the keys before it/],
       // the parser points at «x» on line 2; the line to fix is the next one
       ['llm:\n  model: x\n\n    threads: 2\n', /at line 4, column 5: this line is indented further than «model: x» above it, which already has a value: indent it like that key$/],
+      // with comments between (the shipped config.yaml has them above most keys): the key's line, not the comment's
+      ['agent:\n  max_retries: 3\n  # a comment\n    verify: checks\n', /at line 4, column 5: this line is indented further than «max_retries: 3» above it, which already has a value: indent it like that key$/],
+      ['agent:\n  # one\n  max_retries: 3\n  # two\n\n  # three\n    verify: checks\nsandbox:\n  timeout_s: 3\n', /at line 7, column 5: this line is indented further than «max_retries: 3»/],
+      ['agent:\n  max_retries: 3\n # a comment\n verify: checks\n', /at line 4, column 2: this key is not indented like the keys before it/],
       ['agent:\n  verify off\n  max_retries: 2\n', /at line 2, column 3: «verify off» is not «key: value» \(a colon followed by a space is missing\)$/],
       ['agent:\n  verify: off\n  verify: checks\n', /at line 3, column 3: this key appears twice in the same section: keep one$/],
       ['slack:\n  bot_token: x\n  - y\n', /at line 3, column 1: a list item \(«- …»\) stands among keys/],
