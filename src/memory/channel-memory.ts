@@ -14,6 +14,7 @@
  *   await memory.addApprovedExample(run, 'U42');            // after 👍, or a settled candidate
  *   await memory.forget('slack:C123', 'm7', 'U43');
  */
+import { withoutFilesNote } from './request-text.js';
 import { checkedEntryBytes, DEFAULT_MEMORY_LIMITS, MemoryEntryError, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from '../history/memory.js';
 import type { HistoryStore, Run, RunMemory } from '../history/types.js';
 import type { InputProfile } from '../data/profile.js';
@@ -42,7 +43,8 @@ export function inputSummary(profile: InputProfile | undefined): string {
 const MAX_INPUT_VALUES = 80;
 
 /**
- * What a run is recalled for: its request, its files' summaries, their column names, and the text
+ * What a run is recalled for: its request (without the note naming its files: every run with
+ * files has it, so its words would make any two such runs look alike), its files' summaries, their column names, and the text
  * values of their first rows (the profile's preview; distinct, numbers left out): the words a
  * definition may name that no column does ("FTE", "DE").
  */
@@ -50,7 +52,7 @@ export function recallQuery(request: string, profile: InputProfile | undefined):
   const files = profile?.files ?? [];
   const cells = files.flatMap((f) => (f.rows ?? []).flat()).filter((c) => /\p{L}/u.test(c));
   const columns = files.flatMap((f) => (f.fields ?? []).map((x) => String(x.name)));
-  return { request, files: inputSummary(profile), values: [...new Set(cells)].slice(0, MAX_INPUT_VALUES).join(' '), columns };
+  return { request: withoutFilesNote(request), files: inputSummary(profile), values: [...new Set(cells)].slice(0, MAX_INPUT_VALUES).join(' '), columns };
 }
 
 /** See the module comment. */
@@ -101,8 +103,8 @@ export class ChannelMemory {
     if (program.trim() === '') throw new MemoryEntryError(`run ${run.id} has no program to remember`);
     return this.add(run.conversationId, {
       kind: 'example',
-      text: run.requirement,
-      example: { runId: run.id, request: run.requirement, inputSummary: inputSummary(run.inputProfile), code: program },
+      text: withoutFilesNote(run.requirement),
+      example: { runId: run.id, request: withoutFilesNote(run.requirement), inputSummary: inputSummary(run.inputProfile), code: program },
       addedBy: approvedBy,
       addedAt: new Date().toISOString(),
     });

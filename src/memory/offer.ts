@@ -6,6 +6,7 @@
  * button read it from the run (the button carries only the run's id), so both say the same.
  */
 import type { Run } from '../history/types.js';
+import { withoutFilesNote } from './request-text.js';
 
 /** An offer to show in a run's thread. */
 export interface MemoryOffer {
@@ -17,7 +18,7 @@ export interface MemoryOffer {
 /** The feedback of the run's latest feedback attempt (a reply or the Improve button's text), without the note naming files. */
 export function lastFeedback(run: Pick<Run, 'attempts'>): string | undefined {
   const attempt = [...run.attempts].reverse().find((a) => a.trigger === 'feedback' && a.feedback);
-  return attempt?.feedback?.replace(/\n+\(?(?:Input|Attached) files?[\s\S]*$/i, '').trim() || undefined;
+  return attempt?.feedback ? withoutFilesNote(attempt.feedback) || undefined : undefined;
 }
 
 /**

@@ -131,4 +131,19 @@ describe('channel memory in runs', () => {
     const elsewhere = await runIn(channel(), 'How much revenue did each category make? sales.csv', [SALES]);
     expect(elsewhere.used).toBeUndefined();
   });
+
+  it('an example keeps the request as the person wrote it: the note naming the files, which chat and terminal add for the LLM, is not part of it nor of what recall compares', async () => {
+    const a = channel();
+    const note = (f: InputFile) => `\n\n(Input files available in the current working directory: ${f.name})`;
+    const approved = await runIn(a, `Total revenue per category${note(SALES)}`, [SALES]);
+    const example = await agent.memory!.addApprovedExample(approved.run, 'U7');
+    expect(example.text).toBe('Total revenue per category');
+    expect(example.example!.request).toBe('Total revenue per category');
+    expect(await agent.memory!.list(a)).toEqual([expect.objectContaining({ id: example.id, text: 'Total revenue per category' })]);
+    fake.requests.length = 0;
+
+    // the notes' words ("input files available in the current working directory") are no likeness
+    const unrelated = await runIn(a, `List the contractors in each department${note(STAFF)}`, [STAFF]);
+    expect(unrelated.used).toBeUndefined();
+  });
 });
