@@ -22,7 +22,7 @@
  * program's output ("NO" agrees with "NO 99").
  */
 import type { TokenUsage } from '../llm/types.js';
-import { equalTokens, placedNumbers, placedWords, requestWords, type Placed, type Token } from './answer-values.js';
+import { equalTokens, onlyMissingValues, placedNumbers, placedWords, requestWords, type Placed, type Token } from './answer-values.js';
 export type { RunAgreement } from '../history/run-parts.js';
 import type { RunAgreement } from '../history/run-parts.js';
 
@@ -116,10 +116,12 @@ export function leftOutBy(answer: string, reference: string, request: string): s
 /**
  * Whether `answer` (the first program's output) gives the same answer as `reference` (an independent
  * program's output); rules in the module doc: it carries every value of the reference, and the
- * reference leaves out no part of it ({@link leftOutBy}). An empty reference proves nothing: false.
+ * reference leaves out no part of it ({@link leftOutBy}). An empty reference, or either output
+ * printing only missing values (NaN, see `onlyMissingValues`), proves nothing: false.
  * @param request the request (its words are labels, not values; it says whether order counts)
  */
 export function sameAnswer(answer: string, reference: string, request: string): boolean {
+  if (onlyMissingValues(answer) || onlyMissingValues(reference)) return false; // NaN is no value two programs can agree on
   return leftOutBy(answer, reference, request)?.length === 0;
 }
 
@@ -142,7 +144,7 @@ export function partialAnswer(a: string, b: string, request: string): { partial:
  */
 export function answerAgrees(answer: string, reference: string, request: string): boolean {
   if (sameAnswer(answer, reference, request)) return true;
-  return placedNumbers(answer).length === 0 && carries(reference, answer, request);
+  return placedNumbers(answer).length === 0 && !onlyMissingValues(answer) && carries(reference, answer, request);
 }
 
 /** Two outputs that give the same answer, whichever is taken as the reference (between peers: two independent programs, or two candidates). */

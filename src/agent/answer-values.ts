@@ -82,3 +82,31 @@ export function equalTokens(a: Token, b: Token): boolean {
   const shown = 0.5 * 10 ** -Math.min(a.decimals, b.decimals);
   return Math.abs(a.value - b.value) <= Math.max(shown, 1e-9 * Math.max(Math.abs(a.value), Math.abs(b.value)));
 }
+
+/** A value printed as missing: pandas' and numpy's `NaN`/`nan`, `NaT`, `<NA>`. */
+const MISSING = /(?<![\p{L}\d_<])(?:nan|nat|<na>)(?![\p{L}\d_>])/giu;
+
+/**
+ * True when every value `text` prints is missing: at least one line ends its values with `NaN`,
+ * `NaT` or `<NA>` and none ends them with a number (the last value of a line is its answer: "Garden
+ * NaN", "Total revenue: nan"; a line of words only, such as a header, does not count). Such an
+ * output computed its values from no data (a column that is not there, a join that matched
+ * nothing), whatever agrees with it.
+ */
+export function onlyMissingValues(text: string): boolean {
+  let missing = 0;
+  for (const line of text.split('\n')) {
+    const lastNumber = lastIndex(line, NUMBER);
+    const lastMissing = lastIndex(line, MISSING);
+    if (lastNumber > lastMissing) return false;
+    if (lastMissing >= 0) missing++;
+  }
+  return missing > 0;
+}
+
+/** Where the last match of a global pattern starts in `line`, or -1. */
+function lastIndex(line: string, pattern: RegExp): number {
+  let at = -1;
+  for (const m of line.matchAll(pattern)) at = m.index;
+  return at;
+}

@@ -9,7 +9,7 @@ import { checkLines } from './checks.js';
 import { librariesSentence } from './environment-text.js';
 import { profileSection } from '../data/profile.js';
 import { dataFeedback } from '../data/feedback.js';
-import { answeredNothing, requestSoFar } from './verdict.js';
+import { answeredNothing, answeredOnlyMissing, requestSoFar } from './verdict.js';
 import { missingOutputs, missingOutputsFeedback } from './requested-files.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { workspaceSection } from './workspace-turn.js';
@@ -32,6 +32,12 @@ export const DATA_ANSWER_INSTRUCTION =
 /** The feedback after an attempt on input files that ran but printed nothing. */
 export const NOTHING_PRINTED_FEEDBACK =
   'It printed nothing: the user sees no answer. Print every requested value (a label and the value on each line), also when it is 0.';
+
+/** The feedback after an attempt on input files whose every printed value is missing (NaN). */
+export const ONLY_MISSING_FEEDBACK =
+  'Every value it printed is NaN: it computed them from no data. Use the exact field names the profile above gives ' +
+  '(a name that is not there gives NaN), convert numbers typed as text as it shows, check that filters and joins keep ' +
+  'records, and print the values computed from the real fields.';
 
 /** How the conversation of a run is built. */
 export interface PromptOptions {
@@ -89,11 +95,12 @@ export const SYSTEM_PROMPT = systemPrompt();
  */
 function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile' | 'requirement' | 'attempts' | 'checks'>): string {
   const missing = missingOutputs(previous, run, requestSoFar(run));
-  const outcome = answeredNothing(previous, run)
-    ? `${resultOutcome(previous)}\n\n${NOTHING_PRINTED_FEEDBACK}`
-    : missing.length > 0
-      ? `${resultOutcome(previous)}\n\n${missingOutputsFeedback(missing)}`
-      : resultOutcome(previous);
+  // why what ran is no answer, when it is none
+  const noAnswer = answeredNothing(previous, run) ? NOTHING_PRINTED_FEEDBACK
+    : answeredOnlyMissing(previous, run) ? ONLY_MISSING_FEEDBACK
+    : missing.length > 0 ? missingOutputsFeedback(missing)
+    : undefined;
+  const outcome = noAnswer ? `${resultOutcome(previous)}\n\n${noAnswer}` : resultOutcome(previous);
   const data = previous.result && previous.repeatOf === undefined ? dataFeedback(run.inputProfile, previous.result, previous.code) : undefined;
   // what the profile knows of the names in the error, and whether this failure came back
   const extra = [data, factsOfFailure(run, previous), sameFailureNote(run, previous)].filter((t) => t !== undefined);

@@ -10,6 +10,7 @@ import { summarizeFailure } from './failure.js';
 import { missingModule, unfixableFailure } from './unfixable.js';
 import { missingOutputs, missingOutputsReason } from './requested-files.js';
 import { factsOfFailure, repeatedFailureStop } from './repeated-failure.js';
+import { onlyMissingValues } from './answer-values.js';
 
 /** The verdict on one attempt. `reason` is one line; `defect` is a reviewer's, when it made one. */
 export type Verdict =
@@ -37,6 +38,7 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
   if (!result) return { kind: 'failed', reason: 'not executed' };
   if (!result.success) return { kind: 'failed', reason: summarizeFailure(result) };
   if (answeredNothing(attempt, run)) return { kind: 'ran', reason: run.inputProfile?.files.length ? PRINTED_NOTHING : PRINTED_NOTHING_AT_ALL };
+  if (answeredOnlyMissing(attempt, run)) return { kind: 'ran', reason: PRINTED_ONLY_MISSING };
   const missing = missingOutputs(attempt, run, requestSoFar(run));
   if (missing.length > 0) return { kind: 'ran', reason: missingOutputsReason(missing) };
   if (!checks?.code) return { kind: 'confirmed' };
@@ -64,6 +66,20 @@ export function answeredNothing(attempt: Attempt, run: Pick<Run, 'inputProfile' 
   return run.checks !== undefined && (result.checks?.results.length ?? 0) === 0;
 }
 
+/** Why an attempt on input files whose every printed value is missing (NaN) is not an answer. */
+export const PRINTED_ONLY_MISSING = 'every value the program printed is missing (NaN): it computed them from no data of its input files';
+
+/**
+ * True when an attempt on input files ran with exit 0 and every value it printed is missing
+ * (`NaN`, `NaT`, `<NA>`; see {@link onlyMissingValues}): a column that is not there, a join that
+ * matched nothing. It is never confirmed (two programs that read the same wrong column agree on
+ * NaN), and the next attempt is told so.
+ */
+export function answeredOnlyMissing(attempt: Attempt, run: Pick<Run, 'inputProfile'>): boolean {
+  const result = attempt.result;
+  return !!result?.success && !!run.inputProfile?.files.length && onlyMissingValues(result.stdout);
+}
+
 /** Score of an attempt that ran: checks passed (−1 when they could not run), a failed review last. */
 function score(attempt: Attempt): number {
   const report = attempt.result?.checks;
@@ -74,8 +90,8 @@ function score(attempt: Attempt): number {
 /**
  * The attempt to keep as a run's answer when none was confirmed: among the attempts whose program
  * ran with exit 0, the one with the best {@link score}, the earliest on a tie (a later attempt must
- * do better to replace an earlier one). An attempt that showed no answer ({@link answeredNothing})
- * is kept only when no other ran: the run is then `unverified` (it ran with exit 0; the user sees
+ * do better to replace an earlier one). An attempt that showed no answer ({@link answeredNothing},
+ * {@link answeredOnlyMissing}) is kept only when no other ran: the run is then `unverified` (it ran with exit 0; the user sees
  * its code and why it is no answer), not `failed`. Undefined when no attempt ran.
  */
 export function keptAttempt(run: Run): Attempt | undefined {
@@ -84,7 +100,7 @@ export function keptAttempt(run: Run): Attempt | undefined {
   for (const attempt of run.attempts) {
     if (attempt.trigger === 'rerun' && attempt.keptFrom !== undefined) continue;
     if (attempt.repeatOf !== undefined || !attempt.result?.success) continue;
-    if (answeredNothing(attempt, run)) empty ??= attempt;
+    if (answeredNothing(attempt, run) || answeredOnlyMissing(attempt, run)) empty ??= attempt;
     else if (!best || score(attempt) > score(best)) best = attempt;
   }
   return best ?? empty;

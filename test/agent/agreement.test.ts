@@ -1,6 +1,7 @@
 /** What counts as the same answer between two programs, and which failures are about the data. */
 import { describe, expect, it } from 'vitest';
 import { agreeEitherWay, answerAgrees, asksForOrder, partialAnswer, sameAnswer } from '../../src/agent/agreement.js';
+import { onlyMissingValues } from '../../src/agent/answer-values.js';
 import { dataFeedback, failedOnData } from '../../src/data/feedback.js';
 import { checksBlock, trailingChecks } from '../../src/agent/reply-checks.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
@@ -140,5 +141,36 @@ describe('trailingChecks', () => {
     const code = 'OUTPUT = "out.txt"\nwith open(OUTPUT, "w") as f:\n    f.write("x")';
     expect(trailingChecks(code)).toEqual({ code });
     expect(trailingChecks('print(1)')).toEqual({ code: 'print(1)' });
+  });
+});
+
+describe('answers whose every value is missing (NaN)', () => {
+  const perGroup = 'category\nGarden     NaN\nKitchen    NaN\n0          NaN\nName: revenue, dtype: float64';
+
+  it.each([
+    ['a pandas Series of NaN with its header and dtype line', perGroup],
+    ['a labelled NaN', 'Total revenue: nan'],
+    ['NaT and <NA>', 'first order: NaT\nlast order: <NA>'],
+    ['a money sign before nan', 'Garden: $nan\nKitchen: $nan'],
+  ])('%s prints no value', (_what, output) => {
+    expect(onlyMissingValues(output)).toBe(true);
+  });
+
+  it.each([
+    ['a value beside a NaN', 'mean: 3.2\nstd: nan'],
+    ['a table row whose last value is a number', '   units  price\n0    NaN    3.0'],
+    ['no NaN at all', 'Garden 21.0'],
+    ['a word that holds "nan" (finance, Nancy)', 'finance team: Nancy'],
+    ['nothing', ''],
+  ])('%s is not all missing', (_what, output) => {
+    expect(onlyMissingValues(output)).toBe(false);
+  });
+
+  it('two programs that printed the same NaNs do not agree, whichever is the reference; one that printed values still compares', () => {
+    expect(sameAnswer(perGroup, perGroup, 'total revenue per category')).toBe(false);
+    expect(answerAgrees(perGroup, perGroup, 'total revenue per category')).toBe(false);
+    expect(agreeEitherWay('Total revenue: nan', 'nan', 'total revenue')).toBe(false);
+    expect(answerAgrees('Total revenue: nan', 'Total revenue: nan', 'total revenue')).toBe(false);
+    expect(sameAnswer('Garden 21.0\nKitchen 10.0', 'Garden 21\nKitchen 10', 'total revenue per category')).toBe(true);
   });
 });

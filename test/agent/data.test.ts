@@ -14,8 +14,8 @@ import type { InputFile } from '../../src/sandbox/types.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
 import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
-import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK } from '../../src/agent/prompts.js';
-import { PRINTED_NOTHING, PRINTED_NOTHING_AT_ALL } from '../../src/agent/verdict.js';
+import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK, ONLY_MISSING_FEEDBACK } from '../../src/agent/prompts.js';
+import { PRINTED_NOTHING, PRINTED_NOTHING_AT_ALL, PRINTED_ONLY_MISSING } from '../../src/agent/verdict.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const withChecks = (code: string, checks: string) => `${py(code)}\n\nChecks:\n\`\`\`checks\n${checks}\n\`\`\``;
@@ -175,6 +175,32 @@ describe('the agent looks at the data', () => {
     expect(run.error).toBe(PRINTED_NOTHING);
     expect(run.attempts.at(-1)).toMatchObject({ trigger: 'rerun', keptFrom: 1 });
     expect(fake.requests.filter(isIndependent)).toHaveLength(0); // nothing to compare
+  });
+
+  // the kind seen by a newcomer: a column the file lacks ("amount") gives NaN per group, and an
+  // independent program that read the same wrong column printed the same NaNs: that was ✅
+  const SALES = 'sku,units,unit_price,category\nA1,2,3.5,Garden\nB2,1,10,Kitchen\nA1,4,3.5,Garden\n';
+  const NAN_PER_GROUP = 'import pandas as pd\ndf = pd.read_csv("sales.csv")\ndf["revenue"] = pd.to_numeric(df.get("amount", pd.Series(dtype=float)))\nprint(df.groupby("category")["revenue"].mean())';
+  const RIGHT_PER_GROUP = 'import pandas as pd\ndf = pd.read_csv("sales.csv")\ndf["revenue"] = df.units * df.unit_price\nfor k, v in df.groupby("category")["revenue"].sum().items():\n    print(k, round(v, 2))';
+
+  it('an answer whose every value is NaN is never ✅, even when an independent program prints the same NaNs: the next attempt is told so', async () => {
+    const { agent, fake } = await setup({ code: [py(NAN_PER_GROUP), py(RIGHT_PER_GROUP)], independent: [py(NAN_PER_GROUP), py(RIGHT_PER_GROUP)] });
+    const run = await agent.run('cli:t', 'total revenue per category', { inputFiles: [file('sales.csv', SALES)] });
+
+    expect(run.attempts[0]!.result?.stdout).toMatch(/Garden\s+NaN\nKitchen\s+NaN/);
+    const fix = fake.requests.filter(isAttempt)[1]!.messages.at(-1)!.content;
+    expect(fix).toContain(ONLY_MISSING_FEEDBACK);
+    expect(run.attempts.map((a) => a.result?.stdout.trim())).toEqual([expect.stringContaining('NaN'), 'Garden 21.0\nKitchen 10.0']);
+    expect(run.status).toBe('success');
+    expect(run.agreement).toMatchObject({ attempt: 2 });
+  });
+
+  it('a run on files whose every attempt printed only NaN ends ⚠️ with why, never ✅', async () => {
+    const { agent, fake } = await setup({ code: [py(NAN_PER_GROUP), py('print("Total revenue: nan")')], independent: [py(NAN_PER_GROUP)] }, 1);
+    const run = await agent.run('cli:t', 'total revenue per category', { inputFiles: [file('sales.csv', SALES)] });
+    expect(run.status).toBe('unverified');
+    expect(run.error).toBe(PRINTED_ONLY_MISSING);
+    expect(fake.requests.filter(isIndependent)).toHaveLength(0); // NaN is nothing to compare
   });
 
   it('a program on files that only writes the file asked for is not an empty answer', async () => {
