@@ -25,7 +25,7 @@ export interface RunJson {
    * execution). Added field.
    */
   runDurationMs?: number;
-  /** `outPath`: where `--out DIR` copied the file (added field, only with `--out`). */
+  /** `outPath`: where `--out DIR` copied the file (added field, only with `--out`, and not for a failed run, whose files are not copied). */
   artifacts: { name: string; path: string; bytes: number; renamedFrom?: string; outPath?: string; preview?: { rows: string[][] } }[];
   /**
    * Why the run failed, or why an `unverified` run could not be confirmed (one line); absent on

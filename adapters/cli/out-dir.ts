@@ -59,6 +59,18 @@ async function copyWithoutOverwrite(from: string, dir: string, name: string, sho
   throw new InputError(`--out ${shown}: ${name} and 998 numbered copies already exist`);
 }
 
+/**
+ * For a failed run (`--out` copies nothing of it): `[Agent] Nothing copied to results: the run
+ * failed, and figure_1.png is what its last program wrote before it failed`; undefined when that
+ * program wrote no file.
+ */
+export function notCopiedLine(run: Run, dir: string): string | undefined {
+  const names = (answerResult(run)?.artifacts ?? []).map((a) => a.name);
+  if (names.length === 0) return undefined;
+  const what = names.length === 1 ? `${names[0]} is what` : `${names.join(', ')} are what`;
+  return `[Agent] Nothing copied to ${dir}: the run failed, and ${what} its last program wrote before it failed`;
+}
+
 /** `[Agent] Files copied to out/: plot.png, data-2.csv` */
 export function copiedLine(copies: readonly CopiedArtifact[]): string {
   return `[Agent] ${copies.length === 1 ? 'File' : 'Files'} copied: ${copies.map((c) => c.to).join(', ')}`;

@@ -8,7 +8,7 @@ import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js'
 import { createRenderer } from './render.js';
 import { runToJson } from './json-output.js';
 import { EXIT } from './errors.js';
-import { copiedLine, copyArtifacts } from './out-dir.js';
+import { copiedLine, copyArtifacts, notCopiedLine } from './out-dir.js';
 import { askChoice } from './run-choice.js';
 
 /** Conversation id of the terminal's history. */
@@ -75,7 +75,11 @@ export async function runOnce(config: Config, requirement: string, options: RunO
     const stdin = options.stdin ?? process.stdin;
     if (!options.json && stdin.isTTY && !controller.signal.aborted) run = await askChoice(app.agent, run, stdin, stdout, controller.signal);
     const json = runToJson(run);
-    if (options.outDir) {
+    if (options.outDir && run.status === 'failed') {
+      // a failed run's files are what a program wrote before it failed: no answer to hand over
+      const left = notCopiedLine(run, options.outDir);
+      if (left) progressOut.write(`${left}\n`);
+    } else if (options.outDir) {
       const copies = await copyArtifacts(run, options.outDir);
       copies.forEach((c, i) => (json.artifacts[i]!.outPath = c.to));
       if (copies.length) progressOut.write(`${copiedLine(copies)}\n`);

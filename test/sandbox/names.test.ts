@@ -125,4 +125,21 @@ describe('N1 from the command line: --json and --out', () => {
     expect(readdirSync(join(dir, 'results')).sort()).toEqual(['naive.csv', 'naïve.csv', 'plots', 'отчёт.csv', '報告.csv'].sort());
     expect(readFileSync(join(dir, 'results', 'plots', 'график.txt'), 'utf8')).toBe('plots/график.txt');
   }, 60_000);
+
+  it('a failed run copies nothing into --out (what a program wrote before it failed is no answer) and says so', async () => {
+    const code = 'import pathlib\npathlib.Path("figure_1.png").write_bytes(b"half a plot")\nraise AttributeError("\'str\' object has no attribute \'strftime\'")';
+    fake = await startFakeOpenAi({ replies: [`\`\`\`python\n${code}\n\`\`\``] });
+    const dir = mkdtempSync(join(tmpdir(), 'cli-failed-out-'));
+    writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\nagent:\n  verify: off\n  max_retries: 0\n`);
+    const r = await runCli(['run', '--out', 'results', 'plot the monthly totals'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('[Agent] Nothing copied to results: the run failed, and figure_1.png is what its last program wrote before it failed');
+    expect(r.stdout).not.toContain('copied: ');
+    expect(readdirSync(dir)).not.toContain('results');
+    const json = await runCli(['run', '--json', '--out', 'results', 'plot the monthly totals'], dir);
+    const out = JSON.parse(json.stdout) as { success: boolean; artifacts: { name: string; outPath?: string }[] };
+    expect(out.success).toBe(false);
+    expect(out.artifacts).toEqual([expect.objectContaining({ name: 'figure_1.png' })]);
+    expect(out.artifacts[0]!.outPath).toBeUndefined();
+  }, 60_000);
 });
