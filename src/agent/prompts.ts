@@ -10,7 +10,7 @@ import { librariesSentence } from './environment-text.js';
 import { profileSection } from '../data/profile.js';
 import { dataFeedback } from '../data/feedback.js';
 import { answeredNothing, answeredOnlyMissing, requestSoFar } from './verdict.js';
-import { missingOutputs, missingOutputsFeedback } from './requested-files.js';
+import { missingChart, missingOutputs, missingOutputsFeedback, NO_CHART_FEEDBACK } from './requested-files.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { workspaceSection } from './workspace-turn.js';
 import { factsOfFailure, sameFailureNote } from './repeated-failure.js';
@@ -99,6 +99,7 @@ function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile' | 'requireme
   const noAnswer = answeredNothing(previous, run) ? NOTHING_PRINTED_FEEDBACK
     : answeredOnlyMissing(previous, run) ? ONLY_MISSING_FEEDBACK
     : missing.length > 0 ? missingOutputsFeedback(missing)
+    : missingChart(previous, requestSoFar(run)) ? NO_CHART_FEEDBACK
     : undefined;
   const outcome = noAnswer ? `${resultOutcome(previous)}\n\n${noAnswer}` : resultOutcome(previous);
   const data = previous.result && previous.repeatOf === undefined ? dataFeedback(run.inputProfile, previous.result, previous.code) : undefined;

@@ -3,6 +3,8 @@
  * order_lines.csv", "save it as chart.png"), and whether an attempt wrote them. A run whose program
  * printed an answer but never wrote the file it was asked for did not do what was asked, whatever
  * its printed values say: it is never confirmed, and the next attempt is told which file is missing.
+ * The same holds for a chart the request asks for ("plot the monthly totals as a bar chart") when the
+ * program drew none (no picture among the files it wrote; matplotlib's figures are saved as PNG).
  */
 import type { Attempt, Run } from '../history/types.js';
 
@@ -55,4 +57,25 @@ export function missingOutputsFeedback(missing: readonly string[]): string {
   const first = missing[0]!;
   const how = /\.(csv|tsv)$/i.test(first) ? ` (a table: df.to_csv('${first}', index=False), after .reset_index() when the groups are its index, so that they are a column)` : /\.(png|jpe?g|svg|pdf)$/i.test(first) ? ` (a figure: plt.savefig('${first}'))` : '';
   return `The request asks for ${missing.join(', ')}, but the program wrote no such file. Write ${missing.length === 1 ? 'it' : 'each'} under exactly that name in the current folder${how}, and print what the request asks too.`;
+}
+
+/** Words that ask for a chart (not "graph", "figure" or "draw": "a graph's shortest path", "figure out", "draw 5 cards"). */
+const CHART_REQUEST = /\b(?:plot(?:s|ted|ting)?|charts?|histograms?|visuali[sz]e[ds]?|visuali[sz]ation)\b/i;
+/** Files that hold a chart: pictures, and the HTML plotly writes. */
+const CHART_FILE = /\.(?:png|jpe?g|svg|pdf|gif|webp|html)$/i;
+
+/** Why an attempt that drew no chart a request asks for is not the answer (one line). */
+export const NO_CHART_REASON = 'the request asks for a chart, and the program drew none';
+/** What the next attempt is told when its program drew no chart the request asks for. */
+export const NO_CHART_FEEDBACK =
+  'The request asks for a chart, but the program drew none. Draw it with matplotlib (for example plt.bar with a title ' +
+  'and axis labels): the figure is saved as PNG and shown. Print the values it shows too.';
+
+/**
+ * True when `request` asks for a chart and a successful attempt wrote no file that holds one.
+ * @param request what the user asked for so far (`requestSoFar`)
+ */
+export function missingChart(attempt: Attempt, request: string): boolean {
+  const result = attempt.result;
+  return !!result?.success && CHART_REQUEST.test(request) && !result.artifacts.some((a) => CHART_FILE.test(a.name));
 }

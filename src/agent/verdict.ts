@@ -8,7 +8,7 @@ import type { Attempt, Run } from '../history/types.js';
 import { checkCounts, checksShortfall } from './checks.js';
 import { summarizeFailure } from './failure.js';
 import { missingModule, unfixableFailure } from './unfixable.js';
-import { missingOutputs, missingOutputsReason } from './requested-files.js';
+import { missingChart, missingOutputs, missingOutputsReason, NO_CHART_REASON } from './requested-files.js';
 import { factsOfFailure, repeatedFailureStop } from './repeated-failure.js';
 import { onlyMissingValues } from './answer-values.js';
 
@@ -41,6 +41,7 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
   if (answeredOnlyMissing(attempt, run)) return { kind: 'ran', reason: PRINTED_ONLY_MISSING };
   const missing = missingOutputs(attempt, run, requestSoFar(run));
   if (missing.length > 0) return { kind: 'ran', reason: missingOutputsReason(missing) };
+  if (missingChart(attempt, requestSoFar(run))) return { kind: 'ran', reason: NO_CHART_REASON };
   if (!checks?.code) return { kind: 'confirmed' };
   const report = result.checks ?? { results: [], error: 'the checks did not run' };
   const shortfall = checksShortfall(report);

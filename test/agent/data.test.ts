@@ -16,6 +16,7 @@ import { isChecksRequest } from '../helpers/verify-replies.js';
 import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
 import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK, ONLY_MISSING_FEEDBACK } from '../../src/agent/prompts.js';
 import { PRINTED_NOTHING, PRINTED_NOTHING_AT_ALL, PRINTED_ONLY_MISSING } from '../../src/agent/verdict.js';
+import { NO_CHART_FEEDBACK } from '../../src/agent/requested-files.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const withChecks = (code: string, checks: string) => `${py(code)}\n\nChecks:\n\`\`\`checks\n${checks}\n\`\`\``;
@@ -201,6 +202,18 @@ describe('the agent looks at the data', () => {
     expect(run.status).toBe('unverified');
     expect(run.error).toBe(PRINTED_ONLY_MISSING);
     expect(fake.requests.filter(isIndependent)).toHaveLength(0); // NaN is nothing to compare
+  });
+
+  it('a request for a chart answered without one is never ✅: the next attempt is told to draw it', async () => {
+    const printOnly = 'import pandas as pd\ndf = pd.read_csv("sales.csv")\nprint(df.groupby("category")["units"].sum().to_string())';
+    const drawn = `${printOnly}\nimport matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\ndf.groupby("category")["units"].sum().plot.bar()`;
+    const { agent, fake } = await setup({ code: [py(printOnly), py(drawn)] });
+    const run = await agent.run('cli:t', 'plot the units per category of sales.csv as a bar chart', { inputFiles: [file('sales.csv', SALES)] });
+
+    expect(fake.requests.filter(isAttempt)[1]!.messages.at(-1)!.content).toContain(NO_CHART_FEEDBACK);
+    expect(run.status).toBe('success');
+    expect(run.attempts).toHaveLength(2);
+    expect(run.attempts[1]!.result?.artifacts.map((a) => a.name)).toEqual([expect.stringMatching(/\.png$/)]);
   });
 
   it('a program on files that only writes the file asked for is not an empty answer', async () => {

@@ -1,6 +1,6 @@
 /** Which files a request asks the program to write, and which of them an attempt did not write. */
 import { describe, expect, it } from 'vitest';
-import { missingOutputs, requestedOutputs } from '../../src/agent/requested-files.js';
+import { missingChart, missingOutputs, requestedOutputs } from '../../src/agent/requested-files.js';
 import type { Attempt } from '../../src/history/types.js';
 
 describe('requestedOutputs', () => {
@@ -34,5 +34,18 @@ describe('missingOutputs', () => {
     expect(missingOutputs(attempt(['figure-1.png']), run, request)).toEqual(['order_lines.csv']);
     expect(missingOutputs(attempt(['out/Order_Lines.csv']), run, request)).toEqual([]);
     expect(missingOutputs(attempt([], false), run, request)).toEqual([]); // a crash is judged as a crash
+  });
+
+  it('a chart the request asks for and the program did not draw is missing; a request that asks for none needs none', () => {
+    const plot = 'plot the monthly totals of sales.csv as a bar chart';
+    expect(missingChart(attempt([]), plot)).toBe(true);
+    expect(missingChart(attempt(['data.csv']), plot)).toBe(true);
+    expect(missingChart(attempt(['figure_1.png']), plot)).toBe(false);
+    expect(missingChart(attempt(['chart.html']), 'visualize the signups per week')).toBe(false); // plotly writes HTML
+    expect(missingChart(attempt([]), 'show a histogram of the ages')).toBe(true);
+    expect(missingChart(attempt([], false), plot)).toBe(false); // a crash is judged as a crash
+    for (const words of ['figure out the total of amount', 'the shortest path in this graph', 'draw 5 random cards', 'an image count per folder']) {
+      expect(missingChart(attempt([]), words)).toBe(false);
+    }
   });
 });

@@ -117,9 +117,9 @@ describe('a run is a workspace', () => {
 
   it('W2: a file one turn wrote is an input of the next; a newer file of the same name replaces it and says so', async () => {
     const write = 'open("clean.csv", "w").write("name,value\\nx,1\\ny,5\\n")\nprint("wrote clean.csv")';
-    const plot = 'import csv\nrows = list(csv.reader(open("clean.csv")))[1:]\nprint(sum(int(r[1]) for r in rows))';
+    const sum = 'import csv\nrows = list(csv.reader(open("clean.csv")))[1:]\nprint(sum(int(r[1]) for r in rows))';
     const rewrite = 'open("clean.csv", "w").write("name,value\\nx,10\\n")\nprint("rewrote")';
-    const server = await llm([write, plot, rewrite]);
+    const server = await llm([write, sum, rewrite]);
     const a = await worker(server);
     const conv = conversation();
     const first = await a.agent.run(conv, 'clean the data into clean.csv', { onEvent: a.onEvent });
@@ -128,7 +128,7 @@ describe('a run is a workspace', () => {
       expect.objectContaining({ name: 'clean.csv', origin: expect.objectContaining({ kind: 'written', attempt: 1, turn: 1 }) }),
     ]);
 
-    const second = await a.agent.improve(first, 'plot the second column of clean.csv', { onEvent: a.onEvent });
+    const second = await a.agent.improve(first, 'sum the second column of clean.csv', { onEvent: a.onEvent });
     expect(second.status).toBe('success');
     expect(second.attempts.at(-1)!.result?.stdout.trim()).toBe('6');
     expect(codeRequests(server).at(-1)!.messages[1]!.content).toContain('clean.csv (19 bytes; written by the program of attempt 1)');

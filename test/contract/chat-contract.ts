@@ -214,7 +214,7 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
         const secondColumn = py('import csv\nrows = list(csv.reader(open("clean.csv")))[1:]\nopen("col2.txt", "w").write(" ".join(r[1] for r in rows))\nprint("sum2=" + str(sum(int(r[1]) for r in rows)))');
         chat.llm.enqueue(secondColumn);
         const host = await chat.moveWorkers?.(); // queue mode: the next turn runs on another host
-        await chat.reply(t, 'plot the second column of clean.csv');
+        await chat.reply(t, 'write the second column of clean.csv to col2.txt and print its sum');
         expect((await chat.finals(t, 2))[1]).toMatch(/success|Success/);
         expect(chat.text(t)).toContain('sum2=42');
         // the worker of the other host ran the turn (its artifact is on that host's disk), and clean.csv
