@@ -36,6 +36,8 @@ export async function runMemoryCli(
   out: (text: string) => void = (t) => process.stdout.write(t),
 ): Promise<number> {
   const conversation = opts.conversation?.trim() || CLI_CONVERSATION;
+  // the terminal's memory is called so in the session; its id is what --conversation takes
+  const place = conversation === CLI_CONVERSATION ? `the terminal (${CLI_CONVERSATION})` : conversation;
   const store = await KeyvHistoryStore.open(config.store.url);
   try {
     const memory = new ChannelMemory(store, memoryOptions(config));
@@ -47,24 +49,24 @@ export async function runMemoryCli(
         if (err instanceof MemoryFullError || err instanceof MemoryEntryError) throw new InputError(err.message);
         throw err;
       }
-      out(opts.json ? `${JSON.stringify(entry)}\n` : `remembered ${entry.id} for ${conversation}: ${entry.text}\n`);
+      out(opts.json ? `${JSON.stringify(entry)}\n` : `remembered ${entry.id} for ${place}: ${entry.text}\n`);
       return EXIT.success;
     }
     if (action === 'list') {
       const entries = await memory.list(conversation, Boolean(opts.all));
       if (opts.json) out(`${JSON.stringify(entries)}\n`);
-      else out(entries.length ? `${entries.map(entryLine).join('\n')}\n` : `the memory of ${conversation} is empty\n`);
+      else out(entries.length ? `${entries.map(entryLine).join('\n')}\n` : `the memory of ${place} is empty\n`);
       return EXIT.success;
     }
     const entry = await memory.forget(conversation, arg, opts.by ?? terminalUser());
     if (!entry) {
       const gone = await memory.forgotten(conversation, arg);
-      const why = gone ? `${gone.id} of ${conversation} was forgotten already, by ${gone.removedBy ?? 'someone'}` : `no entry ${arg} in the memory of ${conversation}`;
+      const why = gone ? `${gone.id} of ${place} was forgotten already, by ${gone.removedBy ?? 'someone'}` : `no entry ${arg} in the memory of ${place}`;
       if (opts.json) out(`${JSON.stringify({ error: why })}\n`);
       else process.stderr.write(`code-agent: ${why}${gone ? '' : ' (memory list shows them)'}\n`);
       return EXIT.failed;
     }
-    out(opts.json ? `${JSON.stringify(entry)}\n` : `forgot ${entry.id} of ${conversation}: ${entry.text}\n`);
+    out(opts.json ? `${JSON.stringify(entry)}\n` : `forgot ${entry.id} of ${place}: ${entry.text}\n`);
     return EXIT.success;
   } finally {
     await store.close();

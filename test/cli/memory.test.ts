@@ -90,10 +90,10 @@ describe('code-agent memory', () => {
     expect(audit.map((e) => [e.id, e.removedBy])).toEqual([[entry.id, 'ops']]);
     const again = await runCli(['memory', 'forget', entry.id], dir);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain(`${entry.id} of cli:local was forgotten already, by ops`);
+    expect(again.stderr).toContain(`${entry.id} of the terminal (cli:local) was forgotten already, by ops`);
     const unknown = await runCli(['memory', 'forget', 'm999'], dir);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('no entry m999 in the memory of cli:local');
+    expect(unknown.stderr).toContain('no entry m999 in the memory of the terminal (cli:local)');
   });
 
   it('refuses past memory.max_entries and an empty or too long definition, with exit 2 and the config key', async () => {
