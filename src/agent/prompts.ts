@@ -2,6 +2,7 @@
  * The conversation sent to the LLM for a run: the requirement, then every attempt as the
  * assistant's code and every result (or user feedback) as the next user message.
  */
+import { withoutFilesNote } from '../memory/request-text.js';
 import type { ChatMessage } from '../llm/types.js';
 import type { Attempt, Run } from '../history/types.js';
 import { describeResult } from './failure.js';
@@ -29,6 +30,19 @@ export const DATA_ANSWER_INSTRUCTION =
   'counting records. When it asks per group or for each one, print one line per group with its name and value. ' +
   'Print every requested value on its own line with a short label, rounded as the request says.';
 
+/**
+ * Added after {@link DATA_ANSWER_INSTRUCTION} when the request groups by a period of time ("monthly
+ * totals", "per hour", "for each month"): programs otherwise group by the date itself (one bar
+ * per record's date in a "monthly" chart) or by the month's name in alphabetical order.
+ */
+export const PERIOD_INSTRUCTION =
+  'The request groups by a period of time: derive that period from the date-time field (pandas: ' +
+  "df['date'].dt.to_period('M') for months, .dt.hour for hours, .dt.to_period('W') for weeks) and group by it: " +
+  'one line (or bar) per period, in time order, not one per record or per date.';
+
+/** Words that group a request by a period of time. */
+const PERIOD_REQUEST = /\b(?:monthly|weekly|daily|hourly|yearly|quarterly|(?:per|each|every|by)\s+(?:calendar\s+)?(?:month|week|day|hour|year|quarter))(?!\w)/i;
+
 /** The feedback after an attempt on input files that ran but printed nothing. */
 export const NOTHING_PRINTED_FEEDBACK =
   'It printed nothing: the user sees no answer. Print every requested value (a label and the value on each line), also when it is 0.';
@@ -50,11 +64,14 @@ export interface PromptOptions {
 /**
  * The first user message of every attempt's conversation: the requirement and the channel's
  * definitions, then (runs with a workspace) its files — names, sizes, which earlier attempts wrote which — and their profile
- * and the channel's approved examples most like the request, followed by {@link DATA_ANSWER_INSTRUCTION}.
+ * and the channel's approved examples most like the request, followed by {@link DATA_ANSWER_INSTRUCTION}
+ * (and {@link PERIOD_INSTRUCTION} when the request groups by a period of time).
  */
 export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile' | 'memory'>, options: PromptOptions = {}): string {
   const shared = [sharedOpening(run, options), examplesSection(run.memory)].filter((t) => t !== '').join('\n\n');
-  return run.inputProfile && profileSection(run.inputProfile) !== '' ? `${shared}\n\n${DATA_ANSWER_INSTRUCTION}` : shared;
+  if (!run.inputProfile || profileSection(run.inputProfile) === '') return shared;
+  const period = PERIOD_REQUEST.test(withoutFilesNote(run.requirement)) ? ` ${PERIOD_INSTRUCTION}` : '';
+  return `${shared}\n\n${DATA_ANSWER_INSTRUCTION}${period}`;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { InputFile } from '../../src/sandbox/types.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
 import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
-import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK, ONLY_MISSING_FEEDBACK } from '../../src/agent/prompts.js';
+import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK, ONLY_MISSING_FEEDBACK, PERIOD_INSTRUCTION } from '../../src/agent/prompts.js';
 import { PRINTED_NOTHING, PRINTED_NOTHING_AT_ALL, PRINTED_ONLY_MISSING } from '../../src/agent/verdict.js';
 import { NO_CHART_FEEDBACK } from '../../src/agent/requested-files.js';
 
@@ -214,6 +214,21 @@ describe('the agent looks at the data', () => {
     expect(run.status).toBe('success');
     expect(run.attempts).toHaveLength(2);
     expect(run.attempts[1]!.result?.artifacts.map((a) => a.name)).toEqual([expect.stringMatching(/\.png$/)]);
+  });
+
+  it('a request that groups by a period of time is told to group by that period of the date, not by the date; others are not', async () => {
+    const { agent, fake } = await setup({ code: [py('print("Garden 21.0")')], independent: [py('print("Garden 21.0")')] });
+    const dated = file('sales.csv', 'date,units\n2026-01-03,2\n2026-02-11,5\n');
+    for (const request of ['plot the monthly totals of sales.csv as a bar chart', 'units per hour', 'the average for each month, in calendar order']) {
+      fake.requests.length = 0;
+      await agent.run('cli:t', request, { inputFiles: [dated] });
+      expect(fake.requests.filter(isAttempt)[0]!.messages[1]!.content.endsWith(`${DATA_ANSWER_INSTRUCTION} ${PERIOD_INSTRUCTION}`)).toBe(true);
+    }
+    for (const request of ['total units', 'a daylight chart of units per category', 'units by monthly_plan']) {
+      fake.requests.length = 0;
+      await agent.run('cli:t', request, { inputFiles: [dated] });
+      expect(fake.requests.filter(isAttempt)[0]!.messages[1]!.content).not.toContain(PERIOD_INSTRUCTION);
+    }
   });
 
   it('a program on files that only writes the file asked for is not an empty answer', async () => {
