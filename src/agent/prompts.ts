@@ -36,9 +36,9 @@ export const DATA_ANSWER_INSTRUCTION =
  * per record's date in a "monthly" chart) or by the month's name in alphabetical order.
  */
 export const PERIOD_INSTRUCTION =
-  'The request groups by a period of time: derive that period from the date-time field (pandas: ' +
-  "df['date'].dt.to_period('M') for months, .dt.hour for hours, .dt.to_period('W') for weeks) and group by it: " +
-  'one line (or bar) per period, in time order, not one per record or per date.';
+  'The request groups by a period of time: parse the date-time field first (pandas.to_datetime), then group by its ' +
+  "period: df.groupby(df['date'].dt.to_period('M').astype(str)) for months (labels such as 2024-01, which print and " +
+  "plot), df['date'].dt.hour for hours; one line (or bar) per period, in time order, not one per record or per date.";
 
 /** Words that group a request by a period of time. */
 const PERIOD_REQUEST = /\b(?:monthly|weekly|daily|hourly|yearly|quarterly|(?:per|each|every|by)\s+(?:calendar\s+)?(?:month|week|day|hour|year|quarter))(?!\w)/i;
