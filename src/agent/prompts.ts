@@ -8,7 +8,7 @@ import type { Attempt, Run } from '../history/types.js';
 import { describeResult } from './failure.js';
 import { checkLines } from './checks.js';
 import { librariesSentence } from './environment-text.js';
-import { profileSection } from '../data/profile.js';
+import { profileSection, type InputProfile } from '../data/profile.js';
 import { dataFeedback } from '../data/feedback.js';
 import { answeredNothing, answeredOnlyMissing, requestSoFar } from './verdict.js';
 import { missingChart, missingOutputs, missingOutputsFeedback, NO_CHART_FEEDBACK } from './requested-files.js';
@@ -43,6 +43,16 @@ export const PERIOD_INSTRUCTION =
 /** Words that group a request by a period of time. */
 const PERIOD_REQUEST = /\b(?:monthly|weekly|daily|hourly|yearly|quarterly|(?:per|each|every|by)\s+(?:calendar\s+)?(?:month|week|day|hour|year|quarter))(?!\w)/i;
 
+/**
+ * Whether the files may hold date-times to take a period of: a column of dates, or one named like
+ * a time (`date`, `time`, `timestamp`, `created_at`), or a file whose fields the profile does not
+ * list (logs, JSON). A table that has only month names ("climate.csv: month, temperature") has
+ * no date-time to parse: the period sentence would mislead there.
+ */
+function mayHoldDateTimes(profile: InputProfile): boolean {
+  return profile.files.some((f) => !f.fields?.length || f.fields.some((x) => x.type === 'date' || /date|time|stamp|created|updated/i.test(String(x.name))));
+}
+
 /** The feedback after an attempt on input files that ran but printed nothing. */
 export const NOTHING_PRINTED_FEEDBACK =
   'It printed nothing: the user sees no answer. Print every requested value (a label and the value on each line), also when it is 0.';
@@ -70,7 +80,7 @@ export interface PromptOptions {
 export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile' | 'memory'>, options: PromptOptions = {}): string {
   const shared = [sharedOpening(run, options), examplesSection(run.memory)].filter((t) => t !== '').join('\n\n');
   if (!run.inputProfile || profileSection(run.inputProfile) === '') return shared;
-  const period = PERIOD_REQUEST.test(withoutFilesNote(run.requirement)) ? ` ${PERIOD_INSTRUCTION}` : '';
+  const period = PERIOD_REQUEST.test(withoutFilesNote(run.requirement)) && mayHoldDateTimes(run.inputProfile) ? ` ${PERIOD_INSTRUCTION}` : '';
   return `${shared}\n\n${DATA_ANSWER_INSTRUCTION}${period}`;
 }
 

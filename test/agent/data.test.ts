@@ -229,6 +229,10 @@ describe('the agent looks at the data', () => {
       await agent.run('cli:t', request, { inputFiles: [dated] });
       expect(fake.requests.filter(isAttempt)[0]!.messages[1]!.content).not.toContain(PERIOD_INSTRUCTION);
     }
+    // a table of month names has no date-time to take a period of
+    fake.requests.length = 0;
+    await agent.run('cli:t', 'a line chart of the temperature per month', { inputFiles: [file('climate.csv', 'month,temperature\nApr,9.5\nAug,18.1\n')] });
+    expect(fake.requests.filter(isAttempt)[0]!.messages[1]!.content).not.toContain(PERIOD_INSTRUCTION);
   });
 
   it('a program on files that only writes the file asked for is not an empty answer', async () => {
