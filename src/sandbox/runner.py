@@ -44,7 +44,7 @@ def _save_figures(close):
             name = _saved.get(id(fig))
             if name is None:
                 name = _saved[id(fig)] = "figure_%d.png" % (len(_saved) + 1)
-            (_ORIGINAL_SAVEFIG[0] or type(fig).savefig)(fig, name, format="png")
+            (_ORIGINAL_SAVEFIG[0] or type(fig).savefig)(fig, name, format="png", bbox_inches="tight")  # labels past the canvas (long rotated ticks) are kept, not cut
             if close:
                 plt.close(fig)
     except Exception as exc:  # a broken figure must not hide the program's own result

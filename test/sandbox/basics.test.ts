@@ -112,6 +112,16 @@ describe.each(START_MODES)('sandbox basics ($start)', ({ options }) => {
     }
   });
 
+  it('a figure saved for the program keeps labels that reach past its canvas (long rotated tick labels are not cut off)', async () => {
+    // the README's showcase: one bar per month, labelled 2026-01… and rotated; the canvas is 640×480 px
+    const code = 'import matplotlib.pyplot as plt\nplt.bar(["2026-%02d monthly total" % m for m in range(1, 7)], [7, 6, 8, 8, 11, 8])\nplt.xticks(rotation=90)\nplt.xlabel("Month")\nplt.show()\n';
+    const r = await ex.execute(code, { artifactDir: tempDir(), limits: { wallTimeS: 20, cpuTimeS: 20 } });
+    expect(r.success).toBe(true);
+    const png = readFileSync(r.artifacts[0]!.path);
+    const height = png.readUInt32BE(20); // IHDR: width at byte 16, height at 20
+    expect(height).toBeGreaterThan(480); // grown to hold the labels and the axis title below the canvas
+  });
+
   it('imports matplotlib only when the program does (cold), or ahead of time (warm pool)', async () => {
     const r = await ex.execute('import sys\nprint("matplotlib" in sys.modules)\n');
     expect(r.stdout).toBe(options.warmPool > 0 ? 'True\n' : 'False\n');
