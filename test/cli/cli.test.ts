@@ -213,7 +213,7 @@ describe('interactive session', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
     writeFileSync(join(dir, 'config.yaml'), `llm:\n  provider: openai\n  base_url: ${fake.url}\n  model: fake-model\n  max_retries: 0\nagent:\n  verify: off\n`);
     const killed = spawn(process.execPath, [CLI_BIN, 'run', 'never finishes'], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 45_000; // a CLI's start (the sandbox's checks) takes over 20 s on a busy machine
     while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(fake.requests).toHaveLength(1); // the run is stored as running and waits for the LLM
     killed.kill('SIGKILL');
