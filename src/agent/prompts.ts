@@ -2,7 +2,7 @@
  * The conversation sent to the LLM for a run: the requirement, then every attempt as the
  * assistant's code and every result (or user feedback) as the next user message.
  */
-import { withoutFilesNote } from '../memory/request-text.js';
+import { withoutFilesNote } from '../text/files-note.js';
 import type { ChatMessage } from '../llm/types.js';
 import type { Attempt, Run } from '../history/types.js';
 import { describeResult } from './failure.js';

@@ -4,6 +4,7 @@
  * sent (which may hold paths, control characters or text that reads like instructions).
  */
 import { sandboxInputNames } from '../text/file-names.js';
+import { filesNote } from '../text/files-note.js';
 import type { InputFile } from '../history/execution.js';
 
 /** Attached files under the names the sandbox gives them, and a note per file that cannot be used. */
@@ -17,8 +18,7 @@ export function prepareInputs(files: InputFile[]): { files: InputFile[]; skipped
  * said here: the agent profiles the files in the sandbox and shows the model their structure.
  */
 export function inputFilesNote(files: InputFile[]): string {
-  if (files.length === 0) return '';
-  return `(Input files available in the current working directory: ${files.map((f) => f.name).join('; ')})`;
+  return filesNote(files.map((f) => f.name));
 }
 
 /** Feedback text with the input files note appended (on its own paragraph). */

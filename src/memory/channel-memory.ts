@@ -14,7 +14,7 @@
  *   await memory.addApprovedExample(run, 'U42');            // after 👍, or a settled candidate
  *   await memory.forget('slack:C123', 'm7', 'U43');
  */
-import { withoutFilesNote } from './request-text.js';
+import { withoutFilesNote } from '../text/files-note.js';
 import { checkedEntryBytes, DEFAULT_MEMORY_LIMITS, MemoryEntryError, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from '../history/memory.js';
 import type { HistoryStore, Run, RunMemory } from '../history/types.js';
 import type { InputProfile } from '../data/profile.js';

@@ -6,7 +6,7 @@
  * button read it from the run (the button carries only the run's id), so both say the same.
  */
 import type { Run } from '../history/types.js';
-import { withoutFilesNote } from './request-text.js';
+import { withoutFilesNote } from '../text/files-note.js';
 
 /** An offer to show in a run's thread. */
 export interface MemoryOffer {
