@@ -4,7 +4,7 @@
  */
 import type { App } from '../../src/app/app.js';
 import { parseMemoryCommand, runMemoryCommand } from '../../src/memory/commands.js';
-import { offerAfter } from '../../src/memory/offer.js';
+import { offerAfter, type RunBefore } from '../../src/memory/offer.js';
 import type { Run } from '../../src/history/types.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { terminalUser } from './terminal-user.js';
@@ -22,7 +22,7 @@ export async function sessionMemoryCommand(app: App, command: 'remember' | 'memo
  * After an improve turn whose feedback corrected the run's reading (src/memory/offer.ts): the line
  * saying how to keep it for the terminal's next runs; undefined otherwise.
  */
-export function offerLine(app: App, before: Pick<Run, 'status'>, after: Run | undefined, feedback: string | undefined): string | undefined {
+export function offerLine(app: App, before: RunBefore, after: Run | undefined, feedback: string | undefined): string | undefined {
   const memory = app.agent.memory;
   if (!memory?.available) return undefined;
   const offer = offerAfter(before, after, feedback, memory.limits.maxDefinitionChars);

@@ -25,6 +25,7 @@ import { runOutcome } from './outcome.js';
 import { applyChoice, candidateLines, CHOICE_PROMPT, isTypedChoice, typedChoice } from './settle-commands.js';
 import type { ChoiceAction } from '../../src/chat/settle-view.js';
 import { offerLine, sessionMemoryCommand } from './session-memory.js';
+import { runBefore } from '../../src/memory/offer.js';
 
 /** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
 export const HISTORY_ROWS = 20;
@@ -185,7 +186,7 @@ export class Session {
 
   /** An improve turn; after a reply that corrected the run's reading, says how to remember it. */
   private async improveWith(run: Run, feedback: string | undefined): Promise<void> {
-    const before = { status: run.status };
+    const before = runBefore(run);
     await this.step((o) => this.app.agent.improve(run, feedback, o));
     const offer = offerLine(this.app, before, this.current, feedback);
     if (offer) this.io.print(offer);

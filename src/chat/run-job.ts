@@ -11,7 +11,7 @@ import { newRunId } from '../agent/ids.js';
 import type { HistoryStore, Run, RunChat } from '../history/types.js';
 import type { InputFile } from '../history/execution.js';
 import { callAgent } from './agent-call.js';
-import { offerAfter } from '../memory/offer.js';
+import { offerAfter, runBefore, type RunBefore } from '../memory/offer.js';
 import { withInputFilesNote } from './input-note.js';
 import type { ChatThread } from './port.js';
 import type { ThreadRef } from './thread-ref.js';
@@ -74,7 +74,7 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
   await spec.job.setThread(ref).catch((err: unknown) => deps.onWarning("recording the job's thread", err));
   const known = isNew ? undefined : await waitForRun(deps.store, conversation, runId, deps.runAppearsWithinMs ?? RUN_APPEARS_WITHIN_MS).catch(() => undefined);
   const files = await thread.inputs();
-  const before = known ? { status: known.status } : undefined; // the agent updates the run in place
+  const before = known ? runBefore(known) : undefined; // the agent updates the run in place
   const renderer = new ThreadRenderer(thread.output, thread.markup, {
     firstAttempt: (known?.attempts.length ?? 0) + 1,
     maxRetries: deps.agent.maxRetries,
@@ -116,7 +116,7 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
 }
 
 /** After a reply that corrected the run's reading: the offer to remember it for the channel (src/memory/offer.ts). Never throws. */
-async function offerToRemember<M, R>(deps: RunJobDeps, thread: ChatThread<M, R>, before: Pick<Run, 'status'> | undefined, after: Run | undefined, feedback: string | undefined): Promise<void> {
+async function offerToRemember<M, R>(deps: RunJobDeps, thread: ChatThread<M, R>, before: RunBefore | undefined, after: Run | undefined, feedback: string | undefined): Promise<void> {
   const memory = deps.agent.memory;
   if (!memory?.available) return;
   const offer = offerAfter(before, after, feedback, memory.limits.maxDefinitionChars);

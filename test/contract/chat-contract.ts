@@ -160,6 +160,18 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       expect(await chat.memory(`forget ${id}`)).toMatch(/Forgotten/);
     });
 
+    it('B4: a reply that only asks for more (the earlier values kept) offers nothing to remember', async () => {
+      chat.llm.enqueue(py('print([2, 3, 5, 7])'), py('p = [2, 3, 5, 7]\nprint(p)\nprint(len(p))'));
+      const t = await (await chat.run('print the primes below 10', { user: 2 })).thread();
+      await chat.finals(t, 1);
+      await chat.reply(t, 'print how many primes there are as well', { user: 2 });
+      const finals = await chat.finals(t, 2);
+      expect(finals[1]).toMatch(/success|Success/);
+      await new Promise((r) => setTimeout(r, 1000)); // the offer would follow the final message
+      expect(chat.offered(t)).toBe(false);
+      expect(chat.text(t)).not.toContain('Remember for this channel?');
+    });
+
     describe('a thread is a workspace', () => {
       /** A test that moves the workers (queue mode: new worker processes start) may take this long on a busy machine, in ms. */
       const MOVING_WORKERS_MS = 120_000;
