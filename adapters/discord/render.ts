@@ -175,10 +175,14 @@ function unsendableText(attemptIndex: number, files: Unsendable[]): string {
   return content;
 }
 
-/** A verification notice: the title, then its lines capped in a code block. */
-export function noticeMessage(notice: Notice): Outgoing {
-  if (notice.lines.length === 0) return { content: cutChars(neutraliseFences(notice.title), MESSAGE_CHARS) };
-  return { content: fitBlock(notice.lines.join('\n'), MESSAGE_CHARS, { maxLines: 20, wrap: (block) => `${notice.title}\n${block}` }).text };
+/**
+ * A verification notice: the title, then its lines capped in a code block, within `maxChars`
+ * characters (default a whole message): fitted whole, never sliced, so its fences stay balanced.
+ */
+export function noticeMessage(notice: Notice, maxChars = MESSAGE_CHARS): Outgoing {
+  const title = neutraliseFences(notice.title);
+  if (notice.lines.length === 0) return { content: cutChars(title, maxChars) };
+  return { content: fitBlock(notice.lines.join('\n'), maxChars, { maxLines: 20, wrap: (block) => `${title}\n${block}` }).text };
 }
 
 /** An auto-fix attempt announced with the error that caused it (attached whole when cut). */
@@ -224,7 +228,9 @@ export function finalMessage(run: Run, workspace?: string): Outgoing {
   const line = workspace ? `\n${neutraliseFences(oneLine(workspace, 600))}` : '';
   const candidates = candidatesNotice(run);
   const head = cutChars(`${finalStatus(run)}\n${hint}${line}`, MESSAGE_CHARS);
-  const content = candidates ? `${head}\n${noticeMessage(candidates).content}`.slice(0, MESSAGE_CHARS) : head;
+  // the candidates fitted into the room the head leaves (a slice could end inside their code block: case B1)
+  const room = MESSAGE_CHARS - head.length - 1;
+  const content = candidates && room > 0 ? `${head}\n${noticeMessage(candidates, room).content}` : head;
   return { content, components: [...choiceRows(run), ...runButtons(run.id, run.status === 'generated'), ...feedbackRow(run)] };
 }
 

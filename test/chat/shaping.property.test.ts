@@ -89,6 +89,44 @@ describe('Discord shaping (2000 characters per message)', () => {
   });
 });
 
+/** An unconfirmed run awaiting a person's choice between two answers whose text is hostile, its reason quoting both («…»). */
+function settlingRun(first: string, second: string, requirement: string): Run {
+  const base = runWith({ success: true, stdout: first, stderr: '', exitCode: 0, signal: null, timedOut: false, durationMs: 5, artifacts: [] } as unknown as ExecutionResult, '', requirement);
+  const candidate = (n: number, output: string) => ({ n, from: n === 1 ? ('attempt' as const) : ('independent' as const), attempt: 1, programs: n === 1 ? [] : [1], code: 'print(1)', output, artifacts: [], reading: output.slice(0, 80), backers: 1 });
+  return { ...base, status: 'unverified', error: `an independent program written to cross-check it printed «${second}» where this one printed «${first}»; either may be wrong`, candidates: [candidate(1, first), candidate(2, second)] };
+}
+
+describe('every final message stays well-formed after its last transformation (case B1)', () => {
+  it('B1: 1,800 backticks printed by both answers keep the Discord and Slack final messages balanced and within limits', () => {
+    const ticks = '`'.repeat(1800);
+    const run = settlingRun(ticks, `${ticks}!`, 'print 1800 backticks');
+    const discord = finalMessage(run).content;
+    expect(discord.length).toBeLessThanOrEqual(MESSAGE_CHARS);
+    expect(fenceCount(discord) % 2).toBe(0);
+    expect(discord).toContain('The answers differ');
+    for (const text of [finalText(run), finalStatus(run)]) {
+      expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
+      expect(fenceCount(text) % 2).toBe(0);
+    }
+  });
+
+  it('any two candidate answers: the final message fits and its fences are balanced', () => {
+    fc.assert(
+      fc.property(untrusted, untrusted, untrusted, (first, second, requirement) => {
+        const run = settlingRun(first, second, requirement);
+        const discord = finalMessage(run).content;
+        expect(discord.length).toBeLessThanOrEqual(MESSAGE_CHARS);
+        expect(fenceCount(discord) % 2).toBe(0);
+        for (const text of [finalText(run), finalStatus(run)]) {
+          expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
+          expect(fenceCount(text) % 2).toBe(0);
+        }
+      }),
+      RUNS,
+    );
+  });
+});
+
 describe('Slack shaping (3000 characters per section)', () => {
   it('result sections fit, are inert, keep fences balanced, and report each stream they cut', () => {
     fc.assert(
