@@ -18,6 +18,7 @@ import { requestSoFar } from './verdict.js';
 import { summarizeFailure } from './failure.js';
 import { safeSegment } from './ids.js';
 import { boundLine } from '../text/cut.js';
+import { wholeStdout } from './kept-output.js';
 import { AGREEMENT_TEMPERATURE, FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, answerAgrees, type RunAgreement } from './agreement.js';
 
 /** Longest output kept per program in the agreement record and shown in its event, in characters. */
@@ -94,7 +95,7 @@ export async function seekAgreement(
   results?: Map<number, ExecutionResult>,
 ): Promise<RunAgreement> {
   const request = requestSoFar(run);
-  const answer = attempt.result!.stdout;
+  const answer = await wholeStdout(attempt.result!); // the record keeps a cut of a long output: compare the whole (case B2)
   const record: RunAgreement = { outcome: 'inconclusive', attempt: attempt.index, programs: [], usage: { promptTokens: 0, completionTokens: 0 } };
   for (let i = 1; i <= MAX_INDEPENDENT; i++) {
     const reply = await askForProgram(deps.llm, independentMessages(run, deps.system, deps.workspace), { signal: options.signal, temperature: AGREEMENT_TEMPERATURE });

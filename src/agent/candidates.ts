@@ -10,6 +10,7 @@ import type { Attempt } from '../history/types.js';
 import { CANDIDATE_OUTPUT_CHARS, type Candidate } from '../history/candidates.js';
 import { cutChars } from '../text/cut.js';
 import { agreeEitherWay, answerAgrees, type RunAgreement } from './agreement.js';
+import { wholeStdout } from './kept-output.js';
 import { readPrograms } from './readings.js';
 
 type Group = Omit<Candidate, 'n' | 'reading' | 'backers' | 'leads'>;
@@ -29,15 +30,24 @@ export async function makeCandidates(
 ): Promise<Candidate[] | undefined> {
   const own = attempt.result;
   if (!own?.success) return undefined;
-  const groups: Group[] = [{ from: 'attempt', attempt: attempt.index, programs: [], code: attempt.code, output: cutChars(own.stdout, CANDIDATE_OUTPUT_CHARS), artifacts: own.artifacts }];
+  // compared by their whole text; `output` is the cut kept for display (case B2)
+  const wholeOf = new Map<Group, string>();
+  const first: Group = { from: 'attempt', attempt: attempt.index, programs: [], code: attempt.code, output: cutChars(own.stdout, CANDIDATE_OUTPUT_CHARS), artifacts: own.artifacts };
+  const groups: Group[] = [first];
+  wholeOf.set(first, await wholeStdout(own));
   record.programs.forEach((p, i) => {
     const result = results.get(i + 1);
     if (!p.code || !result?.success || result.stdout.trim() === '') return;
     const same = groups.find((g) =>
-      g.from === 'attempt' ? answerAgrees(own.stdout, result.stdout, request) : agreeEitherWay(g.output, result.stdout, request),
+      g.from === 'attempt' ? answerAgrees(wholeOf.get(g)!, result.stdout, request) : agreeEitherWay(wholeOf.get(g)!, result.stdout, request),
     );
-    if (same) same.programs.push(i + 1);
-    else groups.push({ from: 'independent', attempt: attempt.index, programs: [i + 1], code: p.code, output: cutChars(result.stdout, CANDIDATE_OUTPUT_CHARS), artifacts: result.artifacts });
+    if (same) {
+      same.programs.push(i + 1);
+      return;
+    }
+    const group: Group = { from: 'independent', attempt: attempt.index, programs: [i + 1], code: p.code, output: cutChars(result.stdout, CANDIDATE_OUTPUT_CHARS), artifacts: result.artifacts };
+    groups.push(group);
+    wholeOf.set(group, result.stdout);
   });
   if (groups.length < 2) return undefined;
   const backers = (g: Group) => g.programs.length + (g.from === 'attempt' ? 1 : 0);

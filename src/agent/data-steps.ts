@@ -16,6 +16,7 @@ import { sandboxInputNames } from '../text/file-names.js';
 import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
 import { boundLine, cutChars } from '../text/cut.js';
 import { agreeEitherWay, answerAgrees, partialAnswer } from './agreement.js';
+import { wholeStdout } from './kept-output.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { definitionsSection } from '../memory/prompt.js';
 
@@ -59,7 +60,7 @@ export async function settleByAgreement(
   const adopted = run.agreement?.adopt;
   if (adopted && adopted.attempt === attempt.index && attempt.result?.success) {
     // the attempt told the two independent programs' answer: confirmed when it printed it
-    if (answerAgrees(attempt.result.stdout, adopted.output, requestSoFar(run))) return { verdict: { kind: 'confirmed' }, final: false };
+    if (answerAgrees(await wholeStdout(attempt.result), adopted.output, requestSoFar(run))) return { verdict: { kind: 'confirmed' }, final: false };
     return { verdict: { kind: 'ran', reason: `told the answer two independent programs agreed on («${boundLine(adopted.output, 200)}»), it printed «${boundLine(attempt.result.stdout, 200)}»` }, final: true };
   }
   if ((deps.verify !== 'checks' && deps.verify !== 'both') || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
@@ -78,7 +79,7 @@ export async function settleByAgreement(
   const candidates = record.outcome === 'disagreed' ? await makeCandidates(deps.executor, attempt, record, results, request, options.signal) : undefined;
   if (candidates) run.candidates = candidates;
   const full = [...results.values()].filter((r) => r.success && r.stdout.trim() !== '').map((r) => r.stdout);
-  const partial = full.length > 0 ? partialAnswer(attempt.result!.stdout, full[0]!, request) : undefined;
+  const partial = full.length > 0 ? partialAnswer(await wholeStdout(attempt.result!), full[0]!, request) : undefined;
   const partText = partial
     ? `; ${partial.partial === 'a' ? 'this answer leaves out' : 'the independent answer leaves out'} part of the other (${partial.leftOut.join(', ')})`
     : '';

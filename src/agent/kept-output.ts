@@ -4,7 +4,7 @@
  * characters per stream (head and tail, a marker between), and the full text of a cut stream is
  * written next to the attempt's artifacts, its host path in `result.fullOutput`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { boundMiddle } from '../text/cut.js';
@@ -46,4 +46,15 @@ export async function keepFullOutput(result: ExecutionResult, dir: string): Prom
   if (Object.keys(fullOutput).length === 0) return { stored, shown: result };
   stored.fullOutput = fullOutput;
   return { stored, shown: { ...result, fullOutput } };
+}
+
+/**
+ * The whole stdout of a result whose record may keep only a cut of it (see {@link keepFullOutput}):
+ * the file written beside its artifacts when there is one, else the text kept. What is compared (two
+ * answers, a candidate with another) is always the whole text, never a cut made for display or storage.
+ */
+export async function wholeStdout(result: Pick<ExecutionResult, 'stdout' | 'fullOutput'>): Promise<string> {
+  const path = result.fullOutput?.stdout;
+  if (path === undefined) return result.stdout;
+  return readFile(path, 'utf8').catch(() => result.stdout);
 }

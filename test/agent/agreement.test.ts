@@ -30,6 +30,13 @@ describe('sameAnswer', () => {
     expect(sameAnswer('2\n1', '2\n1', 'print the counts sorted descending')).toBe(true);
   });
 
+  it('B2: the same text is the same answer, even with no value to read in it; blank text proves nothing', () => {
+    const ticks = '`'.repeat(1800);
+    expect(sameAnswer(ticks, `${ticks}\n`, 'print backticks')).toBe(true);
+    expect(sameAnswer(ticks, `${ticks}\``, 'print backticks')).toBe(false);
+    expect(sameAnswer('  \n', '\n', 'x')).toBe(false);
+  });
+
   it('takes every value of the reference, each once; an empty reference proves nothing', () => {
     expect(sameAnswer('7', '7\n7', 'x')).toBe(false);
     expect(sameAnswer('7', '', 'x')).toBe(false);

@@ -17,6 +17,8 @@ import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agen
 import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK, ONLY_MISSING_FEEDBACK, PERIOD_INSTRUCTION } from '../../src/agent/prompts.js';
 import { PRINTED_NOTHING, PRINTED_NOTHING_AT_ALL, PRINTED_ONLY_MISSING } from '../../src/agent/verdict.js';
 import { NO_CHART_FEEDBACK } from '../../src/agent/requested-files.js';
+import { HISTORY_STREAM_CHARS } from '../../src/agent/kept-output.js';
+import { readFileSync } from 'node:fs';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const withChecks = (code: string, checks: string) => `${py(code)}\n\nChecks:\n\`\`\`checks\n${checks}\n\`\`\``;
@@ -128,6 +130,27 @@ describe('the agent looks at the data', () => {
     const agreement = events.find((e): e is AgreementEvent => e.type === 'agreement')!;
     expect(agreement).toMatchObject({ outcome: 'disagreed', answer: wrong, others: ['16', '16'] });
     expect(fake.requests.filter(isAttempt)).toHaveLength(1); // no attempt spent: the same model cannot say which is right
+  });
+
+  it('B2: the same program printing more than the run record keeps agrees with itself (the whole outputs are compared, not the kept cut)', async () => {
+    // 3,000 lines of distinct values: longer than HISTORY_STREAM_CHARS, so the record keeps head and tail only
+    const long = 'rows = [l.split(",") for l in open("ids.csv").read().split()][1:]\nfor r in rows:\n    print(r[0], int(r[1]) * 7)';
+    const ids = `id,n\n${Array.from({ length: 3000 }, (_, i) => `k${i},${i}`).join('\n')}\n`;
+    const { agent } = await setup({ code: [py(long)], independent: [py(long)] });
+    const run = await agent.run('cli:t', 'multiply n by 7 for every id in ids.csv', { inputFiles: [file('ids.csv', ids)] });
+    const kept = run.attempts[0]!.result!;
+    expect(kept.stdout.length).toBeLessThan(HISTORY_STREAM_CHARS + 200); // the record holds a cut…
+    expect(readFileSync(kept.fullOutput!.stdout!, 'utf8').length).toBeGreaterThan(HISTORY_STREAM_CHARS); // …and the whole beside it
+    expect(run.agreement).toMatchObject({ outcome: 'agreed' });
+    expect(run.status).toBe('success');
+  });
+
+  it('B2: two programs printing the same 1,800 backticks agree: equal outputs are the same answer whatever they are made of', async () => {
+    const ticks = 'print(open("t.txt").read().strip() * 1800)';
+    const { agent } = await setup({ code: [py(ticks)], independent: [py(ticks)] });
+    const run = await agent.run('cli:t', 'print the character in t.txt 1800 times', { inputFiles: [file('t.txt', '`\n')] });
+    expect(run.agreement).toMatchObject({ outcome: 'agreed' });
+    expect(run.status).toBe('success');
   });
 
   it('A2: a disagreement broken by a third program that sides with the first (majority) is ✅', async () => {
