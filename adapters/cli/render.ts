@@ -3,7 +3,7 @@
  * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (README).
  */
 import type { AgentEvent, AgreementEvent } from '../../src/agent/events.js';
-import { agreementNotice, tablePreviewNotices } from '../../src/chat/verification.js';
+import { agreementNotice, NO_CHECKS_TEXT, tablePreviewNotices } from '../../src/chat/verification.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
@@ -53,7 +53,7 @@ export function progressLine(event: AgentEvent): string | undefined {
       return '[Agent] Deriving checks from the request…';
     case 'checks':
       return event.asserts.length === 0
-        ? '[Agent] No checks could be derived from the request (judged by the exit code)'
+        ? `[Agent] ${NO_CHECKS_TEXT}`
         : `[Agent] Checks derived from the request: ${event.asserts.length}` +
             (event.dropped.length ? ` (${event.dropped.length} dropped after the feedback: ${event.dropped.join(' | ')})` : '');
     case 'answer':

@@ -27,11 +27,18 @@ export interface Notice {
   lines: string[];
 }
 
+/**
+ * What judges a result when no check could be derived, in one wording for every surface: said before
+ * the program runs, so it names both judges that may follow (an independent program's answer, else the
+ * exit code) instead of promising the exit code alone and then showing a cross-check (case B5).
+ */
+export const NO_CHECKS_TEXT = "No checks could be derived from the request: an independent program's answer is compared with it where one can be, else its exit code judges it.";
+
 /** The checks derived for a run (and, after feedback, the ones dropped), as one or two notices. */
 export function checksNotices(event: ChecksEvent): Notice[] {
   const notices: Notice[] =
     event.asserts.length === 0
-      ? [{ title: '🧪 No checks could be derived from the request: the result is judged by its exit code.', lines: [] }]
+      ? [{ title: `🧪 ${NO_CHECKS_TEXT}`, lines: [] }]
       : [{ title: '🧪 Checks derived from the request (run after the program):', lines: event.asserts }];
   if (event.dropped.length > 0) {
     notices.push({ title: '⚠️ Checks dropped after the feedback (no longer asserted):', lines: event.dropped });

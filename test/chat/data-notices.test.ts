@@ -1,6 +1,6 @@
 /** How the terminal and the chats show what the agent looked at in the files, and an agreement step. */
 import { describe, expect, it } from 'vitest';
-import { agreementNotice, profileNotice } from '../../src/chat/verification.js';
+import { agreementNotice, checksNotices, NO_CHECKS_TEXT, profileNotice } from '../../src/chat/verification.js';
 import { progressLine } from '../../adapters/cli/render.js';
 import { noticeMessage } from '../../adapters/discord/render.js';
 import type { AgreementEvent, ProfiledEvent } from '../../src/agent/events.js';
@@ -41,5 +41,16 @@ describe('the agreement event', () => {
       title: '🤝 Attempt 1: an independent program printed the same answer (no check could pin it).',
       lines: ['attempt 1: 24', 'independent 1: 24'],
     });
+  });
+});
+
+describe('no checks could be derived (case B5)', () => {
+  it('chat and terminal say the same thing, naming the cross-check that may follow, never the exit code alone', () => {
+    const event = { type: 'checks' as const, runId: 'r1', asserts: [], dropped: [] };
+    const [notice] = checksNotices(event);
+    expect(notice!.title).toBe(`🧪 ${NO_CHECKS_TEXT}`);
+    expect(progressLine(event)).toBe(`[Agent] ${NO_CHECKS_TEXT}`);
+    expect(NO_CHECKS_TEXT).toMatch(/independent program/);
+    expect(NO_CHECKS_TEXT).not.toMatch(/judged by (its|the) exit code\.?$/);
   });
 });
