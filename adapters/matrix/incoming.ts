@@ -64,6 +64,8 @@ export interface ListenDeps {
   /** Events sent before this (ms since the epoch) are not handled: the first sync's backlog. Undefined: all. */
   since: number | undefined;
   warn(message: string): void;
+  /** Given each event's handling (the syncing client saves a batch's token after its handlers end: sync-client.ts). */
+  track?(handling: Promise<unknown>): void;
 }
 
 /** What an end-to-end encrypted room is told (once per room every ten minutes). */
@@ -148,7 +150,10 @@ export function listen(deps: ListenDeps): void {
     for (const [root, at] of started) if (Date.now() - at > PENDING_MS) started.delete(root);
   }
 
-  client.on('room.event', (roomId: string, ev: RoomEvent) => void onEvent(roomId, ev).catch((err: unknown) => deps.warn(`event ${ev?.event_id} in ${roomId} failed: ${(err as Error)?.stack ?? String(err)}`)));
+  client.on('room.event', (roomId: string, ev: RoomEvent) => {
+    const handling = onEvent(roomId, ev).catch((err: unknown) => deps.warn(`event ${ev?.event_id} in ${roomId} failed: ${(err as Error)?.stack ?? String(err)}`));
+    deps.track?.(handling);
+  });
   client.on('room.invite', (roomId: string) => {
     const allowed = refusalFor({ allowedRooms: deps.settings.allowedRooms, allowedUsers: [] }, roomId, '') === undefined;
     const joined = async () => (await client.joinRoom(roomId), (await isEncrypted(roomId)) ? refuseEncrypted(roomId) : undefined);

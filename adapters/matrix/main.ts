@@ -1,7 +1,8 @@
 /**
  * `code-agent matrix`: the bot on a homeserver (docs/matrix.md). It checks the access token
- * (`/account/whoami`), syncs (the sync token kept in the data folder, so a restart neither repeats
- * nor misses an event; a first start skips the backlog), and hands each request to the pipeline,
+ * (`/account/whoami`), syncs (sync-client.ts: the sync token kept in the data folder and saved
+ * once a batch's events were handed to the pipeline, so a restart misses no event and the pipeline's
+ * dedupe drops one seen twice; a first start skips the backlog), and hands each request to the pipeline,
  * embedded or as a queue-mode ingress (src/app/chat-service.ts). Runs until SIGINT or SIGTERM.
  */
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import type { MatrixMessage } from './markup.js';
 import { matrixOutgoing } from './outgoing.js';
 import { matrixSettings, type MatrixSettings } from './settings.js';
 import { describe, MatrixTransport } from './transport.js';
+import { SyncingClient } from './sync-client.js';
 
 // matrix-bot-sdk logs each request, and as errors the 404s it expects; failures reach us as rejections
 LogService.setLevel(LogLevel.ERROR);
@@ -33,7 +35,7 @@ export interface MatrixBot {
   userId: string;
   client: MatrixClient;
   service: ChatService<MatrixMessage>;
-  /** Stops syncing, then waits up to `graceMs` for running jobs. */
+  /** Stops syncing at once (the long-poll aborted), lets the last batch's requests reach the pipeline, then waits up to `graceMs` for running jobs. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot>
   if (settings.userId && settings.userId !== whoami.user_id) throw new ConfigError(`matrix.user_id is ${settings.userId}, but the access token is ${whoami.user_id}'s`);
   const storage = new SimpleFsStorageProvider(join(settings.dataDir, 'matrix', `${encodeURIComponent(whoami.user_id)}.json`));
   const since = storage.getSyncToken() ? undefined : Date.now();
-  const client = new MatrixClient(settings.homeserverUrl, settings.accessToken, storage);
+  const client = new SyncingClient(settings.homeserverUrl, settings.accessToken, storage);
   const transport = new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`));
   const service = await startChatService(app, {
     incoming: matrixIncoming(settings),
@@ -61,14 +63,15 @@ export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot>
   });
   const profile = (await client.getUserProfile(whoami.user_id).catch(() => ({}))) as { displayname?: string };
   const botNames = [/^@([^:]+)/.exec(whoami.user_id)![1]!, ...(profile.displayname ? [profile.displayname] : [])];
-  listen({ client, transport, ingress: service.ingress, botUserId: whoami.user_id, botNames, settings, since, warn: (m) => log.warn(`matrix: ${m}`) });
+  listen({ client, transport, ingress: service.ingress, botUserId: whoami.user_id, botNames, settings, since, warn: (m) => log.warn(`matrix: ${m}`), track: (h) => client.handling(h) });
   await client.start();
   return {
     userId: whoami.user_id,
     client,
     service,
     async stop(graceMs) {
-      client.stop();
+      client.stop(); // the pending /sync is aborted: no wait for the homeserver's 30 s long-poll
+      await client.settled(); // the requests of the last batch reach the pipeline before it closes
       await service.close(graceMs);
     },
   };
