@@ -20,7 +20,7 @@ import type { MatrixTransport } from './transport.js';
 import type { MatrixSettings } from './settings.js';
 
 /** How Matrix spells the commands (a room has no slash commands for bots: `!` is the custom). */
-export const MATRIX_COMMANDS: CommandNames = { run: '!run', generate: '!generate', history: '!history', show: '!show', remember: '!remember', memory: '!memory' };
+export const MATRIX_COMMANDS: CommandNames = { run: '!run', generate: '!generate', history: '!history', show: '!show', remember: '!remember', memory: '!memory', programs: '!programs', program: '!program' };
 
 /** The refusal of a request from outside the access lists (plain text), or undefined when it may go on. */
 export function refusalFor(settings: Pick<MatrixSettings, 'allowedRooms' | 'allowedUsers'>, roomId: string, userId: string): string | undefined {

@@ -34,7 +34,7 @@ export interface SlackSettings {
   /** How long delivery ids are remembered, in ms. */
   dedupeTtlMs: number;
   historyLimit: number;
-  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`, `/remember`, `/memory`). */
+  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`, `/remember`, `/memory`, `/programs`, `/program`). */
   commands: SlackCommandNames;
 }
 
@@ -47,6 +47,8 @@ export interface SlackCommandNames {
   usage: string;
   remember: string;
   memory: string;
+  programs: string;
+  program: string;
 }
 
 /**

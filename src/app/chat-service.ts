@@ -122,7 +122,7 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
     await queue.close();
     throw err;
   }
-  const ingress = createIngress({ store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory }, spec.incoming);
+  const ingress = createIngress({ store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs }, spec.incoming);
   return {
     ingress,
     queueMode,

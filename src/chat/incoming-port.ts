@@ -40,21 +40,44 @@ import type { MemoryReply } from '../memory/commands.js';
  *   the choice id of src/chat/settle-view.ts, e.g. `settle:2`, `approve:up`): no LLM call, but a job,
  *   so that its answer is posted in the run's thread by the job side in either mode;
  * - `remember` — a definition for the channel's memory (`text`: the sentence; src/memory/commands.ts);
- * - `memory` — the channel's memory listed, or an entry forgotten (`text`: empty, or `forget <id>`).
+ * - `memory` — the channel's memory listed, or an entry forgotten (`text`: empty, or `forget <id>`);
+ * - `programs` — the channel's team programs listed (src/programs);
+ * - `program` — a team program command as typed (`text`: `<name> [param=value …]`, `<name> show`,
+ *   `<name> remove`, or `save <name>` in a run's thread): the entry answers `show` and `remove` at
+ *   once and turns a run or a save into one of the two kinds below;
+ * - `program_run` — a job: a team program run in a new thread of the channel, no LLM call (`text`:
+ *   `<name> [param=value …]`; files given with it are its input files). What a schedule enqueues;
+ * - `program_save` — a job: a finished run (`runId`, else the thread's) saved as a team program
+ *   (`text`: the name), its parameters read in the sandbox; the "Save as team program" button's
+ *   answer, a `save program <name>` reply, `!program save <name>`.
  *
  * Other work adds kinds here (`usage`); each new kind is one more case at the switches in
  * src/chat/ingress.ts and src/chat/request-jobs.ts.
  */
-export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'history' | 'show' | 'remember' | 'memory';
+export type RequestKind =
+  | 'run'
+  | 'generate'
+  | 'reply'
+  | 'improve'
+  | 'rerun'
+  | 'settle'
+  | 'history'
+  | 'show'
+  | 'remember'
+  | 'memory'
+  | 'programs'
+  | 'program'
+  | 'program_run'
+  | 'program_save';
 
 /** The kinds that become a job on the queue (a turn of the agent on a run). */
-export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle'>;
+export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'program_run' | 'program_save'>;
 
 /** The kinds answered at once from the history, without a job. */
 export type QueryRequestKind = Exclude<RequestKind, JobRequestKind>;
 
 /** Every request kind, in the order above (for tests and help texts). */
-export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory'];
+export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'program_run', 'program_save'];
 
 /** Whether a kind becomes a job. */
 export function isJobKind(kind: RequestKind): kind is JobRequestKind {
@@ -65,20 +88,24 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
     case 'improve':
     case 'rerun':
     case 'settle':
+    case 'program_run':
+    case 'program_save':
       return true;
     case 'history':
     case 'show':
     case 'remember':
     case 'memory':
+    case 'programs':
+    case 'program':
       return false;
     default:
       return unknownKind(kind);
   }
 }
 
-/** Whether a kind starts a new run (its text is the requirement). */
-export function startsRun(kind: RequestKind): kind is 'run' | 'generate' {
-  return kind === 'run' || kind === 'generate';
+/** Whether a kind starts a new run in a new thread (its text is the requirement, or the program command). */
+export function startsRun(kind: RequestKind): kind is 'run' | 'generate' | 'program_run' {
+  return kind === 'run' || kind === 'generate' || kind === 'program_run';
 }
 
 /** Compile-time proof that a switch over {@link RequestKind} has every case. */
@@ -205,6 +232,10 @@ export interface CommandNames {
   show: string;
   remember: string;
   memory: string;
+  /** `/programs` (Matrix `!programs`). */
+  programs: string;
+  /** `/program` (Matrix `!program`). */
+  program: string;
 }
 
 /** `/show`'s answer: the run, and its workspace as it is now. */

@@ -18,6 +18,9 @@ import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';
 import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
 import { awaitsSettlement, parseChoice } from './settle-view.js';
+import type { TeamPrograms } from '../programs/team-programs.js';
+import { saveReplyName } from './program-commands.js';
+import { answerRefusal, programRequests } from './program-ingress.js';
 import {
   startsRun,
   unknownKind,
@@ -40,6 +43,8 @@ export interface IngressDeps {
   maxHistory?: number;
   /** The channels' memory (`/remember`, `/memory`); without it those commands say the store keeps none. */
   memory?: ChannelMemory;
+  /** The channels' team programs (`/programs`, `/program …`; src/programs); without it those commands say the store keeps none. */
+  programs?: TeamPrograms;
 }
 
 /** A requirement given only as files. */
@@ -106,6 +111,8 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
       runId = await linkedRunId(deps.store, conversation, thread, origin).catch(() => undefined);
     }
     if (runId === undefined) return { outcome: 'ignored' };
+    const saveAs = saveReplyName(request.text);
+    if (saveAs !== undefined) return programs.programSave({ ...request, kind: 'program_save', text: saveAs, runId }, requester);
     return enqueue({ ...request, runId }, requester);
   }
 
@@ -136,6 +143,7 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
       const run = await deps.store.getRun(conversation, runId).catch(() => undefined);
       if (!run) return `Run ${runId} was not found in this channel's history.`;
       if (action.kind === 'settle' && !awaitsSettlement(run)) return 'This run has no open choice between candidate answers (it was settled, or improved since).';
+      if (action.kind === 'save') return answerRefusal(run);
       return undefined;
     };
     return enqueue({ ...request, runId }, requester, check);
@@ -194,6 +202,8 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
     return port.markup.memory(reply);
   }
 
+  const programs = programRequests<A>({ store: deps.store, programs: deps.programs, port, enqueue, query });
+
   return {
     async receive(request, requester) {
       try {
@@ -215,6 +225,14 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
           case 'remember':
           case 'memory':
             return await query(request, requester, () => memory(request, request.kind as 'remember' | 'memory'));
+          case 'programs':
+            return await programs.program({ ...request, text: '' }, requester);
+          case 'program':
+            return await programs.program(request, requester);
+          case 'program_run':
+            return await programs.programRun(request, requester);
+          case 'program_save':
+            return await programs.programSave(request, requester);
           default:
             return unknownKind(request.kind);
         }

@@ -16,6 +16,8 @@ import { runInThread, type RunJobDeps, type TurnRequest } from './run-job.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED, WORKER_STOPPED_NOTICE } from './worker-stopped.js';
 import { unknownKind, type IncomingRequest } from './incoming-port.js';
 import { settleInThread } from './settle-job.js';
+import { saveProgramInThread } from './program-save-job.js';
+import { splitRun } from './program-commands.js';
 
 /** A job of a kind that is answered at once, never queued (a `history` or `show` request). */
 export class NotAJobError extends Error {
@@ -59,10 +61,21 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>): P
         return onRun(request, (runId) => ({ kind: 'rerun', runId }), job);
       case 'settle':
         return settleInThread(deps, port, request);
+      case 'program_run': {
+        const opened = await port.openThread(request);
+        if (!opened) return;
+        const turn = { kind: 'program' as const, ...splitRun(request.text), chat: opened.chat };
+        await runInThread(deps, opened.thread, { conversation, userId: request.who.userId, request: turn, job });
+        return;
+      }
+      case 'program_save':
+        return saveProgramInThread(deps, port, request);
       case 'history':
       case 'show':
       case 'remember':
       case 'memory':
+      case 'programs':
+      case 'program':
         throw new NotAJobError(`a ${request.kind} request is answered at once, never queued (${request.platform})`);
       default:
         return unknownKind(request.kind);

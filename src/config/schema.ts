@@ -181,13 +181,15 @@ export const slackCommandsSchema = z
     usage: slashCommand('/usage'),
     remember: slashCommand('/remember'),
     memory: slashCommand('/memory'),
+    programs: slashCommand('/programs'),
+    program: slashCommand('/program'),
   })
   .strict()
   .refine((c) => new Set(Object.values(c)).size === Object.values(c).length, { message: 'the commands need different names' });
 
 export const slackSchema = z
   .object({
-    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory' }),
+    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program' }),
     bot_token: optionalString,
     signing_secret: optionalString,
     /** Set → Socket Mode (no public URL needed). */
