@@ -9,6 +9,7 @@
  *
  *   npm run build && node dist/bench/team.js --verify checks --retries 1 --json bench/results/team.json
  *   node dist/bench/team.js --first --verify checks --retries 0 --json bench/results/team-first.json
+ *   node dist/bench/team.js --programs --json bench/results/team-programs.json   # paraphrases with team programs saved
  *   node dist/bench/team.js --retrieval          # retrieval alone (no model): ranks and false picks
  *   node dist/bench/team.js --report bench/results/team.json
  */
@@ -27,19 +28,22 @@ import { askFirst, formatFirstReport, shownStdout, type FirstResult } from './te
 import { formatTeamReport, type TeamResult, type TeamSummary } from './team/report.js';
 import { retrievalReport } from './team/retrieval.js';
 import { approvedRunId, teach } from './team/teach.js';
+import { askNearMiss, askWithPrograms, formatProgramsReport, NEAR_MISSES, savePrograms, type ProgramsSummary } from './team/programs.js';
+import type { LlmProvider } from '../src/llm/types.js';
+import type { Executor } from '../src/sandbox/types.js';
 
-const USAGE = `node dist/bench/team.js [--first] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
+const USAGE = `node dist/bench/team.js [--first | --programs] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
   [--model-path F.gguf | --base-url URL --model NAME] [--threads N] [--context-size N] [--max-tokens N] [--json out.json]
 node dist/bench/team.js --retrieval
 node dist/bench/team.js --report out.json`;
 
-const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
+const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, programs: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
 
 async function main(): Promise<void> {
   const parsed = parseOptions(process.argv.slice(2), OPTIONS, USAGE);
   if (parsed.values.report) {
-    const summary = JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary | FirstSummary;
-    process.stdout.write(`${'first' in summary ? formatFirstReport(summary.provider, summary.verify, summary.retries, summary.first) : formatTeamReport(summary)}\n`);
+    const summary = JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary | FirstSummary | ProgramsSummary;
+    process.stdout.write(`${'programs' in summary ? formatProgramsReport(summary) : 'first' in summary ? formatFirstReport(summary.provider, summary.verify, summary.retries, summary.first) : formatTeamReport(summary)}\n`);
     return;
   }
   const args = commonArgs(parsed, USAGE, TEAM_CASES.length);
@@ -61,6 +65,10 @@ async function main(): Promise<void> {
     const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs });
     if (parsed.values.first) {
       await firstRequests(agent, cases, { provider: llm.name, verify: args.verify, retries: args.retries, first: [] }, args.json).finally(() => disposeProvider(llm));
+      return;
+    }
+    if (parsed.values.programs) {
+      await withPrograms(agent, llm, store, executor, cases, args.json).finally(() => disposeProvider(llm));
       return;
     }
     const channel = 'bench:team';
@@ -87,6 +95,33 @@ async function main(): Promise<void> {
     await executor.close?.();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * `--programs`: every case's first request saved as a team program in one channel (its conventions
+ * taught to the channel's memory too, for the requests no program matches), then each paraphrase
+ * asked there, then the near misses.
+ */
+async function withPrograms(agent: Agent, llm: LlmProvider, store: KeyvHistoryStore, executor: Executor, cases: TeamCase[], json: string | undefined): Promise<void> {
+  const channel = 'bench:team-programs';
+  await teach(agent.memory!, executor, channel, TEAM_CASES);
+  await savePrograms(agent, store, executor, channel, TEAM_CASES);
+  const summary: ProgramsSummary = { provider: llm.name, programs: [], nearMisses: [] };
+  process.stderr.write(`team set with programs: ${cases.length} paraphrases with ${llm.name}\n`);
+  for (const [i, c] of cases.entries()) {
+    const r = await askWithPrograms(agent, llm, channel, c);
+    summary.programs.push(r);
+    process.stderr.write(`[${i + 1}/${cases.length}] ${c.id}: ${r.pass ? 'pass' : 'FAIL'} (${r.match}${r.matched ? `: ${r.matched}` : ''}) ${r.seconds.toFixed(1)} s\n`);
+    if (json) writeSummary(json, summary);
+  }
+  for (const miss of NEAR_MISSES) {
+    const files = TEAM_CASES.find((c) => c.id === miss.caseId)!.files.map((f) => f.name);
+    const r = await askNearMiss(agent, llm, channel, miss.request, files);
+    summary.nearMisses.push(r);
+    process.stderr.write(`near miss "${miss.request}": ${r.matched ? `matched ${r.matched}` : 'no program'}\n`);
+    if (json) writeSummary(json, summary);
+  }
+  process.stdout.write(`${formatProgramsReport(summary)}\n`);
 }
 
 /** The `--first --json` file. */

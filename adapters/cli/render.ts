@@ -82,7 +82,7 @@ export function progressLine(event: AgentEvent): string | undefined {
     case 'memory_used':
       return `[Agent] ${boundLine(memoryUsedLine(event), 600)}`;
     case 'program': {
-      const notice = programStartNotice(event);
+      const notice = programStartNotice(event, 'terminal');
       return [`[Agent] ${notice.title}`, ...notice.lines.map((l) => `[Agent]   ${boundLine(l, 300)}`)].join('\n');
     }
     case 'program_misfit': {

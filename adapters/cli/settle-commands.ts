@@ -56,6 +56,10 @@ export async function applyChoice(agent: Agent, run: Run, action: ChoiceAction, 
     print('[Agent] Save this run as a team program with /program save <name>.');
     return { run, wantsReply: false };
   }
+  if (action.kind === 'new_program') {
+    print('[Agent] Type /improve write a new program, to have the agent write one for the request instead of the team program.');
+    return { run, wantsReply: false };
+  }
   const who = terminalPerson();
   const outcome =
     action.kind === 'settle' ? await agent.settle(run.conversationId, run.id, action.choice, who) : await agent.approve(run.conversationId, run.id, action.verdict, who);

@@ -38,6 +38,7 @@ import type { Person } from '../history/candidates.js';
 import type { RunProgram, ProgramLimits } from '../history/programs.js';
 import { TeamPrograms, type PreparedProgram } from '../programs/team-programs.js';
 import { programTurn, runProgramMark, savedInputs } from './program-run.js';
+import { matchProgram } from '../programs/match.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -169,18 +170,43 @@ export class Agent {
   }
 
   /**
+   * The team program of the conversation that answers a request in other words, ready to run with
+   * the parameter values the request sets (src/programs/match.ts: retrieval on the request and its
+   * files, then one short LLM call). No call at all when the conversation has no program like it.
+   * @param fileNames the names of the files given with the request
+   * @returns the prepared program, or undefined when none answers it, or when the store or the LLM
+   *   failed (the usual path then runs, and says any such failure itself)
+   */
+  async findProgram(conversationId: string, request: string, fileNames: string[], signal?: AbortSignal): Promise<PreparedProgram | undefined> {
+    try {
+      const programs = await this.programs.findPrograms(conversationId);
+      if (programs.length === 0) return undefined;
+      const match = await matchProgram(this.options.llm, programs, { request, fileNames }, signal);
+      if (!match) return undefined;
+      const values = Object.fromEntries(Object.entries(match.params).map(([k, v]) => [k, String(v)]));
+      return await this.programs.prepare(conversationId, match.program.name, values);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Runs a team program (prepared by `agent.programs.prepare`): a new run, marked with the program,
    * whose one attempt is the stored code with its parameters applied, executed in the sandbox with
    * the files given (`options.inputFiles`), else the files of the run it was saved from. No LLM
    * call. Files that do not fit the saved inputs are said (`program_misfit`) before anything runs,
    * and the run ends failed (a reply improves it as usual). See `program-run.ts`.
+   * @param matchedRequest a request in other words the program was found for (src/programs/match.ts):
+   *   the run's requirement (an improve then reads it), and the run is marked `matched`; absent: the
+   *   program was asked for by name, and its saved request is the requirement
    * @returns the finished run (`success` when the program exited 0, else `failed` with `run.error`)
    * @throws {SandboxUnavailableError} when the sandbox cannot isolate here (checked before anything is stored)
    */
-  async runProgram(conversationId: string, prepared: PreparedProgram, options: CallOptions = {}): Promise<Run> {
+  async runProgram(conversationId: string, prepared: PreparedProgram, options: CallOptions = {}, matchedRequest?: string): Promise<Run> {
     await this.options.executor.check();
     const given = options.inputFiles?.length ? options.inputFiles : await savedInputs(this.options.store, conversationId, prepared.version);
-    const run = await this.startRun(conversationId, prepared.version.request, options, runProgramMark(prepared));
+    const requirement = matchedRequest ?? prepared.version.request;
+    const run = await this.startRun(conversationId, requirement, options, runProgramMark(prepared, matchedRequest !== undefined));
     const call = { ...options, ...(given.length ? { inputFiles: given } : {}) };
     return this.guard(run, call, 0, (o) => programTurn(this.steps, run, prepared, o), undefined, 'program');
   }

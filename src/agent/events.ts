@@ -224,6 +224,8 @@ export interface ProgramEvent {
   approvedAt: string;
   /** Each parameter as the program runs with it: `REGION="EU"` (a Python literal), and whether it was given. */
   params: { name: string; value: string; given: boolean }[];
+  /** Set when the program was found for a request in other words (it ran at once, instead of a new program). */
+  matched?: true;
 }
 /**
  * Emitted when the files a team program was given do not fit what it was saved with (before

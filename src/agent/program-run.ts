@@ -18,7 +18,7 @@ import { summarizeFailure } from './failure.js';
 import { newAttempt, type RunSteps, type TurnOptions } from './steps.js';
 
 /** The mark a new program run is stored with (its attempt is the run's first). */
-export function runProgramMark(prepared: PreparedProgram): RunProgram {
+export function runProgramMark(prepared: PreparedProgram, matched = false): RunProgram {
   const v = prepared.version;
   return {
     name: prepared.program.name,
@@ -28,6 +28,7 @@ export function runProgramMark(prepared: PreparedProgram): RunProgram {
     approvedAt: v.approvedAt,
     params: { ...prepared.values },
     attempt: 1,
+    ...(matched ? { matched: true as const } : {}),
   };
 }
 
@@ -60,6 +61,7 @@ export async function programTurn(steps: RunSteps, run: Run, prepared: PreparedP
     approvedBy: mark.approvedBy,
     ...(mark.approvedByName ? { approvedByName: mark.approvedByName } : {}),
     approvedAt: mark.approvedAt,
+    ...(mark.matched ? { matched: true as const } : {}),
     params: v.parameters.map((p) => {
       const given = Object.prototype.hasOwnProperty.call(prepared.values, p.name);
       return { name: p.name, value: pythonLiteral(p.type, given ? prepared.values[p.name]! : p.default), given };

@@ -177,7 +177,8 @@ export function buildMessages(run: Run, next: Attempt, options: PromptOptions = 
     { role: 'system', content: options.system ?? SYSTEM_PROMPT },
     { role: 'user', content: firstMessage(run, options) },
   ];
-  const made = run.attempts.filter((a) => a.trigger !== 'rerun');
+  // a team program's attempt is the run's program (its code was approved, not written here): kept, so that feedback on it is read
+  const made = run.attempts.filter((a) => a.trigger !== 'rerun' || a.index === run.program?.attempt);
   const repeated = made.at(-1);
   if (repeated?.repeatOf !== undefined && next.trigger === 'error') return freshStart(messages, run, repeated.repeatOf);
   made.forEach((attempt, i) => {

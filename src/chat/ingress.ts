@@ -17,7 +17,7 @@ import type { ChannelMemory } from '../memory/channel-memory.js';
 import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';
 import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
-import { awaitsSettlement, parseChoice } from './settle-view.js';
+import { awaitsSettlement, NEW_PROGRAM_FEEDBACK, parseChoice, ranMatchedProgram } from './settle-view.js';
 import type { TeamPrograms } from '../programs/team-programs.js';
 import { saveReplyName } from './program-commands.js';
 import { answerRefusal, programRequests } from './program-ingress.js';
@@ -144,8 +144,11 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
       if (!run) return `Run ${runId} was not found in this channel's history.`;
       if (action.kind === 'settle' && !awaitsSettlement(run)) return 'This run has no open choice between candidate answers (it was settled, or improved since).';
       if (action.kind === 'save') return answerRefusal(run);
+      if (action.kind === 'new_program' && !ranMatchedProgram(run)) return 'This run no longer shows a team program found for its request (it was improved since).';
       return undefined;
     };
+    // "Write a new program": the usual path, as an improve turn of the run (its requirement is the person's request)
+    if (parseChoice(request.text.trim())?.kind === 'new_program') return enqueue({ ...request, kind: 'improve', text: NEW_PROGRAM_FEEDBACK, runId }, requester, check);
     return enqueue({ ...request, runId }, requester, check);
   }
 

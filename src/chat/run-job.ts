@@ -94,7 +94,10 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
         case 'generate': {
           const asked = withInputFilesNote(request.requirement, files);
           const call = { ...options, runId, ...(request.chat ? { chat: request.chat } : {}) };
-          return request.kind === 'run' ? deps.agent.run(conversation, asked, call) : deps.agent.generate(conversation, asked, call);
+          if (request.kind === 'generate') return deps.agent.generate(conversation, asked, call);
+          // a request in other words that a team program answers runs it at once, named in the thread
+          const found = await deps.agent.findProgram(conversation, request.requirement, files.map((f) => f.name));
+          return found ? deps.agent.runProgram(conversation, found, call, request.requirement) : deps.agent.run(conversation, asked, call);
         }
         case 'program': {
           // read again: the program may have a new version since the request was admitted

@@ -21,6 +21,8 @@ export async function settleInThread<M, R>(deps: RunJobDeps, port: OutgoingPort<
   if (!action || runId === undefined) return port.tell(request, 'That is not a choice this app offers.');
   // "Save as team program": the name is asked as a reply in the run's thread (every platform takes one)
   if (action.kind === 'save') return port.tell(request, SAVE_HINT);
+  // "Write a new program" is admitted as an improve turn (ingress.ts); one queued before that is said so
+  if (action.kind === 'new_program') return port.tell(request, 'Click "Write a new program" again: it starts an improve turn of the run.');
   const { conversation } = request.where;
   const who = { id: request.who.userId, ...(request.who.userName ? { name: request.who.userName } : {}) };
   let outcome;

@@ -12,6 +12,7 @@ import type { Candidate } from '../history/candidates.js';
 import { boundLine } from '../text/cut.js';
 import { personName, type SettleOutcome } from '../agent/settle.js';
 import type { Notice } from './verification.js';
+import { NEW_PROGRAM_LABEL } from '../programs/text.js';
 
 /** One choice offered on a finished run. */
 export interface Choice {
@@ -24,10 +25,32 @@ export interface Choice {
 }
 
 /** A parsed choice id. */
-export type ChoiceAction = { kind: 'settle'; choice: number | 'neither' } | { kind: 'approve'; verdict: 'up' | 'down' } | { kind: 'save' };
+export type ChoiceAction =
+  | { kind: 'settle'; choice: number | 'neither' }
+  | { kind: 'approve'; verdict: 'up' | 'down' }
+  | { kind: 'save' }
+  /** "Write a new program": a run that ran a team program found for its request takes the usual path instead. */
+  | { kind: 'new_program' };
 
 /** The choice id of the "Save as team program" button. */
 export const SAVE_PROGRAM_CHOICE = 'program:save';
+
+/** The choice id of the "Write a new program" button of a run that ran a team program found for its request. */
+export const NEW_PROGRAM_CHOICE = 'program:new';
+
+/**
+ * What the "Write a new program" button asks of the agent: an improve turn of the run, whose
+ * requirement is the person's request (the team program's code is the attempt it improves on).
+ */
+export const NEW_PROGRAM_FEEDBACK =
+  'The team program that was run does not answer this request. Write a new program for the request as it is stated, from the input files, without reusing the team program.';
+
+/** Whether a run's answer is a team program found for its request in other words (it offers "Write a new program"). */
+export function ranMatchedProgram(run: Pick<Run, 'program' | 'attempts'>): boolean {
+  const p = run.program;
+  const last = run.attempts.at(-1);
+  return p?.matched === true && last !== undefined && (last.keptFrom ?? last.index) === p.attempt;
+}
 
 /** Longest output line of a candidate in the notice, in characters. */
 const OUTPUT_LINE_CHARS = 300;
@@ -67,6 +90,7 @@ export function choicesOf(run: Run): Choice[] {
   }
   if (run.status === 'success' || run.status === 'unverified') out.push({ id: 'approve:up', label: '👍' }, { id: 'approve:down', label: '👎' });
   if ((run.status === 'success' || run.status === 'unverified') && run.attempts.at(-1)?.result?.success) out.push({ id: SAVE_PROGRAM_CHOICE, label: '💾 Save as team program' });
+  if (ranMatchedProgram(run)) out.push({ id: NEW_PROGRAM_CHOICE, label: NEW_PROGRAM_LABEL });
   return out;
 }
 
@@ -75,6 +99,7 @@ export function parseChoice(id: string): ChoiceAction | undefined {
   const settle = /^settle:(\d{1,3}|neither)$/.exec(id);
   if (settle) return { kind: 'settle', choice: settle[1] === 'neither' ? 'neither' : Number(settle[1]) };
   if (id === SAVE_PROGRAM_CHOICE) return { kind: 'save' };
+  if (id === NEW_PROGRAM_CHOICE) return { kind: 'new_program' };
   const approve = /^approve:(up|down)$/.exec(id);
   return approve ? { kind: 'approve', verdict: approve[1] as 'up' | 'down' } : undefined;
 }
@@ -91,7 +116,7 @@ export function confirmedBy(run: Pick<Run, 'settlement' | 'status'>): string | u
  * @param surface `chat`: a thread, whose reply improves the run; `terminal`: the session, which asks
  *   for what is wrong itself and keeps the terminal's own memory
  */
-export function outcomeText(action: Exclude<ChoiceAction, { kind: 'save' }>, outcome: SettleOutcome, surface: 'chat' | 'terminal' = 'chat'): string {
+export function outcomeText(action: Extract<ChoiceAction, { kind: 'settle' | 'approve' }>, outcome: SettleOutcome, surface: 'chat' | 'terminal' = 'chat'): string {
   const who = (p: { id: string; name?: string }) => personName(p);
   const whose = surface === 'chat' ? "this channel's" : "the terminal's";
   const example = outcome.example;

@@ -110,6 +110,11 @@ export interface RunProgram {
   attempt: number;
   /** Set when the run stopped before running because its files did not fit the saved inputs: what did not fit, one line each. */
   misfits?: string[];
+  /**
+   * Set when a request in other words was found to ask what this program answers (src/programs/match.ts)
+   * and it ran at once: the run's requirement is that request; "Write a new program" takes the normal path.
+   */
+  matched?: true;
 }
 
 /** A version to save (the store numbers it). */

@@ -8,9 +8,7 @@
 import type { ProgramParameter, ProgramVersion, TeamProgram } from '../history/programs.js';
 import type { ChatMessage, LlmProvider, TokenUsage } from '../llm/types.js';
 import { cosineScores } from '../memory/similarity.js';
-
-/** A parameter's value as a program run is given it. */
-export type ParameterValue = string | number | boolean;
+import type { ParameterValue } from './parameters.js';
 
 /** Least retrieval score (cosine, 0–1) for a program to be put to the LLM at all. */
 export const MIN_PROGRAM_SCORE = 0.2;

@@ -52,12 +52,21 @@ export function programMark(run: Pick<Run, 'program' | 'attempts' | 'status' | '
   return { ok: false, text: `❌ team program ${programRef(p)} (approved by ${approvedText(p)}) failed: ${run.error ?? 'failed'}` };
 }
 
-/** The notice at the start of a program's run: which version, approved by whom, no LLM call; the parameters as it runs with them. */
-export function programStartNotice(e: ProgramStart): ProgramNotice {
-  return {
-    title: `▶️ Running team program ${programRef(e)}, approved by ${approvedText(e)}: the saved code, no LLM call.`,
-    lines: e.params.map((p) => `${p.name} = ${p.value}${p.given ? '' : '  (default)'}`),
-  };
+/** What a run found for a request in other words offers, to take the normal path instead (a button's label). */
+export const NEW_PROGRAM_LABEL = '✍️ Write a new program';
+
+/**
+ * The notice at the start of a program's run: which version, approved by whom, no LLM call; the
+ * parameters as it runs with them. A program found for a request in other words says so first and
+ * how to have a new program written instead: never silent about which program answered.
+ * @param surface `chat`: the button; `terminal`: the session's command
+ */
+export function programStartNotice(e: ProgramStart & { matched?: true }, surface: 'chat' | 'terminal' = 'chat'): ProgramNotice {
+  const instead = surface === 'chat' ? `"${NEW_PROGRAM_LABEL}" below` : '/improve write a new program';
+  const title = e.matched
+    ? `🧩 This looks like team program ${programRef(e)}, approved by ${approvedText(e)}: running it (the saved code, no LLM call). Not what you asked? ${instead} takes the usual path.`
+    : `▶️ Running team program ${programRef(e)}, approved by ${approvedText(e)}: the saved code, no LLM call.`;
+  return { title, lines: e.params.map((p) => `${p.name} = ${p.value}${p.given ? '' : '  (default)'}`) };
 }
 
 /**

@@ -1,0 +1,146 @@
+/**
+ * A request in other words that a team program of the channel answers (src/programs/match.ts, run
+ * by the one run lifecycle: src/chat/run-job.ts): the program runs at once with the values the
+ * request sets, with one short LLM call and none for code, the thread names it, and "Write a new
+ * program" takes the usual path; a request it does not answer never runs it. Real agent, sandbox and
+ * SQLite history; the fake LLM.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../src/config/load.js';
+import { createApp, type App } from '../../src/app/app.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
+import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
+import type { ChatThread, ThreadMarkup } from '../../src/chat/port.js';
+import type { ThreadRef } from '../../src/chat/thread-ref.js';
+import { linkedRunId } from '../../src/chat/thread-link.js';
+
+const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
+const CONV = 'test:T:C1';
+
+/** A markup that names each view in plain words, so the test can read the thread. */
+const markup: ThreadMarkup<string> = {
+  progress: (line) => `progress:${line.step}`,
+  partialCode: (attempt) => `partial:${attempt}`,
+  code: (shown) => ({ edit: `code:${shown.attempt}:${shown.code}` }),
+  result: (view) => [`result:${view.attempt}:${view.result.stdout.trim()}`],
+  notice: (notice) => `notice:${notice.title}`,
+  improving: (view) => `improving:${view.attempt}`,
+  final: (run) => `final:${run.status}:${run.attempts.length}`,
+  failure: (reason) => `failure:${reason}`,
+  note: (text) => `note:${text}`,
+  withdrawn: (notice, correction) => `withdrawn:${notice}:${correction}`,
+};
+
+/** A thread that records its posts; `onInputs` runs where the platform would download the request's files. */
+function recordingThread(key: string, onInputs: () => Promise<void> = async () => undefined): ChatThread<string, number> & { posts: string[]; endedWith: string[] } {
+  const posts: string[] = [];
+  const endedWith: string[] = [];
+  return {
+    posts,
+    endedWith,
+    ref: { channel: 'C1', thread: key },
+    key,
+    markup,
+    output: {
+      post: async (msg) => posts.push(msg) - 1,
+      edit: async (ref, msg) => void (posts[ref] = msg),
+    },
+    inputs: async () => {
+      await onInputs();
+      return [];
+    },
+    ended: async (run, failure) => void endedWith.push(run ? run.status : `none:${failure}`),
+  };
+}
+
+import { choicesOf, NEW_PROGRAM_CHOICE, NEW_PROGRAM_FEEDBACK, ranMatchedProgram } from '../../src/chat/settle-view.js';
+import { CONFIRM_SYSTEM } from '../../src/programs/match.js';
+
+describe('a team program found for a request in other words', () => {
+  let dir: string;
+  let llm: FakeOpenAi;
+  let app: App;
+  let deps: RunJobDeps;
+  const NO_HOOKS = { setThread: async () => undefined, ending: async () => undefined };
+  const warnings: string[] = [];
+  const isConfirm = (i: number) => llm.requests[i]!.messages[0]!.content === CONFIRM_SYSTEM;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'program-match-'));
+    llm = await startFakeOpenAi({ replies: [] });
+    const config = parseConfig(
+      {
+        llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
+        agent: { max_retries: 1, verify: 'off' },
+        sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
+        store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
+        log: { level: 'error' },
+      },
+      {},
+    );
+    app = await createApp(config);
+    deps = { agent: app.agent, store: app.store, onInternalError: (err) => warnings.push(String(err)), onWarning: (what, err) => warnings.push(`${what}: ${String(err)}`) };
+    // the team's program: a finished run, saved by Alice
+    llm.enqueue(py('REGION = "EU"\nWEEKS = 1\nprint("weekly revenue of", REGION, "over", WEEKS, "weeks:", 42 * WEEKS)'));
+    const run = await runInThread(deps, recordingThread('t-saved'), { conversation: CONV, userId: 'U1', request: { kind: 'run', requirement: 'weekly revenue for the EU region' }, job: NO_HOOKS });
+    await app.agent.programs.save(CONV, run!.id, 'weekly-revenue', { id: 'U1', name: 'Alice' });
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await llm?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs at once with the values the request sets: one short LLM call, none for code; the thread names the program', async () => {
+    const asked = llm.requests.length;
+    llm.enqueue('{"match": true, "params": {"REGION": "US", "WEEKS": 4}}');
+    const thread = recordingThread('t-match');
+    const run = await runInThread(deps, thread, { conversation: CONV, userId: 'U2', request: { kind: 'run', requirement: 'How much revenue did the US region make over the past 4 weeks?' }, job: NO_HOOKS });
+    expect(llm.requests.length).toBe(asked + 1);
+    expect(isConfirm(asked)).toBe(true);
+    expect(run?.status).toBe('success');
+    expect(run?.requirement).toBe('How much revenue did the US region make over the past 4 weeks?');
+    expect(run?.program).toMatchObject({ name: 'weekly-revenue', version: 1, approvedByName: 'Alice', matched: true, params: { REGION: 'US', WEEKS: 4 } });
+    expect(thread.posts).toContain('result:1:weekly revenue of US over 4 weeks: 168');
+    expect(thread.posts.some((p) => p.startsWith('notice:🧩 This looks like team program `weekly-revenue` v1, approved by Alice on '))).toBe(true);
+    expect(choicesOf(run!).map((c) => c.id)).toContain(NEW_PROGRAM_CHOICE);
+  }, 60_000);
+
+  it('"Write a new program" takes the usual path: the LLM writes a program for the request, and the choice is gone', async () => {
+    llm.enqueue('{"match": true, "params": {}}');
+    const thread = recordingThread('t-new');
+    const run = await runInThread(deps, thread, { conversation: CONV, userId: 'U2', request: { kind: 'run', requirement: 'the weekly revenue of the EU region, but net of refunds' }, job: NO_HOOKS });
+    expect(ranMatchedProgram(run!)).toBe(true);
+    const asked = llm.requests.length;
+    llm.enqueue(py('print("net weekly revenue of EU: 40")'));
+    const improved = await runInThread(deps, thread, { conversation: CONV, userId: 'U2', request: { kind: 'improve', runId: run!.id, feedback: NEW_PROGRAM_FEEDBACK }, job: NO_HOOKS });
+    expect(llm.requests.length).toBe(asked + 1);
+    const prompt = JSON.stringify(llm.requests[asked]!.messages);
+    expect(prompt).toContain('but net of refunds');
+    expect(prompt).toContain('Write a new program for the request');
+    expect(improved?.status).toBe('success');
+    expect(thread.posts).toContain('result:2:net weekly revenue of EU: 40');
+    expect(ranMatchedProgram(improved!)).toBe(false);
+    expect(choicesOf(improved!).map((c) => c.id)).not.toContain(NEW_PROGRAM_CHOICE);
+  }, 60_000);
+
+  it('a request like no program costs no matching call; one the LLM says is not this takes the usual path', async () => {
+    let asked = llm.requests.length;
+    llm.enqueue(py('print([1, 4, 9, 16, 25])'));
+    const other = await runInThread(deps, recordingThread('t-other'), { conversation: CONV, userId: 'U2', request: { kind: 'run', requirement: 'print the first 5 squares' }, job: NO_HOOKS });
+    expect(llm.requests.length).toBe(asked + 1);
+    expect(isConfirm(asked)).toBe(false);
+    expect(other?.program).toBeUndefined();
+    asked = llm.requests.length;
+    llm.enqueue('{"match": false}', py('print("revenue per customer: 3")'));
+    const notThis = await runInThread(deps, recordingThread('t-notthis'), { conversation: CONV, userId: 'U2', request: { kind: 'run', requirement: 'weekly revenue per customer of the EU region' }, job: NO_HOOKS });
+    expect(llm.requests.length).toBe(asked + 2);
+    expect(isConfirm(asked)).toBe(true);
+    expect(notThis?.program).toBeUndefined();
+    expect(notThis?.attempts[0]?.result?.stdout.trim()).toBe('revenue per customer: 3');
+  }, 60_000);
+});
