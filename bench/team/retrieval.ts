@@ -52,6 +52,7 @@ export async function retrievalReport(store: HistoryStore, executor: Executor): 
     lines.push(`${c.id.padEnd(24)} ${c.teach.padEnd(10)} examples: ${top.join(', ') || '(none over the threshold)'}; definitions given: ${givenDefinitions.join(', ') || '(none)'}`);
   }
   const definitions = TEAM_CASES.length - examples;
+  const alone = await aloneReport(memory, executor);
   const speed = recallSpeed();
   return [
     `retrieval (TF-IDF cosine, ${TEAM_CASES.length} paraphrases, ${examples} approved examples in the channel):`,
@@ -59,10 +60,27 @@ export async function retrievalReport(store: HistoryStore, executor: Executor): 
     `cases taught by a definition (no example of their own) given some example: ${falsePicks}/${definitions}`,
     `examples given that were not the case's own: ${others} over ${TEAM_CASES.length} runs`,
     `own definition given: ${ownDefinition}/${definitions}; definitions given that were not the case's own: ${otherDefinitions} over ${TEAM_CASES.length} runs (${definitions} in the channel)`,
+    `own definition given when it is the only entry of its channel's memory: ${alone.given}/${alone.of}${alone.missed.length ? ` (not given: ${alone.missed.join(', ')})` : ''}`,
     `recall over a full channel (200 entries: 20 definitions, 180 examples), 200 times: median ${speed.median.toFixed(2)} ms, p99 ${speed.p99.toFixed(2)} ms`,
     '',
     ...lines,
   ].join('\n');
+}
+
+/**
+ * Each case taught by a definition, in a channel whose memory holds that definition alone (how a
+ * team starts): whether its paraphrase is given it.
+ */
+async function aloneReport(memory: ChannelMemory, executor: Executor): Promise<{ given: number; of: number; missed: string[] }> {
+  const cases = TEAM_CASES.filter((c) => c.teach === 'definition');
+  const missed: string[] = [];
+  for (const c of cases) {
+    const channel = `bench:team-alone:${c.id}`;
+    await memory.remember(channel, c.definition, 'teammate');
+    const recalled = await memory.recall(channel, recallQuery(c.paraphrase, await profileInputs(executor, c.files)));
+    if (!recalled.definitions.some((d) => d.text === c.definition)) missed.push(c.id);
+  }
+  return { given: cases.length - missed.length, of: cases.length, missed };
 }
 
 /** How long choosing a run's memory takes in a channel at the default bound (200 entries), in ms. */

@@ -15,7 +15,7 @@
  */
 import type { MemoryEntry } from '../history/memory.js';
 import type { RunMemory } from '../history/types.js';
-import { cosineScores } from './similarity.js';
+import { cosineScores, terms } from './similarity.js';
 
 import { DEFAULT_RECALL_BUDGET, type RecallBudget } from '../history/memory.js';
 
@@ -27,8 +27,20 @@ export { DEFAULT_RECALL_BUDGET, type RecallBudget } from '../history/memory.js';
  */
 export const MIN_REQUEST_SIMILARITY = 0.12;
 
-/** Least similarity of a definition with the request and its files (cosine, 0–1) for it to be given. */
+/**
+ * Least similarity of a definition with the request and its files (cosine, 0–1) for it to be given,
+ * unless it shares {@link MIN_SHARED_TERMS} terms with them.
+ */
 export const MIN_DEFINITION_SCORE = 0.1;
+
+/**
+ * Distinct terms a definition shares with the request, its files and their values that make it
+ * concern the request whatever its cosine: a definition alone in its channel's memory scores low
+ * against every request (its terms weigh little when it is the only document), and one long
+ * sentence spreads its weight over words the request does not use ("headcount counts active FTE
+ * employees only" shares "active", "FTE" and "left" with a staff file's values, at 0.09).
+ */
+export const MIN_SHARED_TERMS = 2;
 
 /** A definition after the most similar is given only when it scores at least this share of its score. */
 export const DEFINITION_SHARE = 0.75;
@@ -89,15 +101,19 @@ export interface ScoredDefinition {
 
 /**
  * Scores the live definitions against a run's request, files and their values, best first (ties:
- * the newest first), those under {@link MIN_DEFINITION_SCORE} or naming only columns the files do
+ * the newest first), those under {@link MIN_DEFINITION_SCORE} (unless they share {@link MIN_SHARED_TERMS}
+ * terms with the request) or naming only columns the files do
  * not have left out.
  */
 export function rankDefinitions(entries: MemoryEntry[], query: RecallQuery): ScoredDefinition[] {
   const definitions = entries.filter((e) => e.kind === 'definition' && e.removedAt === undefined && fitsColumns(e.text, query.columns));
-  const scores = cosineScores(`${query.request}\n${query.files}\n${query.values ?? ''}`, definitions.map((d) => d.text));
+  const asked = `${query.request}\n${query.files}\n${query.values ?? ''}`;
+  const scores = cosineScores(asked, definitions.map((d) => d.text));
+  const askedTerms = new Set(terms(asked));
+  const shared = (text: string) => new Set(terms(text).filter((t) => askedTerms.has(t))).size;
   return definitions
     .map((entry, i) => ({ entry, score: scores[i]!, i }))
-    .filter((s) => s.score >= MIN_DEFINITION_SCORE)
+    .filter((s) => s.score >= MIN_DEFINITION_SCORE || shared(s.entry.text) >= MIN_SHARED_TERMS)
     .sort((a, b) => b.score - a.score || b.i - a.i)
     .map(({ entry, score }) => ({ entry, score }));
 }

@@ -14,20 +14,32 @@
 const STOP_WORDS = new Set(
   ('a an and are as at be by can could do does each for from give have how i in into is it its me my of on or our per please print ' +
     'show so tell than that the their them then there these this those to us was we what when where which who will with would you your ' +
-    'all any file files csv json data attached using use list get find compute calculate').split(' '),
+    'all any file files csv json data attached using use list get find compute calculate column columns row rows count counts total number').split(' '),
 );
 
 /**
- * The terms of a text: lowercased words and numbers (letters of any script), without stop words or
- * one-letter words, a plural taken off words longer than three letters (`categories` → `category`,
- * `orders` → `order`; not `ss`).
+ * The terms of a text: lowercased words and numbers (letters of any script), quarters and halves
+ * named in words as `q1`…`h2`, without stop words or one-letter words, a plural taken off words
+ * longer than three letters (`categories` → `category`, `orders` → `order`; not `ss`).
  */
 export function terms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const words = withPeriodNames(text.toLowerCase()).match(/[\p{L}\p{N}_]+/gu) ?? [];
   return words
     .flatMap((w) => w.split('_'))
     .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
     .map((w) => (w.length > 4 && w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+}
+
+const ORDINALS: Record<string, string> = { first: '1', '1st': '1', second: '2', '2nd': '2', third: '3', '3rd': '3', fourth: '4', '4th': '4' };
+
+/**
+ * Quarters and halves named in words as data names them: "the first quarter" → `q1`, "quarter 3" →
+ * `q3`, "the second half" → `h2` (a request says one, a definition or a file the other).
+ */
+function withPeriodNames(text: string): string {
+  return text
+    .replace(/\b(first|1st|second|2nd|third|3rd|fourth|4th)\s+(quarter|half)\b/g, (_, n: string, p: string) => `${p[0]}${ORDINALS[n]}`)
+    .replace(/\b(quarter|half)\s+([1-4])\b/g, (_, p: string, n: string) => `${p[0]}${n}`);
 }
 
 /** Sparse vector: term → weight. */

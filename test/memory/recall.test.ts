@@ -22,7 +22,11 @@ const STAFF = 'staff.csv: CSV: 45 data rows, columns: name, department, type, st
 
 describe('terms and cosine', () => {
   it('lowercases, drops stop words and plural s, splits snake_case; scores 1 for the same text and 0 for nothing shared', () => {
-    expect(terms('Total Revenue per categories in sales.csv')).toEqual(['total', 'revenue', 'category', 'sale']);
+    expect(terms('Total Revenue per categories in sales.csv')).toEqual(['revenue', 'category', 'sale']);
+    // the words every request on a table may use are no topic
+    expect(terms('count the rows of each region column')).toEqual(['region']);
+    // quarters and halves named in words are the names data gives them
+    expect(terms('the first quarter of 2024, and quarter 3, and the second half')).toEqual(['q1', '2024', 'q3', 'h2']);
     expect(terms('unit_price')).toEqual(['unit', 'price']);
     const [same, other] = cosineScores('revenue per category', ['revenue per category', 'headcount of departments']);
     expect(same).toBeCloseTo(1, 6);
@@ -56,6 +60,16 @@ describe('chooseMemory', () => {
     expect(chooseMemory(all, q('How many people does each department have? staff.csv', STAFF, 'P1 Engineering FTE active Support left contractor')).definitions.map((d) => d.id)).toEqual([headcount.id]);
     expect(chooseMemory(all, q('What did the EU bring in? country_orders.csv', 'country_orders.csv: CSV: 50 data rows, columns: country, amount', 'GB ES PL NL')).definitions.map((d) => d.id)).toEqual([eu.id]);
     expect(chooseMemory(all, q('How much money did each category bring in? sales.csv', SALES)).definitions.map((d) => d.id)).toEqual([revenue.id]);
+  });
+
+  it('gives a definition alone in its channel when it shares two terms with the request, its files or their values, whatever its cosine', () => {
+    const fiscal = definition('our fiscal year starts on 1 April: Q1 2024 is April–June 2024, Q2 July–September');
+    const headcount = definition('headcount counts active FTE employees only: no contractors and nobody who left');
+    expect(chooseMemory([fiscal], q('What did we sell in the first quarter of 2024? sales_2024.csv', 'sales_2024.csv: CSV: 120 data rows, columns: date, amount')).definitions.map((d) => d.id)).toEqual([fiscal.id]);
+    expect(chooseMemory([headcount], q('How many people does each department have? staff.csv', STAFF, 'P1 Engineering FTE active Support left contractor')).definitions.map((d) => d.id)).toEqual([headcount.id]);
+    // one shared term (a status) is chance, not a topic; nothing shared, nothing given
+    expect(chooseMemory([fiscal], q('plot the temperatures per room')).definitions).toEqual([]);
+    expect(chooseMemory([headcount], q('how many subscriptions are still active? subscriptions.csv')).definitions).toEqual([]);
   });
 
   it('leaves out a definition that names only columns the files do not have (it is about other files): joined words, a formula', () => {
