@@ -8,6 +8,7 @@
 import { isProcessGone, thisProcess } from './process-identity.js';
 import type { HistoryStore, Run } from './types.js';
 import type { UsageLedger } from './usage.js';
+import type { ProgramBackend } from './programs.js';
 import type { MemoryBackend } from './memory.js';
 import type { ProgramBackend } from './programs.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
