@@ -25,7 +25,7 @@ SELECT current_user AS role, r.rolsuper AS superuser, r.rolcreaterole AS creater
 /** What the role may do, as the doctor and the start-up warning say it. */
 export interface RoleReport {
   role: string;
-  /** What it may do beyond reading, one phrase each (`a superuser`, `may write to public.orders`, `may execute 2 functions not on the allowlist: …`); empty for a reader. */
+  /** What it may do beyond reading, one phrase each with its verb (`is a superuser`, `may write to public.orders`, `may execute 2 functions not on the allowlist: …`); empty for a reader. */
   privileges: string[];
   /** The statements that make it a reader (pg-reach.ts): run as a superuser or each object's owner. */
   fixes: string[];
@@ -40,8 +40,8 @@ export interface RoleReport {
 export function roleReport(row: Record<string, unknown> | undefined, reach: { privileges: string[]; fixes: string[] } = { privileges: [], fixes: [] }): RoleReport {
   if (!row) return { role: '?', privileges: ['no pg_roles row for the current user (cannot tell what it may do)'], fixes: [], superuser: false };
   const privileges: string[] = [];
-  if (row.superuser === true) privileges.push('a superuser');
-  for (const group of (row.member_of as string[] | null) ?? []) privileges.push(`a member of ${group}`);
+  if (row.superuser === true) privileges.push('is a superuser');
+  for (const group of (row.member_of as string[] | null) ?? []) privileges.push(`is a member of ${group}`);
   const writable = (row.writable as string[] | null) ?? [];
   if (writable.length) privileges.push(`may write to ${writable.slice(0, 3).join(', ')}${writable.length > 3 ? ' and more' : ''}`);
   const creatable = (row.creatable as string[] | null) ?? [];
@@ -49,7 +49,7 @@ export function roleReport(row: Record<string, unknown> | undefined, reach: { pr
   if (row.create_schema === true) privileges.push('may create schemas in the database');
   if (row.createrole === true) privileges.push('may create roles');
   if (row.createdb === true) privileges.push('may create databases');
-  if (row.replication === true) privileges.push('a replication role');
+  if (row.replication === true) privileges.push('is a replication role');
   privileges.push(...reach.privileges);
   return { role: String(row.role), privileges, fixes: reach.fixes, superuser: row.superuser === true };
 }
@@ -62,7 +62,7 @@ export function fixLines(source: string, report: RoleReport): string[] {
 
 /** The sentence for a privileged role: what it may do and what to do about it. */
 export function privilegedSentence(source: string, report: RoleReport, allowed: boolean): string {
-  const what = `the role ${report.role} of the SQL source ${source} is ${report.privileges.join('; ')}`;
+  const what = `the role ${report.role} of the SQL source ${source} ${report.privileges.join('; ')}`;
   return allowed
     ? `${what}: allowed by tools.sql.sources.${source}.privileged_role: allow. Queries still run read-only, but give the tool a reader role (GRANT SELECT only).`
     : `${what}: refused. Give the tool a reader role (GRANT SELECT only, see docs/sql-tool.md${report.fixes.length ? '; code-agent doctor prints the statements that make this one a reader' : ''}), or set tools.sql.sources.${source}.privileged_role: allow to use it anyway.`;
