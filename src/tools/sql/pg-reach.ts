@@ -33,27 +33,28 @@ export const REACH_READ = `
 SELECT p.oid::int8 AS oid, format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)) AS signature,
        pg_has_role(p.proowner, 'USAGE') AS owned, ${grantees("coalesce(p.proacl, acldefault('f', p.proowner))", 'EXECUTE', 'p.proowner')} AS via
   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
- WHERE ${NOT_SUPERUSER} AND p.prokind <> 'p' AND has_function_privilege(p.oid, 'EXECUTE')
-   AND (p.oid >= 16384 OR NOT EXISTS (SELECT 1 FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE'))
+ WHERE ${NOT_SUPERUSER} AND p.prokind <> 'p'
+   AND (p.oid >= 16384 OR (p.proacl IS NOT NULL AND NOT EXISTS (SELECT 1 FROM aclexplode(p.proacl) a WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE')))
+   AND has_function_privilege(p.oid, 'EXECUTE')
  ORDER BY 2;
 WITH RECURSIVE reach(oid, foreign_oid) AS (
-  SELECT c.oid, c.oid FROM pg_class c WHERE c.relkind = 'f'
+  SELECT ft.ftrelid, ft.ftrelid FROM pg_foreign_table ft
   UNION
   SELECT r.ev_class, reach.foreign_oid FROM reach
     JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = reach.oid AND d.classid = 'pg_rewrite'::regclass
     JOIN pg_rewrite r ON r.oid = d.objid
    WHERE r.ev_class <> reach.oid)
-SELECT DISTINCT ON (c.oid) format('%I.%I', n.nspname, c.relname) AS relation, c.relkind::text AS kind, format('%I.%I', fn.nspname, fc.relname) AS foreign_table,
-       w.fdwname AS wrapper, pg_has_role(c.relowner, 'USAGE') AS owned, ${grantees("coalesce(c.relacl, acldefault('r', c.relowner))", 'SELECT', 'c.relowner')} AS via,
+SELECT DISTINCT ON (c.oid) c.oid::regclass::text AS relation, c.relkind::text AS kind, reach.foreign_oid::regclass::text AS foreign_table,
+       (SELECT w.fdwname FROM pg_foreign_table ft, pg_foreign_server s, pg_foreign_data_wrapper w
+         WHERE ft.ftrelid = reach.foreign_oid AND s.oid = ft.ftserver AND w.oid = s.srvfdw) AS wrapper,
+       pg_has_role(c.relowner, 'USAGE') AS owned, ${grantees("coalesce(c.relacl, acldefault('r', c.relowner))", 'SELECT', 'c.relowner')} AS via,
        ARRAY(SELECT (CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END) || ' ' || quote_ident(att.attname)
                FROM pg_attribute att, aclexplode(att.attacl) a
               WHERE att.attrelid = c.oid AND a.privilege_type = 'SELECT' AND (a.grantee = 0 OR pg_has_role(a.grantee, 'USAGE')) ORDER BY 1) AS column_via,
        coalesce((SELECT pg_has_role(g.oid, 'USAGE') FROM pg_roles g WHERE g.rolname = 'pg_read_all_data'), false) AS read_all
-  FROM reach JOIN pg_class c ON c.oid = reach.oid JOIN pg_namespace n ON n.oid = c.relnamespace
-  JOIN pg_class fc ON fc.oid = reach.foreign_oid JOIN pg_namespace fn ON fn.oid = fc.relnamespace
-  JOIN pg_foreign_table ft ON ft.ftrelid = fc.oid JOIN pg_foreign_server s ON s.oid = ft.ftserver JOIN pg_foreign_data_wrapper w ON w.oid = s.srvfdw
+  FROM reach JOIN pg_class c ON c.oid = reach.oid
  WHERE ${NOT_SUPERUSER} AND (has_table_privilege(c.oid, 'SELECT') OR has_any_column_privilege(c.oid, 'SELECT'))
- ORDER BY c.oid, fc.relkind;
+ ORDER BY c.oid, reach.foreign_oid;
 SELECT DISTINCT quote_ident(r.rolname) AS creator
   FROM pg_namespace n
   CROSS JOIN LATERAL (SELECT n.nspowner AS creator UNION SELECT a.grantee FROM aclexplode(n.nspacl) a WHERE a.privilege_type = 'CREATE' AND a.grantee <> 0) c
