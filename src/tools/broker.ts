@@ -119,8 +119,10 @@ class BrokerSession {
     return this.records;
   }
 
+  /** Keeps a call's record, its summary redacted like what comes back (a reason may quote a server). */
   private record(r: ToolCallRecord): void {
-    if (this.records.length < MAX_RECORDS) this.records.push(r);
+    const redactor = this.policy?.redactor;
+    if (this.records.length < MAX_RECORDS) this.records.push(redactor ? { ...r, summary: redactor.redactText(r.summary) } : r);
   }
 
 
