@@ -25,6 +25,7 @@ import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
 import { KeyvWorkspaces } from './workspace-keyv.js';
 import type { UsageLedger } from './usage.js';
 import { MemoryFullError, withDeadlines, type MemoryBackend } from './memory.js';
+import { ScheduleFullError, schedulesWithDeadlines, type ScheduleBackend } from './schedules.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
 
 /** The store could not be opened or read when the process started (a config or service problem). */
@@ -66,6 +67,9 @@ export class KeyvHistoryStore implements HistoryStore {
   /** The channel memory on the store's backend, each operation within the store's deadline. */
   readonly memory: MemoryBackend;
 
+  /** The schedules on the store's backend, each operation within the store's deadline. */
+  readonly schedules: ScheduleBackend;
+
   /**
    * @param store a Keyv storage adapter (see {@link openBackend}); a Map works for tests.
    * @param label how the store is named in error messages (e.g. its URL without credentials).
@@ -93,6 +97,7 @@ export class KeyvHistoryStore implements HistoryStore {
       settle: (id, key, counts) => this.call('record usage', () => ledger.settle(id, key, counts)),
     };
     this.memory = withDeadlines(atomics.memory(), (what, fn, passRefusals) => this.call(what, fn, passRefusals));
+    this.schedules = schedulesWithDeadlines(atomics.schedules(), (what, fn, passRefusals) => this.call(what, fn, passRefusals));
   }
 
   /**
@@ -286,7 +291,7 @@ export class KeyvHistoryStore implements HistoryStore {
     try {
       return await Promise.race([fn(), deadline]);
     } catch (err) {
-      if (passRefusals && err instanceof MemoryFullError) throw err;
+      if (passRefusals && (err instanceof MemoryFullError || err instanceof ScheduleFullError)) throw err;
       try {
         this.failureListener?.(what);
       } catch {

@@ -7,6 +7,7 @@ import type { InputProfile, RunAgreement, RunChecks, TokenUsage } from './run-pa
 import type { UsageLedger } from './usage.js';
 import type { Candidate, RunApproval, RunSettlement } from './candidates.js';
 import type { MemoryBackend, MemoryExample } from './memory.js';
+import type { ScheduleBackend } from './schedules.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** Why an attempt was made. */
@@ -239,6 +240,11 @@ export interface HistoryStore {
    * in a store that keeps none.
    */
   readonly memory?: MemoryBackend;
+  /**
+   * The schedules of team programs in the same store (`schedules.ts`; what runs them:
+   * `src/programs/schedules`). Absent in a store that keeps none.
+   */
+  readonly schedules?: ScheduleBackend;
   /** Answers within its deadline when the store can be read (a health check). @throws {HistoryError} naming the store when not. */
   ping?(): Promise<void>;
   /** Closes connections. */
