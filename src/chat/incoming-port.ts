@@ -40,21 +40,26 @@ import type { MemoryReply } from '../memory/commands.js';
  *   the choice id of src/chat/settle-view.ts, e.g. `settle:2`, `approve:up`): no LLM call, but a job,
  *   so that its answer is posted in the run's thread by the job side in either mode;
  * - `remember` — a definition for the channel's memory (`text`: the sentence; src/memory/commands.ts);
- * - `memory` — the channel's memory listed, or an entry forgotten (`text`: empty, or `forget <id>`).
+ * - `memory` — the channel's memory listed, or an entry forgotten (`text`: empty, or `forget <id>`);
+ * - `schedule` — a team program scheduled in the channel (`text`: `<program> <when> [only when …]`);
+ * - `schedules` — the channel's schedules listed (`text`: empty), or one resumed (`resume <id>`);
+ * - `unschedule` — a schedule removed (`text`: its id);
+ * - `tick` — one tick of a schedule (made by the scheduler, never by a platform: `scheduled` says
+ *   which): its program run, posted in a new thread when its gates let it (src/programs/schedules).
  *
  * Other work adds kinds here (`usage`); each new kind is one more case at the switches in
  * src/chat/ingress.ts and src/chat/request-jobs.ts.
  */
-export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'history' | 'show' | 'remember' | 'memory';
+export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'history' | 'show' | 'remember' | 'memory' | 'schedule' | 'schedules' | 'unschedule' | 'tick';
 
 /** The kinds that become a job on the queue (a turn of the agent on a run). */
-export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle'>;
+export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'tick'>;
 
 /** The kinds answered at once from the history, without a job. */
 export type QueryRequestKind = Exclude<RequestKind, JobRequestKind>;
 
 /** Every request kind, in the order above (for tests and help texts). */
-export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory'];
+export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory', 'schedule', 'schedules', 'unschedule', 'tick'];
 
 /** Whether a kind becomes a job. */
 export function isJobKind(kind: RequestKind): kind is JobRequestKind {
@@ -65,11 +70,15 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
     case 'improve':
     case 'rerun':
     case 'settle':
+    case 'tick':
       return true;
     case 'history':
     case 'show':
     case 'remember':
     case 'memory':
+    case 'schedule':
+    case 'schedules':
+    case 'unschedule':
       return false;
     default:
       return unknownKind(kind);
@@ -171,6 +180,24 @@ export interface IncomingRequest<O extends RequestOrigin = RequestOrigin> {
   /** When the platform delivered it, ms since the epoch (e.g. the age of an interaction token counts from there). */
   receivedAt: number;
   origin: O;
+  /**
+   * Set on a `tick` only: the schedule and the tick's time (ms since the epoch), and how many ticks
+   * were missed while no scheduler ran (this one runs for them). No person asked and no interaction
+   * waits for an answer: the outgoing port opens its thread in `where.channel` on its own.
+   */
+  scheduled?: ScheduledTick;
+}
+
+/** The tick a `tick` request runs. */
+export interface ScheduledTick {
+  /** The schedule's id (`s3`). */
+  id: string;
+  /** When the tick was due, ms since the epoch. */
+  tickAt: number;
+  /** Ticks missed while no scheduler ran (embedded mode's catch-up at start). */
+  missed?: number;
+  /** The try of this tick, from 2 on: its first try's worker stopped (src/programs/schedules/admit-tick.ts). */
+  retry?: number;
 }
 
 /**
@@ -205,6 +232,9 @@ export interface CommandNames {
   show: string;
   remember: string;
   memory: string;
+  schedule: string;
+  schedules: string;
+  unschedule: string;
 }
 
 /** `/show`'s answer: the run, and its workspace as it is now. */

@@ -15,6 +15,7 @@ import type { LimitKey } from './job-limits.js';
 import { linkedRunId } from './thread-link.js';
 import type { ChannelMemory } from '../memory/channel-memory.js';
 import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';
+import type { ScheduleCommands } from '../programs/schedules/commands.js';
 import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
 import { awaitsSettlement, parseChoice } from './settle-view.js';
@@ -40,6 +41,8 @@ export interface IngressDeps {
   maxHistory?: number;
   /** The channels' memory (`/remember`, `/memory`); without it those commands say the store keeps none. */
   memory?: ChannelMemory;
+  /** The channels' schedules (`/schedule`, `/schedules`, `/unschedule`); without them those commands say the store keeps none. */
+  schedules?: ScheduleCommands;
 }
 
 /** A requirement given only as files. */
@@ -194,6 +197,21 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
     return port.markup.memory(reply);
   }
 
+  /** `/schedule …`, `/schedules [resume <id>]`, `/unschedule <id>`: as whoever asked (anyone who may use the channel). */
+  async function schedules(request: IncomingRequest, kind: 'schedule' | 'schedules' | 'unschedule'): Promise<A> {
+    if (!deps.schedules) return port.markup.text('This history store keeps no schedules.');
+    const place = { conversationId: request.where.conversation, platform: request.platform, channel: request.where.channel };
+    const names = { schedule: port.names.schedule, schedules: port.names.schedules, unschedule: port.names.unschedule };
+    const who = { userId: request.who.userId, ...(request.who.userName ? { userName: request.who.userName } : {}), ...(request.who.key ? { key: request.who.key } : {}) };
+    const reply =
+      kind === 'schedule'
+        ? await deps.schedules.schedule(place, who, request.text, names)
+        : kind === 'schedules'
+          ? await deps.schedules.schedules(place, request.text, names)
+          : await deps.schedules.unschedule(place, request.text, names);
+    return port.markup.memory(reply);
+  }
+
   return {
     async receive(request, requester) {
       try {
@@ -215,6 +233,13 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
           case 'remember':
           case 'memory':
             return await query(request, requester, () => memory(request, request.kind as 'remember' | 'memory'));
+          case 'schedule':
+          case 'schedules':
+          case 'unschedule':
+            return await query(request, requester, () => schedules(request, request.kind as 'schedule' | 'schedules' | 'unschedule'));
+          case 'tick':
+            // made by the scheduler (src/programs/schedules/admit-tick.ts), never by a platform
+            return { outcome: 'ignored' };
           default:
             return unknownKind(request.kind);
         }

@@ -44,7 +44,7 @@ describe('configurable slash command names', () => {
     expect(() => parseConfig({ slack: { commands: { run: 'run' } } }, {})).toThrow(/slack\.commands\.run: expected a slash command name/);
     expect(() => parseConfig({ slack: { commands: { run: '/Run' } } }, {})).toThrow(/slack\.commands\.run/);
     expect(() => parseConfig({ slack: { commands: { show: '/run' } } }, {})).toThrow(/slack\.commands: the commands need different names/);
-    expect(parseConfig({ slack: {} }, {}).slack!.commands).toEqual({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory' });
+    expect(parseConfig({ slack: {} }, {}).slack!.commands).toEqual({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' });
   });
 
   it('writes the names and the public URL into the manifest, keeping everything else', () => {
