@@ -15,6 +15,7 @@ import { queuedText, replacedText, workspaceEntryText } from '../../src/text/wor
 import { toolCallLine } from '../../src/tools/records.js';
 import { answerMarkText, settledAnswer } from '../../src/chat/answer-mark.js';
 import { memoryUsedLine } from '../../src/memory/used-text.js';
+import { misfitNotice, programMark, programStartNotice } from '../../src/programs/text.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -80,14 +81,27 @@ export function progressLine(event: AgentEvent): string | undefined {
       return `[Agent] ${queuedText(event.waitMs)}`;
     case 'memory_used':
       return `[Agent] ${boundLine(memoryUsedLine(event), 600)}`;
-    case 'done':
+    case 'program': {
+      const notice = programStartNotice(event);
+      return [`[Agent] ${notice.title}`, ...notice.lines.map((l) => `[Agent]   ${boundLine(l, 300)}`)].join('\n');
+    }
+    case 'program_misfit': {
+      const notice = misfitNotice(event, 'terminal');
+      return [`[Agent] ${notice.title}`, ...notice.lines.map((l) => `[Agent]   - ${boundLine(l, 300)}`)].join('\n');
+    }
+    case 'done': {
+      const mark = programMark(event.run);
+      if (mark) return `[Agent] ${mark.text}`;
       if (event.run.status === 'unverified') {
         return `[Agent] ⚠️ Ran, but not confirmed after ${plural(madeAttempts(event.run), 'attempt')}: ${event.run.error ?? ''}`;
       }
       return event.run.status === 'generated'
         ? '[Agent] Code generated (not executed)'
         : `[Agent] Success after ${plural(madeAttempts(event.run), 'attempt')}`;
+    }
     case 'failed': {
+      const mark = programMark(event.run);
+      if (mark) return `[Agent] ${mark.text}`;
       const n = madeAttempts(event.run);
       if (event.reason === CANCELLED) return n === 0 ? '[Agent] Cancelled' : `[Agent] Cancelled after ${plural(n, 'attempt')}`;
       return `[Agent] Failed after ${plural(n, 'attempt')}: ${event.reason}`;

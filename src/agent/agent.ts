@@ -35,6 +35,9 @@ import { ChannelMemory, type ChannelMemoryOptions } from '../memory/channel-memo
 import { recallMemory } from './memory-step.js';
 import { approveRun, settleRun, type SettleDeps, type SettleOutcome } from './settle.js';
 import type { Person } from '../history/candidates.js';
+import type { RunProgram, ProgramLimits } from '../history/programs.js';
+import { TeamPrograms, type PreparedProgram } from '../programs/team-programs.js';
+import { programTurn, runProgramMark, savedInputs } from './program-run.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -90,6 +93,8 @@ export interface AgentOptions {
    * Default: on with the default bounds, when the store keeps memory.
    */
   memory?: ChannelMemoryOptions | false;
+  /** Bounds of each conversation's team programs. Default `DEFAULT_PROGRAM_LIMITS`. */
+  programLimits?: ProgramLimits;
 }
 
 /** A call's deadline when the config does not say (`agent.run_timeout_s`: 300 s). */
@@ -106,6 +111,8 @@ export class Agent {
   private readonly steps: RunSteps;
   /** The channel memory new runs are given (absent when turned off). */
   readonly memory: ChannelMemory | undefined;
+  /** The channels' team programs (save, list, show, remove, prepare a run; src/programs). */
+  readonly programs: TeamPrograms;
 
   constructor(private readonly options: AgentOptions) {
     this.maxRetries = options.maxRetries ?? 3;
@@ -115,6 +122,7 @@ export class Agent {
     this.workspaceLimits = options.workspaceLimits ?? DEFAULT_WORKSPACE_LIMITS;
     this.turnWaitMs = options.turnWaitMs ?? (this.runTimeoutMs > 0 ? this.runTimeoutMs + TURN_LEASE_MS : 3_600_000);
     this.memory = options.memory === false ? undefined : new ChannelMemory(options.store, options.memory);
+    this.programs = new TeamPrograms({ store: options.store, executor: options.executor, ...(options.programLimits ? { limits: options.programLimits } : {}) });
     const environment = async () => options.executor.environment?.().catch(() => undefined);
     this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify, environment, workspaceLimits: this.workspaceLimits });
     // a local model reads the system prompts now, not during the first request (with the sandbox's
@@ -158,6 +166,23 @@ export class Agent {
       if (attempt.error) return this.steps.finish(run, 'failed', attempt.error, o);
       return this.steps.finish(run, 'generated', undefined, o);
     }, undefined, 'generate');
+  }
+
+  /**
+   * Runs a team program (prepared by `agent.programs.prepare`): a new run, marked with the program,
+   * whose one attempt is the stored code with its parameters applied, executed in the sandbox with
+   * the files given (`options.inputFiles`), else the files of the run it was saved from. No LLM
+   * call. Files that do not fit the saved inputs are said (`program_misfit`) before anything runs,
+   * and the run ends failed (a reply improves it as usual). See `program-run.ts`.
+   * @returns the finished run (`success` when the program exited 0, else `failed` with `run.error`)
+   * @throws {SandboxUnavailableError} when the sandbox cannot isolate here (checked before anything is stored)
+   */
+  async runProgram(conversationId: string, prepared: PreparedProgram, options: CallOptions = {}): Promise<Run> {
+    await this.options.executor.check();
+    const given = options.inputFiles?.length ? options.inputFiles : await savedInputs(this.options.store, conversationId, prepared.version);
+    const run = await this.startRun(conversationId, prepared.version.request, options, runProgramMark(prepared));
+    const call = { ...options, ...(given.length ? { inputFiles: given } : {}) };
+    return this.guard(run, call, 0, (o) => programTurn(this.steps, run, prepared, o), undefined, 'program');
   }
 
   /**
@@ -262,7 +287,7 @@ export class Agent {
   }
 
   /** Validates the requirement, creates and stores the run. */
-  private async startRun(conversationId: string, requirement: string, options: CallOptions): Promise<Run> {
+  private async startRun(conversationId: string, requirement: string, options: CallOptions, program?: RunProgram): Promise<Run> {
     const text = requirement.trim();
     this.checkText(text, 'requirement');
     const now = new Date().toISOString();
@@ -277,6 +302,7 @@ export class Agent {
       createdAt: now,
       updatedAt: now,
       ...(options.chat ? { chat: options.chat } : {}),
+      ...(program ? { program } : {}),
     };
     await this.options.store.saveRun(run);
     return run;

@@ -210,6 +210,34 @@ export interface MemoryUsedEvent {
   examples: { id: string; runId: string }[];
 }
 /**
+ * Emitted once at the start of a run of a team program (no LLM call): which program and version,
+ * who approved it and when, and each parameter's value (given, or its default).
+ */
+export interface ProgramEvent {
+  type: 'program';
+  runId: string;
+  name: string;
+  version: number;
+  approvedBy: string;
+  approvedByName?: string;
+  /** ISO 8601. */
+  approvedAt: string;
+  /** Each parameter as the program runs with it: `REGION="EU"` (a Python literal), and whether it was given. */
+  params: { name: string; value: string; given: boolean }[];
+}
+/**
+ * Emitted when the files a team program was given do not fit what it was saved with (before
+ * anything runs): what does not fit, one plain line each. The run then ends as failed; a reply in
+ * its thread adapts the program (an improve turn, whose result is a new version only once saved).
+ */
+export interface ProgramMisfitEvent {
+  type: 'program_misfit';
+  runId: string;
+  name: string;
+  version: number;
+  misfits: string[];
+}
+/**
  * Emitted once when a run ends well (or, for `generate`, when code exists), including an
  * `unverified` run: it ran, but `run.error` says what could not be confirmed.
  */
@@ -244,6 +272,8 @@ export type AgentEvent =
   | WorkspaceRefusedEvent
   | QueuedEvent
   | MemoryUsedEvent
+  | ProgramEvent
+  | ProgramMisfitEvent
   | DoneEvent
   | FailedEvent;
 

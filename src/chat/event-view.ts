@@ -22,6 +22,7 @@ import {
   type Notice,
 } from './verification.js';
 import { memoryUsedParts } from '../memory/used-text.js';
+import { misfitNotice, programStartNotice } from '../programs/text.js';
 
 /** One thing to show in a run's thread. */
 export type EventView =
@@ -104,6 +105,10 @@ export class EventViews {
         return [{ view: 'notices', notices: [queuedNotice(event)] }];
       case 'memory_used':
         return [{ view: 'notices', notices: [{ title: "📌 used from this channel's memory:", lines: memoryUsedParts(event) }] }];
+      case 'program':
+        return [{ view: 'notices', notices: [programStartNotice(event)] }];
+      case 'program_misfit':
+        return [{ view: 'notices', notices: [misfitNotice(event, 'chat')] }];
       case 'done':
         return [{ view: 'end', run: event.run, failed: false }];
       case 'failed':

@@ -21,6 +21,7 @@ const STARTING: Record<TurnKind, string> = {
   generate: '⏳ Writing code…',
   rerun: '🔁 Re-running the latest code…',
   improve: '💬 Improving with the feedback…',
+  program: '▶️ Running the team program (no LLM call)…',
 };
 
 /** The progress line (see the module comment). */

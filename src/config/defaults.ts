@@ -31,3 +31,19 @@ export const DEFAULT_MEMORY_LIMITS = {
 
 /** How much of a prompt memory may take when the config does not say: at most 3 definitions in 500 tokens; at most 2 examples in 1,500 tokens. */
 export const DEFAULT_RECALL_BUDGET = { definitionTokens: 500, maxDefinitions: 3, exampleTokens: 1500, maxExamples: 2 } as const;
+
+/**
+ * Bounds of one conversation's team programs (src/history/programs.ts): most live programs (a
+ * save past it is refused), most versions kept per program (the oldest is dropped when a new one
+ * is saved past it), and the largest program's code in bytes.
+ */
+export const DEFAULT_PROGRAM_LIMITS = {
+  /** Most live programs per conversation. */
+  maxPrograms: 50,
+  /** Most versions kept per program (older ones are dropped, newest kept). */
+  maxVersions: 20,
+  /** Largest code of one version, in bytes (UTF-8): 64 KiB. */
+  maxCodeBytes: 64 * 1024,
+  /** Removed programs kept per conversation for the audit (older ones are dropped). */
+  maxRemoved: 100,
+} as const;

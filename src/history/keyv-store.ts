@@ -26,6 +26,8 @@ import { KeyvWorkspaces } from './workspace-keyv.js';
 import type { UsageLedger } from './usage.js';
 import { MemoryFullError, withDeadlines, type MemoryBackend } from './memory.js';
 import { ScheduleFullError, schedulesWithDeadlines, type ScheduleBackend } from './schedules.js';
+import { ProgramRefusedError, type ProgramBackend } from './programs.js';
+import { KeyvPrograms } from './programs-keyv.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
 
 /** The store could not be opened or read when the process started (a config or service problem). */
@@ -69,6 +71,8 @@ export class KeyvHistoryStore implements HistoryStore {
 
   /** The schedules on the store's backend, each operation within the store's deadline. */
   readonly schedules: ScheduleBackend;
+  /** The team programs on the store's backend (`programs-keyv.ts`), each operation within the store's deadline. */
+  readonly programs: ProgramBackend;
 
   /**
    * @param store a Keyv storage adapter (see {@link openBackend}); a Map works for tests.
@@ -98,6 +102,7 @@ export class KeyvHistoryStore implements HistoryStore {
     };
     this.memory = withDeadlines(atomics.memory(), (what, fn, passRefusals) => this.call(what, fn, passRefusals));
     this.schedules = schedulesWithDeadlines(atomics.schedules(), (what, fn, passRefusals) => this.call(what, fn, passRefusals));
+    this.programs = new KeyvPrograms(this.keyv, atomics, (what, fn, passRefusals) => this.call(what, fn, passRefusals));
   }
 
   /**
@@ -291,7 +296,7 @@ export class KeyvHistoryStore implements HistoryStore {
     try {
       return await Promise.race([fn(), deadline]);
     } catch (err) {
-      if (passRefusals && (err instanceof MemoryFullError || err instanceof ScheduleFullError)) throw err;
+      if (passRefusals && (err instanceof MemoryFullError || err instanceof ScheduleFullError || err instanceof ProgramRefusedError)) throw err;
       try {
         this.failureListener?.(what);
       } catch {

@@ -14,6 +14,8 @@
  */
 import type { FieldProfile } from './run-parts.js';
 import type { ThreadPlace } from './types.js';
+import { DEFAULT_PROGRAM_LIMITS as PROGRAM_LIMITS_DEFAULTS } from '../config/defaults.js';
+import { InputError } from '../config/errors.js';
 
 /** One named value a program reads, with its default (extracted once when a version is saved). */
 export interface ProgramParameter {
@@ -23,6 +25,20 @@ export interface ProgramParameter {
   type: 'str' | 'int' | 'float' | 'bool';
   /** The default, as a JSON value of `type`. */
   default: string | number | boolean;
+  /**
+   * Where the default's literal is in the version's code (Python's `ast` positions turned into
+   * 1-based lines and 0-based UTF-16 columns, end exclusive): running with `name=value` replaces
+   * exactly this text. Absent only in records that were not extracted by `src/programs`.
+   */
+  span?: ProgramSpan;
+}
+
+/** A range of a program's code: 1-based lines, 0-based UTF-16 columns (JavaScript string indices within the line), end exclusive. */
+export interface ProgramSpan {
+  line: number;
+  col: number;
+  endLine: number;
+  endCol: number;
 }
 
 /** One input file a version was saved with: its name and the structure its run's profile saw. */
@@ -75,6 +91,81 @@ export interface TeamProgram {
   removedBy?: string;
   /** ISO 8601. */
   removedAt?: string;
+}
+
+/**
+ * The mark of a run that ran a team program (no LLM call): which program and version, who approved
+ * that version and when, the parameter values it ran with, and the attempt that ran the stored code
+ * (a later improve of the run is the agent's, and is marked as such).
+ */
+export interface RunProgram {
+  name: string;
+  version: number;
+  approvedBy: string;
+  approvedByName?: string;
+  /** ISO 8601. */
+  approvedAt: string;
+  /** The values given for parameters (by name); the others ran with their defaults. */
+  params: Record<string, string | number | boolean>;
+  /** The attempt whose code is the stored program (parameters applied). */
+  attempt: number;
+  /** Set when the run stopped before running because its files did not fit the saved inputs: what did not fit, one line each. */
+  misfits?: string[];
+}
+
+/** A version to save (the store numbers it). */
+export type NewProgramVersion = Omit<ProgramVersion, 'version'>;
+
+/** Bounds of one conversation's team programs (defaults: `DEFAULT_PROGRAM_LIMITS` in src/config/defaults.ts). */
+export interface ProgramLimits {
+  /** Most live programs per conversation: a new one past it is refused. */
+  maxPrograms: number;
+  /** Most versions kept per program: the oldest is dropped when a new one passes it. */
+  maxVersions: number;
+  /** Largest code of one version, in bytes (UTF-8): a larger one is refused. */
+  maxCodeBytes: number;
+  /** Removed programs kept per conversation for the audit (older ones are dropped). */
+  maxRemoved: number;
+}
+
+/** The defaults (50 programs, 20 versions each, 64 KiB of code, 100 removed kept). */
+export const DEFAULT_PROGRAM_LIMITS: ProgramLimits = { ...PROGRAM_LIMITS_DEFAULTS };
+
+/** The form of a program's name: lower-case letters, digits and dashes, 1 to 48, starting with a letter or digit. */
+export const PROGRAM_NAME = /^[a-z0-9][a-z0-9-]{0,47}$/;
+
+/**
+ * A save or remove the store refused (a bound, a bad name): nothing was written. `message` says
+ * what and what to do; it is the caller's to tell, not a failure of the store.
+ */
+export class ProgramRefusedError extends InputError {
+  override name = 'ProgramRefusedError';
+}
+
+/**
+ * The team programs kept by a backend, per conversation (never shared across conversations).
+ * Every write is atomic across processes sharing the store: two saves at once both land, as two
+ * versions.
+ */
+export interface ProgramBackend {
+  /**
+   * Saves a version: creates the program at v1 when the conversation has no live program of that
+   * name (a removed one stays removed), else appends v(n+1), dropping the oldest versions past
+   * `limits.maxVersions`.
+   * @returns the program as stored, its new version last
+   * @throws {ProgramRefusedError} for a bad name, code past `maxCodeBytes`, or a new program past `maxPrograms`
+   */
+  save(conversationId: string, name: string, version: NewProgramVersion, limits?: ProgramLimits): Promise<TeamProgram>;
+  /** @returns the live program of that name, or undefined. */
+  get(conversationId: string, name: string): Promise<TeamProgram | undefined>;
+  /** @returns the conversation's live programs by name; removed ones too (newest removal last) when `withRemoved`. */
+  list(conversationId: string, withRemoved?: boolean): Promise<TeamProgram[]>;
+  /**
+   * Removes a live program: it is no longer listed nor runnable, and is kept with who removed it
+   * and when (the name may be saved again, as a new program).
+   * @returns the program as removed, or undefined when there is no live program of that name
+   */
+  remove(conversationId: string, name: string, by: string, at: string): Promise<TeamProgram | undefined>;
 }
 
 /** Result gate of a schedule: post every tick, only when the answer changed, or only when a condition holds. */

@@ -8,6 +8,7 @@ import type { UsageLedger } from './usage.js';
 import type { Candidate, RunApproval, RunSettlement } from './candidates.js';
 import type { MemoryBackend, MemoryExample } from './memory.js';
 import type { ScheduleBackend } from './schedules.js';
+import type { ProgramBackend, RunProgram } from './programs.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** Why an attempt was made. */
@@ -71,8 +72,8 @@ export interface Attempt {
  */
 export type RunStatus = 'running' | 'success' | 'unverified' | 'failed' | 'generated';
 
-/** The kinds of turns made on a run: a new run (`run`, `generate`: code not run), an improvement (`improve`: from feedback), the latest code run again (`rerun`). */
-export type TurnKind = 'run' | 'generate' | 'improve' | 'rerun';
+/** The kinds of turns made on a run: a new run (`run`, `generate`: code not run), an improvement (`improve`: from feedback), the latest code run again (`rerun`), a team program run (`program`: a new run, no LLM call). */
+export type TurnKind = 'run' | 'generate' | 'improve' | 'rerun' | 'program';
 
 /** Where a chat message thread is: the channel posted in and, where a platform threads by message (Slack), the thread's parent message. */
 export interface ThreadPlace {
@@ -148,6 +149,8 @@ export interface Run {
   approvals?: RunApproval[];
   /** The channel memory given to the run (chosen once, when it started). Absent when there was none. */
   memory?: RunMemory;
+  /** Set on a run that ran a team program (src/programs): which one, approved by whom. Absent on the agent's runs. */
+  program?: RunProgram;
 }
 
 /**
@@ -245,6 +248,11 @@ export interface HistoryStore {
    * `src/programs/schedules`). Absent in a store that keeps none.
    */
   readonly schedules?: ScheduleBackend;
+  /**
+   * The team programs in the same store (`programs.ts`; saving, running and fitting them:
+   * src/programs). Absent in a store that keeps none.
+   */
+  readonly programs?: ProgramBackend;
   /** Answers within its deadline when the store can be read (a health check). @throws {HistoryError} naming the store when not. */
   ping?(): Promise<void>;
   /** Closes connections. */

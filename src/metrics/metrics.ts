@@ -25,7 +25,7 @@ export interface QueueCounts {
 export class Metrics {
   readonly registry = new Registry();
 
-  /** Runs' turns ended, by platform, kind (`run`, `generate`, `improve`, `rerun`) and outcome. */
+  /** Runs' turns ended, by platform, kind (`run`, `generate`, `improve`, `rerun`, `program`: a team program's run) and outcome. */
   readonly runs = new Counter({
     name: 'code_agent_runs_total',
     help: 'Run turns ended (a new run, an improve, a re-run), by platform, kind and outcome (success, unverified, failed, cancelled, generated).',
