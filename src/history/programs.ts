@@ -13,7 +13,6 @@
  * condition on the printed values holds, or when the answer changed).
  */
 import type { FieldProfile } from './run-parts.js';
-import type { ThreadPlace } from './types.js';
 import { DEFAULT_PROGRAM_LIMITS as PROGRAM_LIMITS_DEFAULTS } from '../config/defaults.js';
 import { InputError } from '../config/errors.js';
 
@@ -226,7 +225,7 @@ export interface ScheduleState {
    * A tick whose thread was opened but whose post did not end (its worker stopped): a retry of that
    * tick posts in this thread instead of opening another. Cleared when the tick ends.
    */
-  open?: { tickAt: string; runId: string; thread: ThreadPlace };
+  open?: { tickAt: string; runId: string; thread: { channel: string; thread?: string } };
   /** The times (ISO 8601) of the newest ticks handled (at most 50): a retried tick found here does nothing. */
   handled?: string[];
   /** Ticks handled so far, and those posted (a new thread each). */

@@ -49,7 +49,7 @@ export type TickOutcome = 'posted' | 'unchanged-inputs' | 'gated' | 'failed-post
 export interface TickDeps {
   store: HistoryStore & { schedules: ScheduleBackend };
   runner: TickRunner;
-  /** The line naming a run's workspace in its last message (the agent's), or nothing. */
+  /** The line naming a run's workspace in its last message (as the thread renderer shows it), or nothing. */
   workspace?: (run: Run) => Promise<string | undefined>;
   /** How a person resumes a paused schedule on this platform (e.g. "/schedules resume s3"). */
   resumeText: (schedule: Schedule) => string;
