@@ -39,6 +39,8 @@ export interface SchedulesService {
   commands?: ScheduleCommands;
   /** The tick jobs (embedded app and worker). */
   ticks?: TickJobs;
+  /** The mode's scheduler (embedded app and ingress). */
+  scheduler?: Scheduler;
   close(): Promise<void>;
 }
 
@@ -146,6 +148,7 @@ export async function startSchedules(app: App, role: 'embedded' | 'ingress' | 'w
   return {
     ...(commands ? { commands } : {}),
     ...(ticks ? { ticks } : {}),
+    ...(scheduler ? { scheduler } : {}),
     async close() {
       await scheduler?.close();
       await consumer?.close();

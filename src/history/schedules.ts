@@ -72,7 +72,8 @@ export function scheduleSeq(id: string): number | undefined {
 
 /** The definition part of a schedule (what is written once) and its status part (written per tick). */
 export function splitSchedule(s: NewSchedule): { body: string; status: string } {
-  const { state, paused, ...body } = s;
+  const { state, paused, ...body } = s as NewSchedule & { id?: string };
+  delete body.id; // the store gives the id
   return { body: JSON.stringify(body), status: JSON.stringify({ state, ...(paused ? { paused } : {}) }) };
 }
 
