@@ -23,7 +23,7 @@ import { runTick, type TickDeps } from '../programs/schedules/tick.js';
 import type { TickRunner } from '../programs/schedules/tick-runner.js';
 import type { Scheduler } from '../programs/schedules/scheduler.js';
 import { TimerScheduler } from '../programs/schedules/timer.js';
-import { QueueScheduler, startTickConsumer, type TickConsumer } from '../queue/schedules.js';
+import { QueueScheduler, startTickConsumer, TICK_ADMIT_BACKOFF_MS, TICK_ADMIT_TRIES, type TickConsumer } from '../queue/schedules.js';
 import { workspaceLine } from '../chat/workspace-view.js';
 
 /** Where the service logs. */
@@ -86,7 +86,8 @@ export function resumeText(config: Config, schedule: Pick<Schedule, 'id' | 'plat
 /** The tick jobs of a process that runs jobs. */
 function tickJobs(app: App, schedules: ScheduleBackend, admit: (tick: TickToAdmit) => Promise<void>, log: SchedulesLog): TickJobs {
   const deps: TickDeps = {
-    store: Object.assign(Object.create(app.store) as typeof app.store, { schedules }),
+    store: app.store,
+    schedules,
     runner: programTickRunner(app),
     workspace: async (run) => workspaceLine(await app.agent.workspace(run)),
     resumeText: (s) => resumeText(app.config, s),
@@ -119,10 +120,22 @@ function tickJobs(app: App, schedules: ScheduleBackend, admit: (tick: TickToAdmi
 export async function startSchedules(app: App, role: 'embedded' | 'ingress' | 'worker', admitter: Admitter, log: SchedulesLog): Promise<SchedulesService> {
   const schedules = app.store.schedules;
   if (!schedules) return { close: async () => undefined };
-  const admit = async (tick: TickToAdmit) => {
+  /** Admits a tick once; throws when its channel's queue is full or the queue is down (to be offered again). */
+  const admitOnce = async (tick: TickToAdmit) => {
     const result = await admitTick(admitter, schedules, tick);
-    if (result.outcome === 'refused' || result.outcome === 'busy' || result.outcome === 'unavailable') {
-      log.warn(`schedule ${tick.scheduleId}: the tick of ${new Date(tick.tickAt).toISOString()} was not run: ${result.text}`);
+    const when = new Date(tick.tickAt).toISOString();
+    if (result.outcome === 'busy' || result.outcome === 'unavailable') throw new Error(`schedule ${tick.scheduleId}: the tick of ${when} waits: ${result.text}`);
+    if (result.outcome === 'refused') log.warn(`schedule ${tick.scheduleId}: the tick of ${when} was not run: ${result.text}`);
+  };
+  /** In this process: offered again every few seconds while its channel is busy (queue mode: BullMQ's attempts do it). */
+  const admit = async (tick: TickToAdmit) => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await admitOnce({ ...tick, offer: tries });
+      } catch (err) {
+        if (tries >= TICK_ADMIT_TRIES) throw err;
+        await new Promise((r) => setTimeout(r, TICK_ADMIT_BACKOFF_MS));
+      }
     }
   };
   const ticks = role === 'ingress' ? undefined : tickJobs(app, schedules, admit, log);
@@ -132,7 +145,7 @@ export async function startSchedules(app: App, role: 'embedded' | 'ingress' | 'w
   if (role === 'embedded') {
     scheduler = new TimerScheduler({ schedules, tick: admit, warn });
   } else {
-    consumer = await startTickConsumer(app.config, admit, { error: (m, err) => log.error(`schedules: ${m}${err ? `: ${(err as Error)?.message ?? String(err)}` : ''}`) });
+    consumer = await startTickConsumer(app.config, admitOnce, { error: (m, err) => log.error(`schedules: ${m}${err ? `: ${(err as Error)?.message ?? String(err)}` : ''}`) });
     if (role === 'ingress') scheduler = QueueScheduler.open(app.config, schedules);
   }
   try {

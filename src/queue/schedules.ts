@@ -31,6 +31,11 @@ export interface TickJobData {
 /** How long a process's lock on a tick job lasts, in ms (a tick job is only its admission: short). */
 export const TICK_LOCK_MS = 10_000;
 
+/** How many times a tick is offered to admission while its channel's queue is full (every {@link TICK_ADMIT_BACKOFF_MS}). */
+export const TICK_ADMIT_TRIES = 40;
+/** The wait between two offers, in ms. */
+export const TICK_ADMIT_BACKOFF_MS = 3_000;
+
 /** How many times a tick job whose process died is taken again. */
 export const TICK_STALLED_TRIES = 5;
 
@@ -76,7 +81,8 @@ export class QueueScheduler implements Scheduler {
       {
         name: 'tick',
         data: { scheduleId: schedule.id, conversationId: schedule.conversationId },
-        opts: { removeOnComplete: 1000, removeOnFail: 1000 },
+        // a tick the channel's queue bound refused is admitted again later (never lost for a busy channel)
+        opts: { removeOnComplete: 1000, removeOnFail: 1000, attempts: TICK_ADMIT_TRIES, backoff: { type: 'fixed', delay: TICK_ADMIT_BACKOFF_MS } },
       },
     );
   }
@@ -109,16 +115,19 @@ export interface TickConsumer {
 
 /**
  * Consumes the ticks queue: each tick job is handed to `admit` (its admission as a chat job).
- * @param admit admits one tick; throws only when it could not (the job is then failed and logged)
+ * @param admit admits one tick; throws when it could not (a busy channel: the job is tried again later, at most {@link TICK_ADMIT_TRIES} times)
  */
 export async function startTickConsumer(config: Config, admit: (tick: TickToAdmit) => Promise<void>, log: { error(message: string, err?: unknown): void }): Promise<TickConsumer> {
   const redis = workerConnection(queueSettings(config).url);
   const worker = new Worker<TickJobData>(
     ticksQueueName(config),
-    async (job) => admit({ scheduleId: job.data.scheduleId, conversationId: job.data.conversationId, tickAt: tickTimeOf(job) }),
+    async (job) => admit({ scheduleId: job.data.scheduleId, conversationId: job.data.conversationId, tickAt: tickTimeOf(job), offer: job.attemptsMade + 1 }),
     { connection: redis, concurrency: 4, lockDuration: TICK_LOCK_MS, stalledInterval: TICK_LOCK_MS / 2, maxStalledCount: TICK_STALLED_TRIES },
   );
-  worker.on('failed', (job, err) => log.error(`tick ${job?.id ?? '?'} could not be admitted`, err));
+  worker.on('failed', (job, err) => {
+    if (job && job.attemptsMade < (job.opts.attempts ?? 1)) return; // tried again later
+    log.error(`tick ${job?.id ?? '?'} could not be admitted`, err);
+  });
   worker.on('error', (err) => log.error('ticks queue error', err));
   await worker.waitUntilReady();
   return {

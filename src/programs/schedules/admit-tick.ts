@@ -1,7 +1,8 @@
 /**
  * A tick of a schedule becomes a chat job through the same admission as a person's request
  * (src/chat/admission.ts): dedupe by the delivery id `schedule:<id>:<tick time>` (so a tick made
- * twice, by two timers or a retried job, runs once), the channel's and the creator's daily token
+ * twice, by two timers or a tick job taken again after its process died, is queued once; the tick
+ * itself also knows the ticks it handled, src/programs/schedules/tick.ts), the channel's and the creator's daily token
  * budgets, the channel's queue bound, the metrics of refusals; the job counts for the channel and
  * the schedule's creator, as their own requests do. No access check: the person was checked when
  * the schedule was made, and a tick has nobody to answer.
@@ -29,6 +30,11 @@ export interface TickToAdmit {
   missed?: number;
   /** A try after a worker stopped (2, 3…): a job of its own, not deduplicated (the tick's run knows whether it was posted). */
   retry?: number;
+  /**
+   * The offer to admission, from 2 on when an earlier one found the channel's queue full (admission
+   * records the delivery id before it checks the bound: a later offer has an id of its own).
+   */
+  offer?: number;
 }
 
 /**
@@ -40,6 +46,7 @@ export async function admitTick(admitter: Admitter, schedules: ScheduleBackend, 
   if (!schedule || schedule.paused) return { outcome: 'gone' };
   const request = tickRequest(schedule, tick.tickAt, tick.missed);
   if (tick.retry) request.scheduled = { ...request.scheduled!, retry: tick.retry };
+  if (tick.offer && tick.offer > 1) request.deliveryId = `${request.deliveryId!}:offer${tick.offer}`;
   const jobId = jobIdOf(request.platform, 'tick', `${request.deliveryId!}${tick.retry ? `-try${tick.retry}` : ''}`);
   return admit(admitter, {
     refusal: undefined,

@@ -25,7 +25,7 @@ import type { ScheduleBackend } from '../../history/schedules.js';
 import type { OutgoingPort } from '../../chat/port.js';
 import type { IncomingRequest } from '../../chat/incoming-port.js';
 import type { JobHooks } from '../../chat/job-queue.js';
-import { takeTurn } from '../../agent/turn-lease.js';
+import { takeScheduleLease } from './lease.js';
 import type { TickRunner, TickExecution } from './tick-runner.js';
 import { inputsFingerprint, unchangedInputs } from './work-gate.js';
 import { answerFingerprint, checkResultGate } from './result-gate.js';
@@ -47,7 +47,9 @@ export type TickOutcome = 'posted' | 'unchanged-inputs' | 'gated' | 'failed-post
 
 /** What a tick uses. */
 export interface TickDeps {
-  store: HistoryStore & { schedules: ScheduleBackend };
+  store: HistoryStore;
+  /** The store's schedules. */
+  schedules: ScheduleBackend;
   runner: TickRunner;
   /** The line naming a run's workspace in its last message (as the thread renderer shows it), or nothing. */
   workspace?: (run: Run) => Promise<string | undefined>;
@@ -77,10 +79,10 @@ export async function runTick<M, R>(deps: TickDeps, port: OutgoingPort<M, R>, re
   const tick = request.scheduled;
   if (!tick) throw new Error(`a tick job without its schedule (${request.deliveryId ?? 'no delivery id'})`);
   const conversation = request.where.conversation;
-  const lease = await takeTurn(deps.store, `schedule:${conversation}:${tick.id}`, { waitMs: TICK_WAIT_MS, log: (m) => deps.warn(m, undefined) });
+  const lease = await takeScheduleLease(deps.store, `schedule:${conversation}:${tick.id}`, TICK_WAIT_MS, (m) => deps.warn(m, undefined));
   let schedule: Schedule | undefined;
   try {
-    schedule = await deps.store.schedules.get(conversation, tick.id);
+    schedule = await deps.schedules.get(conversation, tick.id);
     const outcome = await underLease(deps, port, request, job, schedule);
     deps.onOutcome?.(schedule, tick.tickAt, outcome);
     return outcome;
@@ -97,7 +99,7 @@ async function underLease<M, R>(deps: TickDeps, port: OutgoingPort<M, R>, reques
   if (state.handled?.includes(at) && state.open?.tickAt !== at) return 'already-handled';
   const conversation = schedule.conversationId;
   const runId = tickRunId(schedule.id, conversation, tick.tickAt);
-  const save = (next: ScheduleState, paused?: { reason: string; at: string } | null) => deps.store.schedules.update(conversation, schedule.id, { state: next, ...(paused !== undefined ? { paused } : {}) });
+  const save = (next: ScheduleState, paused?: { reason: string; at: string } | null) => deps.schedules.update(conversation, schedule.id, { state: next, ...(paused !== undefined ? { paused } : {}) });
   // handled: this tick's time among the newest, and the newest time as the last tick
   const counted: ScheduleState = { ...state, ticks: (state.ticks ?? 0) + 1, handled: [...(state.handled ?? []).filter((t) => t !== at), at].sort().slice(-MAX_HANDLED) };
 
@@ -143,8 +145,9 @@ async function underLease<M, R>(deps: TickDeps, port: OutgoingPort<M, R>, reques
     await save({ ...counted, lastTickAt: latest(state.lastTickAt, at) });
     return 'not-posted';
   }
-  const run = await linkRun(deps, t, ran!.run);
+  // recorded first: from here on a retry of this tick posts in this thread
   await save({ ...counted, open: { tickAt: at, runId, thread: { channel: t.ref.channel, ...(t.ref.thread !== undefined ? { thread: t.ref.thread } : {}) } } });
+  const run = await linkRun(deps, t, ran!.run);
   await postRun(t, run, postedLines(schedule, tick.tickAt, tick.missed, why, state.failures), await deps.workspace?.(run), deps.warn);
   await save({ ...counted, lastTickAt: latest(state.lastTickAt, at), lastInputs: inputs?.fingerprint, lastAnswer: answer, failures: 0, failurePosted: false, open: undefined, posted: (state.posted ?? 0) + 1 });
   return 'posted';
@@ -157,18 +160,18 @@ async function failed<M, R>(deps: TickDeps, port: OutgoingPort<M, R>, request: I
   const conversation = schedule.conversationId;
   if (failures >= PAUSE_AFTER_FAILURES) {
     const paused = { reason: `${failures} failed runs in a row (the last: ${reason.slice(0, 300)})`, at: new Date().toISOString() };
-    await deps.store.schedules.update(conversation, schedule.id, { state: { ...state, lastTickAt: latest(state.lastTickAt, at), failures, failurePosted: true }, paused });
+    await deps.schedules.update(conversation, schedule.id, { state: { ...state, lastTickAt: latest(state.lastTickAt, at), failures, failurePosted: true }, paused });
     const t = await tickThread(port, { ...request, text: `⏸ ${schedule.id}: team program \`${schedule.program}\` paused` }, undefined);
     if (t) await postPaused(t, schedule, reason, deps.resumeText(schedule), deps.warn);
     return 'paused';
   }
   if (state.failurePosted) {
-    await deps.store.schedules.update(conversation, schedule.id, { state: { ...state, lastTickAt: latest(state.lastTickAt, at), failures } });
+    await deps.schedules.update(conversation, schedule.id, { state: { ...state, lastTickAt: latest(state.lastTickAt, at), failures } });
     return 'failed-quiet';
   }
   const t = await tickThread(port, request, undefined);
   const linked = t && run ? await linkRun(deps, t, run) : run;
-  await deps.store.schedules.update(conversation, schedule.id, { state: { ...state, lastTickAt: latest(state.lastTickAt, at), failures, failurePosted: t !== undefined, posted: (state.posted ?? 0) + (t ? 1 : 0) } });
+  await deps.schedules.update(conversation, schedule.id, { state: { ...state, lastTickAt: latest(state.lastTickAt, at), failures, failurePosted: t !== undefined, posted: (state.posted ?? 0) + (t ? 1 : 0) } });
   if (t) await postFailure(t, schedule, tickAt, reason, linked, deps.warn);
   return t ? 'failed-posted' : 'not-posted';
 }

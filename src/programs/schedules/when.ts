@@ -219,17 +219,7 @@ export function nextTicks(cron: string, timezone: string, from: Date, n: number)
   return Array.from({ length: n }, () => it.next().toDate());
 }
 
-/**
- * The last time a cron line fired at or before `at`, not earlier than `after` (undefined when it did
- * not fire in between): the tick missed while no scheduler ran.
- */
-export function lastTickBetween(cron: string, timezone: string, after: Date, at: Date): Date | undefined {
-  const it = cronParser.parseExpression(cron, { tz: timezone, currentDate: new Date(at.getTime() + 1) });
-  const prev = it.prev().toDate();
-  return prev.getTime() > after.getTime() ? prev : undefined;
-}
-
-/** A tick's time as people read it, in the schedule's zone: `Mon 2025-03-03 09:00 (Europe/Berlin)`. */
+/** A tick's time as people read it, in the schedule's zone: `Mon 2025-03-03 09:00 (Europe/Berlin)` (seconds only when not zero). */
 export function tickText(at: Date, timezone: string): string {
   const parts = new Intl.DateTimeFormat('en-GB', {
     timeZone: timezone,
@@ -239,8 +229,10 @@ export function tickText(at: Date, timezone: string): string {
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
+    second: '2-digit',
     hourCycle: 'h23',
   }).formatToParts(at);
   const p = (type: string) => parts.find((x) => x.type === type)?.value ?? '';
-  return `${p('weekday')} ${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')} (${timezone})`;
+  const seconds = p('second') !== '00' ? `:${p('second')}` : '';
+  return `${p('weekday')} ${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}${seconds} (${timezone})`;
 }
