@@ -16,7 +16,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-const names = { run: '/code-run', generate: '/code-generate', history: '/code-history', show: '/code-show', usage: '/code-usage', remember: '/code-remember', memory: '/code-memory' };
+const names = { run: '/code-run', generate: '/code-generate', history: '/code-history', show: '/code-show', usage: '/code-usage', remember: '/code-remember', memory: '/code-memory', schedule: '/code-schedule', schedules: '/code-schedules', unschedule: '/code-unschedule' };
 
 describe('configurable slash command names', () => {
   it('runs on the configured names and names them in its answers', async () => {
@@ -54,7 +54,7 @@ describe('configurable slash command names', () => {
       settings: { event_subscriptions: { request_url: string } };
       oauth_config: unknown;
     };
-    expect(manifest.features.slash_commands.map((c) => c.command)).toEqual(['/code-run', '/code-generate', '/code-history', '/code-show', '/code-remember', '/code-memory', '/code-usage']);
+    expect(manifest.features.slash_commands.map((c) => c.command)).toEqual(['/code-run', '/code-generate', '/code-history', '/code-show', '/code-remember', '/code-memory', '/code-schedule', '/code-schedules', '/code-unschedule', '/code-usage']);
     expect(new Set(manifest.features.slash_commands.map((c) => c.url))).toEqual(new Set(['https://bot.example.org/slack/events']));
     expect(manifest.settings.event_subscriptions.request_url).toBe('https://bot.example.org/slack/events');
     expect(manifest.oauth_config).toEqual((parse(template) as { oauth_config: unknown }).oauth_config);
