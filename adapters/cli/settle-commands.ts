@@ -52,6 +52,10 @@ export function typedChoice(text: string): ChoiceAction {
  * @throws {InputError} saying why the choice cannot be taken
  */
 export async function applyChoice(agent: Agent, run: Run, action: ChoiceAction, print: (line: string) => void): Promise<{ run: Run; wantsReply: boolean }> {
+  if (action.kind === 'save') {
+    print('[Agent] Save this run as a team program with /program save <name>.');
+    return { run, wantsReply: false };
+  }
   const who = terminalPerson();
   const outcome =
     action.kind === 'settle' ? await agent.settle(run.conversationId, run.id, action.choice, who) : await agent.approve(run.conversationId, run.id, action.verdict, who);

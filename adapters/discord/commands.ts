@@ -45,7 +45,7 @@ const fileOption = {
 /** Where the commands may be used: guild channels and the bot's DM. */
 const contexts = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
-/** The command definitions (`/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/usage`) as Discord's JSON. */
+/** The command definitions (`/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/programs`, `/program`, `/usage`) as Discord's JSON. */
 export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
   {
     name: 'run',
@@ -126,6 +126,35 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
         required: false,
         max_length: 64,
       },
+    ],
+    contexts,
+  },
+  {
+    name: 'programs',
+    description: "This channel's team programs (saved runs that run again with no LLM call)",
+    type: ApplicationCommandType.ChatInput,
+    contexts,
+  },
+  {
+    name: 'program',
+    description: 'Run a team program by name (no LLM call), or show or remove it',
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      {
+        name: 'name',
+        description: 'The program (from /programs)',
+        type: ApplicationCommandOptionType.String,
+        required: true,
+        max_length: 48,
+      },
+      {
+        name: 'args',
+        description: 'param=value … to run it with, or show, or remove',
+        type: ApplicationCommandOptionType.String,
+        required: false,
+        max_length: 2000,
+      },
+      { ...fileOption, description: 'An input file for the run (default: the files it was saved with)' },
     ],
     contexts,
   },

@@ -18,7 +18,7 @@ import { describe, replyEphemeral } from './surface.js';
 import { checkAccess } from './incoming.js';
 
 /** The slash commands that are requests to the pipeline. */
-const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory', 'schedule', 'schedules', 'unschedule'] satisfies RequestKind[]);
+const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'schedule', 'schedules', 'unschedule'] satisfies RequestKind[]);
 
 /** Handles one interaction; never throws. */
 export async function onInteraction(ctx: IngressContext, interaction: Interaction): Promise<void> {
@@ -108,6 +108,13 @@ function commandFields(interaction: ChatInputCommandInteraction): Partial<Discor
     }
     case 'unschedule':
       return { text: interaction.options.getString('id', true).trim() };
+    case 'programs':
+      return { text: '' };
+    case 'program': {
+      const file = interaction.options.getAttachment(FILE_OPTION);
+      const args = fromDiscordText(interaction.options.getString('args') ?? '', interaction.channel).trim();
+      return { text: `${interaction.options.getString('name', true).trim()} ${args}`.trim(), files: file ? [{ name: file.name, url: file.url, bytes: file.size }] : [] };
+    }
     default: {
       const run = interaction.options.getString('run')?.trim() ?? '';
       const remove = interaction.options.getString('remove');

@@ -27,6 +27,8 @@ export const MATRIX_COMMANDS: CommandNames = {
   show: '!show',
   remember: '!remember',
   memory: '!memory',
+  programs: '!programs',
+  program: '!program',
   schedule: '!schedule',
   schedules: '!schedules',
   unschedule: '!unschedule',
@@ -79,7 +81,7 @@ export interface ListenDeps {
 /** What an end-to-end encrypted room is told (once per room every ten minutes). */
 export const ENCRYPTED_REFUSAL =
   '🔒 This room is end-to-end encrypted: this bot cannot read or send encrypted messages, so it does not work here. Use it in a room without encryption (docs/matrix.md).';
-const COMMAND = /^!(run|generate|history|show|remember|memory|schedule|schedules|unschedule)(?:\s+([\s\S]*))?$/i;
+const COMMAND = /^!(run|generate|history|show|remember|memory|programs|program|schedule|schedules|unschedule)(?:\s+([\s\S]*))?$/i;
 const FILE_TYPES = new Set(['m.file', 'm.image', 'm.audio', 'm.video']);
 /** How long a file without a caption waits for its sender's request, and how often an encrypted room is told, in ms. */
 const PENDING_MS = 10 * 60_000;
@@ -134,7 +136,7 @@ export function listen(deps: ListenDeps): void {
     pending.delete(key);
     const files = waiting && Date.now() - waiting.at < PENDING_MS ? waiting.files : [];
     if (await isEncrypted(roomId)) return refuseEncrypted(roomId, ev.event_id);
-    if (kind === 'run' || kind === 'generate') started.set(ev.event_id, Date.now());
+    if (kind === 'run' || kind === 'generate' || kind === 'program') started.set(ev.event_id, Date.now());
     const since = thread ? started.get(thread) : undefined;
     const where = { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread, threadStart: { byApp: since !== undefined, at: since } } : {}) };
     await receive(roomId, ev, { kind, text: straightenQuotesInCode(asked.trim()), files, where });

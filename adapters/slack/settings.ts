@@ -34,7 +34,7 @@ export interface SlackSettings {
   /** How long delivery ids are remembered, in ms. */
   dedupeTtlMs: number;
   historyLimit: number;
-  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`, `/remember`, `/memory`). */
+  /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`, `/remember`, `/memory`, `/programs`, `/program`). */
   commands: SlackCommandNames;
 }
 
@@ -50,6 +50,8 @@ export interface SlackCommandNames {
   schedule: string;
   schedules: string;
   unschedule: string;
+  programs: string;
+  program: string;
 }
 
 /**

@@ -138,7 +138,7 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
   }
   ticks = schedules.ticks;
   const ingress = createIngress(
-    { store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, ...(schedules.commands ? { schedules: schedules.commands } : {}) },
+    { store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs, ...(schedules.commands ? { schedules: schedules.commands } : {}) },
     spec.incoming,
   );
   return {

@@ -75,7 +75,8 @@ async function decide(admitter: Admitter, req: AdmissionRequest): Promise<Admiss
   if (invalid !== undefined) return { outcome: 'refused', step: 'request', text: invalid };
   const seenIn = await admitter.deliveries.seen(req.deliveryId);
   if (seenIn) return { outcome: 'duplicate', seenIn };
-  if (admitter.budgets && request.kind !== 'rerun' && request.kind !== 'settle') {
+  // a re-run, a choice and a team program's run or save make no LLM call
+  if (admitter.budgets && !['rerun', 'settle', 'program_run', 'program_save'].includes(request.kind)) {
     const spent = await admitter.budgets.refusal(accountOfJob(req.job)).catch(() => undefined);
     if (spent !== undefined) {
       admitter.metrics?.budgetRefusals.inc({ budget: spent.budget, stage: 'admission' });

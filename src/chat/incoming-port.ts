@@ -46,20 +46,47 @@ import type { MemoryReply } from '../memory/commands.js';
  * - `unschedule` — a schedule removed (`text`: its id);
  * - `tick` — one tick of a schedule (made by the scheduler, never by a platform: `scheduled` says
  *   which): its program run, posted in a new thread when its gates let it (src/programs/schedules).
+ * - `programs` — the channel's team programs listed (src/programs);
+ * - `program` — a team program command as typed (`text`: `<name> [param=value …]`, `<name> show`,
+ *   `<name> remove`, or `save <name>` in a run's thread): the entry answers `show` and `remove` at
+ *   once and turns a run or a save into one of the two kinds below;
+ * - `program_run` — a job: a team program run in a new thread of the channel, no LLM call (`text`:
+ *   `<name> [param=value …]`; files given with it are its input files). What a schedule enqueues;
+ * - `program_save` — a job: a finished run (`runId`, else the thread's) saved as a team program
+ *   (`text`: the name), its parameters read in the sandbox; the "Save as team program" button's
+ *   answer, a `save program <name>` reply, `!program save <name>`.
  *
  * Other work adds kinds here (`usage`); each new kind is one more case at the switches in
  * src/chat/ingress.ts and src/chat/request-jobs.ts.
  */
-export type RequestKind = 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'history' | 'show' | 'remember' | 'memory' | 'schedule' | 'schedules' | 'unschedule' | 'tick';
+export type RequestKind =
+  | 'run'
+  | 'generate'
+  | 'reply'
+  | 'improve'
+  | 'rerun'
+  | 'settle'
+  | 'history'
+  | 'show'
+  | 'remember'
+  | 'memory'
+  | 'programs'
+  | 'program'
+  | 'program_run'
+  | 'program_save'
+  | 'schedule'
+  | 'schedules'
+  | 'unschedule'
+  | 'tick';
 
 /** The kinds that become a job on the queue (a turn of the agent on a run). */
-export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'tick'>;
+export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'program_run' | 'program_save' | 'tick'>;
 
 /** The kinds answered at once from the history, without a job. */
 export type QueryRequestKind = Exclude<RequestKind, JobRequestKind>;
 
 /** Every request kind, in the order above (for tests and help texts). */
-export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory', 'schedule', 'schedules', 'unschedule', 'tick'];
+export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'program_run', 'program_save', 'schedule', 'schedules', 'unschedule', 'tick'];
 
 /** Whether a kind becomes a job. */
 export function isJobKind(kind: RequestKind): kind is JobRequestKind {
@@ -71,6 +98,8 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
     case 'rerun':
     case 'settle':
     case 'tick':
+    case 'program_run':
+    case 'program_save':
       return true;
     case 'history':
     case 'show':
@@ -79,15 +108,17 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
     case 'schedule':
     case 'schedules':
     case 'unschedule':
+    case 'programs':
+    case 'program':
       return false;
     default:
       return unknownKind(kind);
   }
 }
 
-/** Whether a kind starts a new run (its text is the requirement). */
-export function startsRun(kind: RequestKind): kind is 'run' | 'generate' {
-  return kind === 'run' || kind === 'generate';
+/** Whether a kind starts a new run in a new thread (its text is the requirement, or the program command). */
+export function startsRun(kind: RequestKind): kind is 'run' | 'generate' | 'program_run' {
+  return kind === 'run' || kind === 'generate' || kind === 'program_run';
 }
 
 /** Compile-time proof that a switch over {@link RequestKind} has every case. */
@@ -235,6 +266,10 @@ export interface CommandNames {
   schedule: string;
   schedules: string;
   unschedule: string;
+  /** `/programs` (Matrix `!programs`). */
+  programs: string;
+  /** `/program` (Matrix `!program`). */
+  program: string;
 }
 
 /** `/show`'s answer: the run, and its workspace as it is now. */

@@ -19,6 +19,9 @@ import type { ScheduleCommands } from '../programs/schedules/commands.js';
 import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
 import { awaitsSettlement, parseChoice } from './settle-view.js';
+import type { TeamPrograms } from '../programs/team-programs.js';
+import { saveReplyName } from './program-commands.js';
+import { answerRefusal, programRequests } from './program-ingress.js';
 import {
   startsRun,
   unknownKind,
@@ -43,6 +46,8 @@ export interface IngressDeps {
   memory?: ChannelMemory;
   /** The channels' schedules (`/schedule`, `/schedules`, `/unschedule`); without them those commands say the store keeps none. */
   schedules?: ScheduleCommands;
+  /** The channels' team programs (`/programs`, `/program …`; src/programs); without it those commands say the store keeps none. */
+  programs?: TeamPrograms;
 }
 
 /** A requirement given only as files. */
@@ -109,6 +114,8 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
       runId = await linkedRunId(deps.store, conversation, thread, origin).catch(() => undefined);
     }
     if (runId === undefined) return { outcome: 'ignored' };
+    const saveAs = saveReplyName(request.text);
+    if (saveAs !== undefined) return programs.programSave({ ...request, kind: 'program_save', text: saveAs, runId }, requester);
     return enqueue({ ...request, runId }, requester);
   }
 
@@ -139,6 +146,7 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
       const run = await deps.store.getRun(conversation, runId).catch(() => undefined);
       if (!run) return `Run ${runId} was not found in this channel's history.`;
       if (action.kind === 'settle' && !awaitsSettlement(run)) return 'This run has no open choice between candidate answers (it was settled, or improved since).';
+      if (action.kind === 'save') return answerRefusal(run);
       return undefined;
     };
     return enqueue({ ...request, runId }, requester, check);
@@ -211,6 +219,7 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
           : await deps.schedules.unschedule(place, request.text, names);
     return port.markup.memory(reply);
   }
+  const programs = programRequests<A>({ store: deps.store, programs: deps.programs, port, enqueue, query });
 
   return {
     async receive(request, requester) {
@@ -240,6 +249,14 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
           case 'tick':
             // made by the scheduler (src/programs/schedules/admit-tick.ts), never by a platform
             return { outcome: 'ignored' };
+          case 'programs':
+            return await programs.program({ ...request, text: '' }, requester);
+          case 'program':
+            return await programs.program(request, requester);
+          case 'program_run':
+            return await programs.programRun(request, requester);
+          case 'program_save':
+            return await programs.programSave(request, requester);
           default:
             return unknownKind(request.kind);
         }

@@ -16,6 +16,8 @@ import { runInThread, type RunJobDeps, type TurnRequest } from './run-job.js';
 import { FALSE_ALARM, markInterrupted, WORKER_STOPPED, WORKER_STOPPED_NOTICE } from './worker-stopped.js';
 import { unknownKind, type IncomingRequest } from './incoming-port.js';
 import { settleInThread } from './settle-job.js';
+import { saveProgramInThread } from './program-save-job.js';
+import { splitRun } from './program-commands.js';
 
 /**
  * The ticks of schedules, as jobs (src/programs/schedules: their program run, gates and post). A
@@ -74,6 +76,15 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>, ti
       case 'tick':
         if (!ticks) throw new Error(`this process runs no schedules (its store keeps none): tick ${request.deliveryId ?? ''}`);
         return ticks.run(port, request, job);
+      case 'program_run': {
+        const opened = await port.openThread(request);
+        if (!opened) return;
+        const turn = { kind: 'program' as const, ...splitRun(request.text), chat: opened.chat };
+        await runInThread(deps, opened.thread, { conversation, userId: request.who.userId, request: turn, job });
+        return;
+      }
+      case 'program_save':
+        return saveProgramInThread(deps, port, request);
       case 'history':
       case 'show':
       case 'remember':
@@ -81,6 +92,8 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>, ti
       case 'schedule':
       case 'schedules':
       case 'unschedule':
+      case 'programs':
+      case 'program':
         throw new NotAJobError(`a ${request.kind} request is answered at once, never queued (${request.platform})`);
       default:
         return unknownKind(request.kind);

@@ -25,7 +25,9 @@ export type TurnRequest =
   /** An improvement with feedback (a reply in the thread, the Improve button); none: from the latest failure. */
   | { kind: 'improve'; runId: string; feedback: string | undefined }
   /** The latest code run again (the Re-run button). */
-  | { kind: 'rerun'; runId: string };
+  | { kind: 'rerun'; runId: string }
+  /** A team program run in a new run, no LLM call (`args`: its `param=value` words). */
+  | { kind: 'program'; name: string; args: string; chat?: RunChat };
 
 /** What the lifecycle uses of the core. */
 export interface RunJobDeps {
@@ -64,7 +66,7 @@ export interface TurnSpec {
  */
 export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, R>, spec: TurnSpec): Promise<Run | undefined> {
   const { request, conversation } = spec;
-  const isNew = request.kind === 'run' || request.kind === 'generate';
+  const isNew = request.kind === 'run' || request.kind === 'generate' || request.kind === 'program';
   const runId = 'runId' in request ? request.runId : newRunId();
   const ref: ThreadRef = { ...thread.ref, runId };
   if (isNew && thread.key !== undefined) {
@@ -93,6 +95,11 @@ export async function runInThread<M, R>(deps: RunJobDeps, thread: ChatThread<M, 
           const asked = withInputFilesNote(request.requirement, files);
           const call = { ...options, runId, ...(request.chat ? { chat: request.chat } : {}) };
           return request.kind === 'run' ? deps.agent.run(conversation, asked, call) : deps.agent.generate(conversation, asked, call);
+        }
+        case 'program': {
+          // read again: the program may have a new version since the request was admitted
+          const prepared = await deps.agent.programs.prepare(conversation, request.name, request.args);
+          return deps.agent.runProgram(conversation, prepared, { ...options, runId, ...(request.chat ? { chat: request.chat } : {}) });
         }
         case 'rerun':
           return deps.agent.execute(stored(known, runId), options);

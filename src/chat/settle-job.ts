@@ -12,12 +12,15 @@ import type { OutgoingPort } from './port.js';
 import type { IncomingRequest } from './incoming-port.js';
 import { outcomeText, parseChoice } from './settle-view.js';
 import { workspaceLine } from './workspace-view.js';
+import { SAVE_HINT } from './program-commands.js';
 
 /** Runs one `settle` request's job (see the module comment). Never throws for the person's mistakes; the store's errors escape. */
 export async function settleInThread<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>, request: IncomingRequest): Promise<void> {
   const action = parseChoice(request.text.trim());
   const runId = request.runId;
   if (!action || runId === undefined) return port.tell(request, 'That is not a choice this app offers.');
+  // "Save as team program": the name is asked as a reply in the run's thread (every platform takes one)
+  if (action.kind === 'save') return port.tell(request, SAVE_HINT);
   const { conversation } = request.where;
   const who = { id: request.who.userId, ...(request.who.userName ? { name: request.who.userName } : {}) };
   let outcome;

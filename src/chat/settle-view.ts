@@ -3,7 +3,9 @@
  * terminal, Slack, Discord, Matrix format these): the candidates of an unconfirmed run with how
  * each read the request, the choices a person has (a button, a reaction or a key per choice:
  * {@link choicesOf}), and what a choice or a 👍/👎 did. Choice ids are plain strings that travel
- * in a button's value: `settle:<n>`, `settle:neither`, `approve:up`, `approve:down`.
+ * in a button's value: `settle:<n>`, `settle:neither`, `approve:up`, `approve:down`, and
+ * `program:save` (the "Save as team program" button: the click asks for the name as a reply in the
+ * run's thread, which every platform takes: src/chat/program-commands.ts).
  */
 import type { Run } from '../history/types.js';
 import type { Candidate } from '../history/candidates.js';
@@ -22,7 +24,10 @@ export interface Choice {
 }
 
 /** A parsed choice id. */
-export type ChoiceAction = { kind: 'settle'; choice: number | 'neither' } | { kind: 'approve'; verdict: 'up' | 'down' };
+export type ChoiceAction = { kind: 'settle'; choice: number | 'neither' } | { kind: 'approve'; verdict: 'up' | 'down' } | { kind: 'save' };
+
+/** The choice id of the "Save as team program" button. */
+export const SAVE_PROGRAM_CHOICE = 'program:save';
 
 /** Longest output line of a candidate in the notice, in characters. */
 const OUTPUT_LINE_CHARS = 300;
@@ -49,7 +54,11 @@ export function candidatesNotice(run: Run): Notice | undefined {
   return { title: '⚖️ The answers differ. Which one is right? Pick it (no new LLM call), or "Neither" and say what is wrong.', lines };
 }
 
-/** The choices a finished run offers: one per candidate and "Neither" while it awaits settlement; 👍/👎 on every run with an answer. */
+/**
+ * The choices a finished run offers: one per candidate and "Neither" while it awaits settlement;
+ * 👍/👎 and "Save as team program" on every run whose answer ran (a team program's run that
+ * failed, or whose files did not fit, offers none of those).
+ */
 export function choicesOf(run: Run): Choice[] {
   const out: Choice[] = [];
   if (awaitsSettlement(run)) {
@@ -57,6 +66,7 @@ export function choicesOf(run: Run): Choice[] {
     out.push({ id: 'settle:neither', label: 'Neither' });
   }
   if (run.status === 'success' || run.status === 'unverified') out.push({ id: 'approve:up', label: '👍' }, { id: 'approve:down', label: '👎' });
+  if ((run.status === 'success' || run.status === 'unverified') && run.attempts.at(-1)?.result?.success) out.push({ id: SAVE_PROGRAM_CHOICE, label: '💾 Save as team program' });
   return out;
 }
 
@@ -64,6 +74,7 @@ export function choicesOf(run: Run): Choice[] {
 export function parseChoice(id: string): ChoiceAction | undefined {
   const settle = /^settle:(\d{1,3}|neither)$/.exec(id);
   if (settle) return { kind: 'settle', choice: settle[1] === 'neither' ? 'neither' : Number(settle[1]) };
+  if (id === SAVE_PROGRAM_CHOICE) return { kind: 'save' };
   const approve = /^approve:(up|down)$/.exec(id);
   return approve ? { kind: 'approve', verdict: approve[1] as 'up' | 'down' } : undefined;
 }
@@ -80,7 +91,7 @@ export function confirmedBy(run: Pick<Run, 'settlement' | 'status'>): string | u
  * @param surface `chat`: a thread, whose reply improves the run; `terminal`: the session, which asks
  *   for what is wrong itself and keeps the terminal's own memory
  */
-export function outcomeText(action: ChoiceAction, outcome: SettleOutcome, surface: 'chat' | 'terminal' = 'chat'): string {
+export function outcomeText(action: Exclude<ChoiceAction, { kind: 'save' }>, outcome: SettleOutcome, surface: 'chat' | 'terminal' = 'chat'): string {
   const who = (p: { id: string; name?: string }) => personName(p);
   const whose = surface === 'chat' ? "this channel's" : "the terminal's";
   const example = outcome.example;

@@ -185,13 +185,15 @@ export const slackCommandsSchema = z
     schedule: slashCommand('/schedule'),
     schedules: slashCommand('/schedules'),
     unschedule: slashCommand('/unschedule'),
+    programs: slashCommand('/programs'),
+    program: slashCommand('/program'),
   })
   .strict()
   .refine((c) => new Set(Object.values(c)).size === Object.values(c).length, { message: 'the commands need different names' });
 
 export const slackSchema = z
   .object({
-    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' }),
+    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' }),
     bot_token: optionalString,
     signing_secret: optionalString,
     /** Set → Socket Mode (no public URL needed). */

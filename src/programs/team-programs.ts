@@ -27,8 +27,8 @@ export interface PreparedProgram {
 /** What the programs need. */
 export interface TeamProgramsDeps {
   store: HistoryStore;
-  /** Reads a program's facts when it is saved (its parameters, the tools it names). */
-  executor: Executor;
+  /** Reads a program's facts when it is saved (its parameters, the tools it names). Without it (a chat ingress) saving is refused; the rest needs only the store. */
+  executor?: Executor;
   limits?: ProgramLimits;
 }
 
@@ -64,6 +64,7 @@ export class TeamPrograms {
     const run = await this.deps.store.getRun(conversationId, runId);
     if (!run) throw new InputError(`Run ${runId} is not in this channel's history.`);
     const code = answerCode(run);
+    if (!this.deps.executor) throw new Error('saving a team program needs the sandbox: this process has none (a chat ingress saves through a job)');
     const facts = await readFacts(this.deps.executor, code, signal);
     const manifest = await this.deps.store.getWorkspace(conversationId, runId).catch(() => undefined);
     const version = {

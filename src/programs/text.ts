@@ -99,3 +99,13 @@ export function programShowText(p: TeamProgram): { title: string; sections: Prog
     code: v.code,
   };
 }
+
+/** What the thread of a saved run says: who saved which version, its parameters, and how to run it. */
+export function savedNotice(p: TeamProgram): ProgramNotice {
+  const v = p.versions.at(-1)!;
+  const params = v.parameters.map((q) => `${q.name}=${pythonLiteral(q.type, q.default)}`);
+  return {
+    title: `💾 Saved as team program \`${p.name}\` v${v.version} by ${v.approvedByName || v.approvedBy}. Anyone in this channel can run it by name with no LLM call: \`/program ${p.name}${params.length ? ' [param=value …]' : ''}\`${params.length ? '; its parameters and defaults:' : '.'}`,
+    lines: params,
+  };
+}
