@@ -205,6 +205,22 @@ export function buildProgram(): Command {
     .option('--by <name>', 'who removes it (default terminal:<login>)')
     .action(memoryAction('forget'));
 
+  const schedules = program
+    .command('schedules')
+    .description("the schedules of team programs in the store (docs/programs.md); chat channels make them with /schedule")
+    .helpCommand('help [command]', 'print the help of a command');
+  schedules
+    .command('list')
+    .description("every schedule in the store, or one conversation's, with its next tick")
+    .addOption(configOption())
+    .option('--conversation <id>', 'one conversation, its id as the history keeps it (e.g. slack:T1:C1)')
+    .option('--json', 'print JSON instead of lines')
+    .exitOverride()
+    .action(async (opts: { config?: string; conversation?: string; json?: boolean }) => {
+      const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const { runSchedulesCli } = await import('./schedules-command.js');
+      process.exitCode = await runSchedulesCli(await configFrom(merged), { ...(opts.conversation ? { conversation: opts.conversation } : {}), json: Boolean(opts.json) });
+    });
   const programs = program
     .command('programs')
     .description("team programs (saved runs that run again with no LLM call): the terminal's, or a chat channel's with --conversation (docs/programs.md)")
@@ -298,7 +314,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {
     // `run --json` keeps its result shape; `doctor --json` prints `{error, problems?}` as it does when the sandbox is unavailable
-    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage' || argv[0] === 'memory' || argv[0] === 'programs') ? argv[0] : undefined;
+    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage' || argv[0] === 'memory' || argv[0] === 'programs' || argv[0] === 'schedules') ? argv[0] : undefined;
     const problems = err instanceof ConfigError ? err.problems : [];
     const printJson = (message: string) => {
       // one line, as for every other error: "… is invalid: a.b: problem; c: problem"

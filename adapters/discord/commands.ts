@@ -159,6 +159,32 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
     contexts,
   },
   {
+    name: 'schedule',
+    description: 'Run a team program on a schedule; each run posts a new thread in this channel',
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      { name: 'program', description: 'The team program (from /programs)', type: ApplicationCommandOptionType.String, required: true, max_length: 64 },
+      { name: 'when', description: 'e.g. every Monday at 9, daily at 08:00, every 2 hours, or a cron line', type: ApplicationCommandOptionType.String, required: true, max_length: 200 },
+      { name: 'only_when', description: 'Post only when: it changed, or a condition such as refunds > 5 %', type: ApplicationCommandOptionType.String, required: false, max_length: 200 },
+      { name: 'params', description: 'Parameter values, e.g. region=EU days=7', type: ApplicationCommandOptionType.String, required: false, max_length: 500 },
+    ],
+    contexts,
+  },
+  {
+    name: 'schedules',
+    description: "This channel's schedules; resume a paused one",
+    type: ApplicationCommandType.ChatInput,
+    options: [{ name: 'resume', description: 'The id of a paused schedule to run again (e.g. s3)', type: ApplicationCommandOptionType.String, required: false, max_length: 64 }],
+    contexts,
+  },
+  {
+    name: 'unschedule',
+    description: 'Remove a schedule of this channel',
+    type: ApplicationCommandType.ChatInput,
+    options: [{ name: 'id', description: 'The schedule id (from /schedules, e.g. s3)', type: ApplicationCommandOptionType.String, required: true, max_length: 64 }],
+    contexts,
+  },
+  {
     name: 'usage',
     description: 'Admins: LLM tokens, time and CPU spent, per channel, user or day',
     type: ApplicationCommandType.ChatInput,

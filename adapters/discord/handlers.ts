@@ -18,7 +18,7 @@ import { describe, replyEphemeral } from './surface.js';
 import { checkAccess } from './incoming.js';
 
 /** The slash commands that are requests to the pipeline. */
-const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program'] satisfies RequestKind[]);
+const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'schedule', 'schedules', 'unschedule'] satisfies RequestKind[]);
 
 /** Handles one interaction; never throws. */
 export async function onInteraction(ctx: IngressContext, interaction: Interaction): Promise<void> {
@@ -96,6 +96,18 @@ function commandFields(interaction: ChatInputCommandInteraction): Partial<Discor
       const forget = interaction.options.getString('forget')?.trim();
       return { text: forget ? `forget ${forget}` : '' };
     }
+    case 'schedule': {
+      // the pipeline reads one line: `<program> [name=value …] <when> [only when …]`
+      const get = (name: string) => fromDiscordText(interaction.options.getString(name) ?? '', interaction.channel).trim();
+      const onlyWhen = get('only_when').replace(/^only (?:when|if)\s+/i, '');
+      return { text: [get('program'), get('params'), get('when'), onlyWhen ? `only when ${onlyWhen}` : ''].filter(Boolean).join(' ') };
+    }
+    case 'schedules': {
+      const resume = interaction.options.getString('resume')?.trim();
+      return { text: resume ? `resume ${resume}` : '' };
+    }
+    case 'unschedule':
+      return { text: interaction.options.getString('id', true).trim() };
     case 'programs':
       return { text: '' };
     case 'program': {

@@ -22,6 +22,8 @@ import { opsDeps } from '../health/parts.js';
 import type { OpsDeps } from '../health/routes.js';
 import { startOpsIfConfigured } from '../health/start.js';
 import type { OpsServer } from '../health/ops-server.js';
+import { startSchedules, type SchedulesService } from './schedules-service.js';
+import type { TickJobs } from '../chat/request-jobs.js';
 
 /** Where the service logs (Bolt's logger, the Discord bot's, pino: any with these three). */
 export interface ChatLog {
@@ -61,7 +63,7 @@ export interface ChatService<A> {
 }
 
 /** The jobs of a platform on a app, with its outgoing port (the app's own process, or a worker). */
-export function platformJobs<M, R>(app: App, port: OutgoingPort<M, R>, log: ChatLog): PlatformJobs & { close(): Promise<void> } {
+export function platformJobs<M, R>(app: App, port: OutgoingPort<M, R>, log: ChatLog, ticks?: TickJobs): PlatformJobs & { close(): Promise<void> } {
   const name = port.platform;
   return requestJobs(
     {
@@ -71,6 +73,7 @@ export function platformJobs<M, R>(app: App, port: OutgoingPort<M, R>, log: Chat
       onWarning: (what, err) => log.warn(`${name}: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
     },
     port,
+    ticks,
   );
 }
 
@@ -95,12 +98,15 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
   let memory: MemoryJobQueue | undefined;
   let redis: JobQueue | undefined;
   let queue: ChatQueue;
+  // the tick jobs are known once the schedules start (below); the in-memory queue asks for them then
+  let ticks: TickJobs | undefined;
+  const lateTicks: TickJobs = { run: (port, request, job) => ticks!.run(port, request, job), retry: (request) => ticks!.retry(request) };
   if (queueMode) {
     redis = await JobQueue.open(config, spec.maxQueuePerChannel);
     queue = redis;
   } else {
     await app.executor.check();
-    const jobs = platformJobs(app, spec.outgoing(app), spec.log);
+    const jobs = platformJobs(app, spec.outgoing(app), spec.log, lateTicks);
     memory = new MemoryJobQueue({ [platform]: jobs }, spec.maxQueuePerChannel, (what, err) => spec.log.error(`${platform}: ${what}: ${(err as Error)?.stack ?? String(err)}`));
     queue = memory;
   }
@@ -122,7 +128,19 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
     await queue.close();
     throw err;
   }
-  const ingress = createIngress({ store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs }, spec.incoming);
+  let schedules: SchedulesService;
+  try {
+    schedules = await startSchedules(app, queueMode ? 'ingress' : 'embedded', admitter, { info: () => undefined, warn: spec.log.warn.bind(spec.log), error: spec.log.error.bind(spec.log) });
+  } catch (err) {
+    await opsServer?.close();
+    await queue.close();
+    throw err;
+  }
+  ticks = schedules.ticks;
+  const ingress = createIngress(
+    { store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs, ...(schedules.commands ? { schedules: schedules.commands } : {}) },
+    spec.incoming,
+  );
   return {
     ingress,
     queueMode,
@@ -132,6 +150,7 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
       return memory?.size ?? 0;
     },
     async close(graceMs) {
+      await schedules.close();
       await opsServer?.close();
       await queue.close(graceMs);
     },

@@ -8,9 +8,11 @@ import type { UsageLedger } from './usage.js';
 import { RedisUsageLedger, type RedisUsageClient } from './usage-redis.js';
 import { RedisMemory, type RedisMemoryClient } from './memory-redis.js';
 import type { MemoryBackend } from './memory.js';
+import { RedisSchedules, type RedisSchedulesClient } from './schedules-redis.js';
+import type { ScheduleBackend } from './schedules.js';
 
 /** The part of node-redis's client used here. */
-export interface RedisLike extends RedisUsageClient, RedisMemoryClient {
+export interface RedisLike extends RedisUsageClient, RedisMemoryClient, RedisSchedulesClient {
   set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   lRange(key: string, start: number, stop: number): Promise<string[]>;
@@ -80,6 +82,10 @@ export class RedisAtomics implements AtomicOps {
 
   memory(): MemoryBackend {
     return new RedisMemory(this.connected);
+  }
+
+  schedules(): ScheduleBackend {
+    return new RedisSchedules(this.connected);
   }
 
   async close(): Promise<void> {

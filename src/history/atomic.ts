@@ -10,6 +10,7 @@
 
 import { MemoryUsageLedger, type UsageLedger } from './usage.js';
 import { InProcessMemory, type MemoryBackend } from './memory.js';
+import { InProcessSchedules, type ScheduleBackend } from './schedules.js';
 
 /** Atomic operations of one backend; every method is safe across processes sharing the store. */
 export interface AtomicOps {
@@ -37,6 +38,8 @@ export interface AtomicOps {
   usage(): UsageLedger;
   /** Channel memory on the same backend (see `memory.ts`). */
   memory(): MemoryBackend;
+  /** The schedules on the same backend (see `schedules.ts`). */
+  schedules(): ScheduleBackend;
   /** Closes the connection this object opened (not the Keyv adapter's). */
   close(): Promise<void>;
 }
@@ -48,6 +51,7 @@ export class MemoryAtomics implements AtomicOps {
   private readonly leases = new Map<string, { owner: string; until: number }>();
   private readonly ledger = new MemoryUsageLedger();
   private readonly channelMemory = new InProcessMemory();
+  private readonly channelSchedules = new InProcessSchedules();
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
@@ -86,6 +90,10 @@ export class MemoryAtomics implements AtomicOps {
 
   memory(): MemoryBackend {
     return this.channelMemory;
+  }
+
+  schedules(): ScheduleBackend {
+    return this.channelSchedules;
   }
 
   async close(): Promise<void> {}

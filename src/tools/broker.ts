@@ -195,7 +195,7 @@ class BrokerSession {
       agents: this.agents,
       signal: this.ended.signal,
     });
-    this.record(httpRecord(method, label, out.failure ? `${out.status} ${out.failure}` : out.status, out.bytes, performance.now() - started));
+    this.record(httpRecord(method, label, out.failure ? `${out.status} ${out.failure}` : out.status, out.bytes, performance.now() - started, out.answer));
   }
 
   /** `CONNECT host:port`: checked like a request (method aside), then TLS with the host's certificate. */

@@ -7,6 +7,7 @@
  * code — so a server that echoes a credential does not hand it to the program (redact.ts).
  * Method-override headers go on only when the method they name is allowed.
  */
+import { createHash } from 'node:crypto';
 import http, { STATUS_CODES } from 'node:http';
 import https from 'node:https';
 import { decodeBody, transferCodings } from './decode.js';
@@ -51,6 +52,8 @@ export interface Forwarded {
   bytes: number;
   /** Set when the broker answered instead of the server (a cap, an error): why. */
   failure?: string;
+  /** SHA-256 (hex) of the status and body handed to the program, when the server answered. */
+  answer?: string;
 }
 
 /** What {@link forward} needs besides the request. */
@@ -270,7 +273,7 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
         // the server's own phrase could carry anything (an echoed credential): the standard one for the code
         res.writeHead(status, STATUS_CODES[status] ?? 'Unknown', headers);
         res.end(req.method === 'HEAD' ? undefined : data);
-        finish({ status, bytes: data.length });
+        finish({ status, bytes: data.length, answer: createHash('sha256').update(`${status}\n`).update(req.method === 'HEAD' ? '' : data).digest('hex') });
       });
     });
     upstream.end(body);
