@@ -36,9 +36,9 @@ export function guessOnlyShortfall(run: Pick<Run, 'checks'>, attempt: Attempt, c
   return confirmedWithout(guesses.map((g) => g.check)) ? guesses : undefined;
 }
 
-/** A report without the results of the checks set aside (they no longer count either way). */
+/** A report in which the checks set aside no longer count against the attempt (their failures are taken as passed). */
 export function withoutSetAside(report: CheckReport, setAside: readonly string[] | undefined): CheckReport {
   if (!setAside?.length || report.error) return report;
   const aside = new Set(setAside);
-  return { ...report, results: report.results.filter((r) => r.passed || !aside.has(r.check)) };
+  return { ...report, results: report.results.map((r) => (r.passed || !aside.has(r.check) ? r : { ...r, passed: true })) };
 }
