@@ -13,6 +13,8 @@ import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import { agreementNotice } from '../../src/chat/verification.js';
+import { EventViews } from '../../src/chat/event-view.js';
+import { progressLine } from '../../adapters/cli/render.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
 import { isCodeRequest, routedReplies } from '../helpers/verify-replies.js';
 
@@ -60,6 +62,9 @@ describe('a guessed constant', () => {
     expect(notice.title).toContain('set aside');
     expect(notice.title).toContain('a constant the request does not state (a guess)');
     expect(notice.lines).toContain('set aside: assert int(OUTPUT.strip()) == 10, "ten vowels" (expects 10)');
+    // every platform shows it: the chat's views (Slack, Discord, Matrix) and the terminal's line
+    expect(new EventViews().of(agreement)).toEqual([{ view: 'notices', notices: [notice] }]);
+    expect(progressLine(agreement)).toContain('set aside: assert int(OUTPUT.strip()) == 10');
     expect(events.some((e) => e.type === 'improving')).toBe(false);
   });
 
