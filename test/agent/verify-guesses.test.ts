@@ -100,11 +100,15 @@ describe('a guessed constant', () => {
 
 describe('values compared as values', () => {
   it("'21' against 21 agrees: ✅ with one attempt and no independent program", async () => {
-    const { agent, codeRequests } = await setup({ code: [py('print(3 * 7)')], checks: py('assert OUTPUT == 21, "3 times 7"') });
+    const { agent, codeRequests } = await setup({ code: [py('print(3 * 7)')], checks: py('assert OUTPUT == 21, "3 times 7"\nassert 21 in OUTPUT, "the product"') });
     const run = await agent.run('cli:t', 'multiply 3 by 7 and print the result');
     expect(run.status).toBe('success');
     expect(codeRequests()).toHaveLength(1);
-    expect(run.attempts[0]!.result?.checks?.results[0]).toMatchObject({ passed: true, byValue: true, detail: "got '21', expected == 21" });
+    expect(run.attempts[0]!.result?.checks?.results).toMatchObject([
+      { passed: true, byValue: true, detail: "got '21', expected == 21" },
+      // `21 in '21'` raises a TypeError in Python: the printed text carries the value
+      { passed: true, byValue: true, compared: { op: 'in', sides: ['21', '21'] } },
+    ]);
   });
 
   it('a labelled and a bare list of the same values agree; different values still disagree', async () => {
