@@ -9,6 +9,20 @@ import type { Attempt, Run } from '../history/types.js';
 import type { CheckReport } from '../history/execution.js';
 import { assertLiterals } from './check-literals.js';
 import { guessedChecks, onlyGuessesFailed, type GuessedCheck } from './guesses.js';
+import { withValueComparisons } from './value-compare.js';
+
+/**
+ * An execution's check report as the agent judges it: a failed comparison of the same values in
+ * another form counts as passed (`value-compare.ts`), and when a check still failed, the run's
+ * checks are read for guesses ({@link classifyGuesses}).
+ * @param request the request so far (says whether a form is asked for)
+ * @param checksRequest what the checks were derived from (what counts as stated)
+ */
+export async function readCheckReport(run: Run, report: CheckReport, request: string, checksRequest: string): Promise<CheckReport> {
+  const judged = withValueComparisons(report, request);
+  if (judged.results.some((r) => !r.passed)) await classifyGuesses(run, checksRequest);
+  return judged;
+}
 
 /**
  * Reads which of the run's checks are guesses (once per set of checks: kept on `run.checks.guesses`).
