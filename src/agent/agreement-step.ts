@@ -14,7 +14,9 @@ import { askForProgram } from './reply.js';
 import { SYSTEM_PROMPT, sharedOpening } from './prompts.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { profileSection } from '../data/profile.js';
-import { requestSoFar } from './verdict.js';
+import { judgeSettingAside, requestSoFar } from './verdict.js';
+import { guessOnlyShortfall } from './guess-step.js';
+import type { GuessedCheck } from './guesses.js';
 import { summarizeFailure } from './failure.js';
 import { safeSegment } from './ids.js';
 import { boundLine } from '../text/cut.js';
@@ -49,7 +51,8 @@ const RANDOM_REQUEST = /\b(?:random(?:ly)?|shuffle[ds]?|simulat(?:e|ed|ion)|mont
 
 /**
  * Whether a verdict on an attempt needs agreement. Never for an attempt that printed nothing, a
- * request whose answer is random, or one whose answer is a picture. Without input files: when it
+ * request whose answer is random, or one whose answer is a picture. With or without input files:
+ * when its only disagreement is a check that guessed its constant ({@link guessesOnly}). Without input files: when it
  * was confirmed with nothing checked (no checks could be derived, or every assert was ignored).
  * With input files (a check cannot know values that depend on data it never read): when it was
  * confirmed, or it ran and a check failed where the checks read the data themselves (a value the
@@ -60,12 +63,21 @@ export function needsAgreement(run: Run, attempt: Attempt, verdictKind: 'confirm
   const request = requestSoFar(run);
   if (RANDOM_REQUEST.test(request)) return false; // two samples of random output never agree
   if (PICTURE_REQUEST.test(request)) return false; // the answer is the picture; what it prints is incidental
+  if (verdictKind === 'ran' && !fromReview && guessesOnly(run, attempt) !== undefined) return true;
   if (!run.inputProfile?.files.length) return verdictKind === 'confirmed' && nothingChecked(run, attempt);
   if (verdictKind === 'confirmed') return true;
   if (verdictKind !== 'ran' || fromReview) return false;
   const report = attempt.result.checks;
   if (!report || report.error) return false;
   return report.results.some((r) => !r.passed) && readsData(run.checks?.code ?? '', run);
+}
+
+/**
+ * The checks that guessed their constant (`guesses.ts`), when they are the attempt's only
+ * disagreement: set aside, it would be confirmed. Undefined otherwise.
+ */
+export function guessesOnly(run: Run, attempt: Attempt): GuessedCheck[] | undefined {
+  return guessOnlyShortfall(run, attempt, (aside) => judgeSettingAside(attempt, run, aside).kind === 'confirmed');
 }
 
 /** True when no check judged the attempt: none could be derived, or every assert was ignored (it read nothing of the program). */
@@ -81,7 +93,7 @@ function readsData(source: string, run: Run): boolean {
 }
 
 /**
- * Makes up to {@link MAX_INDEPENDENT} independent programs and compares what they print with the
+ * Makes up to `max` ({@link MAX_INDEPENDENT}) independent programs and compares what they print with the
  * attempt's output: the first that agrees confirms it (`agreed`, or `majority` after a
  * disagreement); when none does, `disagreed` (some ran) or `inconclusive` (none ran).
  * @param results filled with each independent program's execution result, by its 1-based number (for the candidates)
@@ -93,11 +105,12 @@ export async function seekAgreement(
   attempt: Attempt,
   options: CallOptions,
   results?: Map<number, ExecutionResult>,
+  max: number = MAX_INDEPENDENT,
 ): Promise<RunAgreement> {
   const request = requestSoFar(run);
   const answer = await wholeStdout(attempt.result!); // the record keeps a cut of a long output: compare the whole (case B2)
   const record: RunAgreement = { outcome: 'inconclusive', attempt: attempt.index, programs: [], usage: { promptTokens: 0, completionTokens: 0 } };
-  for (let i = 1; i <= MAX_INDEPENDENT; i++) {
+  for (let i = 1; i <= max; i++) {
     const reply = await askForProgram(deps.llm, independentMessages(run, deps.system, deps.workspace), { signal: options.signal, temperature: AGREEMENT_TEMPERATURE });
     record.usage.promptTokens += reply.usage.promptTokens;
     record.usage.completionTokens += reply.usage.completionTokens;

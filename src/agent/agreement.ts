@@ -20,9 +20,14 @@
  *
  * Only an attempt that printed no number at all (a name, a word) may be carried by the independent
  * program's output ("NO" agrees with "NO 99").
+ *
+ * The same values in another form agree: whitespace, labels and wrappers do not count (`[255, 511]`
+ * and `ff: 255 777: 511` for "convert ff and 777": a number of the request before `:` is a key, not a
+ * value), and two answers that both say there is none (`@outliers[[]]`, `[]`) agree. The checks'
+ * comparisons use the same rules (`value-compare.ts`).
  */
 import type { TokenUsage } from '../llm/types.js';
-import { equalTokens, onlyMissingValues, placedNumbers, placedWords, requestWords, type Placed, type Token } from './answer-values.js';
+import { equalTokens, onlyMissingValues, placedNumbers, placedWords, requestWords, saysNoValues, type Placed, type Token } from './answer-values.js';
 export type { RunAgreement } from '../history/run-parts.js';
 import type { RunAgreement } from '../history/run-parts.js';
 
@@ -53,12 +58,32 @@ export function asksForOrder(request: string): boolean {
   return /\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed|ing)?|top|ascending|descending|(?:biggest|largest|highest|smallest|lowest|most|least|newest|oldest) first|in sequence)\b/i.test(request);
 }
 
+/** How to read the two texts compared: `exact` for a side that is a Python value's text (a check's literal), whose numbers are exact, not rounded for print. */
+export interface CompareOptions {
+  exactAnswer?: boolean;
+  exactReference?: boolean;
+}
+
+const exactly = (p: Placed): Placed => (p.token.kind === 'num' ? { ...p, token: { ...p.token, decimals: 15 } } : p);
+
+/**
+ * A number of the reference that is a key echoing the request (`777: 511` for "convert ff and 777
+ * to decimal"): a label of the value after it, not a value of the answer. Only when the reference
+ * has values besides its labels.
+ */
+function echoLabels(ref: Placed[], request: string): Placed[] {
+  const asked = placedNumbers(request).map((p) => p.token);
+  const isLabel = (p: Placed) => p.token.kind === 'num' && /^[:=]$/.test(p.after ?? '') && asked.some((a) => equalTokens(a, p.token));
+  const values = ref.filter((p) => !isLabel(p));
+  return values.length > 0 && values.length < ref.length ? values : ref;
+}
+
 /** How `answer` holds `reference`'s values: the answer's values matched to them, and the rest (its extras); undefined when some value of the reference is missing. */
-function matchValues(answer: string, reference: string, request: string): { pool: Placed[]; ref: Placed[]; matched: Set<number> } | undefined {
-  const refNumbers = placedNumbers(reference);
-  const ref = refNumbers.length > 0 ? refNumbers : placedWords(reference, requestWords(request));
+function matchValues(answer: string, reference: string, request: string, options: CompareOptions = {}): { pool: Placed[]; ref: Placed[]; matched: Set<number> } | undefined {
+  const refNumbers = placedNumbers(reference).map((p) => (options.exactReference ? exactly(p) : p));
+  const ref = refNumbers.length > 0 ? echoLabels(refNumbers, request) : placedWords(reference, requestWords(request));
   if (ref.length === 0) return undefined;
-  const pool = refNumbers.length > 0 ? placedNumbers(answer) : placedWords(answer, new Set());
+  const pool = refNumbers.length > 0 ? placedNumbers(answer).map((p) => (options.exactAnswer ? exactly(p) : p)) : placedWords(answer, new Set());
   const matched = new Set<number>();
   if (asksForOrder(request)) {
     let at = 0;
@@ -78,8 +103,8 @@ function matchValues(answer: string, reference: string, request: string): { pool
 }
 
 /** True when `answer` carries every value of `reference` (it may say more). An empty reference proves nothing: false. */
-function carries(answer: string, reference: string, request: string): boolean {
-  return matchValues(answer, reference, request) !== undefined;
+export function carries(answer: string, reference: string, request: string, options: CompareOptions = {}): boolean {
+  return matchValues(answer, reference, request, options) !== undefined;
 }
 
 /**
@@ -92,8 +117,8 @@ function carries(answer: string, reference: string, request: string): boolean {
  * shared words do (a list of names, not a sentence around one). Empty when nothing is left out;
  * undefined when `answer` does not carry `reference` at all.
  */
-export function leftOutBy(answer: string, reference: string, request: string): string[] | undefined {
-  const m = matchValues(answer, reference, request);
+export function leftOutBy(answer: string, reference: string, request: string, options: CompareOptions = {}): string[] | undefined {
+  const m = matchValues(answer, reference, request, options);
   if (!m) return undefined;
   const shared = m.pool.filter((_, i) => m.matched.has(i));
   const extras = m.pool.filter((_, i) => !m.matched.has(i));
@@ -117,14 +142,17 @@ export function leftOutBy(answer: string, reference: string, request: string): s
  * Whether `answer` (the first program's output) gives the same answer as `reference` (an independent
  * program's output); rules in the module doc: it carries every value of the reference, and the
  * reference leaves out no part of it ({@link leftOutBy}). An empty reference, or either output
- * printing only missing values (NaN, see `onlyMissingValues`), proves nothing: false.
+ * printing only missing values (NaN, see `onlyMissingValues`), proves nothing: false. Two outputs
+ * that both say there are no values (`@outliers[[]]` and `[]`, see `saysNoValues`) agree.
  * @param request the request (its words are labels, not values; it says whether order counts)
+ * @param options which side's numbers are exact (see {@link CompareOptions})
  */
-export function sameAnswer(answer: string, reference: string, request: string): boolean {
+export function sameAnswer(answer: string, reference: string, request: string, options: CompareOptions = {}): boolean {
   if (onlyMissingValues(answer) || onlyMissingValues(reference)) return false; // NaN is no value two programs can agree on
   // the same text is the same answer, whatever it is made of (1,800 backticks hold no value to read: case B2)
   if (sameText(answer, reference)) return answer.trim() !== '';
-  return leftOutBy(answer, reference, request)?.length === 0;
+  if (saysNoValues(answer, request) && saysNoValues(reference, request)) return true;
+  return leftOutBy(answer, reference, request, options)?.length === 0;
 }
 
 /** Two outputs that are the same text but for spaces at line ends and blank lines around it. */

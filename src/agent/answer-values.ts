@@ -17,6 +17,8 @@ export interface Placed {
   text: string;
   line: number;
   before: string;
+  /** What follows it on its line, spaces skipped: `end`, `word` or the punctuation character (`:` after a key such as `777: 511`). */
+  after?: string;
 }
 
 /** A number standing alone (not part of a word such as `4xx` or `utf8`), with thousands separators, a sign, a fraction, an exponent. */
@@ -39,6 +41,14 @@ export function beforeClass(text: string, at: number): string {
   return /[\p{L}\p{N}_]/u.test(text[i]!) ? 'word' : text[i]!;
 }
 
+/** What stands after position `at` of `text` on the same line, spaces skipped: `end`, `word` or the punctuation character. */
+export function afterClass(text: string, at: number): string {
+  let i = at;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
+  if (i >= text.length || text[i] === '\n' || text[i] === '\r') return 'end';
+  return /[\p{L}\p{N}_]/u.test(text[i]!) ? 'word' : text[i]!;
+}
+
 function lineAt(text: string, at: number): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++;
@@ -53,7 +63,7 @@ export function placedNumbers(text: string): Placed[] {
     const value = Number(raw);
     if (!Number.isFinite(value)) continue;
     const decimals = /e/i.test(raw) ? 15 : (raw.split('.')[1]?.length ?? 0);
-    out.push({ token: { kind: 'num', value, decimals }, text: m[0], line: lineAt(text, m.index), before: beforeClass(text, m.index) });
+    out.push({ token: { kind: 'num', value, decimals }, text: m[0], line: lineAt(text, m.index), before: beforeClass(text, m.index), after: afterClass(text, m.index + m[0].length) });
     if (out.length === MAX_VALUES) break;
   }
   return out;
@@ -65,7 +75,7 @@ export function placedWords(text: string, ignore: ReadonlySet<string>): Placed[]
   for (const m of text.matchAll(WORD)) {
     const value = m[0].toLowerCase();
     if (FILLER.has(value) || ignore.has(value)) continue;
-    out.push({ token: { kind: 'word', value }, text: m[0], line: lineAt(text, m.index), before: beforeClass(text, m.index) });
+    out.push({ token: { kind: 'word', value }, text: m[0], line: lineAt(text, m.index), before: beforeClass(text, m.index), after: afterClass(text, m.index + m[0].length) });
     if (out.length === MAX_VALUES) break;
   }
   return out;
@@ -81,6 +91,23 @@ export function equalTokens(a: Token, b: Token): boolean {
   if (a.kind === 'word' || b.kind === 'word') return a.kind === b.kind && a.value === b.value;
   const shown = 0.5 * 10 ** -Math.min(a.decimals, b.decimals);
   return Math.abs(a.value - b.value) <= Math.max(shown, 1e-9 * Math.max(Math.abs(a.value), Math.abs(b.value)));
+}
+
+/** Words that say an answer has no values ("no outliers", `None`, an empty list). */
+const NONE_WORDS = new Set(['none', 'no', 'empty', 'nothing', 'null', 'nil']);
+
+/**
+ * True when `text` prints an answer with no values: it holds no number, its only words (without
+ * the request's own words and filler) say so (`none`, `no`, `empty`…; a word before `:`, `=` or a bracket is a label), and it holds an empty container
+ * (`[]`, `{}`, `()`, `set()`) or a word other than `no` (a country code, too): `@outliers[[]]`, `[]`, `None`, `No outliers: none`.
+ */
+export function saysNoValues(text: string, request: string): boolean {
+  if (text.trim() === '' || placedNumbers(text).length > 0) return false;
+  // a word before `:`, `=` or an opening bracket is a label of the (empty) value that follows it
+  const placed = placedWords(text, requestWords(request)).filter((p) => !/^[:=[{(]$/.test(p.after ?? ''));
+  const words = placed.map((p) => (p.token as { value: string }).value);
+  if (words.some((w) => !NONE_WORDS.has(w))) return false;
+  return /\[\s*\]|\{\s*\}|\(\s*\)/.test(text) || words.some((w) => NONE_WORDS.has(w) && w !== 'no');
 }
 
 /** A value printed as missing: pandas' and numpy's `NaN`/`nan`, `NaT`, `<NA>`. */

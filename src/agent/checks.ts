@@ -22,6 +22,7 @@ export const CHECKS_PROMPT = `You write checks for a Python program that someone
 Write Python ending in \`assert\` lines that test only what the request states for certain: counts, the printed format, exact values, the request's own examples, files it asks for.
 Use only: OUTPUT (a str: everything the program printed), names the request itself gives, the standard library, and names your checks define. Never call a helper you did not write.
 Never check values that depend on random numbers, the time, or data you do not have. At most ${MAX_CHECKS} asserts, each with a short message.
+Take each expected value from the request, or compute it in code; never write a value you worked out in your head. Check the output's form (its lines, separators) only where the request asks for one.
 When the request asks for several values, write one assert per value, not only for the first. Parse only what you need from OUTPUT.
 If nothing can be checked for certain, reply \`# no checks\`. Reply with one \`\`\`python block only.
 
@@ -233,7 +234,9 @@ export function checkLines(report: CheckReport): string[] {
   if (report.error) return [`✗ ${cut(report.error, CHECK_LINE_CHARS)}`];
   const ignored = (report.ignored ?? []).map((c) => cut(`– ignored (reads nothing of the program): ${c.split('\n')[0]}`, CHECK_LINE_CHARS));
   return [
-    ...report.results.map((r) => cut(`${r.passed ? '✓' : '✗'} ${r.check.split('\n')[0]}${r.detail ? `: ${r.detail}` : ''}`, CHECK_LINE_CHARS)),
+    ...report.results.map((r) =>
+      cut(`${r.passed ? '✓' : '✗'} ${r.check.split('\n')[0]}${r.detail ? `: ${r.detail}` : ''}${r.byValue ? ' (the same values: passed)' : ''}`, CHECK_LINE_CHARS),
+    ),
     ...ignored,
   ];
 }

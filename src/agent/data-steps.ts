@@ -13,9 +13,9 @@ import type { Verdict } from './verdict.js';
 import { requestSoFar } from './verdict.js';
 import { profileInputs, profileSection } from '../data/profile.js';
 import { sandboxInputNames } from '../text/file-names.js';
-import { needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
+import { guessesOnly, needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
 import { boundLine, cutChars } from '../text/cut.js';
-import { agreeEitherWay, answerAgrees, partialAnswer } from './agreement.js';
+import { MAX_INDEPENDENT, agreeEitherWay, answerAgrees, partialAnswer, type RunAgreement } from './agreement.js';
 import { wholeStdout } from './kept-output.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { definitionsSection } from '../memory/prompt.js';
@@ -46,7 +46,12 @@ export function checksRequest(run: Run): string {
  * With checks on (`checks`/`both`), when an attempt needs agreement (see `needsAgreement`), asks independent programs
  * and turns the outcome into the verdict: confirmed when they agree (or the majority does); else
  * `final` (no further attempt: the model that wrote both cannot say which is right) with both
- * answers in the reason. Other verdicts pass through unchanged. With `noTime` (the call's time budget
+ * answers in the reason. An attempt whose only disagreement is a check that guessed its constant
+ * (`guesses.ts`) is confirmed when an independent program prints the same answer (the check is set
+ * aside: `attempt.setAside`, and the agreement event names it); without input files, one
+ * independent program is asked per turn, and when it does not print this answer the check stands
+ * and attempts go on (`options.independentAnswers` keeps what the turn's programs printed, for
+ * later attempts). Other verdicts pass through unchanged. With `noTime` (the call's time budget
  * has no room for an independent program), the answer is not cross-checked: final, with that reason.
  */
 export async function settleByAgreement(
@@ -54,7 +59,7 @@ export async function settleByAgreement(
   run: Run,
   attempt: Attempt,
   verdict: Verdict,
-  options: CallOptions,
+  options: CallOptions & { independentAnswers?: string[] },
 ): Promise<{ verdict: Verdict; final: boolean; adopt?: string }> {
   const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
   const adopted = run.agreement?.adopt;
@@ -64,18 +69,37 @@ export async function settleByAgreement(
     return { verdict: { kind: 'ran', reason: `told the answer two independent programs agreed on («${boundLine(adopted.output, 200)}»), it printed «${boundLine(attempt.result.stdout, 200)}»` }, final: true };
   }
   if ((deps.verify !== 'checks' && deps.verify !== 'both') || !needsAgreement(run, attempt, verdict.kind, fromReview)) return { verdict, final: false };
+  const request = requestSoFar(run);
+  const answer = boundLine(attempt.result!.stdout, AGREEMENT_OUTPUT_CHARS);
+  // a check that guessed its constant is the only disagreement: the answer is confirmed when an independent program prints it too
+  const guesses = verdict.kind === 'ran' && !fromReview ? guessesOnly(run, attempt) : undefined;
+  const withFiles = (run.inputProfile?.files.length ?? 0) > 0;
+  const setAside = (others: string[], outcome: RunAgreement['outcome']) => {
+    attempt.setAside = { checks: guesses!.map((g) => g.check), why: GUESS_SET_ASIDE_WHY };
+    emit(options, { type: 'agreement', runId: run.id, attempt: attempt.index, outcome, answer, others, setAside: guesses! });
+    return { verdict: { kind: 'confirmed' } as Verdict, final: false };
+  };
+  if (guesses) {
+    // an independent program of this turn already printed this answer: no new one
+    const known = options.independentAnswers?.find((o) => answerAgrees(attempt.result!.stdout, o, request));
+    if (known !== undefined) return setAside([boundLine(known, AGREEMENT_OUTPUT_CHARS)], 'agreed');
+    // without files, one cross-check per turn: later attempts go on against the check as before
+    if (!withFiles && options.independentAnswers !== undefined) return { verdict, final: false };
+  }
   // no time left for an independent program: the answer stays unconfirmed, and the run ends with it
   if (deps.noTime !== undefined) return { verdict: { kind: 'ran', reason: `it was not cross-checked: ${deps.noTime}` }, final: true };
   const results = new Map<number, ExecutionResult>();
   delete run.candidates;
-  const record = await seekAgreement(deps, run, attempt, options, results);
+  const record = await seekAgreement(deps, run, attempt, options, results, guesses && !withFiles ? 1 : MAX_INDEPENDENT);
   run.agreement = record;
-  const answer = boundLine(attempt.result!.stdout, AGREEMENT_OUTPUT_CHARS);
   const others = programLines(record);
+  if (guesses) options.independentAnswers = [...(options.independentAnswers ?? []), ...[...results.values()].filter((r) => r.success && r.stdout.trim() !== '').map((r) => r.stdout)];
+  if (guesses && (record.outcome === 'agreed' || record.outcome === 'majority')) return setAside(others, record.outcome);
   emit(options, { type: 'agreement', runId: run.id, attempt: attempt.index, outcome: record.outcome, answer, others });
   if (record.outcome === 'agreed' || record.outcome === 'majority') return { verdict: { kind: 'confirmed' }, final: false };
+  // without files, an independent program that does not print this answer leaves the check standing: attempts go on
+  if (guesses && !withFiles) return { verdict, final: false };
   const answered = record.programs.filter((p) => p.output !== undefined);
-  const request = requestSoFar(run);
   const candidates = record.outcome === 'disagreed' ? await makeCandidates(deps.executor, attempt, record, results, request, options.signal) : undefined;
   if (candidates) run.candidates = candidates;
   const full = [...results.values()].filter((r) => r.success && r.stdout.trim() !== '').map((r) => r.stdout);
@@ -92,6 +116,9 @@ export async function settleByAgreement(
   const twoAgainstOne = record.outcome === 'disagreed' && full.length > 1 && agreeEitherWay(full[0]!, full[1]!, request);
   return { verdict: { kind: 'ran', reason }, final: true, ...(twoAgainstOne ? { adopt: full[0]! } : {}) };
 }
+
+/** Why checks that guessed their constant were set aside (`Attempt.setAside.why`). */
+export const GUESS_SET_ASIDE_WHY = 'an independent program printed the same answer, and the request does not state the constant the check compares with';
 
 /** What the attempt that adopts the two independent programs' answer is told (a `review` attempt's feedback). */
 export function adoptionFeedback(output: string): string {

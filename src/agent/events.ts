@@ -120,6 +120,11 @@ export interface AgreementEvent {
   /** The attempt's output and each independent program's (bounded one-line renderings). */
   answer: string;
   others: string[];
+  /**
+   * Checks set aside by this agreement: each compared with a constant the request does not state
+   * (a guess, e.g. `assert count == 10`), and an independent program printed the attempt's answer.
+   */
+  setAside?: { check: string; constant: string }[];
 }
 /**
  * Emitted at most once per call, right after the first execution that ran with exit 0 and showed an

@@ -16,7 +16,7 @@ import { boundLine } from '../text/cut.js';
 export const SAME_FAILURE_LIMIT = 3;
 
 /** The attempts that count for repeats: since the last user feedback, without kept or re-executed copies. */
-function stretch(run: Pick<Run, 'attempts'>, upTo: Attempt): Attempt[] {
+export function stretch(run: Pick<Run, 'attempts'>, upTo: Attempt): Attempt[] {
   const until = run.attempts.indexOf(upTo);
   const made = run.attempts.slice(0, until + 1);
   const start = made.map((a) => a.trigger).lastIndexOf('feedback');

@@ -27,6 +27,12 @@ export interface TurnOptions extends CallOptions {
    * (src/usage/reservations.ts): the attempt is executed without new checks, then the run stops with this reason.
    */
   budgetStop?: string;
+  /**
+   * What the independent programs of this turn printed when they cross-checked an answer whose only
+   * disagreement was a guessed constant (`data-steps.ts`): a later attempt that prints the same is
+   * confirmed without a new program.
+   */
+  independentAnswers?: string[];
 }
 
 /** Longest `run.error`, in characters: it is shown in chat status lines and stored with the run. */

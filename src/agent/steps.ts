@@ -24,6 +24,7 @@ import { adoptionFeedback, checksRequest, profileRunInputs, settleByAgreement } 
 import { keepWritten } from './workspace-turn.js';
 import { ADOPT_TWO_AGAINST_ONE, ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from './step-options.js';
 import { sameFailuresBefore } from './repeated-failure.js';
+import { readCheckReport } from './guess-step.js';
 import { answerPending } from './first-answer.js';
 import { budgetStop } from './time-budget.js';
 import { forPurpose } from '../usage/scope.js';
@@ -264,6 +265,8 @@ export class RunSteps {
       tools: this.options.tools?.brokerFor(run.conversationId),
     });
     if (result.toolCalls?.length) emit(options, { type: 'tool_calls', runId: run.id, attempt: attempt.index, calls: result.toolCalls });
+    // the same values in another form ('21' and 21) are no failure; a failed check may be a guess
+    if (result.checks && run.checks?.code) result.checks = await readCheckReport(run, result.checks, requestSoFar(run), checksRequest(run));
     // a table the program wrote is previewed in the thread; without a preview it is still returned
     if (result.success) await previewTables(this.options.executor, result.artifacts, options.signal).catch(() => undefined);
     const kept = await keepFullOutput(result, artifactDir);

@@ -11,6 +11,8 @@ import { missingModule, unfixableFailure } from './unfixable.js';
 import { missingChart, missingOutputs, missingOutputsReason, NO_CHART_REASON } from './requested-files.js';
 import { factsOfFailure, repeatedFailureStop } from './repeated-failure.js';
 import { onlyMissingValues } from './answer-values.js';
+import { withoutSetAside } from './guess-step.js';
+import { sameAnswerStop } from './same-answer.js';
 
 /** The verdict on one attempt. `reason` is one line; `defect` is a reviewer's, when it made one. */
 export type Verdict =
@@ -25,6 +27,14 @@ export type Verdict =
  * program is judged as a failure that carries the verdict of the attempt it repeats.
  */
 export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks' | 'inputProfile' | 'requirement'>): Verdict {
+  return judgeSettingAside(attempt, run, attempt.setAside?.checks);
+}
+
+/**
+ * {@link judgeAttempt} with the failed checks in `setAside` not counted (checks set aside as
+ * guesses, see `guess-step.ts`): what the verdict would be without them.
+ */
+export function judgeSettingAside(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks' | 'inputProfile' | 'requirement'>, setAside: readonly string[] | undefined): Verdict {
   if (attempt.repeatOf !== undefined) {
     const original = run.attempts[attempt.repeatOf - 1];
     const verdict = original && original.repeatOf === undefined ? judgeAttempt(original, run) : undefined;
@@ -43,7 +53,7 @@ export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'chec
   if (missing.length > 0) return { kind: 'ran', reason: missingOutputsReason(missing) };
   if (missingChart(attempt, requestSoFar(run))) return { kind: 'ran', reason: NO_CHART_REASON };
   if (!checks?.code) return { kind: 'confirmed' };
-  const report = result.checks ?? { results: [], error: 'the checks did not run' };
+  const report = withoutSetAside(result.checks ?? { results: [], error: 'the checks did not run' }, setAside);
   const shortfall = checksShortfall(report);
   return shortfall === undefined ? { kind: 'confirmed' } : { kind: 'ran', reason: shortfall };
 }
@@ -146,7 +156,8 @@ export function requestSoFar(run: Pick<Run, 'requirement' | 'attempts'>): string
 
 /**
  * Why no further attempt can help, if so: the model repeated an earlier program twice in a row,
- * a failure came back too often or the reply could not be finished (`repeated-failure.ts`), or the
+ * a failure came back too often or the reply could not be finished (`repeated-failure.ts`), two
+ * attempts printed the same answer and failed the same checks (`same-answer.ts`), or the
  * failure is one no code can fix (see `unfixable.ts`).
  * @param inputNames cleaned names of the files the program was given
  * @param libraries what the sandbox offers, in words (told with a missing module)
@@ -161,8 +172,11 @@ export function stopReason(run: Run, attempt: Attempt, verdict: Verdict, inputNa
   }
   const repeated = repeatedFailureStop(run, attempt);
   if (repeated !== undefined) return repeated;
+  const same = sameAnswerStop(run, attempt, requestSoFar(run));
+  if (same?.guess) return same.reason;
   const stalled = sameShortfallAsBefore(run, attempt);
   if (stalled !== undefined) return `a new attempt failed the same checks in the same way (${stalled}): no progress`;
+  if (same !== undefined) return same.reason;
   if (!attempt.result || attempt.result.success) return undefined;
   const missingBefore = run.attempts
     .slice(0, -1)

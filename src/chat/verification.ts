@@ -82,9 +82,18 @@ const AGREEMENT_TITLES: Record<AgreementEvent['outcome'], string> = {
 /** The comparison of an attempt's answer with independent programs': the outcome and each printed answer. */
 export function agreementNotice(event: AgreementEvent): Notice {
   const icon = event.outcome === 'agreed' || event.outcome === 'majority' ? '🤝' : '⚖️';
+  const aside = event.setAside ?? [];
+  const title =
+    aside.length > 0
+      ? `${icon} Attempt ${event.attempt}: an independent program printed the same answer; ${aside.length === 1 ? 'the check that disagreed was' : `the ${aside.length} checks that disagreed were`} set aside: ${aside.length === 1 ? 'it compares' : 'they compare'} with a constant the request does not state (a guess).`
+      : `${icon} Attempt ${event.attempt}: ${AGREEMENT_TITLES[event.outcome]}`;
   return {
-    title: `${icon} Attempt ${event.attempt}: ${AGREEMENT_TITLES[event.outcome]}`,
-    lines: [`attempt ${event.attempt}: ${event.answer}`, ...event.others.map((o, i) => `independent ${i + 1}: ${o}`)],
+    title,
+    lines: [
+      `attempt ${event.attempt}: ${event.answer}`,
+      ...event.others.map((o, i) => `independent ${i + 1}: ${o}`),
+      ...aside.map((g) => `set aside: ${g.check.split('\n')[0]} (expects ${g.constant})`),
+    ],
   };
 }
 

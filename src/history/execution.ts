@@ -77,6 +77,14 @@ export interface CheckResult {
   passed: boolean;
   /** Why it failed: `got 8, expected == 20`, `was false`, or the exception, e.g. `NameError: …`. */
   detail?: string;
+  /**
+   * A failed `==` or `in` between values of different types (`'21'` and `21`): both sides as text
+   * (a str as it is, else its repr) and which of them is a str, for the comparison by value
+   * (`value-compare.ts`). Set by the sandbox runner.
+   */
+  compared?: { op: '==' | 'in'; sides: [string, string]; text: [boolean, boolean] };
+  /** Set when the agent counted a failed comparison as passed because both sides hold the same values. */
+  byValue?: true;
 }
 
 /** What the checks phase of an execution reported. */

@@ -25,6 +25,19 @@ export interface RunChecks {
   repairOf?: string;
   /** True when they came in the code's reply (a ```checks block, see `reply-checks.ts`), not from a call of their own. */
   fromReply?: boolean;
+  /**
+   * The asserts that compare with a literal the request does not state (guesses, see
+   * `src/agent/guesses.ts`); absent until they were read, empty when none is a guess.
+   */
+  guesses?: GuessedCheck[];
+}
+
+/** A check whose compared literal the request does not state: the check writer's own answer, not evidence. */
+export interface GuessedCheck {
+  /** The assert's source, as the sandbox runner reports it. */
+  check: string;
+  /** The literal it made up, e.g. `10` or `[255, 511]` (at most 200 characters). */
+  constant: string;
 }
 
 /** What the agreement step did for a run, as kept in its history. */

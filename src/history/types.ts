@@ -53,6 +53,12 @@ export interface Attempt {
   keptFrom?: number;
   /** For the answer a person chose among the run's candidates (its result copied, nothing executed): the candidate's `n`. */
   settledFrom?: number;
+  /**
+   * Checks of this attempt set aside: each compares with a constant the request does not state (a
+   * guess), and the attempt's answer was otherwise supported (`why`: an independent program printed
+   * the same answer). They no longer count against it.
+   */
+  setAside?: { checks: string[]; why: string };
   /** The review of this attempt's successful execution, when one was made. */
   review?: { ok: boolean; defect?: string; usage: TokenUsage };
   /**

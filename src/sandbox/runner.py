@@ -19,6 +19,7 @@ _saved = {}  # id(figure) -> file name, so a figure shown then kept open keeps i
 OUTPUT_CAP = 1 << 20  # characters of stdout kept for the checks
 REPORT_FD_MIN = 100  # the report fd is moved this high (below RLIMIT_NOFILE), away from the fds a program opens
 VALUE_CHARS = 300  # longest repr of a value in a check's detail
+SIDE_CHARS = 4000  # longest text of a compared value sent for the comparison by value
 WARM_MODULES = ("numpy", "pandas", "matplotlib", "matplotlib.pyplot")  # pool mode
 # Appended to every font matplotlib picks, glyph by glyph: Latin, Greek, Cyrillic and symbols
 # (DejaVu), then Chinese, Japanese and Korean (WenQuanYi Micro Hei, or Noto CJK where installed).
@@ -218,8 +219,20 @@ _OP_TEXT = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE":
             "In": "in", "NotIn": "not in", "Is": "is", "IsNot": "is not"}
 
 
+def _side_text(value):
+    """A compared value as text for the host's comparison by value: a str as it is, else its repr;
+    None when it is longer than SIDE_CHARS (cut text could compare equal by accident)."""
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except Exception:
+        return None
+    return text if len(text) <= SIDE_CHARS else None
+
+
 def _check_assert(node, ns):
-    """Evaluates one assert; a single comparison reports both sides (got …, expected op …)."""
+    """Evaluates one assert; a single comparison reports both sides (got …, expected op …), and a
+    failed `==`, `in` of values of different types (a str and a number, '21' and 21) their texts
+    for the host to compare by value (`sides`, with `op`)."""
     import ast
 
     def value(expr):
@@ -227,12 +240,36 @@ def _check_assert(node, ns):
     test = node.test
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right = value(test.left), value(test.comparators[0])
-        if _compare(test.ops[0], left, right):
-            return True, None
-        return False, "got %s, expected %s %s" % (_short(left), _OP_TEXT[type(test.ops[0]).__name__], _short(right))
+        op = _OP_TEXT[type(test.ops[0]).__name__]
+        try:
+            if _compare(test.ops[0], left, right):
+                return True, None, None
+        except TypeError as exc:
+            if op != "in" or not isinstance(right, str):
+                raise
+            detail = "got %s, expected %s in it (%s)" % (_short(right), _short(left), _error(exc))
+            return False, detail, _sides(op, left, right)
+        detail = "got %s, expected %s %s" % (_short(left), op, _short(right))
+        return False, detail, _sides(op, left, right) if op in ("==", "in") and _mixed(left, right) else None
     if value(test):
-        return True, None
-    return False, "was false"
+        return True, None, None
+    return False, "was false", None
+
+
+def _mixed(a, b, depth=0):
+    """True when two values differ in type (a str and a number), here or in items at the same place."""
+    if type(a) is not type(b):
+        return True
+    if depth < 3 and isinstance(a, (list, tuple)) and len(a) == len(b):
+        return any(_mixed(x, y, depth + 1) for x, y in zip(a, b))
+    return False
+
+
+def _sides(op, left, right):
+    texts = [_side_text(left), _side_text(right)]
+    if None in texts:
+        return None
+    return {"op": op, "sides": texts, "text": [isinstance(left, str), isinstance(right, str)]}
 
 
 def _names(node):
@@ -288,13 +325,16 @@ def _run_checks(source, ns):
         if not about_program:
             ignored.append(text)
             continue
+        sides = None
         try:
-            passed, detail = _check_assert(node, ns)
+            passed, detail, sides = _check_assert(node, ns)
         except BaseException as exc:
             passed, detail = False, _error(exc)
         result = {"check": text, "passed": passed}
         if detail is not None:
             result["detail"] = detail
+        if sides is not None:
+            result["compared"] = sides
         results.append(result)
     return {"results": results, "ignored": ignored}
 

@@ -1,0 +1,71 @@
+/**
+ * Comparisons by value, shared by the checks and agreement: numbers and numeric strings compare as
+ * numbers; whitespace, labels and wrappers around the same values make no disagreement; different
+ * values still disagree.
+ */
+import { describe, expect, it } from 'vitest';
+import { sameByValue, withValueComparisons } from '../../src/agent/value-compare.js';
+import { agreeEitherWay, answerAgrees, sameAnswer } from '../../src/agent/agreement.js';
+
+const eq = (got: string, expected: string, text: [boolean, boolean]) => ({ op: '==' as const, sides: [got, expected] as [string, string], text });
+const CONVERT = 'convert ff (hex) and 777 (octal) to decimal and print them';
+
+describe('sameByValue (a check)', () => {
+  it("takes '21' and 21 for the same value, and '21' and 22 for different ones", () => {
+    expect(sameByValue(eq('21', '21', [true, false]), 'multiply 3 by 7')).toBe(true);
+    expect(sameByValue(eq('21', '22', [true, false]), 'multiply 3 by 7')).toBe(false);
+    expect(sameByValue(eq('21.0', '21', [true, false]), 'x')).toBe(true);
+  });
+
+  it('takes a labelled and a bare list of the same values for the same, but not other values', () => {
+    expect(sameByValue(eq('ff: 255\n777: 511', '[255, 511]', [true, false]), CONVERT)).toBe(true);
+    expect(sameByValue(eq('ff: 255\n777: 512', '[255, 511]', [true, false]), CONVERT)).toBe(false);
+    expect(sameByValue(eq("['255', '511']", '[255, 511]', [false, false]), CONVERT)).toBe(true);
+  });
+
+  it("reads a check's number exactly and printed text at its printed precision", () => {
+    expect(sameByValue(eq('3.14', '3.14159', [true, false]), 'print pi to 2 places')).toBe(true);
+    expect(sameByValue(eq('0.49', '0.5', [true, false]), 'x')).toBe(false);
+    expect(sameByValue(eq('48.73', '48.74', [true, false]), 'split the bill')).toBe(false);
+  });
+
+  it('keeps a form the request asks for: two strings in another form still differ', () => {
+    expect(sameByValue(eq('1 2 3', '1, 2, 3', [true, true]), 'print 1, 2 and 3')).toBe(true);
+    expect(sameByValue(eq('1 2 3', '1, 2, 3', [true, true]), 'print 1, 2 and 3 separated by commas')).toBe(false);
+  });
+
+  it('an `in` check holds when the printed text carries the values', () => {
+    expect(sameByValue({ op: 'in', sides: ['21', 'The product is 21.0'], text: [false, true] }, 'multiply 3 by 7')).toBe(true);
+    expect(sameByValue({ op: 'in', sides: ['21', 'The product is 22'], text: [false, true] }, 'multiply 3 by 7')).toBe(false);
+  });
+
+  it('counts the same values as passed in a report, and leaves other failures as they are', () => {
+    const report = withValueComparisons(
+      {
+        results: [
+          { check: 'assert OUTPUT == 21', passed: false, detail: "got '21', expected == 21", compared: eq('21', '21', [true, false]) },
+          { check: 'assert OUTPUT == 22', passed: false, detail: "got '21', expected == 22", compared: eq('21', '22', [true, false]) },
+          { check: 'assert len(v) == 5', passed: false, detail: 'got 4, expected == 5' },
+        ],
+      },
+      'multiply 3 by 7',
+    );
+    expect(report.results.map((r) => [r.passed, r.byValue])).toEqual([[true, true], [false, undefined], [false, undefined]]);
+  });
+});
+
+describe('agreement by value', () => {
+  it('agrees on the same values in two forms, either way round', () => {
+    expect(answerAgrees('[255, 511]', 'ff: 255 777: 511', CONVERT)).toBe(true);
+    expect(answerAgrees('ff: 255 777: 511', '[255, 511]', CONVERT)).toBe(true);
+    expect(agreeEitherWay('@outliers[[]]', '[]', 'find the outliers')).toBe(true);
+    expect(sameAnswer('No outliers: none', '[]', 'find the outliers')).toBe(true);
+  });
+
+  it('still disagrees on different values, and a key that is no request number stays a value', () => {
+    expect(answerAgrees('[255, 512]', 'ff: 255 777: 511', CONVERT)).toBe(false);
+    expect(agreeEitherWay('@outliers[[3]]', '[]', 'find the outliers')).toBe(false);
+    expect(sameAnswer('2', '8: 2', 'errors per hour')).toBe(false);
+    expect(sameAnswer('NO', '[]', 'Which country ordered the most items?')).toBe(false);
+  });
+});
