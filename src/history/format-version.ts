@@ -45,6 +45,8 @@ export interface Migration {
   to: number;
   /** What it changes, in words (logged when applied). */
   what: string;
+  /** Not logged when applied (the stamp of an unversioned store: every fresh store gets it). */
+  quiet?: boolean;
   apply(context: MigrationContext): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     to: 1,
     what: 'record the format version of a store written before versions existed (its records already have the version-1 shape)',
+    quiet: true,
     apply: async () => {},
   },
 ];
@@ -125,7 +128,7 @@ export async function migrateStore(keyv: Keyv, atomics: AtomicOps, options: Migr
       const step = migrations.find((m) => m.to === version + 1);
       if (!step) throw new StoreVersionError(`${options.label}: no migration from format version ${version} to ${version + 1} in this release`);
       await keepAlive();
-      log(`${options.label}: migrating the store from format version ${version} to ${step.to}: ${step.what}`);
+      if (!step.quiet) log(`${options.label}: migrating the store from format version ${version} to ${step.to}: ${step.what}`);
       await step.apply({ keyv, atomics, keepAlive, log });
       await keepAlive();
       if (await atomics.setFormatVersion(version === 0 ? undefined : version, step.to)) applied.push(step.to);
