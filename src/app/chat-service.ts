@@ -22,6 +22,7 @@ import { opsDeps } from '../health/parts.js';
 import type { OpsDeps } from '../health/routes.js';
 import { startOpsIfConfigured } from '../health/start.js';
 import type { OpsServer } from '../health/ops-server.js';
+import { startRetention } from '../history/retention.js';
 
 /** Where the service logs (Bolt's logger, the Discord bot's, pino: any with these three). */
 export interface ChatLog {
@@ -122,6 +123,15 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
     await queue.close();
     throw err;
   }
+  // the chat processes own the store: they sweep it by age (one of them per period, by a lease in the store)
+  const r = config.retention;
+  const stopRetention = app.keyvStore
+    ? startRetention(app.keyvStore, { runsDays: r.runs_days, filesDays: r.files_days }, r.sweep_every_min * 60_000, {
+        artifactRoot: app.artifactRoot,
+        log: (m) => spec.log.info(m),
+        warn: (m) => spec.log.warn(m),
+      })
+    : () => undefined;
   const ingress = createIngress({ store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs }, spec.incoming);
   return {
     ingress,
@@ -132,6 +142,7 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
       return memory?.size ?? 0;
     },
     async close(graceMs) {
+      stopRetention();
       await opsServer?.close();
       await queue.close(graceMs);
     },
