@@ -144,6 +144,19 @@ describe('store export and import between backends', () => {
     expect(await pg.usage.totals({ day: '2026-02-01', channel: C, user: 'slack:U1' })).toEqual({ channelTokens: 140, userTokens: 140 });
   }, 60_000);
 
+  it('exports with --since only the runs changed since, with their threads and workspaces', async () => {
+    await sqlite.saveRun(makeRun('m1a2b6-dddddd', C, '2026-03-01T00:00:00.000Z'));
+    await sqlite.linkThread(C, '1700000000.000900', 'm1a2b6-dddddd');
+    let text = '';
+    for await (const line of exportDump(sqlite, { conversation: C, since: '2026-02-15T00:00:00.000Z' })) text += line;
+    const records = text.trim().split('\n').slice(1, -1).map((l) => JSON.parse(l) as { kind: string; run?: Run; runId?: string; row?: { day: string } });
+    expect(records.filter((r) => r.kind === 'run').map((r) => r.run!.id)).toEqual(['m1a2b6-dddddd']);
+    expect(records.filter((r) => r.kind === 'thread').map((r) => r.runId)).toEqual(['m1a2b6-dddddd']);
+    expect(records.filter((r) => r.kind === 'workspace')).toEqual([]);
+    expect(records.filter((r) => r.kind === 'usage')).toEqual([]); // its day is before
+    expect(records.filter((r) => r.kind === 'memory')).toHaveLength(2); // memory is exported whole
+  });
+
   it('refuses a dump cut short and one with a damaged line, by line number, and writes nothing', async () => {
     const whole = readFileSync(join(dir, 'sqlite.jsonl'), 'utf8').trim().split('\n');
     const renamed = whole.map((l) => l.replaceAll(C, 'slack:T9:C9'));
