@@ -130,6 +130,7 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
         artifactRoot: app.artifactRoot,
         log: (m) => spec.log.info(m),
         warn: (m) => spec.log.warn(m),
+        counted: (what) => app.metrics?.retentionDeleted.inc({ what }),
       })
     : () => undefined;
   const ingress = createIngress({ store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs }, spec.incoming);

@@ -78,6 +78,8 @@ export interface SweeperOptions {
   maxRunsPerSweep?: number;
   /** Told of each deletion, one line. */
   log?: (message: string) => void;
+  /** Told of each deletion by kind (the metrics count them). */
+  counted?: (what: 'run' | 'files') => void;
   now?: () => number;
 }
 
@@ -121,6 +123,7 @@ export class RetentionSweeper {
       if (runsBefore !== undefined && run.updatedAt < runsBefore) {
         await forgetRun(this.store, conversationId, runId, this.options.artifactRoot);
         result.deleted.push(`${conversationId} ${runId}`);
+        this.options.counted?.('run');
         this.options.log?.(`retention: deleted run ${runId} of ${conversationId} (unchanged since ${run.updatedAt}; retention.runs_days: ${runsDays})`);
       } else if (filesBefore !== undefined && run.updatedAt < filesBefore) {
         const { workspaces } = this.store.internals();
@@ -129,6 +132,7 @@ export class RetentionSweeper {
         if (this.options.artifactRoot) await rm(join(this.options.artifactRoot, safeSegment(conversationId), runId), { recursive: true, force: true });
         if (had) {
           result.emptied.push(`${conversationId} ${runId}`);
+          this.options.counted?.('files');
           this.options.log?.(`retention: deleted the files of run ${runId} of ${conversationId} (unchanged since ${run.updatedAt}; retention.files_days: ${filesDays})`);
         }
       }

@@ -67,11 +67,13 @@ describe.each([
     await store.programs.save(C, 'weekly', { code: 'print(1)', request: 'r', inputs: { files: [], sources: [], hosts: [] }, parameters: [], runId: old.id, approvedBy: 'U1', approvedAt: old.createdAt });
 
     const logged: string[] = [];
-    const sweeper = new RetentionSweeper(store, { runsDays: 30, filesDays: 7 }, { artifactRoot: artifacts, log: (m) => logged.push(m) });
+    const counted: string[] = [];
+    const sweeper = new RetentionSweeper(store, { runsDays: 30, filesDays: 7 }, { artifactRoot: artifacts, log: (m) => logged.push(m), counted: (w) => counted.push(w) });
     const result = await sweeper.sweep();
     expect(result.deleted).toEqual([`${C} ${old.id}`]);
     expect(result.emptied).toEqual([`${C} ${middle.id}`]);
     expect(result.finished).toBe(true);
+    expect(counted).toEqual(['run', 'files']);
 
     expect(await store.getRun(C, old.id)).toBeUndefined();
     expect((await store.getWorkspace(C, old.id)).files).toEqual([]);
