@@ -7,6 +7,7 @@
  * Exit 0 done, 1 a refused dump or nothing to forget, 2 usage or config error.
  */
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Config } from '../../src/config/schema.js';
 import { InputError } from '../../src/config/errors.js';
@@ -83,6 +84,7 @@ async function runExport(config: Config, opts: { conversation?: string; since?: 
 }
 
 async function runImport(config: Config, file: string, json: boolean): Promise<number> {
+  if (!existsSync(file)) throw new InputError(`store import: there is no file ${file}`);
   const { importDump } = await import('../../src/history/transfer/import.js');
   const store = await openStore(config);
   let report: ImportReport;
