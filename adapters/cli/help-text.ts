@@ -22,6 +22,7 @@ Examples:
   code-agent run --file sales.csv --out results "plot the monthly totals of sales.csv"
   code-agent                       interactive session
   code-agent help run              the options of run
+  code-agent programs list         the team programs (saved with /program save <name> in a session)
   code-agent doctor                what sandbox isolation this machine gives, its Python, the tools`;
 
 /** Shown after the help of `run`: examples and exit codes. */
@@ -30,6 +31,8 @@ Examples:
   code-agent run "implement quicksort and sort a sample list"
   code-agent run --json --max-retries 1 "print the mean of 1..10"
   code-agent run --file data.csv --file notes.txt --out results "plot data.csv"
+  code-agent run --program revenue-by-region --param REGION=EU --param DAYS=30
+                                   run a team program (no LLM call; see code-agent programs)
 
 Exit codes: ${EXIT.success} success, ${EXIT.failed} still failing after the retries (or the LLM failed),
 ${EXIT.usage} usage, config or sandbox error, ${EXIT.cancelled} cancelled (Ctrl-C).`;

@@ -2,6 +2,7 @@
  * The `--json` contract of `code-agent run` (README): one object built from the last attempt.
  */
 import type { Run } from '../../src/history/types.js';
+import type { RunProgram } from '../../src/history/programs.js';
 import type { CheckResult } from '../../src/sandbox/types.js';
 import type { ToolCallRecord } from '../../src/tools/types.js';
 import type { ConfigProblem } from '../../src/config/load.js';
@@ -48,6 +49,11 @@ export interface RunJson {
   outcome?: 'success' | 'unverified' | 'failed' | 'cancelled' | 'generated';
   /** The checks derived from the requirement and how the last attempt fared. Added field. */
   checks?: { asserts: string[]; results: CheckResult[]; error?: string };
+  /**
+   * Set on a team program's run (`run --program`): which program and version ran, who approved it
+   * and when, the values given, and what did not fit when its files did not fit (nothing ran). Added field.
+   */
+  program?: RunProgram;
   /** The tool calls of the last execution (`summary` like `GET api.example.com/v1/rates → 200, 2.1 KB, 84 ms`). Added field. */
   toolCalls?: ToolCallRecord[];
 }
@@ -76,6 +82,7 @@ export function runToJson(run: Run): RunJson {
   const outcome = runOutcome(run);
   json.outcome = outcome === 'running' ? 'failed' : outcome; // a finished run (never running here)
   if (result?.toolCalls?.length) json.toolCalls = result.toolCalls;
+  if (run.program) json.program = run.program;
   if (run.checks?.code) {
     json.checks = { asserts: run.checks.asserts, results: result?.checks?.results ?? [] };
     if (result?.checks?.error) json.checks.error = result.checks.error;

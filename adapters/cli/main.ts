@@ -71,21 +71,27 @@ export function buildProgram(): Command {
 
   program
     .command('run')
-    .description('generate, execute and improve code for one requirement')
-    .argument('<requirement...>', 'what the program should do')
+    .description('generate, execute and improve code for one requirement, or run a team program (--program, no LLM call)')
+    .argument('[requirement...]', 'what the program should do (none with --program)')
     .addOption(configOption())
     .addOption(new Option('--max-retries <n>', RETRIES_HELP).argParser(parseRetries))
     .option('--json', 'print one JSON object with the result on stdout (progress lines go to stderr)')
     .option('-f, --file <path>', 'give the program an input file (repeat for several); it finds it by name in its folder', collect)
     .option('-o, --out <dir>', 'also copy the files the program writes (plots, CSVs) into this folder (created when missing; never overwrites)')
+    .option('--program <name>', "run the terminal's team program of that name instead (no LLM call; code-agent programs list shows them)")
+    .option('--param <name=value>', 'a parameter value of the --program (repeat for several)', collect)
     .addHelpText('after', RUN_HELP_AFTER)
     .showHelpAfterError()
     .exitOverride()
-    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file?: string[]; out?: string }) => {
+    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file?: string[]; out?: string; program?: string; param?: string[] }) => {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number; out?: string }>(), ...stripUndefined(opts) };
+      if (opts.program === undefined && words.length === 0) throw new InputError('run needs a requirement, e.g. code-agent run "print the first 20 primes" (or --program <name>)');
+      if (opts.program !== undefined && words.length > 0) throw new InputError(`run --program takes no requirement (the program has its own): remove "${words.join(' ').slice(0, 60)}", or give values with --param name=value`);
+      if (opts.program === undefined && opts.param?.length) throw new InputError('--param sets a parameter of a team program: use it with --program <name>');
       const config = await configFrom(merged);
       const inputFiles = await readInputFiles(opts.file ?? [], config.sandbox.max_file_mb * 1024 * 1024);
-      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles, outDir: merged.out });
+      const teamProgram = opts.program !== undefined ? { name: opts.program, params: opts.param ?? [] } : undefined;
+      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles, outDir: merged.out, ...(teamProgram ? { program: teamProgram } : {}) });
     });
 
   /** A command that runs a chat platform's process until a signal (`code-agent discord|matrix|slack`). */
@@ -200,6 +206,44 @@ export function buildProgram(): Command {
     .option('--by <name>', 'who removes it (default terminal:<login>)')
     .action(memoryAction('forget'));
 
+  const schedules = program
+    .command('schedules')
+    .description("the schedules of team programs in the store (docs/programs.md); chat channels make them with /schedule")
+    .helpCommand('help [command]', 'print the help of a command');
+  schedules
+    .command('list')
+    .description("every schedule in the store, or one conversation's, with its next tick")
+    .addOption(configOption())
+    .option('--conversation <id>', 'one conversation, its id as the history keeps it (e.g. slack:T1:C1)')
+    .option('--json', 'print JSON instead of lines')
+    .exitOverride()
+    .action(async (opts: { config?: string; conversation?: string; json?: boolean }) => {
+      const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+      const { runSchedulesCli } = await import('./schedules-command.js');
+      process.exitCode = await runSchedulesCli(await configFrom(merged), { ...(opts.conversation ? { conversation: opts.conversation } : {}), json: Boolean(opts.json) });
+    });
+  const programs = program
+    .command('programs')
+    .description("team programs (saved runs that run again with no LLM call): the terminal's, or a chat channel's with --conversation (docs/programs.md)")
+    .helpCommand('help [command]', 'print the help of a command');
+  const programsOptionsOf = (command: Command) =>
+    command
+      .addOption(configOption())
+      .option('--conversation <id>', "whose programs: a conversation id as the history keeps it (e.g. slack:T1:C1); default the terminal's (cli:local)")
+      .option('--json', 'print JSON instead of lines')
+      .exitOverride();
+  const programsAction = (action: 'list' | 'show' | 'remove') => async (arg: string | Record<string, unknown>, maybeOpts?: Record<string, unknown>) => {
+    const opts = (action === 'list' ? arg : maybeOpts) as { config?: string; conversation?: string; json?: boolean; by?: string };
+    const merged = { ...program.opts<{ config?: string }>(), ...stripUndefined(opts) };
+    const { runProgramsCli } = await import('./programs-command.js');
+    process.exitCode = await runProgramsCli(await configFrom(merged), action, action === 'list' ? '' : String(arg), { conversation: opts.conversation, by: opts.by, json: Boolean(opts.json) });
+  };
+  programsOptionsOf(programs.command('list').description('the live programs, by name, with their current version and parameters')).action(programsAction('list'));
+  programsOptionsOf(programs.command('show').description('one program: its code, inputs, parameters and versions (who approved each, when)').argument('<name>', 'the program')).action(programsAction('show'));
+  programsOptionsOf(programs.command('remove').description('remove a program (no longer listed nor runnable; who removed it and when is kept)').argument('<name>', 'the program'))
+    .option('--by <name>', 'who removes it (default terminal:<login>)')
+    .action(programsAction('remove'));
+
   const model = program
     .command('model')
     .description('manage local GGUF models (fetch a known one, pull one by URI)')
@@ -272,7 +316,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.success;
   } catch (err) {
     // `run --json` keeps its result shape; `doctor --json` prints `{error, problems?}` as it does when the sandbox is unavailable
-    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage' || argv[0] === 'memory') ? argv[0] : undefined;
+    const json = argv.includes('--json') && (argv[0] === 'run' || argv[0] === 'doctor' || argv[0] === 'usage' || argv[0] === 'memory' || argv[0] === 'programs' || argv[0] === 'schedules') ? argv[0] : undefined;
     const problems = err instanceof ConfigError ? err.problems : [];
     const printJson = (message: string) => {
       // one line, as for every other error: "… is invalid: a.b: problem; c: problem"

@@ -1,5 +1,6 @@
 /**
- * `code-agent run "<requirement>"`: one run, rendered as progress lines or as one JSON object.
+ * `code-agent run "<requirement>"` (or `--program <name> [--param k=v]…`: a team program, no LLM
+ * call): one run, rendered as progress lines or as one JSON object.
  */
 import { createApp, type AppOverrides } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
@@ -25,6 +26,8 @@ export interface RunOnceOptions {
   inputFiles?: InputFile[];
   /** Folder the run's artifacts are copied into (`--out`). */
   outDir?: string;
+  /** `--program NAME [--param k=v]…`: run the terminal's team program instead of a requirement (no LLM call). */
+  program?: { name: string; params: string[] };
   /** Parts supplied instead of being built from config (tests). */
   overrides?: AppOverrides;
   /**
@@ -67,13 +70,13 @@ export async function runOnce(config: Config, requirement: string, options: RunO
     );
     const inputs = prepareInputs(options.inputFiles ?? []);
     for (const note of inputs.skipped) progressOut.write(`[Agent] ${note}\n`);
-    let run = await app.agent.run(CLI_CONVERSATION, withInputFilesNote(requirement, inputs.files), {
-      signal: controller.signal,
-      onEvent: render,
-      ...(inputs.files.length ? { inputFiles: inputs.files } : {}),
-    });
+    const call = { signal: controller.signal, onEvent: render, ...(inputs.files.length ? { inputFiles: inputs.files } : {}) };
+    const team = options.program;
+    // a team program: its name and values are checked before anything runs (a refusal exits 2)
+    const prepared = team ? await app.agent.programs.prepare(CLI_CONVERSATION, team.name, team.params) : undefined;
+    let run = prepared ? await app.agent.runProgram(CLI_CONVERSATION, prepared, call) : await app.agent.run(CLI_CONVERSATION, withInputFilesNote(requirement, inputs.files), call);
     const stdin = options.stdin ?? process.stdin;
-    if (!options.json && stdin.isTTY && !controller.signal.aborted) run = await askChoice(app.agent, run, stdin, stdout, controller.signal);
+    if (!prepared && !options.json && stdin.isTTY && !controller.signal.aborted) run = await askChoice(app.agent, run, stdin, stdout, controller.signal);
     const json = runToJson(run);
     if (options.outDir && run.status === 'failed') {
       // a failed run's files are what a program wrote before it failed: no answer to hand over

@@ -26,6 +26,7 @@ import { applyChoice, candidateLines, CHOICE_PROMPT, isTypedChoice, typedChoice 
 import type { ChoiceAction } from '../../src/chat/settle-view.js';
 import { offerLine, sessionMemoryCommand } from './session-memory.js';
 import { runBefore } from '../../src/memory/offer.js';
+import { sessionProgramCommand } from './session-programs.js';
 
 /** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
 export const HISTORY_ROWS = 20;
@@ -148,6 +149,9 @@ export class Session {
       case 'remember':
       case 'memory':
         return sessionMemoryCommand(this.app, command, rest, (t) => this.io.print(t));
+      case 'programs':
+      case 'program':
+        return sessionProgramCommand({ app: this.app, print: (t) => this.io.print(t), current: () => this.current, step: (action) => this.step(action, true) }, command, rest);
       default:
         return this.io.print(`Unknown command /${command}. /help lists the commands.`);
     }

@@ -1,6 +1,7 @@
 /**
  * The interactive terminal session: `/generate /run /execute /improve [feedback] /show /history
- * /open <n> /attach <file> /detach [name] /save <file> /remember <text> /memory [forget <id>] /help /exit`. Text without a slash is a `/run`.
+ * /open <n> /attach <file> /detach [name] /save <file> /remember <text> /memory [forget <id>] /programs
+ * /program save <name> | <name> [k=v…] | <name> show|remove /help /exit`. Text without a slash is a `/run`.
  * Ctrl-C cancels the current step, not the session.
  */
 import { createInterface } from 'node:readline';
@@ -30,6 +31,11 @@ export const SESSION_HELP = `Commands:
   /reject [what is wrong]  👎 the current run's answer is wrong (what you type improves it)
   /remember <sentence>     remember a definition for the terminal's next runs (e.g. revenue = units × unit_price)
   /memory [forget <id>]    list what the terminal remembers, or forget an entry
+  /programs                list the terminal's team programs (saved runs that run again with no LLM call)
+  /program save <name>     save the current run as a team program (a new version when the name exists)
+  /program <name> [k=v …]  run a team program (no LLM call) with parameter values; the attached
+                           files are its input files, else the files it was saved with
+  /program <name> show     its code, inputs, parameters and versions (/program <name> remove: remove it)
   /help                    this help (help alone too)
   /exit                    leave (exit alone, or Ctrl-D, too); Ctrl-C cancels the current step`;
 

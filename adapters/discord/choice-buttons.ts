@@ -7,7 +7,7 @@
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import type { Run } from '../../src/history/types.js';
-import { choicesOf, type Choice } from '../../src/chat/settle-view.js';
+import { choicesOf, SAVE_PROGRAM_CHOICE, type Choice } from '../../src/chat/settle-view.js';
 import { customId } from './ids.js';
 
 /** Buttons per action row. */
@@ -28,8 +28,8 @@ export function choiceRows(run: Run): APIActionRowComponent<APIButtonComponent>[
   return [row([...candidates, settle.find((c) => c.id === 'settle:neither')!].map((c) => button(run.id, c)))];
 }
 
-/** The 👍/👎 row of a run with an answer; none otherwise. */
+/** The 👍/👎 row of a run with an answer, with "Save as team program" (its click asks for the name); none otherwise. */
 export function feedbackRow(run: Run): APIActionRowComponent<APIButtonComponent>[] {
-  const approve = choicesOf(run).filter((c) => c.id.startsWith('approve:'));
+  const approve = choicesOf(run).filter((c) => c.id.startsWith('approve:') || c.id === SAVE_PROGRAM_CHOICE);
   return approve.length ? [row(approve.map((c) => button(run.id, c)))] : [];
 }

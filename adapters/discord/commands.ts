@@ -45,7 +45,7 @@ const fileOption = {
 /** Where the commands may be used: guild channels and the bot's DM. */
 const contexts = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
-/** The command definitions (`/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/usage`) as Discord's JSON. */
+/** The command definitions (`/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/programs`, `/program`, `/usage`) as Discord's JSON. */
 export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
   {
     name: 'run',
@@ -127,6 +127,61 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
         max_length: 64,
       },
     ],
+    contexts,
+  },
+  {
+    name: 'programs',
+    description: "This channel's team programs (saved runs that run again with no LLM call)",
+    type: ApplicationCommandType.ChatInput,
+    contexts,
+  },
+  {
+    name: 'program',
+    description: 'Run a team program by name (no LLM call), or show or remove it',
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      {
+        name: 'name',
+        description: 'The program (from /programs)',
+        type: ApplicationCommandOptionType.String,
+        required: true,
+        max_length: 48,
+      },
+      {
+        name: 'args',
+        description: 'param=value … to run it with, or show, or remove',
+        type: ApplicationCommandOptionType.String,
+        required: false,
+        max_length: 2000,
+      },
+      { ...fileOption, description: 'An input file for the run (default: the files it was saved with)' },
+    ],
+    contexts,
+  },
+  {
+    name: 'schedule',
+    description: 'Run a team program on a schedule; each run posts a new thread in this channel',
+    type: ApplicationCommandType.ChatInput,
+    options: [
+      { name: 'program', description: 'The team program (from /programs)', type: ApplicationCommandOptionType.String, required: true, max_length: 64 },
+      { name: 'when', description: 'e.g. every Monday at 9, daily at 08:00, every 2 hours, or a cron line', type: ApplicationCommandOptionType.String, required: true, max_length: 200 },
+      { name: 'only_when', description: 'Post only when: it changed, or a condition such as refunds > 5 %', type: ApplicationCommandOptionType.String, required: false, max_length: 200 },
+      { name: 'params', description: 'Parameter values, e.g. region=EU days=7', type: ApplicationCommandOptionType.String, required: false, max_length: 500 },
+    ],
+    contexts,
+  },
+  {
+    name: 'schedules',
+    description: "This channel's schedules; resume a paused one",
+    type: ApplicationCommandType.ChatInput,
+    options: [{ name: 'resume', description: 'The id of a paused schedule to run again (e.g. s3)', type: ApplicationCommandOptionType.String, required: false, max_length: 64 }],
+    contexts,
+  },
+  {
+    name: 'unschedule',
+    description: 'Remove a schedule of this channel',
+    type: ApplicationCommandType.ChatInput,
+    options: [{ name: 'id', description: 'The schedule id (from /schedules, e.g. s3)', type: ApplicationCommandOptionType.String, required: true, max_length: 64 }],
     contexts,
   },
   {

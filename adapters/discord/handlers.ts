@@ -18,7 +18,7 @@ import { describe, replyEphemeral } from './surface.js';
 import { checkAccess } from './incoming.js';
 
 /** The slash commands that are requests to the pipeline. */
-const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory'] satisfies RequestKind[]);
+const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'schedule', 'schedules', 'unschedule'] satisfies RequestKind[]);
 
 /** Handles one interaction; never throws. */
 export async function onInteraction(ctx: IngressContext, interaction: Interaction): Promise<void> {
@@ -95,6 +95,25 @@ function commandFields(interaction: ChatInputCommandInteraction): Partial<Discor
     case 'memory': {
       const forget = interaction.options.getString('forget')?.trim();
       return { text: forget ? `forget ${forget}` : '' };
+    }
+    case 'schedule': {
+      // the pipeline reads one line: `<program> [name=value …] <when> [only when …]`
+      const get = (name: string) => fromDiscordText(interaction.options.getString(name) ?? '', interaction.channel).trim();
+      const onlyWhen = get('only_when').replace(/^only (?:when|if)\s+/i, '');
+      return { text: [get('program'), get('params'), get('when'), onlyWhen ? `only when ${onlyWhen}` : ''].filter(Boolean).join(' ') };
+    }
+    case 'schedules': {
+      const resume = interaction.options.getString('resume')?.trim();
+      return { text: resume ? `resume ${resume}` : '' };
+    }
+    case 'unschedule':
+      return { text: interaction.options.getString('id', true).trim() };
+    case 'programs':
+      return { text: '' };
+    case 'program': {
+      const file = interaction.options.getAttachment(FILE_OPTION);
+      const args = fromDiscordText(interaction.options.getString('args') ?? '', interaction.channel).trim();
+      return { text: `${interaction.options.getString('name', true).trim()} ${args}`.trim(), files: file ? [{ name: file.name, url: file.url, bytes: file.size }] : [] };
     }
     default: {
       const run = interaction.options.getString('run')?.trim() ?? '';

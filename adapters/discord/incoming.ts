@@ -86,7 +86,7 @@ export function checkAccess(lists: AccessLists, who: { userId: string; roleIds: 
 export function discordIncoming(settings: { access: AccessLists; historyLimit: number }): IncomingPort<DiscordAnswer> {
   return {
     platform: 'discord',
-    names: { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program' },
+    names: { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' },
     access(request) {
       const origin = request.origin as DiscordOrigin;
       return checkAccess(settings.access, { userId: request.who.userId, roleIds: request.who.roleIds ?? [] }, { guildId: origin.guildId, channelId: request.where.channel, parentId: origin.parentId });

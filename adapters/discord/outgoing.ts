@@ -24,6 +24,7 @@ import { finalStatus, headerMessage, oneLine, threadName, workingState, type Out
 import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
 import type { Logger } from './log.js';
+import { openScheduledThread } from './scheduled-thread.js';
 
 /** Posting on a surface (it never throws). */
 function surfaceOutput(surface: Surface): ThreadOutput<Outgoing, Message> {
@@ -213,6 +214,7 @@ export function discordOutgoing(app: App, config: Config, log: { info(...m: unkn
     platform: 'discord',
 
     async openThread(request) {
+      if (request.scheduled) return openScheduledThread(ctx, client, request);
       const { origin, place, kind } = partsOf(request);
       const replies = repliesOf(origin)!;
       const fetched = await channelById(client, place.channelId);

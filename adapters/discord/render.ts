@@ -22,6 +22,7 @@ import { chatOf } from '../../src/chat/run-chat.js';
 import { TRIGGER_WORDS } from '../../src/chat/progress-text.js';
 import { candidatesNotice, confirmedBy } from '../../src/chat/settle-view.js';
 import { choiceRows, feedbackRow } from './choice-buttons.js';
+import { programMark } from '../../src/programs/text.js';
 
 /**
  * Characters in one message's content.
@@ -74,6 +75,8 @@ export function workingState(inThread: boolean, position: number, note?: string)
 
 /** The header's final status: success or failure, attempts, run id. */
 export function finalStatus(run: Run): string {
+  const mark = programMark(run);
+  if (mark) return `${neutraliseFences(oneLine(mark.text, 400))} · run \`${run.id}\``;
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   const confirmed = confirmedBy(run);
@@ -224,7 +227,7 @@ export function memoryOfferMessage(offer: MemoryOffer): Outgoing {
 
 /** The last message of a job in the thread: its outcome, the line naming its workspace (`workspace`, plain) and the buttons. */
 export function finalMessage(run: Run, workspace?: string): Outgoing {
-  const hint = 'Reply in this thread to improve it with your feedback (attached files go to the sandbox).';
+  const hint = programMark(run)?.ok === false ? 'Reply in this thread to adapt it (attached files go to the sandbox).' : 'Reply in this thread to improve it with your feedback (attached files go to the sandbox).';
   const line = workspace ? `\n${neutraliseFences(oneLine(workspace, 600))}` : '';
   const candidates = candidatesNotice(run);
   const head = cutChars(`${finalStatus(run)}\n${hint}${line}`, MESSAGE_CHARS);

@@ -8,7 +8,8 @@
 import { capText, neutraliseFences, statusLine } from '../../src/chat/format.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
-import { candidatesNotice, confirmedBy } from '../../src/chat/settle-view.js';
+import { candidatesNotice, choicesOf, confirmedBy, SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
+import { programMark } from '../../src/programs/text.js';
 import { choiceKeys, choiceKeysHint, offeredChoices, RERUN_KEY } from '../../src/chat/choice-keys.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
 import { madeAttempts } from '../../src/history/attempts.js';
@@ -92,6 +93,8 @@ export function fitted(build: (chars: number) => MatrixMessage): MatrixMessage {
 
 /** A run's outcome in one line, e.g. `✅ Success · 2 attempts · run r-1`. */
 export function finalState(run: Run): string {
+  const mark = programMark(run);
+  if (mark) return `${boundLine(mark.text, 400)} · run ${run.id}`;
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   const why = boundLine(run.error ?? run.status, 300);
@@ -160,7 +163,8 @@ export const matrixMarkup: ThreadMarkup<MatrixMessage> = {
   final(run, workspace) {
     const keys = choiceKeys(run);
     const candidates = candidatesNotice(run);
-    const hint = `React ${RERUN_KEY} to ${run.status === 'generated' ? 'run it' : 'run it again'}; reply in this thread to improve it (files you send in the thread go to the sandbox).`;
+    const save = choicesOf(run).some((c) => c.id === SAVE_PROGRAM_CHOICE) ? ' To keep it as a team program (run again by name, no LLM call): `!program save <name>` in this thread.' : '';
+    const hint = `React ${RERUN_KEY} to ${run.status === 'generated' ? 'run it' : 'run it again'}; reply in this thread to improve it (files you send in the thread go to the sandbox).${save}`;
     const extra = { content: { [RUN_KEY]: run.id, [CHOICES_KEY]: offeredChoices(keys) }, reactions: [...keys.filter((k) => k.seeded).map((k) => k.key), RERUN_KEY] };
     return fitted((chars) => lines([strong(finalState(run)), ...(candidates ? noticeParts(candidates, chars) : []), ...(keys.length ? [line(choiceKeysHint(keys))] : []), line(hint), ...(workspace ? [line(boundLine(workspace, 600))] : [])], extra));
   },

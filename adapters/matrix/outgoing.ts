@@ -70,6 +70,13 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
     platform: 'matrix',
     async openThread(request) {
       const kind = request.kind === 'generate' ? 'generate' : 'run';
+      if (request.scheduled) {
+        // no message asked for it (a schedule's tick): the bot's own message in the room roots the thread
+        const root = await transport.post({ roomId: request.where.channel }, lines([line(request.text)]));
+        if (!root) return undefined;
+        const chat = { thread: { channel: request.where.channel, thread: root }, kind } as const;
+        return { thread: thread({ roomId: request.where.channel, root, key: root, replyTo: root, files: [] }), chat };
+      }
       // a thread cannot start inside another (https://spec.matrix.org/v1.11/client-server-api/#threading)
       if (request.where.thread) return void (await tell(request, `Start a run in the room's timeline, not inside a thread (a reply in a run's thread improves that run).`));
       const root = origin(request).event;

@@ -1,5 +1,7 @@
 /**
- * Slash commands: `/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory` (requests to the pipeline) and `/usage`
+ * Slash commands: `/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/schedule`, `/schedules`,
+ * `/unschedule` (requests to the pipeline) and `/usage`
+ * Slash commands: `/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/programs`, `/program` (requests to the pipeline) and `/usage`
  * (admins), under the names of `slack.commands`. Each is acked within Slack's 3 s with what only
  * the requester should see (requesters.ts); work happens after.
  */
@@ -17,7 +19,7 @@ import { answerCommand, ephemeral } from './requesters.js';
 const USAGE_MAX_CHARS = 2900;
 
 /** The commands that are requests to the pipeline. */
-const REQUEST_COMMANDS = ['run', 'generate', 'history', 'show', 'remember', 'memory'] as const satisfies readonly RequestKind[];
+const REQUEST_COMMANDS = ['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'schedule', 'schedules', 'unschedule'] as const satisfies readonly RequestKind[];
 
 /** Registers the commands on a Bolt app, under the names of `slack.commands`. */
 export function registerCommands(app: BoltApp, ctx: SlackContext): void {
@@ -37,9 +39,13 @@ export function registerCommands(app: BoltApp, ctx: SlackContext): void {
   });
 }
 
-/** A slash command as a request (`/history`, `/show` and `/memory` are not deduplicated: reading twice, or forgetting twice, is harmless). */
+/**
+ * A slash command as a request (`/history`, `/show`, `/memory` and `/programs` are not
+ * deduplicated: reading twice, or forgetting twice, is harmless; `/program` is, since it may run a
+ * program or remove one).
+ */
 function commandRequest(kind: (typeof REQUEST_COMMANDS)[number], command: SlashCommand) {
-  const starts = kind === 'run' || kind === 'generate' || kind === 'remember';
+  const starts = kind === 'run' || kind === 'generate' || kind === 'remember' || kind === 'program' || kind === 'schedule';
   return slackRequest(kind, {
     team: command.team_id,
     channel: command.channel_id,

@@ -13,7 +13,7 @@ import type { SlackCommandNames } from './settings.js';
 export const MANIFEST_FILE = new URL('../../../adapters/slack/manifest.yml', import.meta.url);
 
 /** The default name each manifest entry has, by command kind. */
-const DEFAULT_NAMES: SlackCommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program' };
+const DEFAULT_NAMES: SlackCommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' };
 
 /**
  * The manifest text with the configured command names and, when `publicUrl` is given, request URLs

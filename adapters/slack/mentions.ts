@@ -3,7 +3,9 @@
  * requirement (slash commands carry no files): a message that mentions the app in a channel
  * (`app_mention`: https://docs.slack.dev/reference/events/app_mention), or a message sent to the
  * app directly (`message.im`). The text without the app's mention is the requirement; attached
- * files become input files. A mention inside a run's thread is a reply (replies.ts).
+ * files become input files. A mention inside a run's thread is a reply (replies.ts). A mention whose
+ * text starts with the program command (`@code-agent /program revenue-by-region REGION=EU`) runs that
+ * team program with the files attached (a slash command carries none).
  */
 import type { App as BoltApp } from '@slack/bolt';
 import type { SlackContext } from './context.js';
@@ -27,11 +29,14 @@ const LEADING_MENTIONS = /^(\s*<@[A-Z0-9]+(?:\|[^>]*)?>[\s,:]*)+/;
 
 /** Hands the run a message asks for to the pipeline; the user is answered ephemerally (usage, refusal, busy, queued). */
 export async function startFromMessage(ctx: SlackContext, msg: StartingMessage): Promise<void> {
-  const request = slackRequest('run', {
+  const text = fromSlackText(msg.text.replace(LEADING_MENTIONS, '')).trim();
+  const command = ctx.settings.commands.program;
+  const program = text === command || text.startsWith(`${command} `);
+  const request = slackRequest(program ? 'program' : 'run', {
     team: msg.team,
     channel: msg.channel,
     user: msg.user,
-    text: fromSlackText(msg.text.replace(LEADING_MENTIONS, '')).trim(),
+    text: program ? text.slice(command.length).trim() : text,
     deliveryId: msg.eventId ? `slack:event:${msg.eventId}` : undefined,
     files: msg.files,
   });

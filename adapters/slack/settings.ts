@@ -47,6 +47,9 @@ export interface SlackCommandNames {
   usage: string;
   remember: string;
   memory: string;
+  schedule: string;
+  schedules: string;
+  unschedule: string;
   programs: string;
   program: string;
 }

@@ -11,7 +11,8 @@ import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type Slac
 import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { choicesOf, confirmedBy } from '../../src/chat/settle-view.js';
+import { choicesOf, confirmedBy, SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
+import { programMark } from '../../src/programs/text.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
 export function whoAsked(run: Pick<Run, 'requestedBy' | 'chat' | 'meta'>): string {
@@ -26,6 +27,8 @@ export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'chat' |
 
 /** The final status of a run for its channel message. */
 export function finalStatus(run: Run): string {
+  const mark = programMark(run);
+  if (mark) return inlineText(mark.text, 400);
   const n = madeAttempts(run);
   const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
   const confirmed = confirmedBy(run);
@@ -103,6 +106,9 @@ export function improvingText(attempt: number, total: number, reason: string): s
 
 /** The thread's last message. */
 export function finalText(run: Run): string {
+  const mark = programMark(run);
+  if (mark?.ok) return `*Done*: ${inlineText(mark.text, 400)}. Reply in this thread to improve it.`;
+  if (mark) return fencedSection(run.error ?? 'failed', `*Done*: ${inlineText(mark.text.split(':')[0]!, 300)}. Reply in this thread to adapt it. Reason:`, 3000, 12).text;
   const confirmed = confirmedBy(run);
   if (confirmed) return `✅ *Done*: ${inlineText(confirmed, 200)}. Reply in this thread to improve it.`;
   if (run.status === 'success') return `✅ *Done*: success after ${madeAttempts(run)} attempt(s). Reply in this thread to improve it.`;
@@ -137,7 +143,7 @@ export const CHOICE_ACTION_PREFIX = 'ca_choice:';
 /** Action id of the 👍/👎 feedback buttons; each button's value is `<choice id>|<run id>`. */
 export const FEEDBACK_ACTION = 'ca_feedback';
 
-/** The choice buttons of a run, then Re-run (`Run` for generated code) and Improve, then 👍/👎 (feedback buttons). */
+/** The choice buttons of a run, then Re-run (`Run` for generated code) and Improve, then 👍/👎 (feedback buttons), then "Save as team program". */
 export function runButtons(run: Run): SlackButton[] {
   const choices = choicesOf(run);
   const settle = choices.filter((c) => c.id.startsWith('settle:'));
@@ -148,6 +154,7 @@ export function runButtons(run: Run): SlackButton[] {
     ...choices
       .filter((c) => c.id.startsWith('approve:'))
       .map((c) => ({ actionId: FEEDBACK_ACTION, text: c.label, value: `${c.id}|${run.id}`, feedback: c.id === 'approve:up' ? ('positive' as const) : ('negative' as const) })),
+    ...choices.filter((c) => c.id === SAVE_PROGRAM_CHOICE).map((c) => ({ actionId: `${CHOICE_ACTION_PREFIX}${c.id}`, text: c.label, value: run.id })),
   ];
 }
 

@@ -23,6 +23,8 @@ import type { OpsDeps } from '../health/routes.js';
 import { startOpsIfConfigured } from '../health/start.js';
 import type { OpsServer } from '../health/ops-server.js';
 import { startRetention } from '../history/retention.js';
+import { startSchedules, type SchedulesService } from './schedules-service.js';
+import type { TickJobs } from '../chat/request-jobs.js';
 
 /** Where the service logs (Bolt's logger, the Discord bot's, pino: any with these three). */
 export interface ChatLog {
@@ -62,7 +64,7 @@ export interface ChatService<A> {
 }
 
 /** The jobs of a platform on a app, with its outgoing port (the app's own process, or a worker). */
-export function platformJobs<M, R>(app: App, port: OutgoingPort<M, R>, log: ChatLog): PlatformJobs & { close(): Promise<void> } {
+export function platformJobs<M, R>(app: App, port: OutgoingPort<M, R>, log: ChatLog, ticks?: TickJobs): PlatformJobs & { close(): Promise<void> } {
   const name = port.platform;
   return requestJobs(
     {
@@ -72,6 +74,7 @@ export function platformJobs<M, R>(app: App, port: OutgoingPort<M, R>, log: Chat
       onWarning: (what, err) => log.warn(`${name}: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
     },
     port,
+    ticks,
   );
 }
 
@@ -96,12 +99,15 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
   let memory: MemoryJobQueue | undefined;
   let redis: JobQueue | undefined;
   let queue: ChatQueue;
+  // the tick jobs are known once the schedules start (below); the in-memory queue asks for them then
+  let ticks: TickJobs | undefined;
+  const lateTicks: TickJobs = { run: (port, request, job) => ticks!.run(port, request, job), retry: (request) => ticks!.retry(request) };
   if (queueMode) {
     redis = await JobQueue.open(config, spec.maxQueuePerChannel);
     queue = redis;
   } else {
     await app.executor.check();
-    const jobs = platformJobs(app, spec.outgoing(app), spec.log);
+    const jobs = platformJobs(app, spec.outgoing(app), spec.log, lateTicks);
     memory = new MemoryJobQueue({ [platform]: jobs }, spec.maxQueuePerChannel, (what, err) => spec.log.error(`${platform}: ${what}: ${(err as Error)?.stack ?? String(err)}`));
     queue = memory;
   }
@@ -123,6 +129,15 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
     await queue.close();
     throw err;
   }
+  let schedules: SchedulesService;
+  try {
+    schedules = await startSchedules(app, queueMode ? 'ingress' : 'embedded', admitter, { info: () => undefined, warn: spec.log.warn.bind(spec.log), error: spec.log.error.bind(spec.log) });
+  } catch (err) {
+    await opsServer?.close();
+    await queue.close();
+    throw err;
+  }
+  ticks = schedules.ticks;
   // the chat processes own the store: they sweep it by age (one of them per period, by a lease in the store)
   const r = config.retention;
   const stopRetention = app.keyvStore
@@ -133,7 +148,10 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
         counted: (what) => app.metrics?.retentionDeleted.inc({ what }),
       })
     : () => undefined;
-  const ingress = createIngress({ store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs }, spec.incoming);
+  const ingress = createIngress(
+    { store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs, ...(schedules.commands ? { schedules: schedules.commands } : {}) },
+    spec.incoming,
+  );
   return {
     ingress,
     queueMode,
@@ -144,6 +162,7 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
     },
     async close(graceMs) {
       stopRetention();
+      await schedules.close();
       await opsServer?.close();
       await queue.close(graceMs);
     },

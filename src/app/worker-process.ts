@@ -18,6 +18,17 @@ import { opsDeps } from '../health/parts.js';
 import { startOpsIfConfigured } from '../health/start.js';
 import type { OpsServer } from '../health/ops-server.js';
 import { platformJobs, type ChatLog } from './chat-service.js';
+import { JobQueue } from '../queue/queue.js';
+import { Deliveries } from '../chat/deliveries.js';
+import type { Admitter } from '../chat/admission.js';
+import type { TickJobs } from '../chat/request-jobs.js';
+import { startSchedules, type SchedulesService } from './schedules-service.js';
+
+/** The per-channel queue bound and dedupe time a worker admits ticks with: the first configured platform's. */
+function tickAdmission(config: Config): { maxPerChannel: number; dedupeTtlMs: number } {
+  const p = config.slack ?? config.discord ?? config.matrix;
+  return { maxPerChannel: p?.max_queue_per_channel ?? 5, dedupeTtlMs: (p?.dedupe_ttl_s ?? 3600) * 1000 };
+}
 
 /**
  * A platform's outgoing port for a worker, from the config; undefined when the config does not set
@@ -46,14 +57,29 @@ export async function runWorker(config: Config, outgoing: Record<string, Outgoin
   const app = await createApp(config, { warn: (m) => pino.warn(m) });
   const ports: Array<OutgoingPort<unknown, unknown>> = [];
   let ops: OpsServer | undefined;
+  let tickQueue: JobQueue | undefined;
+  let schedules: SchedulesService | undefined;
   try {
     await app.executor.check();
+    // ticks of schedules are admitted here too (a worker consumes the ticks queue as ingresses do)
+    const admission = tickAdmission(config);
+    tickQueue = await JobQueue.open(config, admission.maxPerChannel);
+    const admitter: Admitter = {
+      deliveries: new Deliveries(app.store, admission.dedupeTtlMs, (err) => log.warn(`deduplication unavailable: ${(err as Error)?.message ?? String(err)}`)),
+      queue: tickQueue,
+      maxRequirementChars: app.agent.maxRequirementChars,
+      onQueueError: (err) => log.error(`could not enqueue a tick: ${(err as Error)?.message ?? String(err)}`),
+      budgets: app.budgets,
+      metrics: app.metrics,
+    };
+    schedules = await startSchedules(app, 'worker', admitter, log);
+    const ticks: TickJobs | undefined = schedules.ticks;
     const platforms: Record<string, PlatformJobs> = {};
     for (const [name, make] of Object.entries(outgoing)) {
       const port = make(config, app, log);
       if (!port) continue;
       ports.push(port);
-      platforms[name] = platformJobs(app, port, log);
+      platforms[name] = platformJobs(app, port, log, ticks);
     }
     if (Object.keys(platforms).length === 0) {
       throw new ConfigError(
@@ -78,6 +104,8 @@ export async function runWorker(config: Config, outgoing: Record<string, Outgoin
     process.stderr.write('code-agent: worker stopping (finishing its running jobs)…\n');
     await worker.close();
   } finally {
+    await schedules?.close();
+    await tickQueue?.close();
     await ops?.close();
     for (const port of ports) await port.close?.().catch(() => undefined);
     await app.close();

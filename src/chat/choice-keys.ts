@@ -1,7 +1,8 @@
 /**
  * A finished run's choices (settle-view.ts {@link choicesOf}) as reaction keys, for a platform whose
  * affordance is a reaction on the run's last message rather than a button (Matrix): 1️⃣ … 🔟 per
- * candidate, ❌ for "Neither", 👍/👎 to approve or reject, and 🔁 to run the latest code again. The
+ * candidate, ❌ for "Neither", 👍/👎 to approve or reject, ✍️ for "Write a new program" (a run that
+ * ran a team program found for its request), and 🔁 to run the latest code again. The
  * meaning of each key is the button's of the same choice on Slack and Discord.
  *
  * Keys are sent fully qualified (U+FE0F where the emoji takes it: the spec's `m.reaction` asks it of
@@ -10,13 +11,13 @@
  * from some emoji and adds them to others) and 👍🏽 means 👍. Platform-neutral: pure functions, our own words.
  */
 import type { Run } from '../history/types.js';
-import { choicesOf, type Choice } from './settle-view.js';
+import { choicesOf, NEW_PROGRAM_CHOICE, type Choice } from './settle-view.js';
 
 /** The key that runs a run's latest code again (`rerun`). */
 export const RERUN_KEY = '🔁';
 /** Candidate `n`'s key is `KEYCAPS[n - 1]`: keycap digits, then 🔟. A candidate past the tenth has none. */
 const KEYCAPS = ['1️⃣', '2️⃣', '3️⃣', '4️⃣', '5️⃣', '6️⃣', '7️⃣', '8️⃣', '9️⃣', '🔟'];
-const OTHER_KEYS: Record<string, string> = { 'settle:neither': '❌', 'approve:up': '👍', 'approve:down': '👎' };
+const OTHER_KEYS: Record<string, string> = { 'settle:neither': '❌', 'approve:up': '👍', 'approve:down': '👎', [NEW_PROGRAM_CHOICE]: '✍️' };
 
 /** One choice of a run with its reaction key. */
 export interface ChoiceKey extends Choice {
@@ -79,5 +80,7 @@ export function choiceKeysHint(keys: ChoiceKey[]): string {
     ? `React ${candidates.slice(0, -1).join(', ')}${candidates.length > 1 ? ' or ' : ''}${candidates.at(-1)} to pick the right answer (no new LLM call)${neither ? `, ${neither.key} if none is` : ''}.`
     : '';
   const verdict = up && down ? `React ${up.key} to approve the answer, ${down.key} if something is wrong.` : '';
-  return [pick, verdict].filter(Boolean).join(' ');
+  const fresh = keys.find((k) => k.id === NEW_PROGRAM_CHOICE);
+  const instead = fresh ? `React ${fresh.key} to have a new program written for the request instead of the team program.` : '';
+  return [pick, verdict, instead].filter(Boolean).join(' ');
 }

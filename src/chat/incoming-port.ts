@@ -41,6 +41,11 @@ import type { MemoryReply } from '../memory/commands.js';
  *   so that its answer is posted in the run's thread by the job side in either mode;
  * - `remember` — a definition for the channel's memory (`text`: the sentence; src/memory/commands.ts);
  * - `memory` — the channel's memory listed, or an entry forgotten (`text`: empty, or `forget <id>`);
+ * - `schedule` — a team program scheduled in the channel (`text`: `<program> <when> [only when …]`);
+ * - `schedules` — the channel's schedules listed (`text`: empty), or one resumed (`resume <id>`);
+ * - `unschedule` — a schedule removed (`text`: its id);
+ * - `tick` — one tick of a schedule (made by the scheduler, never by a platform: `scheduled` says
+ *   which): its program run, posted in a new thread when its gates let it (src/programs/schedules).
  * - `programs` — the channel's team programs listed (src/programs);
  * - `program` — a team program command as typed (`text`: `<name> [param=value …]`, `<name> show`,
  *   `<name> remove`, or `save <name>` in a run's thread): the entry answers `show` and `remove` at
@@ -68,16 +73,20 @@ export type RequestKind =
   | 'programs'
   | 'program'
   | 'program_run'
-  | 'program_save';
+  | 'program_save'
+  | 'schedule'
+  | 'schedules'
+  | 'unschedule'
+  | 'tick';
 
 /** The kinds that become a job on the queue (a turn of the agent on a run). */
-export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'program_run' | 'program_save'>;
+export type JobRequestKind = Extract<RequestKind, 'run' | 'generate' | 'reply' | 'improve' | 'rerun' | 'settle' | 'program_run' | 'program_save' | 'tick'>;
 
 /** The kinds answered at once from the history, without a job. */
 export type QueryRequestKind = Exclude<RequestKind, JobRequestKind>;
 
 /** Every request kind, in the order above (for tests and help texts). */
-export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'program_run', 'program_save'];
+export const REQUEST_KINDS: readonly RequestKind[] = ['run', 'generate', 'reply', 'improve', 'rerun', 'settle', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'program_run', 'program_save', 'schedule', 'schedules', 'unschedule', 'tick'];
 
 /** Whether a kind becomes a job. */
 export function isJobKind(kind: RequestKind): kind is JobRequestKind {
@@ -88,6 +97,7 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
     case 'improve':
     case 'rerun':
     case 'settle':
+    case 'tick':
     case 'program_run':
     case 'program_save':
       return true;
@@ -95,6 +105,9 @@ export function isJobKind(kind: RequestKind): kind is JobRequestKind {
     case 'show':
     case 'remember':
     case 'memory':
+    case 'schedule':
+    case 'schedules':
+    case 'unschedule':
     case 'programs':
     case 'program':
       return false;
@@ -198,6 +211,24 @@ export interface IncomingRequest<O extends RequestOrigin = RequestOrigin> {
   /** When the platform delivered it, ms since the epoch (e.g. the age of an interaction token counts from there). */
   receivedAt: number;
   origin: O;
+  /**
+   * Set on a `tick` only: the schedule and the tick's time (ms since the epoch), and how many ticks
+   * were missed while no scheduler ran (this one runs for them). No person asked and no interaction
+   * waits for an answer: the outgoing port opens its thread in `where.channel` on its own.
+   */
+  scheduled?: ScheduledTick;
+}
+
+/** The tick a `tick` request runs. */
+export interface ScheduledTick {
+  /** The schedule's id (`s3`). */
+  id: string;
+  /** When the tick was due, ms since the epoch. */
+  tickAt: number;
+  /** Ticks missed while no scheduler ran (embedded mode's catch-up at start). */
+  missed?: number;
+  /** The try of this tick, from 2 on: its first try's worker stopped (src/programs/schedules/admit-tick.ts). */
+  retry?: number;
 }
 
 /**
@@ -232,6 +263,9 @@ export interface CommandNames {
   show: string;
   remember: string;
   memory: string;
+  schedule: string;
+  schedules: string;
+  unschedule: string;
   /** `/programs` (Matrix `!programs`). */
   programs: string;
   /** `/program` (Matrix `!program`). */

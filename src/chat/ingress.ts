@@ -15,6 +15,7 @@ import type { LimitKey } from './job-limits.js';
 import { linkedRunId } from './thread-link.js';
 import type { ChannelMemory } from '../memory/channel-memory.js';
 import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';
+import type { ScheduleCommands } from '../programs/schedules/commands.js';
 import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
 import { awaitsSettlement, NEW_PROGRAM_FEEDBACK, parseChoice, ranMatchedProgram } from './settle-view.js';
@@ -43,6 +44,8 @@ export interface IngressDeps {
   maxHistory?: number;
   /** The channels' memory (`/remember`, `/memory`); without it those commands say the store keeps none. */
   memory?: ChannelMemory;
+  /** The channels' schedules (`/schedule`, `/schedules`, `/unschedule`); without them those commands say the store keeps none. */
+  schedules?: ScheduleCommands;
   /** The channels' team programs (`/programs`, `/program …`; src/programs); without it those commands say the store keeps none. */
   programs?: TeamPrograms;
 }
@@ -205,6 +208,20 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
     return port.markup.memory(reply);
   }
 
+  /** `/schedule …`, `/schedules [resume <id>]`, `/unschedule <id>`: as whoever asked (anyone who may use the channel). */
+  async function schedules(request: IncomingRequest, kind: 'schedule' | 'schedules' | 'unschedule'): Promise<A> {
+    if (!deps.schedules) return port.markup.text('This history store keeps no schedules.');
+    const place = { conversationId: request.where.conversation, platform: request.platform, channel: request.where.channel };
+    const names = { schedule: port.names.schedule, schedules: port.names.schedules, unschedule: port.names.unschedule };
+    const who = { userId: request.who.userId, ...(request.who.userName ? { userName: request.who.userName } : {}), ...(request.who.key ? { key: request.who.key } : {}) };
+    const reply =
+      kind === 'schedule'
+        ? await deps.schedules.schedule(place, who, request.text, names)
+        : kind === 'schedules'
+          ? await deps.schedules.schedules(place, request.text, names)
+          : await deps.schedules.unschedule(place, request.text, names);
+    return port.markup.memory(reply);
+  }
   const programs = programRequests<A>({ store: deps.store, programs: deps.programs, port, enqueue, query });
 
   return {
@@ -228,6 +245,13 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
           case 'remember':
           case 'memory':
             return await query(request, requester, () => memory(request, request.kind as 'remember' | 'memory'));
+          case 'schedule':
+          case 'schedules':
+          case 'unschedule':
+            return await query(request, requester, () => schedules(request, request.kind as 'schedule' | 'schedules' | 'unschedule'));
+          case 'tick':
+            // made by the scheduler (src/programs/schedules/admit-tick.ts), never by a platform
+            return { outcome: 'ignored' };
           case 'programs':
             return await programs.program({ ...request, text: '' }, requester);
           case 'program':

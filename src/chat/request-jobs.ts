@@ -19,6 +19,17 @@ import { settleInThread } from './settle-job.js';
 import { saveProgramInThread } from './program-save-job.js';
 import { splitRun } from './program-commands.js';
 
+/**
+ * The ticks of schedules, as jobs (src/programs/schedules: their program run, gates and post). A
+ * process without them refuses a tick job with a clear error.
+ */
+export interface TickJobs {
+  /** Runs one tick with the platform's outgoing port. Never throws for what the program does. */
+  run<M, R>(port: OutgoingPort<M, R>, request: IncomingRequest, job: JobHooks): Promise<void>;
+  /** The tick's worker stopped before it ended: tries it again as a new job (the tick knows what it posted). Never throws. */
+  retry(request: IncomingRequest): Promise<void>;
+}
+
 /** A job of a kind that is answered at once, never queued (a `history` or `show` request). */
 export class NotAJobError extends Error {
   override name = 'NotAJobError';
@@ -30,8 +41,9 @@ const FAILED = '❌ Failed';
 /**
  * The job runner of one platform (of the app's in-memory queue, or of a queue worker).
  * @param deps the agent, the store and where warnings go (run-job.ts)
+ * @param ticks the ticks of schedules (none: a tick job fails saying so)
  */
-export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>): PlatformJobs & { close(): Promise<void> } {
+export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>, ticks?: TickJobs): PlatformJobs & { close(): Promise<void> } {
   /** A turn on the run a request names (its id, else its thread's). */
   async function onRun(request: IncomingRequest, turn: (runId: string) => TurnRequest, job: JobHooks): Promise<void> {
     const { conversation, thread: threadKey } = request.where;
@@ -61,6 +73,9 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>): P
         return onRun(request, (runId) => ({ kind: 'rerun', runId }), job);
       case 'settle':
         return settleInThread(deps, port, request);
+      case 'tick':
+        if (!ticks) throw new Error(`this process runs no schedules (its store keeps none): tick ${request.deliveryId ?? ''}`);
+        return ticks.run(port, request, job);
       case 'program_run': {
         const opened = await port.openThread(request);
         if (!opened) return;
@@ -74,6 +89,9 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>): P
       case 'show':
       case 'remember':
       case 'memory':
+      case 'schedule':
+      case 'schedules':
+      case 'unschedule':
       case 'programs':
       case 'program':
         throw new NotAJobError(`a ${request.kind} request is answered at once, never queued (${request.platform})`);
@@ -87,6 +105,11 @@ export function requestJobs<M, R>(deps: RunJobDeps, port: OutgoingPort<M, R>): P
 
     async interrupted(data: ChatJobData): Promise<InterruptNotice | undefined> {
       const request = data.payload as IncomingRequest;
+      if (request.kind === 'tick') {
+        // a tick is tried again, not said to be interrupted: its run knows what was posted
+        await ticks?.retry(request);
+        return undefined;
+      }
       const ref = data.thread;
       const stored = ref?.runId !== undefined ? await deps.store.getRun(request.where.conversation, ref.runId) : undefined;
       const { run: ended, ended: hadEnded } = await markInterrupted(deps.store, stored);

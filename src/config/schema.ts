@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { PIN_PATTERN, WORKSPACE_MAX_BYTES, WORKSPACE_MAX_CONVERSATION_BYTES, WORKSPACE_MAX_FILES } from './defaults.js';
 import { toolsSchema } from './tools-schema.js';
 import { memorySchema } from './memory-schema.js';
+import { schedulesSchema } from './schedules-schema.js';
 
 /** Empty strings (from `${VAR}` with VAR unset) count as "not set". */
 const optionalString = z
@@ -181,6 +182,9 @@ export const slackCommandsSchema = z
     usage: slashCommand('/usage'),
     remember: slashCommand('/remember'),
     memory: slashCommand('/memory'),
+    schedule: slashCommand('/schedule'),
+    schedules: slashCommand('/schedules'),
+    unschedule: slashCommand('/unschedule'),
     programs: slashCommand('/programs'),
     program: slashCommand('/program'),
   })
@@ -189,7 +193,7 @@ export const slackCommandsSchema = z
 
 export const slackSchema = z
   .object({
-    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program' }),
+    commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' }),
     bot_token: optionalString,
     signing_secret: optionalString,
     /** Set → Socket Mode (no public URL needed). */
@@ -288,6 +292,8 @@ export const configSchema = z
       .default({ max_files: WORKSPACE_MAX_FILES, max_bytes: WORKSPACE_MAX_BYTES, max_conversation_bytes: WORKSPACE_MAX_CONVERSATION_BYTES }),
     /** Channel memory (docs/memory.md): bounds per conversation, and how much of a prompt it may take. */
     memory: memorySchema.default(memorySchema.parse({})),
+    /** Schedules of team programs (docs/programs.md): the channels' time zone and how many each may have. */
+    schedules: schedulesSchema.default(schedulesSchema.parse({})),
     store: z
       .object({
         url: z.string().default('sqlite://data/history.sqlite'),

@@ -9,6 +9,8 @@ import type { UsageLedger } from './usage.js';
 import { SqlUsageLedger, USAGE_TABLE, type SqlRunner } from './usage-sql.js';
 import { memoryTable, SqlMemory } from './memory-sql.js';
 import type { MemoryBackend } from './memory.js';
+import { schedulesTable, SqlSchedules } from './schedules-sql.js';
+import type { ScheduleBackend } from './schedules.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS code_agent_run_index (
@@ -25,9 +27,9 @@ CREATE TABLE IF NOT EXISTS code_agent_leases (
   key TEXT PRIMARY KEY,
   owner TEXT NOT NULL,
   expires_at TIMESTAMPTZ NOT NULL
-);${META_TABLE}${USAGE_TABLE}${memoryTable('BIGSERIAL PRIMARY KEY')}`;
+);${META_TABLE}${USAGE_TABLE}${memoryTable('BIGSERIAL PRIMARY KEY')}${schedulesTable('BIGSERIAL PRIMARY KEY')}`;
 
-/** Tables `code_agent_meta` (the format version), `code_agent_run_index`, `code_agent_claims`, `code_agent_leases`, `code_agent_usage` and `code_agent_memory`, created on open. */
+/** Tables `code_agent_meta` (the format version), `code_agent_run_index`, `code_agent_claims`, `code_agent_leases`, `code_agent_usage`, `code_agent_memory` and `code_agent_schedules`, created on open. */
 export class PostgresAtomics implements AtomicOps {
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -164,6 +166,12 @@ export class PostgresAtomics implements AtomicOps {
       if ((err as { code?: string }).code === '42P01') return []; // undefined_table
       throw err;
     }
+  }
+
+  /** Schedules of a conversation are added under a transaction-scoped advisory lock on it. */
+  schedules(): ScheduleBackend {
+    const query: SqlRunner = async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[];
+    return new SqlSchedules(query, (key, fn) => this.underLocks([`code-agent-${key}`], fn));
   }
 
   async close(): Promise<void> {

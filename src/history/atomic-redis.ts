@@ -8,9 +8,11 @@ import type { UsageLedger } from './usage.js';
 import { RedisUsageLedger, type RedisUsageClient } from './usage-redis.js';
 import { RedisMemory, type RedisMemoryClient } from './memory-redis.js';
 import type { MemoryBackend } from './memory.js';
+import { RedisSchedules, type RedisSchedulesClient } from './schedules-redis.js';
+import type { ScheduleBackend } from './schedules.js';
 
 /** The part of node-redis's client used here. */
-export interface RedisLike extends RedisUsageClient, RedisMemoryClient {
+export interface RedisLike extends RedisUsageClient, RedisMemoryClient, RedisSchedulesClient {
   set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   lRange(key: string, start: number, stop: number): Promise<string[]>;
@@ -119,6 +121,10 @@ export class RedisAtomics implements AtomicOps {
       for (const k of page.keys) found.add(k.slice(KEYV_PREFIX.length));
     } while (cursor !== '0');
     return [...found].sort();
+  }
+
+  schedules(): ScheduleBackend {
+    return new RedisSchedules(this.connected);
   }
 
   async close(): Promise<void> {

@@ -15,6 +15,8 @@ import type { UsageLedger } from './usage.js';
 import { SqlUsageLedger, USAGE_TABLE, type SqlRunner } from './usage-sql.js';
 import { memoryTable, SqlMemory } from './memory-sql.js';
 import type { MemoryBackend } from './memory.js';
+import { schedulesTable, SqlSchedules } from './schedules-sql.js';
+import type { ScheduleBackend } from './schedules.js';
 
 /**
  * How long a statement waits for another process's lock on the file, in ms (SQLite's busy
@@ -38,9 +40,9 @@ CREATE TABLE IF NOT EXISTS code_agent_leases (
   key TEXT PRIMARY KEY,
   owner TEXT NOT NULL,
   expires_at INTEGER NOT NULL
-);${META_TABLE}${USAGE_TABLE}${memoryTable('INTEGER PRIMARY KEY AUTOINCREMENT')}`;
+);${META_TABLE}${USAGE_TABLE}${memoryTable('INTEGER PRIMARY KEY AUTOINCREMENT')}${schedulesTable('INTEGER PRIMARY KEY AUTOINCREMENT')}`;
 
-/** Tables `code_agent_meta` (the format version), `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` (expiry in ms since the epoch), `code_agent_usage` and `code_agent_memory`, created on open. */
+/** Tables `code_agent_meta` (the format version), `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` (expiry in ms since the epoch), `code_agent_usage`, `code_agent_memory` and `code_agent_schedules`, created on open. */
 export class SqliteAtomics implements AtomicOps {
   private constructor(private readonly db: sqlite3.Database) {}
 
@@ -145,6 +147,10 @@ export class SqliteAtomics implements AtomicOps {
       if (/no such table/.test((err as Error).message)) return [];
       throw err;
     }
+  }
+
+  schedules(): ScheduleBackend {
+    return new SqlSchedules(this.query);
   }
 
   /** Runs one statement; `?NNN` binds the NNN-th parameter (https://sqlite.org/lang_expr.html#varparam), `$1` would be a name. */

@@ -10,6 +10,7 @@
 
 import { MemoryUsageLedger, type UsageLedger } from './usage.js';
 import { InProcessMemory, type MemoryBackend } from './memory.js';
+import { InProcessSchedules, type ScheduleBackend } from './schedules.js';
 
 /** Atomic operations of one backend; every method is safe across processes sharing the store. */
 export interface AtomicOps {
@@ -50,6 +51,8 @@ export interface AtomicOps {
    * reads key names only, never values (export and retention walk the store with it).
    */
   keys(prefix: string): Promise<string[]>;
+  /** The schedules on the same backend (see `schedules.ts`). */
+  schedules(): ScheduleBackend;
   /** Closes the connection this object opened (not the Keyv adapter's). */
   close(): Promise<void>;
 }
@@ -64,6 +67,7 @@ export class MemoryAtomics implements AtomicOps {
   private version: number | undefined;
   /** The Map the Keyv store keeps its keys in (set by the history store built on it). */
   source: Map<string, unknown> | undefined;
+  private readonly channelSchedules = new InProcessSchedules();
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
@@ -120,6 +124,10 @@ export class MemoryAtomics implements AtomicOps {
       .filter((k) => k.startsWith(full))
       .map((k) => k.slice(KEYV_NAMESPACE.length + 1))
       .sort();
+  }
+
+  schedules(): ScheduleBackend {
+    return this.channelSchedules;
   }
 
   async close(): Promise<void> {}

@@ -26,6 +26,7 @@ import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
 import { KeyvWorkspaces } from './workspace-keyv.js';
 import type { UsageLedger } from './usage.js';
 import { MemoryFullError, withDeadlines, type MemoryBackend } from './memory.js';
+import { ScheduleFullError, schedulesWithDeadlines, type ScheduleBackend } from './schedules.js';
 import { ProgramRefusedError, type ProgramBackend } from './programs.js';
 import { KeyvPrograms } from './programs-keyv.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
@@ -69,6 +70,8 @@ export class KeyvHistoryStore implements HistoryStore {
   /** The channel memory on the store's backend, each operation within the store's deadline. */
   readonly memory: MemoryBackend;
 
+  /** The schedules on the store's backend, each operation within the store's deadline. */
+  readonly schedules: ScheduleBackend;
   /** The team programs on the store's backend (`programs-keyv.ts`), each operation within the store's deadline. */
   readonly programs: ProgramBackend;
 
@@ -100,6 +103,7 @@ export class KeyvHistoryStore implements HistoryStore {
       settle: (id, key, counts) => this.call('record usage', () => ledger.settle(id, key, counts)),
     };
     this.memory = withDeadlines(atomics.memory(), (what, fn, passRefusals) => this.call(what, fn, passRefusals));
+    this.schedules = schedulesWithDeadlines(atomics.schedules(), (what, fn, passRefusals) => this.call(what, fn, passRefusals));
     this.programs = new KeyvPrograms(this.keyv, atomics, (what, fn, passRefusals) => this.call(what, fn, passRefusals));
   }
 
@@ -316,7 +320,7 @@ export class KeyvHistoryStore implements HistoryStore {
     try {
       return await Promise.race([fn(), deadline]);
     } catch (err) {
-      if (passRefusals && (err instanceof MemoryFullError || err instanceof ProgramRefusedError)) throw err;
+      if (passRefusals && (err instanceof MemoryFullError || err instanceof ScheduleFullError || err instanceof ProgramRefusedError)) throw err;
       try {
         this.failureListener?.(what);
       } catch {

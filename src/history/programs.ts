@@ -204,6 +204,8 @@ export interface Schedule {
   workGate: boolean;
   createdBy: string;
   createdByName?: string;
+  /** The key its creator is counted under (budgets, usage; `IncomingRequest.who.key`), when the platform scopes user ids. */
+  createdByKey?: string;
   /** ISO 8601. */
   createdAt: string;
   /** Set when three ticks in a row failed (or a person paused it): why, and when. */
@@ -224,4 +226,14 @@ export interface ScheduleState {
   failures: number;
   /** Whether the failure of the current streak was posted already (a failure is posted once). */
   failurePosted?: boolean;
+  /**
+   * A tick whose thread was opened but whose post did not end (its worker stopped): a retry of that
+   * tick posts in this thread instead of opening another. Cleared when the tick ends.
+   */
+  open?: { tickAt: string; runId: string; thread: { channel: string; thread?: string } };
+  /** The times (ISO 8601) of the newest ticks handled (at most 50): a retried tick found here does nothing. */
+  handled?: string[];
+  /** Ticks handled so far, and those posted (a new thread each). */
+  ticks?: number;
+  posted?: number;
 }

@@ -8,8 +8,9 @@
 import { isProcessGone, thisProcess } from './process-identity.js';
 import type { HistoryStore, Run } from './types.js';
 import type { UsageLedger } from './usage.js';
-import type { MemoryBackend } from './memory.js';
 import type { ProgramBackend } from './programs.js';
+import type { MemoryBackend } from './memory.js';
+import type { ScheduleBackend } from './schedules.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
 /** The `error` of a run found interrupted. */
@@ -37,6 +38,10 @@ export class StaleRunRecovery implements HistoryStore {
 
   get memory(): MemoryBackend | undefined {
     return this.inner.memory;
+  }
+
+  get schedules(): ScheduleBackend | undefined {
+    return this.inner.schedules;
   }
 
   get programs(): ProgramBackend | undefined {

@@ -7,6 +7,7 @@ import type { InputProfile, RunAgreement, RunChecks, TokenUsage } from './run-pa
 import type { UsageLedger } from './usage.js';
 import type { Candidate, RunApproval, RunSettlement } from './candidates.js';
 import type { MemoryBackend, MemoryExample } from './memory.js';
+import type { ScheduleBackend } from './schedules.js';
 import type { ProgramBackend, RunProgram } from './programs.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
 
@@ -242,6 +243,11 @@ export interface HistoryStore {
    * in a store that keeps none.
    */
   readonly memory?: MemoryBackend;
+  /**
+   * The schedules of team programs in the same store (`schedules.ts`; what runs them:
+   * `src/programs/schedules`). Absent in a store that keeps none.
+   */
+  readonly schedules?: ScheduleBackend;
   /**
    * The team programs in the same store (`programs.ts`; saving, running and fitting them:
    * src/programs). Absent in a store that keeps none.

@@ -119,8 +119,10 @@ class BrokerSession {
     return this.records;
   }
 
+  /** Keeps a call's record, its summary redacted like what comes back (a reason may quote a server). */
   private record(r: ToolCallRecord): void {
-    if (this.records.length < MAX_RECORDS) this.records.push(r);
+    const redactor = this.policy?.redactor;
+    if (this.records.length < MAX_RECORDS) this.records.push(redactor ? { ...r, summary: redactor.redactText(r.summary) } : r);
   }
 
 
@@ -193,7 +195,7 @@ class BrokerSession {
       agents: this.agents,
       signal: this.ended.signal,
     });
-    this.record(httpRecord(method, label, out.failure ? `${out.status} ${out.failure}` : out.status, out.bytes, performance.now() - started));
+    this.record(httpRecord(method, label, out.failure ? `${out.status} ${out.failure}` : out.status, out.bytes, performance.now() - started, out.answer));
   }
 
   /** `CONNECT host:port`: checked like a request (method aside), then TLS with the host's certificate. */

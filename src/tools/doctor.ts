@@ -22,6 +22,8 @@ export interface SourceReport {
   role?: { name: string; privileges: string[] };
   /** The loud sentence for a role that may do more than read and is allowed to. */
   warning?: string;
+  /** How to make the role a reader: a heading, then one SQL statement each. */
+  fix?: string[];
 }
 
 /** The tools part of the doctor's report. */
@@ -49,7 +51,7 @@ export async function toolsReport(toolbox: Toolbox): Promise<ToolsReport> {
       const base = { name, where: sourceWhere(source.url), conversations: describeConversations(source.conversations) };
       try {
         const inspected = await toolbox.sql.engine.inspect(name);
-        const role = inspected ? { role: { name: inspected.role.role, privileges: inspected.role.privileges } } : {};
+        const role = inspected ? { role: { name: inspected.role.role, privileges: inspected.role.privileges }, ...(inspected.fix?.length ? { fix: inspected.fix } : {}) } : {};
         if (inspected && !inspected.usable) return { ...base, ...role, ok: false, error: inspected.warning };
         await toolbox.sql.engine.ping(name, AbortSignal.timeout(PING_TIMEOUT_MS));
         return { ...base, ...role, ok: true, ...(inspected?.warning ? { warning: inspected.warning } : {}) };
@@ -78,6 +80,7 @@ export function formatTools(r: ToolsReport): string {
     const bad = s.role && s.role.privileges.length && !s.ok ? `: ${s.error}` : `: does not answer: ${s.error}`;
     lines.push(`  sql ${s.name.padEnd(8)}${s.ok ? 'ok ' : 'BAD'}  ${s.where}; used by ${s.conversations}${role}${s.ok ? '' : bad}`);
     if (s.warning) lines.push(`              WARNING: ${s.warning}`);
+    for (const line of s.fix ?? []) lines.push(`              ${line}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -12,12 +12,13 @@ export function shortUrl(url: URL): string {
  * The record of an HTTP call: `GET api.example.com/v1/rates → 200, 2.1 KB, 84 ms`, or
  * `GET evil.example.com/ → refused: …`.
  * @param outcome the status, or the reason it was refused or failed
+ * @param answer the SHA-256 of what the program was handed, when the server answered
  */
-export function httpRecord(method: string, target: string, outcome: number | string, bytes: number, durationMs: number): ToolCallRecord {
+export function httpRecord(method: string, target: string, outcome: number | string, bytes: number, durationMs: number, answer?: string): ToolCallRecord {
   const ms = Math.round(durationMs);
   const ok = typeof outcome === 'number' && outcome < 400;
   const tail = typeof outcome === 'number' ? `${outcome}, ${formatBytes(bytes)}, ${ms} ms` : `${outcome} (${ms} ms)`;
-  return { tool: 'http', summary: `${method} ${target} → ${tail}`, ok, durationMs: ms, bytes };
+  return { tool: 'http', summary: `${method} ${target} → ${tail}`, ok, durationMs: ms, bytes, ...(answer ? { answer } : {}) };
 }
 
 /** Most tool calls listed in the feedback to the model. */

@@ -20,11 +20,12 @@ export interface SqlEngine {
   ping(name: string, signal?: AbortSignal): Promise<void>;
   /**
    * What the source's role may do beyond reading (`privileges` empty for a reader); undefined for
-   * a source without a role (SQLite). `usable` is false when the source refuses the role.
+   * a source without a role (SQLite). `usable` is false when the source refuses the role; `fix`
+   * holds the lines that say how to make it a reader (a heading, then one SQL statement each).
    * @throws {Error} when it cannot be read
    */
-  inspect(name: string): Promise<{ role: { role: string; privileges: string[] }; usable: boolean; warning?: string } | undefined>;
-  /** Says, through `warn`, each source whose role may do more than read. Never throws. */
+  inspect(name: string): Promise<{ role: { role: string; privileges: string[] }; usable: boolean; warning?: string; fix?: string[] } | undefined>;
+  /** Says, through `warn`, each source whose role may do more than read, with the statements that fix it. Never throws. */
   announce(warn: (message: string) => void): Promise<void>;
   close(): Promise<void>;
 }

@@ -67,7 +67,7 @@ describe('candidates', () => {
     expect(onlyDe!.artifacts.map((a) => a.name)).toEqual(['de.txt']);
     expect(allRows).toMatchObject({ n: 3, programs: [2], output: 'DE 14\nFR 9\nIT 6\n' });
     expect(allRows!.reading).toBe('columns items · all rows · per country · sum');
-    expect(choicesOf(run).map((c) => c.id)).toEqual(['settle:1', 'settle:2', 'settle:3', 'settle:neither', 'approve:up', 'approve:down']);
+    expect(choicesOf(run).map((c) => c.id)).toEqual(['settle:1', 'settle:2', 'settle:3', 'settle:neither', 'approve:up', 'approve:down', 'program:save']);
     expect(candidatesNotice(run)!.lines[0]).toBe('[1] attempt 1');
   });
 
@@ -109,7 +109,7 @@ describe('settle', () => {
     expect(memory.map((e) => [e.kind, e.example?.runId, e.example?.code])).toEqual([['example', run.id, ONLY_DE]]);
     expect(await agent.memory!.list('slack:T1:C2')).toEqual([]);
     // a settled run offers 👍/👎 only, and cannot be settled again
-    expect(choicesOf(stored).map((c) => c.id)).toEqual(['approve:up', 'approve:down']);
+    expect(choicesOf(stored).map((c) => c.id)).toEqual(['approve:up', 'approve:down', 'program:save']);
     await expect(agent.settle('slack:T1:C1', run.id, 2, { id: 'U3' })).rejects.toThrow('settled already by Ann');
   });
 

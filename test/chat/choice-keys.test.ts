@@ -35,6 +35,17 @@ describe('choice keys', () => {
     expect(choiceKeysHint([])).toBe('');
   });
 
+  it('a run that ran a team program found for its request offers ✍️ for "Write a new program", the button\'s choice', () => {
+    const ran = { id: 'r-2', status: 'success', candidates: [], program: { name: 'p', version: 1, approvedBy: 'U1', approvedAt: '', params: {}, attempt: 1, matched: true }, attempts: [{ index: 1, trigger: 'rerun', code: 'print(1)', result: { success: true }, usage: {}, createdAt: '' }] } as unknown as Run;
+    const keys = choiceKeys(ran);
+    expect(keys.find((k) => k.id === 'program:new')?.key).toBe('✍️');
+    expect(choiceKeysHint(keys)).toContain('React ✍️ to have a new program written for the request instead of the team program.');
+    expect(isAppKey('✍')).toBe(true);
+    // once improved, the run's answer is no longer the program's: no ✍️
+    const improved = { ...ran, attempts: [...ran.attempts, { index: 2, trigger: 'feedback', code: 'print(2)', result: { success: true } }] } as unknown as Run;
+    expect(choiceKeys(improved).map((k) => k.id)).not.toContain('program:new');
+  });
+
   it('a candidate past the tenth has no key (the others keep theirs)', () => {
     expect(keyOfChoice('settle:10')).toBe('🔟');
     expect(keyOfChoice('settle:11')).toBeUndefined();

@@ -46,12 +46,12 @@ describe('help', () => {
     expect(top.code).toBe(0);
     expect(top.stderr).toBe('');
     expect(top.stdout).toMatch(/^Usage: code-agent \[options\] \[command\]/);
-    expect(top.stdout).toMatch(/run \[options\] <requirement\.\.\.>[\s\S]*doctor[\s\S]*model/);
+    expect(top.stdout).toMatch(/run \[options\] \[requirement\.\.\.\][\s\S]*doctor[\s\S]*model/);
     expect(top.stdout).toContain('Without a command, code-agent starts an interactive session');
     const run = await cli(['help', 'run']);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/^Usage: code-agent run \[options\] <requirement\.\.\.>/);
+    expect(run.stdout).toMatch(/^Usage: code-agent run \[options\] \[requirement\.\.\.\]/);
     expect(run.stdout).toContain('-f, --file <path>');
     expect(run.stdout).toMatch(/Exit codes: 0 success, 1 .*\n?.*2 usage, config or sandbox error, 130 cancelled/);
     const fetch = await cli(['help', 'model', 'fetch']);

@@ -194,7 +194,7 @@ describe('options', () => {
     for (const args of [['run', '--max-retries', '21', 'x'], ['run', '--max-retries', '-1', 'x'], ['run', '--bogus', 'x']]) {
       const r = await runCli(args, dir);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('Usage: code-agent run [options] <requirement...>');
+      expect(r.stderr).toContain('Usage: code-agent run [options] [requirement...]');
       expect(r.stderr).not.toContain('Commands:');
     }
     expect((await runCli(['run', '--max-retries', '21', 'x'], dir)).stderr).toContain('expected a whole number from 0 to 20');

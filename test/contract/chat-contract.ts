@@ -287,6 +287,41 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       }, 90_000);
     });
 
+    it('team programs: a run saved by name runs again with no LLM call, marked as the team program; /programs, show, a bad value and files that do not fit are said before anything runs; remove', async () => {
+      const sales = Buffer.from('region,units\nEU,2\nEU,3\nUS,3\n');
+      chat.llm.enqueue(py('import csv\nDAYS = 7\nREGION = "EU"\nrows = list(csv.DictReader(open("sales.csv")))\nprint(f"{REGION} over {DAYS} days: " + str(sum(int(r["units"]) for r in rows if r["region"] == REGION)))'));
+      const t = await (await chat.run('units sold in the EU over the last 7 days', { file: { name: 'sales.csv', data: sales } })).thread();
+      expect((await chat.finals(t, 1))[0]).toMatch(/success|Success/);
+      expect(chat.text(t)).toContain('EU over 7 days: 5');
+      await chat.saveProgram(t, 'units-by-region');
+      const until = Date.now() + 30_000;
+      while (!chat.text(t).includes('Saved as team program') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(chat.text(t)).toMatch(/Saved as team program .units-by-region. v1/);
+      expect(await chat.programs()).toMatch(/units-by-region v1 · approved by/);
+      const asked = chat.llm.requests.length;
+      // run by name with values: a new thread, no LLM call, the team's mark
+      const ran = await (await chat.program('units-by-region REGION=US DAYS=30')).thread();
+      const [final] = await chat.finals(ran, 1);
+      expect(final).toMatch(/team program .units-by-region. v1, approved by/);
+      expect(chat.text(ran)).toContain('US over 30 days: 3');
+      expect(chat.llm.requests.length).toBe(asked);
+      // show: its code, inputs and parameters
+      const shown = await (await chat.program('units-by-region show')).answer();
+      for (const part of ['DAYS', 'REGION', 'csv.DictReader', 'sales.csv', 'v1']) expect(shown).toContain(part);
+      // a value that cannot be read is refused, with an example
+      expect(await (await chat.program('units-by-region DAYS=soon')).answer()).toMatch(/DAYS takes a whole number \(int\); \\?"soon\\?" was not read as a number\. For example: DAYS=8/);
+      // files that do not fit: said before anything runs
+      const misfit = await (await chat.program('units-by-region', { file: { name: 'sales.csv', data: Buffer.from('area,units\nEU,1\n') } })).thread();
+      await chat.finals(misfit, 1);
+      expect(chat.text(misfit)).toMatch(/do not fit team program .units-by-region. v1, so nothing was run/);
+      expect(chat.text(misfit)).toMatch(/sales\.csv has no column .region./);
+      expect(chat.text(misfit)).not.toMatch(/over \d+ days/);
+      expect(chat.llm.requests.length).toBe(asked);
+      // removed by anyone who may use the channel; no longer listed
+      expect(await (await chat.program('units-by-region remove')).answer()).toMatch(/Removed team program .units-by-region./);
+      expect(await chat.programs()).toMatch(/No team programs in this channel yet/);
+    }, 180_000);
+
     // queue mode only: an embedded app's jobs die with it (its runs are ended when next read, test/history)
     if (name.includes('queue')) it('a worker killed mid-run: the thread says so and the run ends failed', async () => {
       chat.llm.enqueue(py('import time; time.sleep(30); print("never")'));

@@ -48,6 +48,20 @@ export interface ChatDriver {
   offered(thread: string): boolean;
   /** Presses the latest offer's Remember button in the thread, as user 2. */
   pressRemember(thread: string): Promise<void>;
+  /** `/programs` as user 2; returns the answer. */
+  programs(): Promise<string>;
+  /**
+   * `/program <args>` as user 1 (`file`: with a file: on Slack a mention `@app /program …`, on
+   * Matrix the file then `!program …`); `answer` is what the requester was told, `thread` the new
+   * thread of a run.
+   */
+  program(args: string, o?: { file?: GivenFile }): Promise<Started>;
+  /**
+   * Saves a thread's run as a team program the way the platform offers it: Slack and Discord press
+   * the final message's "Save as team program" button (which asks for the name) and reply
+   * `save program <name>`; Matrix sends `!program save <name>` in the thread.
+   */
+  saveProgram(thread: string, name: string): Promise<void>;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   /**

@@ -67,6 +67,22 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
       const forget = /^forget\s+(\S+)$/.exec(args.trim());
       return deferredAnswer(discord.slash('memory', forget ? { forget: forget[1]! } : {}, from(2)).id);
     },
+    programs: async () => deferredAnswer(discord.slash('programs', {}, from(2)).id),
+    async program(args, o = {}) {
+      const [name, ...rest] = args.trim().split(/\s+/);
+      const i = discord.slash('program', { name: name!, ...(rest.length ? { args: rest.join(' ') } : {}) }, from(1), o.file ? { file: o.file } : {});
+      return {
+        answer: () => deferredAnswer(i.id),
+        thread: () => discord.waitFor(() => i.originalMessageId && discord.world.channels.has(i.originalMessageId) && i.originalMessageId, 30_000, 'the thread'),
+      };
+    },
+    async saveProgram(thread, name) {
+      const final = finalMessages(thread).at(-1)!;
+      const ids = (final.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((r) => r.components.map((c) => c.custom_id));
+      const i = await discord.click(final, ids.find((id) => id.endsWith(':program:save'))!, from(1, thread));
+      await discord.waitFor(() => i.callbacks.length > 0 || i.originalMessageId, 20_000, 'the answer to Save as team program');
+      discord.say(`save program ${name}`, from(1, thread));
+    },
     offered: (thread) => offers(thread).length > 0,
     async pressRemember(thread) {
       const offer = offers(thread).at(-1)!;

@@ -67,6 +67,18 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
     removeFile: (root, name) => ask(`!show ${runIdOf(root)} remove ${name}`),
     remember: (text) => ask(`!remember ${text}`),
     memory: (args = '') => ask(`!memory ${args}`.trim(), w.bob),
+    programs: () => ask('!programs', w.bob),
+    async program(args, o = {}) {
+      if (o.file) await send(w.alice, { msgtype: 'm.file', body: o.file.name, ...(await upload(w.alice, o.file)) });
+      const root = await send(w.alice, { msgtype: 'm.text', body: `!program ${args}` });
+      return {
+        answer: async () => String((await t.waitFor(() => t.answersTo(root)[0], 30_000, 'the answer')).content.body),
+        thread: async () => (await t.waitFor(() => t.inThread(root).some((e) => e.sender === w.botUser.userId), 30_000, 'the thread'), root),
+      };
+    },
+    async saveProgram(root, name) {
+      await send(w.alice, { msgtype: 'm.text', body: `!program save ${name}`, ...inThread(root) });
+    },
     offered: (root) => offers(root).length > 0,
     async pressRemember(root) {
       // Matrix has no buttons: the offer says to send !remember with its sentence (its code block)

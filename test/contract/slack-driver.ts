@@ -91,6 +91,39 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
     remember: (text) => slackQuery('/remember', text),
     memory: (args = '') => slackQuery('/memory', args, users[2]),
+    programs: () => slackQuery('/programs', '', users[2]),
+    async program(args, o = {}) {
+      const before = roots().length;
+      const ephBefore = eph();
+      let answer: () => Promise<string>;
+      if (o.file) {
+        const file = slack.hostFile(o.file.name, o.file.data);
+        await event({ type: 'app_mention', user: users[1], channel: 'C_MAIN', text: `<@UBOT> /program ${args}`, ts: `${Date.now() / 1000}`, files: [file] }, false);
+        answer = async () => (eph() > ephBefore ? String(slack.callsOf('chat.postEphemeral').at(-1)!.args.text) : '');
+      } else {
+        const responses = slack.responses.length;
+        const res = await sendCommand(appUrl, SECRET, { command: '/program', text: args, user_id: users[1], user_name: 'u_alice', channel_id: 'C_MAIN', team_id: TEAM, trigger_id: `trig-p-${++seq}`, response_url: slack.responseUrl(`p${seq}`) });
+        const body = typeof res.body === 'object' && res.body ? JSON.stringify(res.body) : '';
+        // acked empty: the answer came later, via response_url
+        answer = async () => body || JSON.stringify((await slack.waitFor(() => slack.responses[responses], 30_000, 'the /program answer')).body);
+      }
+      return {
+        answer,
+        thread: async () => {
+          await slack.waitFor(() => roots().length > before, 30_000, 'the channel message');
+          return String(roots()[before]!.result!.ts);
+        },
+      };
+    },
+    async saveProgram(ts, name) {
+      const final = finalPosts(ts).at(-1)!;
+      const blocks = final.args.blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string; text?: { text?: string } }> }>;
+      const button = blocks.find((b) => b.type === 'actions')!.elements!.find((e) => e.action_id === 'ca_choice:program:save')!;
+      const told = eph();
+      await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.action_id, value: button.value, user: users[1], channel: 'C_MAIN', messageTs: String(final.result?.ts), threadTs: ts }));
+      await slack.waitFor(() => eph() > told, 20_000, 'the answer to Save as team program');
+      await event({ type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: users[1], text: `save program ${name}`, ts: `${Date.now() / 1000}`, thread_ts: ts, parent_user_id: 'UBOT' }, false);
+    },
     offered: (ts) => offers(ts).length > 0,
     async pressRemember(ts) {
       const offer = offers(ts).at(-1)!;

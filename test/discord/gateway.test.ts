@@ -99,7 +99,7 @@ describe('gateway and platform behaviour', () => {
     try {
       const app = discord.world.applicationId;
       const names = await registerCommands({ token: 't', applicationId: app, apiUrl: discord.apiUrl, target: { guildId: '77' } });
-      expect(names).toEqual(['run', 'generate', 'history', 'show', 'remember', 'memory', 'usage']);
+      expect(names).toEqual(['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'schedule', 'schedules', 'unschedule', 'usage']);
       await registerCommands({ token: 't', applicationId: app, apiUrl: discord.apiUrl, target: { global: true } });
       const puts = discord.calls.filter((c) => c.method === 'PUT');
       expect(puts.map((c) => c.path)).toEqual([`/applications/${app}/guilds/77/commands`, `/applications/${app}/commands`]);

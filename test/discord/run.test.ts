@@ -36,8 +36,8 @@ describe('/run', () => {
     const files = messages.find((m) => m.content.startsWith('**Files from attempt 1**'))!;
     expect(files.attachments.map((a) => a.filename)).toContain('plot.png');
     expect(files.files.get('plot.png')!.subarray(1, 4).toString()).toBe('PNG');
-    // Re-run and Improve, then 👍/👎 (a run with an answer can be approved)
-    expect((final!.components as Array<{ components: Array<{ label: string }> }>).map((r) => r.components.map((b) => b.label))).toEqual([['Re-run', 'Improve'], ['👍', '👎']]);
+    // Re-run and Improve, then 👍/👎 (a run with an answer can be approved) and Save as team program
+    expect((final!.components as Array<{ components: Array<{ label: string }> }>).map((r) => r.components.map((b) => b.label))).toEqual([['Re-run', 'Improve'], ['👍', '👎', '💾 Save as team program']]);
     const header = discord.world.messages.get(record.originalMessageId!)!;
     await discord.waitFor(() => header.content.includes('✅ Success'), 10_000, 'header success');
     expect(header.content).toContain('plot squares');

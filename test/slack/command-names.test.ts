@@ -16,7 +16,20 @@ afterEach(async () => {
   world = undefined;
 });
 
-const names = { run: '/code-run', generate: '/code-generate', history: '/code-history', show: '/code-show', usage: '/code-usage', remember: '/code-remember', memory: '/code-memory' };
+const names = {
+  run: '/code-run',
+  generate: '/code-generate',
+  history: '/code-history',
+  show: '/code-show',
+  usage: '/code-usage',
+  remember: '/code-remember',
+  memory: '/code-memory',
+  programs: '/code-programs',
+  program: '/code-program',
+  schedule: '/code-schedule',
+  schedules: '/code-schedules',
+  unschedule: '/code-unschedule',
+};
 
 describe('configurable slash command names', () => {
   it('runs on the configured names and names them in its answers', async () => {
@@ -44,7 +57,20 @@ describe('configurable slash command names', () => {
     expect(() => parseConfig({ slack: { commands: { run: 'run' } } }, {})).toThrow(/slack\.commands\.run: expected a slash command name/);
     expect(() => parseConfig({ slack: { commands: { run: '/Run' } } }, {})).toThrow(/slack\.commands\.run/);
     expect(() => parseConfig({ slack: { commands: { show: '/run' } } }, {})).toThrow(/slack\.commands: the commands need different names/);
-    expect(parseConfig({ slack: {} }, {}).slack!.commands).toEqual({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program' });
+    expect(parseConfig({ slack: {} }, {}).slack!.commands).toEqual({
+      run: '/run',
+      generate: '/generate',
+      history: '/history',
+      show: '/show',
+      usage: '/usage',
+      remember: '/remember',
+      memory: '/memory',
+      programs: '/programs',
+      program: '/program',
+      schedule: '/schedule',
+      schedules: '/schedules',
+      unschedule: '/unschedule',
+    });
   });
 
   it('writes the names and the public URL into the manifest, keeping everything else', () => {
@@ -54,7 +80,20 @@ describe('configurable slash command names', () => {
       settings: { event_subscriptions: { request_url: string } };
       oauth_config: unknown;
     };
-    expect(manifest.features.slash_commands.map((c) => c.command)).toEqual(['/code-run', '/code-generate', '/code-history', '/code-show', '/code-remember', '/code-memory', '/code-usage']);
+    expect(manifest.features.slash_commands.map((c) => c.command)).toEqual([
+      '/code-run',
+      '/code-generate',
+      '/code-history',
+      '/code-show',
+      '/code-remember',
+      '/code-memory',
+      '/code-programs',
+      '/code-program',
+      '/code-schedule',
+      '/code-schedules',
+      '/code-unschedule',
+      '/code-usage',
+    ]);
     expect(new Set(manifest.features.slash_commands.map((c) => c.url))).toEqual(new Set(['https://bot.example.org/slack/events']));
     expect(manifest.settings.event_subscriptions.request_url).toBe('https://bot.example.org/slack/events');
     expect(manifest.oauth_config).toEqual((parse(template) as { oauth_config: unknown }).oauth_config);

@@ -43,21 +43,33 @@ export async function fingerprint(url: string): Promise<string> {
   }
 }
 
+/** What {@link createReader} grants besides the recipe's defaults. */
+export interface ReaderOptions {
+  /** The functions to grant EXECUTE on, as `schema.name(argument types)` (the source's `functions:`). */
+  functions?: string[];
+}
+
 /**
- * Creates the reader role docs/sql-tool.md recommends (its recipe, as written there) and returns
- * the URL that logs in as it (trust auth on loopback: no password).
+ * Creates the reader role docs/sql-tool.md recommends (its recipe, as written there: SELECT on each
+ * ordinary table of public, never a foreign table; no function of the database's own executable
+ * unless granted, now or later; a temp file limit) and returns the URL that logs in as it (trust
+ * auth on loopback: no password).
  */
-export async function createReader(url: string, role = 'reader'): Promise<string> {
+export async function createReader(url: string, role = 'reader', options: ReaderOptions = {}): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const db = (await client.query('SELECT current_database() AS db')).rows[0].db as string;
+    const { db, owner } = (await client.query('SELECT current_database() AS db, pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = current_database()')).rows[0] as { db: string; owner: string };
+    const tables = (await client.query("SELECT format('%I.%I', n.nspname, c.relname) AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY 1")).rows.map((r) => r.t as string);
     await client.query(`
       CREATE ROLE ${role} LOGIN;
       GRANT CONNECT ON DATABASE ${db} TO ${role};
       GRANT USAGE ON SCHEMA public TO ${role};
-      GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${role};
-      ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${role};`);
+      ${tables.length ? `GRANT SELECT ON ${tables.join(', ')} TO ${role};` : ''}
+      REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
+      ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+      ${(options.functions ?? []).map((f) => `GRANT EXECUTE ON FUNCTION ${f} TO ${role};`).join('\n')}
+      ALTER ROLE ${role} SET temp_file_limit = '1GB';`);
   } finally {
     await client.end();
   }

@@ -3,7 +3,8 @@
  * uncompressed answer (`Accept-Encoding: identity`) because it reads the body for secrets, but a
  * server may compress anyway: a gzip'd echo of a credential would pass the redaction untouched and
  * the program would only have to decompress it. So a compressed body is decoded here, within the
- * same byte cap, before it is redacted; an encoding the broker cannot read is refused.
+ * same byte cap, before it is redacted (and so is one sent with a transfer-coding such as
+ * `Transfer-Encoding: gzip, chunked`); an encoding the broker cannot read is refused.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -18,8 +19,17 @@ const DECODERS: Record<string, Decoder> = {
 };
 
 /**
- * Decodes `data` sent with the `Content-Encoding` header `encoding` (a list, applied in order, so
- * undone from the last), into at most `maxBytes` bytes.
+ * The codings of a `Transfer-Encoding` header other than `chunked` (which Node's parser undoes)
+ * and `identity`: `gzip, chunked` → `gzip`. A server may compress with them instead of
+ * `Content-Encoding`, and the body would pass still compressed.
+ */
+export function transferCodings(header: string | undefined): string {
+  return (header ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '' && !/^(chunked|identity)$/i.test(c)).join(', ');
+}
+
+/**
+ * Decodes `data` sent with the `Content-Encoding` (or transfer-coding) header `encoding` (a list,
+ * applied in order, so undone from the last), into at most `maxBytes` bytes.
  * @returns the decoded body, or a sentence saying why it cannot be read (an unknown encoding, a
  *   corrupt stream, or more than `maxBytes` once decoded)
  */
@@ -28,7 +38,8 @@ export async function decodeBody(data: Buffer, encoding: string | undefined, max
   let out = data;
   for (const coding of codings.reverse()) {
     const decode = Object.hasOwn(DECODERS, coding) ? DECODERS[coding] : undefined;
-    if (!decode) return `it is encoded as "${coding.slice(0, 40)}", which the broker cannot read (it reads every answer for secrets)`;
+    // the coding's name is the server's text (an echo of a credential, say): it is not repeated
+    if (!decode) return 'it is encoded in a way the broker cannot read (it reads every answer for secrets, and decodes only gzip, deflate and br)';
     try {
       out = await decode(out, { maxOutputLength: Math.max(1, maxBytes) });
     } catch (err) {

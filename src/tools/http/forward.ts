@@ -7,14 +7,22 @@
  * code — so a server that echoes a credential does not hand it to the program (redact.ts).
  * Method-override headers go on only when the method they name is allowed.
  */
+import { createHash } from 'node:crypto';
 import http, { STATUS_CODES } from 'node:http';
 import https from 'node:https';
-import { decodeBody } from './decode.js';
+import { decodeBody, transferCodings } from './decode.js';
 import type { CheckedTarget } from './policy.js';
 import { REDACTED, type Redactor } from './redact.js';
 
 /** Headers by which frameworks (Rails, Laravel, Express's method-override, ASP.NET) let a request stand for another method. */
 const METHOD_OVERRIDE = new Set(['x-http-method-override', 'x-http-method', 'x-method-override']);
+
+/**
+ * A header name as a server may read it: letter case folded and `_` taken for `-` (CGI and WSGI
+ * servers turn both `X-HTTP-Method-Override` and `X_HTTP_Method_Override` into
+ * `HTTP_X_HTTP_METHOD_OVERRIDE`), so every rule on a header's name holds for each spelling.
+ */
+export const unifiedName = (name: string): string => name.toLowerCase().replaceAll('_', '-');
 /** A refused request's body is read (and thrown away) for at most this long, in ms, so the program gets the refusal and not a reset. */
 const REFUSED_BODY_TIMEOUT_MS = 10_000;
 
@@ -44,6 +52,8 @@ export interface Forwarded {
   bytes: number;
   /** Set when the broker answered instead of the server (a cap, an error): why. */
   failure?: string;
+  /** SHA-256 (hex) of the status and body handed to the program, when the server answered. */
+  answer?: string;
 }
 
 /** What {@link forward} needs besides the request. */
@@ -95,15 +105,16 @@ async function readBody(req: http.IncomingMessage, max: number, uploads: Uploads
 }
 
 function outgoingHeaders(req: http.IncomingMessage, target: CheckedTarget, body: Buffer, methods: ReadonlySet<string>): http.OutgoingHttpHeaders {
-  const named = new Set((req.headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase()));
-  const configured = new Set(Object.keys(target.headers).map((k) => k.toLowerCase()));
+  const named = new Set((req.headers.connection ?? '').split(',').map((s) => unifiedName(s.trim())));
+  const configured = new Set(Object.keys(target.headers).map(unifiedName));
   // a host given credentials answers whole bodies: a piece of an echoed credential is too short to be redacted
   const credentialed = configured.size > 0;
   const headers: http.OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined || HOP_BY_HOP.has(k) || named.has(k) || configured.has(k)) continue;
-    if (credentialed && (k === 'range' || k === 'if-range')) continue;
-    if (METHOD_OVERRIDE.has(k) && [v].flat().some((m) => !methods.has(m.trim().toUpperCase()))) continue;
+    const name = unifiedName(k);
+    if (v === undefined || HOP_BY_HOP.has(name) || named.has(name) || configured.has(name)) continue;
+    if (credentialed && (name === 'range' || name === 'if-range')) continue;
+    if (METHOD_OVERRIDE.has(name) && [v].flat().some((m) => !methods.has(m.trim().toUpperCase()))) continue;
     headers[k] = v;
   }
   const defaultPort = target.scheme === 'https' ? 443 : 80;
@@ -208,7 +219,9 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
       ctx.signal.removeEventListener('abort', onAbort);
       resolve(f);
     };
-    const fail = (status: number, why: string) => {
+    const fail = (status: number, reason: string) => {
+      // a reason may hold the server's own text: redacted like the body before the program or a record sees it
+      const why = ctx.redactor.redactText(reason);
       upstream.destroy();
       answerError(res, status, why);
       finish({ status, bytes: 0, failure: why });
@@ -244,8 +257,10 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
       answer.on('end', async () => {
         if (done) return;
         const received = Buffer.concat(chunks);
-        const encoded = received.length > 0 && answer.headers['content-encoding'] !== undefined; // a HEAD's or a 304's empty body: nothing to decode
-        const decoded = encoded ? await decodeBody(received, answer.headers['content-encoding'], ctx.maxBytes) : received;
+        // transfer-codings first (the last applied), then the content's: a HEAD's or a 304's empty body has nothing to decode
+        const codings = [answer.headers['content-encoding'], transferCodings(answer.headers['transfer-encoding'])].filter((c) => c).join(', ');
+        const encoded = received.length > 0 && codings !== '';
+        const decoded = encoded ? await decodeBody(received, codings, ctx.maxBytes) : received;
         if (done) return;
         if (typeof decoded === 'string') return fail(502, `the response from ${target.host} was refused: ${decoded}`);
         const overTotal = decoded.length > received.length ? ctx.spend(decoded.length - received.length) : undefined;
@@ -258,7 +273,7 @@ export async function forward(req: http.IncomingMessage, res: http.ServerRespons
         // the server's own phrase could carry anything (an echoed credential): the standard one for the code
         res.writeHead(status, STATUS_CODES[status] ?? 'Unknown', headers);
         res.end(req.method === 'HEAD' ? undefined : data);
-        finish({ status, bytes: data.length });
+        finish({ status, bytes: data.length, answer: createHash('sha256').update(`${status}\n`).update(req.method === 'HEAD' ? '' : data).digest('hex') });
       });
     });
     upstream.end(body);

@@ -1,11 +1,14 @@
 /**
  * Keeps the host's configured credentials out of what a server sends back to the program, in every
- * form a server may echo them: as written, in any letter case, JSON-escaped, percent-encoded
- * (`encodeURIComponent`, `+` for spaces, every byte), hex, and base64 (standard and URL-safe) at
- * any alignment inside a longer base64 text. Each configured value counts, and so do its parts: the
+ * form a server may echo them: as written, in any letter case; with any of its characters
+ * percent-encoded (once or repeatedly), JSON-, JavaScript- or HTML-escaped (canonical.ts: the text
+ * is searched with its escapes undone), `+` for spaces; hex; and base64 (standard and URL-safe) at
+ * any alignment inside a longer base64 text, itself escaped or not. Each configured value counts, and so do its parts: the
  * credential after a scheme word (`Bearer abc…` → `abc…`), a Basic credential's decoded
  * `user:password` and password, and each cookie (`name=value` and the value) of a `Cookie` header.
  */
+
+import { Canonical, canonicalText } from './canonical.js';
 
 /** The replacement for a credential. */
 export const REDACTED = '[redacted]';
@@ -19,7 +22,7 @@ const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
 /** A base64 match is widened by up to this many base64 characters on each side (a partial group). */
 const BASE64_EDGE = 4;
 
-/** One form to search for. */
+/** One form to search for, in the text's canonical view (canonical.ts). */
 interface Needle {
   bytes: Buffer;
   /** Matched in any ASCII letter case (every form but base64, whose case is its content). */
@@ -59,16 +62,23 @@ function base64Cores(secret: Buffer): string[] {
   return cores;
 }
 
-/** Every form of `part` to search for. */
+/**
+ * Every form of `part` to search for in a canonical view: the part itself (its escapes undone the
+ * same way, so a percent-, JSON-, JavaScript- or HTML-escaped character anywhere in it matches),
+ * with its spaces as `+` too, its hex, and its base64 cores.
+ */
 function formsOf(part: string): Needle[] {
   const bytes = Buffer.from(part);
-  const json = JSON.stringify(part).slice(1, -1);
-  const percent = encodeURIComponent(part);
-  const text = [part, json, json.replaceAll('/', '\\/'), percent, percent.replaceAll('%20', '+'), [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')];
-  const needles: Needle[] = [...new Set(text)].map((t) => ({ bytes: Buffer.from(t), anyCase: true, edge: 0 }));
+  const plain = canonicalText(part);
+  const text = [plain, Buffer.from(plain.toString('latin1').replaceAll(' ', '+'), 'latin1')];
+  const needles: Needle[] = text.map((t) => ({ bytes: t, anyCase: true, edge: 0 }));
   if (bytes.length * 2 >= MIN_ENCODED_CHARS) needles.push({ bytes: Buffer.from(bytes.toString('hex')), anyCase: true, edge: 0 });
   for (const core of new Set(base64Cores(bytes))) needles.push({ bytes: Buffer.from(core), anyCase: false, edge: BASE64_EDGE });
-  return needles;
+  const seen = new Set<string>();
+  return needles.filter((n) => {
+    const key = `${n.anyCase}:${n.bytes.toString('latin1')}`;
+    return !seen.has(key) && seen.add(key);
+  });
 }
 
 /** A copy of `data` with ASCII letters in lower case (same length, so offsets carry over). */
@@ -96,16 +106,21 @@ export class Redactor {
   /** `data` with every form of every credential replaced by `[redacted]` (the same buffer when none is found). */
   redact(data: Buffer): Buffer {
     if (this.#needles.length === 0 || data.length === 0) return data;
-    const lower = lowerAscii(data);
+    const view = Canonical.of(data);
     const ranges: [number, number][] = [];
-    for (const n of this.#needles) {
-      const haystack = n.anyCase ? lower : data;
-      for (let at = haystack.indexOf(n.bytes); at >= 0; at = haystack.indexOf(n.bytes, at + 1)) {
-        let start = at;
-        let end = at + n.bytes.length;
-        for (let k = 0; k < n.edge && start > 0 && BASE64_CHAR.test(String.fromCharCode(data[start - 1]!)); k++) start--;
-        for (let k = 0; k < n.edge && end < data.length && BASE64_CHAR.test(String.fromCharCode(data[end]!)); k++) end++;
-        ranges.push([start, end]);
+    // the canonical view, and the text as it is (an escape's introducer may sit before a plain form: %616263…)
+    const haystacks = view.bytes === data ? [{ text: data, map: undefined }] : [{ text: view.bytes, map: view }, { text: data, map: undefined }];
+    for (const { text, map } of haystacks) {
+      const lower = lowerAscii(text);
+      for (const n of this.#needles) {
+        const haystack = n.anyCase ? lower : text;
+        for (let at = haystack.indexOf(n.bytes); at >= 0; at = haystack.indexOf(n.bytes, at + 1)) {
+          let start = at;
+          let end = at + n.bytes.length;
+          for (let k = 0; k < n.edge && start > 0 && BASE64_CHAR.test(String.fromCharCode(text[start - 1]!)); k++) start--;
+          for (let k = 0; k < n.edge && end < text.length && BASE64_CHAR.test(String.fromCharCode(text[end]!)); k++) end++;
+          ranges.push(map ? map.original(start, end) : [start, end]);
+        }
       }
     }
     if (ranges.length === 0) return data;

@@ -87,14 +87,15 @@ export class SqlSources {
 
   /**
    * Says, through `warn`, every source whose role may do more than read: allowed (a loud warning)
-   * or refused (every query will be). Reads each PostgreSQL source once; a source that does not
-   * answer is left to its first query to report. Never throws.
+   * or refused (every query will be), each followed by the statements that make it a reader (one
+   * message, one line each). Reads each PostgreSQL source once; a source that does not answer is
+   * left to its first query to report. Never throws.
    */
   async announce(warn: (message: string) => void): Promise<void> {
     await Promise.all(
       this.names.map(async (name) => {
         const found = await this.inspect(name).catch(() => undefined);
-        if (found?.warning) warn(found.warning);
+        if (found?.warning) warn([found.warning, ...(found.fix ?? [])].join('\n'));
       }),
     );
   }

@@ -3,6 +3,7 @@
  * JSON payload, runs on the host against the named source, and goes back as JSON. No URL,
  * password or host name ever enters a body or a record.
  */
+import { createHash } from 'node:crypto';
 import { SqlQueryError, SqlRefusedError, type SqlLimits, type SqlParam, type SqlResult, type SqlSource } from './types.js';
 
 /** Longest query text accepted, in characters. */
@@ -21,7 +22,7 @@ export interface SqlCallOutcome {
   status: number;
   body: object;
   /** e.g. `sql shop: 1 query, 3 rows, 12 ms`; `ok` false for any status but 200; `bytes` of the JSON body; `tool` always `sql`. */
-  record: { tool: 'sql'; summary: string; ok: boolean; durationMs: number; bytes: number };
+  record: { tool: 'sql'; summary: string; ok: boolean; durationMs: number; bytes: number; answer?: string };
 }
 
 /** The payload a program sends: `{source, query, params?}`. */
@@ -59,6 +60,8 @@ export async function handleSqlCall(
       ok: status === 200,
       durationMs: Math.round(performance.now() - started),
       bytes: Buffer.byteLength(JSON.stringify(body)),
+      // what the program was handed (the work gate of schedules compares it between ticks)
+      ...(status === 200 ? { answer: createHash('sha256').update(JSON.stringify(body)).digest('hex') } : {}),
     },
   });
 

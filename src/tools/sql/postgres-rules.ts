@@ -81,6 +81,8 @@ type Tree = unknown;
 export interface NameRef {
   schema?: string;
   name: string;
+  /** SQL syntax that an older server reads as a call of this name (`json_array(…)` before PostgreSQL 16): no error when no function has it. */
+  syntax?: boolean;
 }
 
 /**
@@ -129,22 +131,16 @@ export async function checkPostgresStatement(sql: string, options: StatementChec
   let top = stmts[0]!.stmt as Record<string, Tree>;
   const explain = top.ExplainStmt as { query: Tree; options?: { DefElem: { defname: string; arg?: Tree } }[] } | undefined;
   if (explain) {
-    const analyze = (explain.options ?? []).find((o) => o.DefElem.defname === 'analyze');
-    if (analyze && !isFalse(analyze.DefElem.arg)) {
-      throw new SqlRefusedError('EXPLAIN without ANALYZE', 'EXPLAIN ANALYZE runs the statement: use EXPLAIN without ANALYZE');
+    // any ANALYZE option, whatever its value: the server reads them all and the last one wins (ANALYZE false, ANALYZE true)
+    if ((explain.options ?? []).some((o) => o.DefElem.defname.toLowerCase() === 'analyze')) {
+      throw new SqlRefusedError('EXPLAIN without ANALYZE', 'EXPLAIN ANALYZE runs the statement: use EXPLAIN without ANALYZE (and without an ANALYZE option, whatever its value)');
     }
     top = explain.query as Record<string, Tree>;
   }
   if (!('SelectStmt' in top)) refuseStatement(Object.keys(top)[0] ?? 'unknown');
   const refs: StatementReferences = { functions: [], operators: [], types: [], attributes: [] };
-  walk(top, refs, options.refuseByName ?? true);
+  walk(top, refs, { byName: options.refuseByName ?? true, text: Buffer.from(sql) });
   return refs;
-}
-
-/** Whether an option's argument turns it off (`ANALYZE false`, `ANALYZE off`, `ANALYZE 0`). */
-function isFalse(arg: Tree): boolean {
-  const text = JSON.stringify(arg ?? null).toLowerCase();
-  return /"(false|off)"|"boolval":\{\}|"ival":\{\}|"ival":0/.test(text);
 }
 
 function refuseStatement(node: string): never {
@@ -185,10 +181,42 @@ function names(list: Tree): string[] {
   return list.flatMap((n) => (n && typeof n === 'object' && 'String' in n ? [String((n as { String: { sval?: string } }).String.sval ?? '')] : []));
 }
 
-function walk(node: Tree, refs: StatementReferences, byName: boolean): void {
-  const deniedFunction = (name: string) => byName && isDenied(name);
+/**
+ * SQL/JSON syntax the parser (PostgreSQL 17's) reads as its own node, which a server older than the
+ * syntax reads as a call of a function of that name — the database's own, if it has one
+ * (`json_array(text)` in public on PostgreSQL 15).
+ */
+const SYNTAX_CALLS: Record<string, string> = {
+  JsonArrayConstructor: 'json_array', JsonArrayQueryConstructor: 'json_array', JsonObjectConstructor: 'json_object',
+  JsonArrayAgg: 'json_arrayagg', JsonObjectAgg: 'json_objectagg', JsonParseExpr: 'json', JsonScalarExpr: 'json_scalar',
+  JsonSerializeExpr: 'json_serialize', JsonTable: 'json_table',
+};
+const JSON_FUNC_OPS: Record<string, string> = { JSON_EXISTS_OP: 'json_exists', JSON_QUERY_OP: 'json_query', JSON_VALUE_OP: 'json_value' };
+
+/** What the walk carries: whether to refuse the refusal list by name, and the statement's bytes (locations are byte offsets). */
+interface WalkContext {
+  byName: boolean;
+  text: Buffer;
+}
+
+/**
+ * A function name as the server resolves it: a `pg_catalog.` the grammar added (`json_object(…)`
+ * is `pg_catalog.json_object` to PostgreSQL 17's parser) is dropped unless the statement wrote it,
+ * since an older server's grammar may not add it and then resolves the name in the search path.
+ */
+function functionRef(call: { funcname?: Tree; location?: number }, ctx: WalkContext): NameRef | undefined {
+  const ref = nameRef(call.funcname);
+  if (!ref || ref.schema !== 'pg_catalog') return ref;
+  const at = ctx.text.subarray(Math.max(0, call.location ?? 0), Math.max(0, call.location ?? 0) + 64).toString('utf8');
+  return /^\s*"?pg_catalog"?\s*\./i.test(at) ? ref : { name: ref.name };
+}
+
+const EQUALS: NameRef = { name: '=' };
+
+function walk(node: Tree, refs: StatementReferences, ctx: WalkContext): void {
+  const deniedFunction = (name: string) => ctx.byName && isDenied(name);
   if (Array.isArray(node)) {
-    for (const item of node) walk(item, refs, byName);
+    for (const item of node) walk(item, refs, ctx);
     return;
   }
   if (node === null || typeof node !== 'object') return;
@@ -200,9 +228,14 @@ function walk(node: Tree, refs: StatementReferences, byName: boolean): void {
       if (select.lockingClause?.length) throw new SqlRefusedError('no locking clause', 'FOR UPDATE / FOR SHARE locks rows: not allowed');
     }
     if (key === 'FuncCall') {
-      const ref = nameRef((value as { funcname?: Tree }).funcname);
+      const ref = functionRef(value as { funcname?: Tree; location?: number }, ctx);
       if (ref && deniedFunction(ref.name)) refuseFunction(ref.name);
       if (ref) refs.functions.push(ref);
+    }
+    if (key in SYNTAX_CALLS) refs.functions.push({ name: SYNTAX_CALLS[key]!, syntax: true });
+    if (key === 'JsonFuncExpr') {
+      const name = JSON_FUNC_OPS[String((value as { op?: string }).op)];
+      if (name) refs.functions.push({ name, syntax: true });
     }
     if (key === 'RangeTableSample') {
       const ref = nameRef((value as { method?: Tree }).method);
@@ -212,6 +245,14 @@ function walk(node: Tree, refs: StatementReferences, byName: boolean): void {
     if (key === 'SubLink' || key === 'SortBy') {
       const ref = nameRef(key === 'SubLink' ? (value as { operName?: Tree }).operName : (value as { useOp?: Tree }).useOp);
       if (ref) refs.operators.push(ref);
+      // x IN (SELECT …) compares with = without writing it
+      else if (key === 'SubLink' && (value as { subLinkType?: string }).subLinkType === 'ANY_SUBLINK') refs.operators.push(EQUALS);
+    }
+    // CASE x WHEN y compares with =, and so do JOIN … USING and NATURAL JOIN
+    if (key === 'CaseExpr' && (value as { arg?: Tree }).arg) refs.operators.push(EQUALS);
+    if (key === 'JoinExpr') {
+      const join = value as { usingClause?: Tree[]; isNatural?: boolean };
+      if (join.usingClause?.length || join.isNatural) refs.operators.push(EQUALS);
     }
     if (key === 'typeName' || key === 'TypeName') {
       const ref = nameRef((value as { names?: Tree }).names);
@@ -228,6 +269,6 @@ function walk(node: Tree, refs: StatementReferences, byName: boolean): void {
       for (const name of attributes) if (deniedFunction(name)) refuseFunction(name);
       refs.attributes.push(...(key === 'ColumnRef' ? attributes.slice(1) : attributes));
     }
-    walk(value, refs, byName);
+    walk(value, refs, ctx);
   }
 }

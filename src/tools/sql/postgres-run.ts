@@ -9,9 +9,9 @@
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { jsonRowBytes } from './json-size.js';
-import { quoteIdent } from './pg-catalog.js';
+import { CATALOG_FINGERPRINT, quoteIdent } from './pg-catalog.js';
 import { columnType, identityTypes, type Encoder } from './postgres-values.js';
-import { SqlQueryError, type SqlColumn, type SqlLimits, type SqlParam, type SqlResult } from './types.js';
+import { SqlQueryError, SqlRefusedError, type SqlColumn, type SqlLimits, type SqlParam, type SqlResult } from './types.js';
 
 /** Rows fetched per round trip at most (fewer when the rows are wide: see {@link nextBatch}). */
 const BATCH_ROWS = 1000;
@@ -25,12 +25,27 @@ const HOST_GRACE_MS = 500;
 /** A query the server has not ended this long after the host asked it to loses its connection. */
 const CANCEL_GRACE_MS = 5000;
 
+/** What the statement's session is opened with besides the limits. */
+export interface SessionOptions {
+  /** The schemas names were resolved in by the catalog check, pinned for the statement. */
+  searchPath?: readonly string[];
+  /** `temp_file_limit` to pin (`1GB`): only a superuser role may set it, so only for one. */
+  tempFileLimit?: string;
+  /**
+   * The catalog the statement was checked against: its fingerprint is read in the round trip that
+   * opens the transaction, and when it differs `changed` runs on the same connection, in the same
+   * transaction, before the statement is sent (it reads the catalog again and checks the statement
+   * again, throwing to refuse it).
+   */
+  catalog?: { fingerprint: string; changed(client: pg.PoolClient): Promise<void> };
+}
+
 /**
  * Runs `sql` with `params` ($1, $2…) on a connection of `pool`.
  * @param cancel asks the server to cancel the backend with this pid (a separate connection)
- * @param searchPath the schemas names were resolved in by the catalog check, pinned for the statement
  * @throws {SqlQueryError} the database's refusal or failure (message without URL), or the time limit
  *   (`timedOut`), or `signal` aborting
+ * @throws {SqlRefusedError} what `session.catalog.changed` throws
  */
 export async function runReadOnly(
   pool: pg.Pool,
@@ -39,7 +54,7 @@ export async function runReadOnly(
   params: readonly SqlParam[],
   limits: SqlLimits,
   signal?: AbortSignal,
-  searchPath?: readonly string[],
+  session: SessionOptions = {},
 ): Promise<SqlResult> {
   if (signal?.aborted) throw stoppedError();
   const client = await pool.connect().catch((err: unknown) => {
@@ -65,9 +80,10 @@ export async function runReadOnly(
     }
   };
   try {
-    const setup = (await client.query(sessionSetup(limits.timeoutMs, searchPath))) as unknown as pg.QueryResult[];
+    const setup = (await client.query(sessionSetup(limits.timeoutMs, session))) as unknown as pg.QueryResult[];
     const pinned = setup.at(-1)?.rows[0] as Record<string, unknown> | undefined;
     checkReading(pinned);
+    if (session.catalog && String(pinned?.fingerprint) !== session.catalog.fingerprint) await session.catalog.changed(client);
     const pid = Number(pinned?.pid);
     const stop = (why: 'timeout' | 'abort') => {
       if (stopped) return;
@@ -122,7 +138,7 @@ function checkReading(row: Record<string, unknown> | undefined): void {
 }
 
 /** `SET LOCAL search_path` to the schemas the catalog check resolved names in. */
-function pinnedSearchPath(schemas: readonly string[]): string {
+export function pinnedSearchPath(schemas: readonly string[]): string {
   return `SET LOCAL search_path = ${schemas.length ? schemas.map(quoteIdent).join(', ') : "''"}`;
 }
 
@@ -135,13 +151,14 @@ export function catalogSetup(statements: string): string {
   return ['BEGIN READ ONLY', ...PINNED_READING, statements].join('; ');
 }
 
-/** The transaction and session settings every statement runs under; the last result is the backend pid and the reading settings. */
-function sessionSetup(timeoutMs: number, searchPath?: readonly string[]): string {
+/** The transaction and session settings every statement runs under; the last result is the backend pid, the reading settings and the catalog's fingerprint. */
+function sessionSetup(timeoutMs: number, session: SessionOptions): string {
   const ms = Math.max(1, Math.ceil(timeoutMs));
   return [
     'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
     ...PINNED_READING,
-    ...(searchPath ? [pinnedSearchPath(searchPath)] : []),
+    ...(session.searchPath ? [pinnedSearchPath(session.searchPath)] : []),
+    ...(session.tempFileLimit ? [`SET LOCAL temp_file_limit = '${session.tempFileLimit.replace(/[^0-9A-Za-z]/g, '')}'`] : []),
     `SET LOCAL statement_timeout = ${ms}`,
     `SET LOCAL idle_in_transaction_session_timeout = ${ms + 10_000}`,
     "SET LOCAL TimeZone = 'UTC'",
@@ -149,7 +166,7 @@ function sessionSetup(timeoutMs: number, searchPath?: readonly string[]): string
     "SET LOCAL IntervalStyle = 'postgres'",
     "SET LOCAL bytea_output = 'hex'",
     'SET LOCAL extra_float_digits = 1',
-    `SELECT pg_backend_pid() AS pid, ${READ_BACK}`,
+    `SELECT pg_backend_pid() AS pid, ${READ_BACK}${session.catalog ? `, ${CATALOG_FINGERPRINT} AS fingerprint` : ''}`,
   ].join('; ');
 }
 
@@ -225,8 +242,8 @@ export function connectError(err: unknown): SqlQueryError {
   return new SqlQueryError(`cannot connect to the database: ${reason}`);
 }
 
-function queryError(err: unknown, stopped: 'timeout' | 'abort' | 'bytes' | undefined, limits: SqlLimits): SqlQueryError {
-  if (err instanceof SqlQueryError) return err;
+function queryError(err: unknown, stopped: 'timeout' | 'abort' | 'bytes' | undefined, limits: SqlLimits): SqlQueryError | SqlRefusedError {
+  if (err instanceof SqlQueryError || err instanceof SqlRefusedError) return err;
   if (stopped === 'abort') return stoppedError();
   if (stopped === 'bytes') return new SqlQueryError(`the result passed the byte cap (${limits.maxBytes} bytes) before its rows could be cut: select fewer or smaller columns`);
   const e = err as { code?: string; message?: string; hint?: string; severity?: string };

@@ -1,14 +1,18 @@
 /**
  * A PostgreSQL source: a small connection pool; each statement checked by the rules
  * (postgres-rules.ts), then by the source's own catalog (pg-functions.ts), then run read-only with
- * the settings that decide how its text is read pinned (postgres-run.ts). The catalog and what the
- * role may do (pg-role.ts) are read on first use and kept for {@link CATALOG_TTL_MS}.
+ * the settings that decide how its text is read pinned (postgres-run.ts). The catalog, what the
+ * role may do (pg-role.ts) and what it may reach (pg-reach.ts) are read on first use, again on the
+ * statement's own connection whenever the catalog's fingerprint changed (read with every
+ * statement), and at least every {@link CATALOG_TTL_MS}.
  */
 import pg from 'pg';
 import { formatDescription, type SchemaColumn } from './describe.js';
-import { CATALOG_QUERY, CATALOG_TTL_MS, indexCatalog, type PgCatalog } from './pg-catalog.js';
+import { CATALOG_TTL_MS } from './pg-catalog.js';
 import { checkReferences, UnknownNameError, type FunctionPolicy } from './pg-functions.js';
-import { privilegedSentence, ROLE_QUERY, roleReport, type RoleReport } from './pg-role.js';
+import { TEMP_FILE_LIMIT } from './pg-reach.js';
+import { fixLines, privilegedSentence, type RoleReport } from './pg-role.js';
+import { readSourceState, type SourceState } from './pg-state.js';
 import { checkPostgresStatement, type StatementReferences } from './postgres-rules.js';
 import { catalogSetup, connectError, runReadOnly } from './postgres-run.js';
 import { SqlQueryError, SqlRefusedError, type SqlLimits, type SqlParam, type SqlResult, type SqlSource } from './types.js';
@@ -43,12 +47,6 @@ export interface PostgresSourceOptions {
   privilegedRole?: 'allow' | 'refuse';
 }
 
-/** What the source's first use read: its catalog and its role. */
-interface SourceState {
-  catalog: PgCatalog;
-  role: RoleReport;
-}
-
 /** What {@link PostgresSource.inspect} reports. */
 export interface RoleInspection {
   role: RoleReport;
@@ -56,6 +54,8 @@ export interface RoleInspection {
   usable: boolean;
   /** The sentence to show when the role may do more than read. */
   warning?: string;
+  /** The lines that say how to make the role a reader: a heading, then one SQL statement each (empty for a reader). */
+  fix: string[];
 }
 
 /** A PostgreSQL source (`postgresql://…`). Connects lazily; see {@link SqlSource}. */
@@ -86,7 +86,22 @@ export class PostgresSource implements SqlSource {
   async query(sql: string, params: readonly SqlParam[], limits: SqlLimits, signal?: AbortSignal): Promise<SqlResult> {
     const refs = await checkPostgresStatement(sql);
     const state = await this.#checked(refs);
-    return runReadOnly(this.#pool, (pid) => this.#cancel(pid), sql, params, limits, signal, state.catalog.explicitSearchPath);
+    const searchPath = state.catalog.explicitSearchPath;
+    return runReadOnly(this.#pool, (pid) => this.#cancel(pid), sql, params, limits, signal, {
+      searchPath,
+      tempFileLimit: state.role.superuser ? TEMP_FILE_LIMIT : undefined,
+      catalog: {
+        fingerprint: state.catalog.fingerprint,
+        // the catalog changed since it was read: read it again in the statement's own transaction, and check again
+        changed: async (client) => {
+          const fresh = await readSourceState(client, this.#policy, searchPath).catch((err: unknown) => {
+            throw new SqlQueryError(`cannot read the source's catalog: ${(err as Error).message}`);
+          });
+          this.#state = Promise.resolve(fresh);
+          this.#allowed(fresh, refs, true);
+        },
+      },
+    });
   }
 
   async describe(maxChars?: number, signal?: AbortSignal): Promise<string> {
@@ -105,8 +120,8 @@ export class PostgresSource implements SqlSource {
    */
   async inspect(): Promise<RoleInspection> {
     const { role } = await this.#read(false);
-    if (role.privileges.length === 0) return { role, usable: true };
-    return { role, usable: this.#privilegedAllowed, warning: privilegedSentence(this.name, role, this.#privilegedAllowed) };
+    if (role.privileges.length === 0) return { role, usable: true, fix: [] };
+    return { role, usable: this.#privilegedAllowed, warning: privilegedSentence(this.name, role, this.#privilegedAllowed), fix: fixLines(this.name, role) };
   }
 
   async close(): Promise<void> {
@@ -116,20 +131,31 @@ export class PostgresSource implements SqlSource {
   /** The role allowed and every name of the statement allowed by the catalog (read again once for a name it does not know). */
   async #checked(refs: StatementReferences): Promise<SourceState> {
     let state = await this.#read(false);
-    if (state.role.privileges.length > 0 && !this.#privilegedAllowed) {
-      throw new SqlRefusedError('role', privilegedSentence(this.name, state.role, false));
-    }
     for (let reread = false; ; reread = true) {
       try {
-        checkReferences(refs, state.catalog, this.#policy);
+        this.#allowed(state, refs, reread || Date.now() - state.catalog.loadedAt < RELOAD_AFTER_MS);
         return state;
       } catch (err) {
         if (!(err instanceof UnknownNameError)) throw err;
-        if (reread || Date.now() - state.catalog.loadedAt < RELOAD_AFTER_MS) {
-          throw new SqlRefusedError('function', `${err.message} in this database: use PostgreSQL's own functions and the tables the source describes`);
-        }
         state = await this.#read(true);
       }
+    }
+  }
+
+  /**
+   * Refuses the statement when the role may do more than read (and the source does not allow it) or
+   * a name is not allowed by the catalog.
+   * @param final a name the catalog does not know is refused (else {@link UnknownNameError} asks for a re-read)
+   */
+  #allowed(state: SourceState, refs: StatementReferences, final: boolean): void {
+    if (state.role.privileges.length > 0 && !this.#privilegedAllowed) {
+      throw new SqlRefusedError('role', privilegedSentence(this.name, state.role, false));
+    }
+    try {
+      checkReferences(refs, state.catalog, this.#policy);
+    } catch (err) {
+      if (!(err instanceof UnknownNameError) || !final) throw err;
+      throw new SqlRefusedError('function', `${err.message} in this database: use PostgreSQL's own functions and the tables the source describes`);
     }
   }
 
@@ -137,7 +163,7 @@ export class PostgresSource implements SqlSource {
   async #read(fresh: boolean): Promise<SourceState> {
     const cached = this.#state && (await this.#state.catch(() => undefined));
     if (cached && !fresh && Date.now() - cached.catalog.loadedAt < CATALOG_TTL_MS) return cached;
-    const reading = readState(this.#pool);
+    const reading = readState(this.#pool, this.#policy);
     this.#state = reading;
     reading.catch(() => {
       if (this.#state === reading) this.#state = undefined;
@@ -157,17 +183,15 @@ export class PostgresSource implements SqlSource {
   }
 }
 
-/** Reads the catalog and the role in one round trip, in a read-only transaction rolled back after. */
-async function readState(pool: pg.Pool): Promise<SourceState> {
+/** Reads the catalog, the role and what it may reach in one round trip, in a read-only transaction rolled back after. */
+async function readState(pool: pg.Pool, policy: FunctionPolicy): Promise<SourceState> {
   const client = await pool.connect().catch((err: unknown) => {
     throw connectError(err);
   });
   let healthy = false;
   try {
-    const statements = `SET LOCAL statement_timeout = ${CATALOG_TIMEOUT_MS}; ${CATALOG_QUERY}; ${ROLE_QUERY}`;
-    const results = (await client.query(catalogSetup(statements))) as unknown as pg.QueryResult[];
-    const tail = results.slice(-6);
-    const state = { catalog: indexCatalog(tail.slice(0, 5).map((r) => r.rows)), role: roleReport(tail[5]?.rows[0]) };
+    await client.query(catalogSetup(`SET LOCAL statement_timeout = ${CATALOG_TIMEOUT_MS}`));
+    const state = await readSourceState(client, policy);
     await client.query('ROLLBACK');
     healthy = true;
     return state;

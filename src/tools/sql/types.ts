@@ -93,10 +93,11 @@ export interface SqlSource {
   /** Checks the source answers (`SELECT 1`). @throws {SqlQueryError} with the reason when it does not. */
   ping(signal?: AbortSignal): Promise<void>;
   /**
-   * What the source's role may do beyond reading (PostgreSQL; a SQLite file has no role).
+   * What the source's role may do beyond reading (PostgreSQL; a SQLite file has no role), and
+   * `fix`: the lines that say how to make it a reader (a heading, then one SQL statement each).
    * @throws {SqlQueryError} when the server cannot be read
    */
-  inspect?(): Promise<{ role: { role: string; privileges: string[] }; usable: boolean; warning?: string }>;
+  inspect?(): Promise<{ role: { role: string; privileges: string[] }; usable: boolean; warning?: string; fix?: string[] }>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,68 @@
+/**
+ * A thread for a schedule's tick on Discord (src/programs/schedules): no interaction asked for it,
+ * so the bot posts its own header message in the schedule's channel and starts a thread from it
+ * (a channel where threads cannot be started gets the run in place, under the header). The header
+ * is edited to the run's final status when the tick ends.
+ */
+import type { Client, Message } from 'discord.js';
+import type { ChatThread } from '../../src/chat/port.js';
+import type { IncomingRequest } from '../../src/chat/incoming-port.js';
+import type { Run, RunChat } from '../../src/history/types.js';
+import type { BotContext } from './context.js';
+import { discordMarkup } from './markup.js';
+import { finalStatus, oneLine, threadName, type Outgoing } from './render.js';
+import { cutChars } from '../../src/text/cut.js';
+import { ChannelSurface, describe, editChannelMessage, NO_MENTIONS, toOptions } from './surface.js';
+import { sendableById, startThreadFrom } from './worker-channels.js';
+import { inputFiles } from './attachments.js';
+import { downloadLimits } from './context.js';
+
+/** Discord's message length. */
+const MESSAGE_CHARS = 2000;
+
+/** The header of a scheduled run: what runs, for whom it was scheduled (never a ping), and its state. */
+export function scheduledHeader(request: IncomingRequest, state: string): Outgoing {
+  return { content: cutChars(`**Scheduled** by <@${request.who.userId}>\n> ${oneLine(request.text, 300)}\n${state}`, MESSAGE_CHARS) };
+}
+
+/**
+ * Opens a tick's thread (see the module comment). Never throws.
+ * @returns undefined when the bot cannot post in the channel (logged)
+ */
+export async function openScheduledThread(ctx: BotContext, client: Client, request: IncomingRequest): Promise<{ thread: ChatThread<Outgoing, Message>; chat: RunChat } | undefined> {
+  const channel = await sendableById(client, request.where.channel);
+  if (!channel) {
+    ctx.logger.warn(`schedule ${request.scheduled?.id}: cannot post in channel ${request.where.channel}`);
+    return undefined;
+  }
+  let first: Message;
+  try {
+    first = await channel.send({ ...toOptions(scheduledHeader(request, '⏳ Working…')), allowedMentions: NO_MENTIONS });
+  } catch (err) {
+    ctx.logger.warn(`schedule ${request.scheduled?.id}: posting in channel ${request.where.channel} failed: ${describe(err)}`);
+    return undefined;
+  }
+  let threadId: string | undefined;
+  let surface = new ChannelSurface(channel, ctx.logger);
+  try {
+    const thread = await startThreadFrom(client, first, threadName(request.text));
+    threadId = thread.id;
+    surface = new ChannelSurface(thread, ctx.logger);
+  } catch (err) {
+    ctx.logger.warn(`schedule ${request.scheduled?.id}: starting a thread failed (the run is posted in place): ${describe(err)}`);
+  }
+  const where = threadId ?? request.where.channel;
+  const chat: RunChat = { thread: { channel: where }, ...(threadId ? {} : { inPlace: true }), kind: 'run', header: { channel: first.channelId, message: first.id } };
+  const thread: ChatThread<Outgoing, Message> = {
+    ref: { channel: where },
+    key: threadId,
+    output: { post: (msg) => surface.post(msg), edit: async (m, msg) => void (await surface.edit(m, msg)) },
+    markup: discordMarkup,
+    inputs: () => inputFiles(downloadLimits(ctx.settings), surface, []),
+    async ended(run: Run | undefined, failure: string | undefined) {
+      const state = run ? finalStatus(run) : `⚠️ ${failure ?? 'failed'}`;
+      await editChannelMessage(client, first.channelId, first.id, scheduledHeader(request, state), ctx.logger).catch(() => undefined);
+    },
+  };
+  return { thread, chat };
+}
