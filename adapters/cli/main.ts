@@ -20,6 +20,7 @@ import { DEFAULT_LOCAL_MODEL, KNOWN_MODELS, userModelsDir } from '../../src/llm/
 import { fetchKnownModel } from '../../src/llm/model-fetch.js';
 import { InputError } from '../../src/config/errors.js';
 import { MAX_AGENT_RETRIES, slackSchema } from '../../src/config/schema.js';
+import { addStoreCommands } from './store-command.js';
 import { configOption, PROGRAM_HELP_AFTER, RETRIES_HELP, RUN_HELP_AFTER, unknownCommand } from './help-text.js';
 
 function parseRetries(value: string): number {
@@ -296,6 +297,7 @@ export function buildProgram(): Command {
     });
 
   // a word that is no command reaches the action of the program (or of slack, discord), which says
+  addStoreCommands(program, (opts) => configFrom({ ...program.opts<{ config?: string }>(), ...stripUndefined(opts) }));
   // it is unknown; set last: subcommands copy these settings when they are made
   for (const command of [program, slack, discord]) command.allowExcessArguments(true);
   return program;

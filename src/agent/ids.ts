@@ -6,7 +6,5 @@ export function newRunId(): string {
   return `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
-/** A conversation id made safe as one path segment. */
-export function safeSegment(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || '_';
-}
+/** A conversation id made safe as one path segment (kept with the history, which deletes outputs too). */
+export { safeSegment } from '../history/ids.js';

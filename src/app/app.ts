@@ -30,6 +30,8 @@ export interface App {
   llm: LlmProvider;
   executor: Executor;
   store: HistoryStore;
+  /** The store as opened from `store.url` (its export, import and retention work on it); absent when a store was passed in. */
+  keyvStore?: KeyvHistoryStore;
   agent: Agent;
   /** The tools programs may call (tools.http, tools.sql), per conversation. */
   tools: Toolbox;
@@ -108,7 +110,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     await store.close();
     if (!overrides.llm) await rawLlm.dispose?.(); // a provider passed in belongs to the caller
   };
-  return { config, llm, executor, store, agent, tools, artifactRoot, metrics, usage, budgets, close };
+  const keyvStore = inner instanceof KeyvHistoryStore ? inner : undefined;
+  return { config, llm, executor, store, ...(keyvStore ? { keyvStore } : {}), agent, tools, artifactRoot, metrics, usage, budgets, close };
 }
 
 /** `limits.budgets` as {@link Budgets} takes them. */

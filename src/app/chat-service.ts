@@ -22,6 +22,7 @@ import { opsDeps } from '../health/parts.js';
 import type { OpsDeps } from '../health/routes.js';
 import { startOpsIfConfigured } from '../health/start.js';
 import type { OpsServer } from '../health/ops-server.js';
+import { startRetention } from '../history/retention.js';
 import { startSchedules, type SchedulesService } from './schedules-service.js';
 import type { TickJobs } from '../chat/request-jobs.js';
 
@@ -137,6 +138,16 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
     throw err;
   }
   ticks = schedules.ticks;
+  // the chat processes own the store: they sweep it by age (one of them per period, by a lease in the store)
+  const r = config.retention;
+  const stopRetention = app.keyvStore
+    ? startRetention(app.keyvStore, { runsDays: r.runs_days, filesDays: r.files_days }, r.sweep_every_min * 60_000, {
+        artifactRoot: app.artifactRoot,
+        log: (m) => spec.log.info(m),
+        warn: (m) => spec.log.warn(m),
+        counted: (what) => app.metrics?.retentionDeleted.inc({ what }),
+      })
+    : () => undefined;
   const ingress = createIngress(
     { store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs, ...(schedules.commands ? { schedules: schedules.commands } : {}) },
     spec.incoming,
@@ -150,6 +161,7 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
       return memory?.size ?? 0;
     },
     async close(graceMs) {
+      stopRetention();
       await schedules.close();
       await opsServer?.close();
       await queue.close(graceMs);

@@ -302,6 +302,25 @@ export const configSchema = z
       })
       .strict()
       .default({ url: 'sqlite://data/history.sqlite', data_dir: 'data' }),
+    /**
+     * How long runs and files are kept (docs/store.md). Unset (the default): kept until the
+     * workspace bounds evict files or someone deletes a run; memory and team programs are kept until forgotten.
+     */
+    retention: z
+      .object({
+        /** Runs (records, workspaces, outputs) unchanged for more days are deleted. */
+        runs_days: z.number().int().min(1).max(36_500).optional(),
+        /** Workspace files and outputs of runs unchanged for more days are deleted; the run records stay. */
+        files_days: z.number().int().min(1).max(36_500).optional(),
+        /** Minutes between two sweeps (one per cluster sharing a store). */
+        sweep_every_min: int(60, 1, 10_080),
+      })
+      .strict()
+      .refine((r) => r.runs_days === undefined || r.files_days === undefined || r.files_days <= r.runs_days, {
+        message: 'files_days must be at most runs_days (a deleted run has no files)',
+        path: ['files_days'],
+      })
+      .default({ sweep_every_min: 60 }),
     log: z
       .object({
         level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

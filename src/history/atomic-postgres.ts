@@ -4,7 +4,7 @@
  * overwrites an expired claim (https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT).
  */
 import pg from 'pg';
-import type { AtomicOps } from './atomic.js';
+import { KEYV_NAMESPACE, META_TABLE, VERSION_SQL, type AtomicOps } from './atomic.js';
 import type { UsageLedger } from './usage.js';
 import { SqlUsageLedger, USAGE_TABLE, type SqlRunner } from './usage-sql.js';
 import { memoryTable, SqlMemory } from './memory-sql.js';
@@ -27,9 +27,9 @@ CREATE TABLE IF NOT EXISTS code_agent_leases (
   key TEXT PRIMARY KEY,
   owner TEXT NOT NULL,
   expires_at TIMESTAMPTZ NOT NULL
-);${USAGE_TABLE}${memoryTable('BIGSERIAL PRIMARY KEY')}${schedulesTable('BIGSERIAL PRIMARY KEY')}`;
+);${META_TABLE}${USAGE_TABLE}${memoryTable('BIGSERIAL PRIMARY KEY')}${schedulesTable('BIGSERIAL PRIMARY KEY')}`;
 
-/** Tables `code_agent_run_index`, `code_agent_claims`, `code_agent_leases`, `code_agent_usage`, `code_agent_memory` and `code_agent_schedules`, created on open. */
+/** Tables `code_agent_meta` (the format version), `code_agent_run_index`, `code_agent_claims`, `code_agent_leases`, `code_agent_usage`, `code_agent_memory` and `code_agent_schedules`, created on open. */
 export class PostgresAtomics implements AtomicOps {
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -139,7 +139,33 @@ export class PostgresAtomics implements AtomicOps {
   /** Memory of a conversation is added to and forgotten from under a transaction-scoped advisory lock on it. */
   memory(): MemoryBackend {
     const query: SqlRunner = async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[];
-    return new SqlMemory(query, (conversationId, fn) => this.underLocks([`code-agent-memory:${conversationId}`], fn));
+    return new SqlMemory(
+      query,
+      (conversationId, fn) => this.underLocks([`code-agent-memory:${conversationId}`], fn),
+      "SELECT setval(pg_get_serial_sequence('code_agent_memory', 'seq'), GREATEST((SELECT MAX(seq) FROM code_agent_memory), (SELECT last_value FROM code_agent_memory_seq_seq)))",
+    );
+  }
+
+  async formatVersion(): Promise<number | undefined> {
+    const res = await this.pool.query<{ value: string }>(VERSION_SQL.read);
+    return res.rows[0] ? Number(res.rows[0].value) : undefined;
+  }
+
+  async setFormatVersion(from: number | undefined, to: number): Promise<boolean> {
+    const res = from === undefined ? await this.pool.query(VERSION_SQL.insert, [String(to)]) : await this.pool.query(VERSION_SQL.update, [String(to), String(from)]);
+    return res.rowCount === 1;
+  }
+
+  /** Keys of Keyv's table `keyv` (schema `public`, as `@keyv/postgres` makes it); none before Keyv made the table. */
+  async keys(prefix: string): Promise<string[]> {
+    const low = `${KEYV_NAMESPACE}:${prefix}`;
+    try {
+      const res = await this.pool.query<{ key: string }>('SELECT key FROM public.keyv WHERE left(key, length($1)) = $1 ORDER BY key COLLATE "C"', [low]);
+      return res.rows.map((r) => r.key.slice(KEYV_NAMESPACE.length + 1));
+    } catch (err) {
+      if ((err as { code?: string }).code === '42P01') return []; // undefined_table
+      throw err;
+    }
   }
 
   /** Schedules of a conversation are added under a transaction-scoped advisory lock on it. */

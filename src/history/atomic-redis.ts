@@ -3,7 +3,7 @@
  * `SET key 1 NX PX ttl` (https://redis.io/docs/latest/commands/set/), the run index is a list
  * appended by a Lua script, which Redis runs atomically (https://redis.io/docs/latest/develop/interact/programmability/eval-intro/).
  */
-import type { AtomicOps } from './atomic.js';
+import { KEYV_NAMESPACE, type AtomicOps } from './atomic.js';
 import type { UsageLedger } from './usage.js';
 import { RedisUsageLedger, type RedisUsageClient } from './usage-redis.js';
 import { RedisMemory, type RedisMemoryClient } from './memory-redis.js';
@@ -16,7 +16,22 @@ export interface RedisLike extends RedisUsageClient, RedisMemoryClient, RedisSch
   set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   lRange(key: string, start: number, stop: number): Promise<string[]>;
+  get(key: string): Promise<string | null>;
+  scan(cursor: string, options: { MATCH: string; COUNT: number }): Promise<{ cursor: string | number; keys: string[] }>;
 }
+
+/** How `@keyv/redis` stores a Keyv key of the history: the adapter's namespace, `::`, then Keyv's own `code-agent:` prefix. */
+const KEYV_PREFIX = `${KEYV_NAMESPACE}::${KEYV_NAMESPACE}:`;
+
+/** The format version's key. */
+const VERSION_KEY = 'code-agent:format-version';
+
+/** Sets KEYS[1] to ARGV[2] when it holds ARGV[1] ('' : absent). */
+const SET_VERSION = `
+local v = redis.call('GET', KEYS[1])
+if (v or '') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1`;
 
 /** Appends ARGV[1] to list KEYS[1] unless present (LPOS, Redis ≥ 6.0.6), then keeps the last ARGV[2]. */
 const APPEND = `
@@ -37,7 +52,7 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-/** Keys: `code-agent:claim:<key>`, `code-agent:index:<conversationId>`, `code-agent:lease:<key>`. */
+/** Keys: `code-agent:format-version`, `code-agent:claim:<key>`, `code-agent:index:<conversationId>`, `code-agent:lease:<key>`. */
 export class RedisAtomics implements AtomicOps {
   /**
    * @param connected resolves with the Keyv adapter's connected client
@@ -82,6 +97,30 @@ export class RedisAtomics implements AtomicOps {
 
   memory(): MemoryBackend {
     return new RedisMemory(this.connected);
+  }
+
+  async formatVersion(): Promise<number | undefined> {
+    const value = await (await this.connected()).get(VERSION_KEY);
+    return value === null ? undefined : Number(value);
+  }
+
+  async setFormatVersion(from: number | undefined, to: number): Promise<boolean> {
+    const reply = await (await this.connected()).eval(SET_VERSION, { keys: [VERSION_KEY], arguments: [from === undefined ? '' : String(from), String(to)] });
+    return Number(reply) === 1;
+  }
+
+  /** SCAN with MATCH on the adapter's prefix (glob characters of `prefix` escaped). */
+  async keys(prefix: string): Promise<string[]> {
+    const client = await this.connected();
+    const match = `${(KEYV_PREFIX + prefix).replace(/[*?[\]\\]/g, '\\$&')}*`;
+    const found = new Set<string>();
+    let cursor = '0';
+    do {
+      const page = await client.scan(cursor, { MATCH: match, COUNT: 1000 });
+      cursor = String(page.cursor);
+      for (const k of page.keys) found.add(k.slice(KEYV_PREFIX.length));
+    } while (cursor !== '0');
+    return [...found].sort();
   }
 
   schedules(): ScheduleBackend {

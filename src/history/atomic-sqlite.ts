@@ -10,7 +10,7 @@
  * (https://sqlite.org/wal.html). Many processes (CLI runs, a chat app) can share one file.
  */
 import sqlite3 from 'sqlite3';
-import type { AtomicOps } from './atomic.js';
+import { KEYV_NAMESPACE, META_TABLE, RANGE_END, VERSION_SQL, type AtomicOps } from './atomic.js';
 import type { UsageLedger } from './usage.js';
 import { SqlUsageLedger, USAGE_TABLE, type SqlRunner } from './usage-sql.js';
 import { memoryTable, SqlMemory } from './memory-sql.js';
@@ -40,9 +40,9 @@ CREATE TABLE IF NOT EXISTS code_agent_leases (
   key TEXT PRIMARY KEY,
   owner TEXT NOT NULL,
   expires_at INTEGER NOT NULL
-);${USAGE_TABLE}${memoryTable('INTEGER PRIMARY KEY AUTOINCREMENT')}${schedulesTable('INTEGER PRIMARY KEY AUTOINCREMENT')}`;
+);${META_TABLE}${USAGE_TABLE}${memoryTable('INTEGER PRIMARY KEY AUTOINCREMENT')}${schedulesTable('INTEGER PRIMARY KEY AUTOINCREMENT')}`;
 
-/** Tables `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` (expiry in ms since the epoch), `code_agent_usage`, `code_agent_memory` and `code_agent_schedules`, created on open. */
+/** Tables `code_agent_meta` (the format version), `code_agent_run_index`, `code_agent_claims`, `code_agent_leases` (expiry in ms since the epoch), `code_agent_usage`, `code_agent_memory` and `code_agent_schedules`, created on open. */
 export class SqliteAtomics implements AtomicOps {
   private constructor(private readonly db: sqlite3.Database) {}
 
@@ -123,6 +123,30 @@ export class SqliteAtomics implements AtomicOps {
 
   memory(): MemoryBackend {
     return new SqlMemory(this.query);
+  }
+
+  async formatVersion(): Promise<number | undefined> {
+    const [row] = await this.query<{ value: string }>(VERSION_SQL.read, []);
+    return row ? Number(row.value) : undefined;
+  }
+
+  async setFormatVersion(from: number | undefined, to: number): Promise<boolean> {
+    const changes = from === undefined
+      ? await this.run(VERSION_SQL.insert.replace('$1', '?'), [String(to)])
+      : await this.run(VERSION_SQL.update.replace('$1', '?1').replace('$2', '?2'), [String(to), String(from)]);
+    return changes === 1;
+  }
+
+  /** Keys of Keyv's table `keyv` (on the same file), by a range on its primary key; none before Keyv made the table. */
+  async keys(prefix: string): Promise<string[]> {
+    const low = `${KEYV_NAMESPACE}:${prefix}`;
+    try {
+      const rows = await this.query<{ key: string }>('SELECT key FROM keyv WHERE key >= $1 AND key < $2 ORDER BY key', [low, `${low}${RANGE_END}`]);
+      return rows.map((r) => r.key.slice(KEYV_NAMESPACE.length + 1));
+    } catch (err) {
+      if (/no such table/.test((err as Error).message)) return [];
+      throw err;
+    }
   }
 
   schedules(): ScheduleBackend {

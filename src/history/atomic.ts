@@ -38,6 +38,19 @@ export interface AtomicOps {
   usage(): UsageLedger;
   /** Channel memory on the same backend (see `memory.ts`). */
   memory(): MemoryBackend;
+  /** The store's format version (`format-version.ts`), or undefined in a store that has none recorded. */
+  formatVersion(): Promise<number | undefined>;
+  /**
+   * Records the format version `to` only when the recorded one is `from` now (undefined: none is
+   * recorded), in one conditional write.
+   * @returns false when the recorded version was not `from` (another process moved it): nothing written
+   */
+  setFormatVersion(from: number | undefined, to: number): Promise<boolean>;
+  /**
+   * The history's Keyv keys (without the `code-agent:` namespace) that start with `prefix`, sorted;
+   * reads key names only, never values (export and retention walk the store with it).
+   */
+  keys(prefix: string): Promise<string[]>;
   /** The schedules on the same backend (see `schedules.ts`). */
   schedules(): ScheduleBackend;
   /** Closes the connection this object opened (not the Keyv adapter's). */
@@ -51,6 +64,9 @@ export class MemoryAtomics implements AtomicOps {
   private readonly leases = new Map<string, { owner: string; until: number }>();
   private readonly ledger = new MemoryUsageLedger();
   private readonly channelMemory = new InProcessMemory();
+  private version: number | undefined;
+  /** The Map the Keyv store keeps its keys in (set by the history store built on it). */
+  source: Map<string, unknown> | undefined;
   private readonly channelSchedules = new InProcessSchedules();
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
@@ -92,9 +108,50 @@ export class MemoryAtomics implements AtomicOps {
     return this.channelMemory;
   }
 
+  async formatVersion(): Promise<number | undefined> {
+    return this.version;
+  }
+
+  async setFormatVersion(from: number | undefined, to: number): Promise<boolean> {
+    if (this.version !== from) return false;
+    this.version = to;
+    return true;
+  }
+
+  async keys(prefix: string): Promise<string[]> {
+    const full = `${KEYV_NAMESPACE}:${prefix}`;
+    return [...(this.source?.keys() ?? [])]
+      .filter((k) => k.startsWith(full))
+      .map((k) => k.slice(KEYV_NAMESPACE.length + 1))
+      .sort();
+  }
+
   schedules(): ScheduleBackend {
     return this.channelSchedules;
   }
 
   async close(): Promise<void> {}
 }
+
+/** The Keyv namespace of the history: every Keyv key is stored as `code-agent:<key>`. */
+export const KEYV_NAMESPACE = 'code-agent';
+
+/** The row of `code_agent_meta` (SQLite, PostgreSQL) that holds the format version. */
+export const META_TABLE = `
+CREATE TABLE IF NOT EXISTS code_agent_meta (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);`;
+
+/**
+ * SQL of the format version on `code_agent_meta` (`$1…` placeholders): read it, write it when absent,
+ * change it when it is the expected one.
+ */
+export const VERSION_SQL = {
+  read: "SELECT value FROM code_agent_meta WHERE name = 'format_version'",
+  insert: "INSERT INTO code_agent_meta (name, value) VALUES ('format_version', $1) ON CONFLICT (name) DO NOTHING",
+  update: "UPDATE code_agent_meta SET value = $1 WHERE name = 'format_version' AND value = $2",
+} as const;
+
+/** The upper bound of a key range that holds every string starting with the range's lower bound (U+10FFFF sorts after every character, in UTF-8 bytes too). */
+export const RANGE_END = '\u{10FFFF}';

@@ -21,6 +21,7 @@
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { HistoryError, type HistoryStore, type Run } from './types.js';
 import { MemoryAtomics, type AtomicOps } from './atomic.js';
+import { migrateStore, type MigrateOptions, type MigrateResult } from './format-version.js';
 import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
 import { KeyvWorkspaces } from './workspace-keyv.js';
 import type { UsageLedger } from './usage.js';
@@ -86,6 +87,7 @@ export class KeyvHistoryStore implements HistoryStore {
     private readonly atomics: AtomicOps = new MemoryAtomics(),
     private readonly log: (message: string) => void = (m) => process.stderr.write(`warning: ${m}\n`),
   ) {
+    if (store instanceof Map && atomics instanceof MemoryAtomics) atomics.source = store;
     this.keyv = new Keyv({ store, namespace: 'code-agent', throwOnErrors: true });
     this.keyv.on('error', () => {
       /* errors are thrown to the caller (throwOnErrors); this keeps them from being unhandled */
@@ -119,11 +121,33 @@ export class KeyvHistoryStore implements HistoryStore {
       store = new KeyvHistoryStore(adapter, label, atomics, log);
       store.timeoutMs = timeoutMs;
       await store.call('open', () => store!.keyv.get('health'));
+      await store.upgrade();
       return store;
     } catch (err) {
       await store?.close();
       throw new HistoryStartupError((err as Error).message, { cause: err });
     }
+  }
+
+  /**
+   * Brings the store to this release's format version (`format-version.ts`); `open` does it.
+   * @throws {StoreVersionError} for a store newer than this release; {@link HistoryError} when the store fails
+   */
+  upgrade(options: Partial<MigrateOptions> = {}): Promise<MigrateResult> {
+    return migrateStore(this.keyv, this.atomics, { label: this.label, log: (m) => process.stderr.write(`code-agent: ${m}\n`), ...options });
+  }
+
+  /** The recorded format version; undefined when none is (a store not yet opened by a release with versions). */
+  formatVersion(): Promise<number | undefined> {
+    return this.call('read the format version', () => this.atomics.formatVersion());
+  }
+
+  /**
+   * The store's parts for its own tools (export, import, retention: `src/history/transfer/`),
+   * every operation to go through `call` (the deadline, errors naming the store).
+   */
+  internals(): { keyv: Keyv; atomics: AtomicOps; workspaces: KeyvWorkspaces; call: <T>(what: string, fn: () => Promise<T>) => Promise<T> } {
+    return { keyv: this.keyv, atomics: this.atomics, workspaces: this.workspaces, call: (what, fn) => this.call(what, fn) };
   }
 
   async saveRun(run: Run): Promise<void> {

@@ -12,14 +12,35 @@
  * - `code-agent:memory:<c>:bytes`: bytes of the live entries
  * - `code-agent:memory:<c>:forgotten`: hash id → JSON `{removedBy, removedAt}`
  */
-import { fullError, MAX_TOMBSTONES, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from './memory.js';
+import { addedPart, fullError, MAX_TOMBSTONES, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from './memory.js';
 
 /** The part of node-redis's client used here. */
 export interface RedisMemoryClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   lRange(key: string, start: number, stop: number): Promise<string[]>;
   hmGet(key: string, fields: string[]): Promise<(string | null)[]>;
+  scan(cursor: string, options: { MATCH: string; COUNT: number }): Promise<{ cursor: string | number; keys: string[] }>;
 }
+
+/**
+ * KEYS: seq, entries, sizes, live, bytes, removed, forgotten. ARGV: id, entry JSON, bytes, removal JSON ('' live).
+ * Keeps the id when it is past the counter (so no other conversation has it), else takes a new one.
+ */
+const RESTORE = `
+local id = ARGV[1]
+local n = tonumber(string.sub(id, 2)) or 0
+if n > tonumber(redis.call('GET', KEYS[1]) or '0') then redis.call('SET', KEYS[1], n)
+else id = 'm' .. redis.call('INCR', KEYS[1]) end
+redis.call('HSET', KEYS[2], id, ARGV[2])
+redis.call('HSET', KEYS[3], id, ARGV[3])
+if ARGV[4] == '' then
+  redis.call('RPUSH', KEYS[4], id)
+  redis.call('INCRBY', KEYS[5], ARGV[3])
+else
+  redis.call('RPUSH', KEYS[6], id)
+  redis.call('HSET', KEYS[7], id, ARGV[4])
+end
+return id`;
 
 /** KEYS: seq, entries, sizes, live, bytes. ARGV: entry JSON, bytes, max entries, max bytes. */
 const ADD = `
@@ -99,5 +120,28 @@ export class RedisMemory implements MemoryBackend {
     const [body, size] = await Promise.all([client.hmGet(k.entries, [id.trim()]), client.hmGet(k.sizes, [id.trim()])]);
     if (!body[0]) return undefined;
     return { ...(JSON.parse(body[0]) as NewMemoryEntry), id: id.trim(), conversationId, bytes: Number(size[0] ?? 0), removedBy: by, removedAt: at };
+  }
+
+  async restore(entry: MemoryEntry): Promise<MemoryEntry> {
+    const k = keys(entry.conversationId);
+    const removal = entry.removedAt !== undefined ? JSON.stringify({ removedBy: entry.removedBy ?? '', removedAt: entry.removedAt }) : '';
+    const id = await (await this.connected()).eval(RESTORE, {
+      keys: [`${P}seq`, k.entries, k.sizes, k.live, k.bytes, k.removed, k.forgotten],
+      arguments: [entry.id, JSON.stringify(addedPart(entry)), String(entry.bytes), removal],
+    });
+    return { ...entry, id: String(id) };
+  }
+
+  /** Conversations with an entries hash (SCAN `code-agent:memory:*:entries`). */
+  async conversations(): Promise<string[]> {
+    const client = await this.connected();
+    const found = new Set<string>();
+    let cursor = '0';
+    do {
+      const page = await client.scan(cursor, { MATCH: `${P}*:entries`, COUNT: 1000 });
+      cursor = String(page.cursor);
+      for (const key of page.keys) found.add(key.slice(P.length, -':entries'.length));
+    } while (cursor !== '0');
+    return [...found];
   }
 }

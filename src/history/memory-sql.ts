@@ -8,7 +8,7 @@
  * processes adding at once never pass a bound together. Forgetting sets `removed_by`/`removed_at`
  * (the row stays for the audit; the oldest tombstones past {@link MAX_TOMBSTONES} are dropped).
  */
-import { fullError, MAX_TOMBSTONES, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from './memory.js';
+import { addedPart, fullError, MAX_TOMBSTONES, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from './memory.js';
 import type { SqlRunner } from './usage-sql.js';
 
 /** The table, for the SCHEMA of `atomic-sqlite.ts` (`INTEGER PRIMARY KEY AUTOINCREMENT`) and `atomic-postgres.ts` (`BIGSERIAL PRIMARY KEY`). */
@@ -45,11 +45,40 @@ export class SqlMemory implements MemoryBackend {
   /**
    * @param query runs one statement (`$1…$n` placeholders)
    * @param locked runs statements under the conversation's lock (SQLite: the statement's own lock suffices)
+   * @param afterExplicitId a statement run after a row was written with an id of its own (PostgreSQL:
+   *   move the sequence past it; SQLite's AUTOINCREMENT does so by itself)
    */
   constructor(
     private readonly query: SqlRunner,
     private readonly locked: ConversationLock = (_, fn) => fn(query),
+    private readonly afterExplicitId?: string,
   ) {}
+
+  async restore(entry: MemoryEntry): Promise<MemoryEntry> {
+    const values = [entry.conversationId, entry.kind, JSON.stringify(addedPart(entry)), entry.bytes, entry.removedBy ?? null, entry.removedAt ?? null];
+    const seq = seqOf(entry.id);
+    if (seq !== undefined) {
+      const kept = await this.query<{ seq: unknown }>(
+        `INSERT INTO code_agent_memory (seq, conversation_id, kind, body, bytes, removed_by, removed_at)
+         VALUES (CAST($7 AS BIGINT), $1, $2, $3, CAST($4 AS BIGINT), $5, $6) ON CONFLICT DO NOTHING RETURNING seq`,
+        [...values, seq],
+      );
+      if (kept.length === 1) {
+        if (this.afterExplicitId) await this.query(this.afterExplicitId, []);
+        return { ...entry };
+      }
+    }
+    const [row] = await this.query<{ seq: unknown }>(
+      `INSERT INTO code_agent_memory (conversation_id, kind, body, bytes, removed_by, removed_at)
+       VALUES ($1, $2, $3, CAST($4 AS BIGINT), $5, $6) RETURNING seq`,
+      values,
+    );
+    return { ...entry, id: `m${String(row?.seq)}` };
+  }
+
+  async conversations(): Promise<string[]> {
+    return (await this.query<{ conversation_id: string }>('SELECT DISTINCT conversation_id FROM code_agent_memory', [])).map((r) => r.conversation_id);
+  }
 
   async add(conversationId: string, entry: NewMemoryEntry, bytes: number, limits: MemoryLimits): Promise<MemoryEntry> {
     const body = JSON.stringify(entry);

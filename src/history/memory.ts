@@ -110,6 +110,14 @@ export interface MemoryBackend {
    * @returns the entry as forgotten, or undefined when the conversation has no live entry of that id
    */
   forget(conversationId: string, id: string, by: string, at: string): Promise<MemoryEntry | undefined>;
+  /**
+   * Puts back an entry as another store kept it (import; live or forgotten, its bounds not checked):
+   * under its own id when that id is free in this store, else under a new one.
+   * @returns the entry as stored (its id)
+   */
+  restore?(entry: MemoryEntry): Promise<MemoryEntry>;
+  /** The conversations that have entries (live or forgotten), in no particular order (export). */
+  conversations?(): Promise<string[]>;
 }
 
 /**
@@ -121,6 +129,8 @@ export function withDeadlines(memory: MemoryBackend, call: <T>(what: string, fn:
     add: (conversationId, entry, bytes, limits) => call('add to the channel memory', () => memory.add(conversationId, entry, bytes, limits), true),
     list: (conversationId, withRemoved) => call('read the channel memory', () => memory.list(conversationId, withRemoved), false),
     forget: (conversationId, id, by, at) => call('forget a memory entry', () => memory.forget(conversationId, id, by, at), false),
+    ...(memory.restore ? { restore: (entry: MemoryEntry) => call('import a memory entry', () => memory.restore!(entry), false) } : {}),
+    ...(memory.conversations ? { conversations: () => call('list the channel memories', () => memory.conversations!(), false) } : {}),
   };
 }
 
@@ -182,4 +192,26 @@ export class InProcessMemory implements MemoryBackend {
     this.entries.set(conversationId, all.filter((e) => !drop.has(e)));
     return structuredClone(entry);
   }
+
+  async restore(entry: MemoryEntry): Promise<MemoryEntry> {
+    const n = Number(/^m(\d+)$/.exec(entry.id)?.[1] ?? 0);
+    const id = n > this.seq ? entry.id : `m${this.seq + 1}`;
+    this.seq = Math.max(this.seq, Number(id.slice(1)));
+    const stored = { ...structuredClone(entry), id };
+    const all = this.entries.get(entry.conversationId) ?? [];
+    all.push(stored);
+    all.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+    this.entries.set(entry.conversationId, all);
+    return structuredClone(stored);
+  }
+
+  async conversations(): Promise<string[]> {
+    return [...this.entries.keys()];
+  }
+}
+
+/** An entry's JSON as the backends keep it: what was added, without what the store sets (id, conversation, bytes, removal). */
+export function addedPart(entry: MemoryEntry): NewMemoryEntry {
+  const { kind, text, example, addedBy, addedAt } = entry;
+  return { kind, text, ...(example ? { example } : {}), addedBy, addedAt };
 }

@@ -116,6 +116,46 @@ export class KeyvPrograms implements ProgramBackend {
   }
 
   /**
+   * Puts back a program record as another store kept it (import), under its record id: live under
+   * its name, or among the removed ones.
+   * @returns `imported`, `unchanged` (the same record is there), or why it was skipped (another
+   *   live program has that name here)
+   */
+  async restore(conversationId: string, recordId: string, program: TeamProgram, live: boolean): Promise<'imported' | 'unchanged' | { skipped: string }> {
+    return this.call('import a team program', () =>
+      this.locked(conversationId, async (index, commit) => {
+        const there = await this.read(conversationId, recordId);
+        const listed = live ? index.live[program.name] === recordId : index.removed.includes(recordId);
+        if (listed && JSON.stringify(there) === JSON.stringify(program)) return 'unchanged' as const;
+        const holder = index.live[program.name];
+        if (live && holder !== undefined && holder !== recordId) {
+          return { skipped: `a live program named ${program.name} with another history is already in ${conversationId}` };
+        }
+        if (live) index.live[program.name] = recordId;
+        else {
+          if (holder === recordId) delete index.live[program.name];
+          if (!index.removed.includes(recordId)) index.removed.push(recordId);
+        }
+        await commit(async () => {
+          await this.keyv.set(recordKey(conversationId, recordId), program);
+          await this.keyv.set(indexKey(conversationId), index);
+        });
+        return 'imported' as const;
+      }),
+    false);
+  }
+
+  /** The conversation's index as stored (export). */
+  storedIndex(conversationId: string): Promise<ProgramIndex> {
+    return this.call('read the team programs', () => this.index(conversationId), false);
+  }
+
+  /** One record by its id (export); undefined when missing or not a program. */
+  record(conversationId: string, recordId: string): Promise<TeamProgram | undefined> {
+    return this.call('read a team program', () => this.read(conversationId, recordId), false);
+  }
+
+  /**
    * Runs `fn` holding the conversation's lease, with the index as read under it; `commit` writes
    * only while the lease is still held (renewed just before), else the whole turn starts again.
    */

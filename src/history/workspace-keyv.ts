@@ -16,6 +16,7 @@
  */
 import type Keyv from 'keyv';
 import {
+  contentHash,
   manifestBytes,
   planPut,
   type NewWorkspaceFile,
@@ -108,6 +109,30 @@ export class KeyvWorkspaces {
     await this.call('store a workspace', () => this.keyv.set(manifestKey(conversationId, runId), after));
     await this.dropUnreferenced(conversationId, runId, before, after);
     await this.setTally(conversationId, runId, manifestBytes(after));
+    return true;
+  }
+
+  /**
+   * Puts back a run's whole workspace as another store kept it (import): the contents first, then
+   * the manifest, then the conversation's tally; no bound is checked (the source kept it within its own).
+   * @param contents each file's content by its hash
+   * @returns false when the stored manifest is the same already (nothing written)
+   * @throws {Error} naming the file when a content is missing or its SHA-256 is not its hash (nothing written)
+   */
+  async restore(conversationId: string, runId: string, manifest: WorkspaceManifest, contents: Map<string, Buffer>): Promise<boolean> {
+    for (const f of manifest.files) {
+      const content = contents.get(f.hash);
+      if (!content) throw new Error(`the content of workspace file ${f.name} is missing`);
+      if (contentHash(content) !== f.hash || content.length !== f.bytes) throw new Error(`the content of workspace file ${f.name} does not match its hash or size`);
+    }
+    const before = await this.manifest(conversationId, runId);
+    if (JSON.stringify(before) === JSON.stringify(manifest)) return false;
+    await this.call('store workspace files', () =>
+      Promise.all([...new Set(manifest.files.map((f) => f.hash))].map((h) => this.keyv.set(blobKey(conversationId, runId, h), contents.get(h)!.toString('base64')))),
+    );
+    await this.call('store a workspace', () => this.keyv.set(manifestKey(conversationId, runId), manifest));
+    await this.dropUnreferenced(conversationId, runId, before, manifest);
+    await this.setTally(conversationId, runId, manifestBytes(manifest));
     return true;
   }
 

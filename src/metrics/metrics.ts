@@ -89,6 +89,12 @@ export class Metrics {
     labelNames: ['operation'] as const,
     registers: [this.registry],
   });
+  readonly retentionDeleted = new Counter({
+    name: 'code_agent_retention_deleted_total',
+    help: 'What retention deleted by age, by what (run: a run with its files; files: a run\'s workspace files and outputs, its record kept).',
+    labelNames: ['what'] as const,
+    registers: [this.registry],
+  });
   readonly admissionsRefused = new Counter({
     name: 'code_agent_admissions_refused_total',
     help: 'Chat requests refused at admission, by platform and reason (access, request, user_busy, queue_full, budget, unavailable).',

@@ -1,0 +1,98 @@
+/**
+ * Store export, import and retention benchmark. Build with `npm run build`, run with
+ * `npm run bench:store`. Fills a SQLite store with `BENCH_RUNS` runs (default 2000) in
+ * `BENCH_CONVERSATIONS` conversations (default 20), each run with two attempts and a workspace file
+ * of `BENCH_FILE_KB` KiB (default 64, random: incompressible), then times: export from SQLite to a
+ * file, import into PostgreSQL and into Redis (started on free ports), export from each, and a
+ * retention sweep deleting every run. Prints runs/s and MB/s of each, and the peak RSS growth of the
+ * process while exporting (the export streams: one record at a time).
+ */
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KeyvHistoryStore } from '../src/history/keyv-store.js';
+import { exportDump } from '../src/history/transfer/export.js';
+import { importDump } from '../src/history/transfer/import.js';
+import { RetentionSweeper } from '../src/history/retention.js';
+import type { Run } from '../src/history/types.js';
+import { startPostgres, startRedis } from '../test/helpers/servers.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 20);
+const FILE_KB = Number(process.env.BENCH_FILE_KB ?? 64);
+const OLD = '2020-01-01T00:00:00.000Z';
+
+function run(i: number): Run {
+  const conversationId = `slack:T1:C${i % CONVERSATIONS}`;
+  const id = `${(Date.parse(OLD) + i).toString(36)}-${i.toString(16).padStart(6, '0')}`;
+  const result = { success: true, stdout: 'ok\n'.repeat(20), stderr: '', exitCode: 0, signal: null, timedOut: false, durationMs: 30, artifacts: [] };
+  const attempt = (index: number) => ({ index, trigger: index === 1 ? 'requirement' : 'error', code: 'print("x")\n'.repeat(30), usage: { promptTokens: 500, completionTokens: 80 }, createdAt: OLD, result });
+  return { id, conversationId, requirement: `report ${i}`, status: 'success', attempts: [attempt(1), attempt(2)], createdAt: OLD, updatedAt: OLD } as unknown as Run;
+}
+
+/** Exports `store` to `file`; returns seconds and the peak RSS growth in MB. */
+async function exportTo(store: KeyvHistoryStore, file: string): Promise<{ s: number; rssMb: number }> {
+  const out = createWriteStream(file);
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const started = performance.now();
+  for await (const line of exportDump(store)) {
+    if (!out.write(line)) await once(out, 'drain');
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  out.end();
+  await once(out, 'finish');
+  return { s: (performance.now() - started) / 1000, rssMb: (peak - base) / 1e6 };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-store-'));
+  const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  const sqlite = await KeyvHistoryStore.open(`sqlite://${join(dir, 'h.sqlite')}`);
+  const limits = { maxFiles: 100, maxBytes: 64 * 1024 * 1024, maxConversationBytes: 2 ** 40 };
+  try {
+    for (let i = 0; i < RUNS; i += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, RUNS - i) }, async (_, j) => {
+        const r = run(i + j);
+        await sqlite.saveRun(r);
+        await sqlite.putWorkspaceFiles(r.conversationId, r.id, [{ name: 'in.bin', content: randomBytes(FILE_KB * 1024), origin: { kind: 'input', turn: 1, at: OLD } }], limits);
+      }));
+    }
+    const line = (what: string, s: number, bytes: number, extra = '') =>
+      console.log(`${what.padEnd(28)} ${s.toFixed(1).padStart(6)} s  ${(RUNS / s).toFixed(0).padStart(6)} runs/s  ${(bytes / 1e6 / s).toFixed(1).padStart(6)} MB/s${extra}`);
+    console.log(`${RUNS} runs in ${CONVERSATIONS} conversations, a ${FILE_KB} KiB file each`);
+    const dump = join(dir, 'sqlite.jsonl');
+    const e1 = await exportTo(sqlite, dump);
+    const bytes = statSync(dump).size;
+    line('export SQLite', e1.s, bytes, `  (dump ${(bytes / 1e6).toFixed(0)} MB, RSS +${e1.rssMb.toFixed(0)} MB)`);
+    for (const [name, url] of [['PostgreSQL', postgres.url], ['Redis', redis.url]] as const) {
+      const store = await KeyvHistoryStore.open(url);
+      try {
+        let t = performance.now();
+        await importDump(store, dump);
+        line(`import into ${name}`, (performance.now() - t) / 1000, bytes);
+        const e = await exportTo(store, join(dir, `${name}.jsonl`));
+        line(`export ${name}`, e.s, bytes, `  (RSS +${e.rssMb.toFixed(0)} MB)`);
+        t = performance.now();
+        const sweeper = new RetentionSweeper(store, { runsDays: 30 }, { maxRunsPerSweep: 500 });
+        let sweeps = 0;
+        for (let done = false; !done; sweeps++) done = (await sweeper.sweep()).finished;
+        line(`retention purge ${name}`, (performance.now() - t) / 1000, bytes, `  (${sweeps} sweeps of ≤500 runs)`);
+      } finally {
+        await store.close();
+      }
+    }
+    const t = performance.now();
+    const sweeper = new RetentionSweeper(sqlite, { runsDays: 30 }, { maxRunsPerSweep: 500 });
+    for (let done = false; !done; ) done = (await sweeper.sweep()).finished;
+    line('retention purge SQLite', (performance.now() - t) / 1000, bytes);
+  } finally {
+    await sqlite.close();
+    await Promise.all([postgres.stop(), redis.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
