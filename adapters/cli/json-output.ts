@@ -81,7 +81,8 @@ export function runToJson(run: Run): RunJson {
   json.runDurationMs = Math.max(0, Date.parse(run.updatedAt) - Date.parse(run.createdAt)) || 0;
   const outcome = runOutcome(run);
   json.outcome = outcome === 'running' ? 'failed' : outcome; // a finished run (never running here)
-  if (result?.toolCalls?.length) json.toolCalls = result.toolCalls;
+  // each call as the terminal shows it; `answer` (the fingerprint a schedule's work gate compares) stays in the history
+  if (result?.toolCalls?.length) json.toolCalls = result.toolCalls.map(({ answer: _answer, ...call }) => call);
   if (run.program) json.program = run.program;
   if (run.checks?.code) {
     json.checks = { asserts: run.checks.asserts, results: result?.checks?.results ?? [] };

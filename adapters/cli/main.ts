@@ -208,7 +208,7 @@ export function buildProgram(): Command {
 
   const schedules = program
     .command('schedules')
-    .description("the schedules of team programs in the store (docs/programs.md); chat channels make them with /schedule")
+    .description("the schedules of team programs in the store (docs/schedules.md); chat channels make them with /schedule")
     .helpCommand('help [command]', 'print the help of a command');
   schedules
     .command('list')

@@ -10,7 +10,7 @@ import { TeamPrograms } from '../../src/programs/team-programs.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { EXIT } from './errors.js';
 import { terminalUser } from './terminal-user.js';
-import { listLines, showLines } from './program-lines.js';
+import { listLines, showLines, TERMINAL_SPELLING } from './program-lines.js';
 
 /** Options of the subcommands. */
 export interface ProgramsCliOptions {
@@ -38,14 +38,14 @@ export async function runProgramsCli(
     const programs = new TeamPrograms({ store });
     if (action === 'list') {
       const listed = await programs.list(conversation);
-      out(opts.json ? `${JSON.stringify(listed)}\n` : `${listLines(listed, 'code-agent run --program').join('\n')}\n`);
+      out(opts.json ? `${JSON.stringify(listed)}\n` : `${listLines(listed, { ...TERMINAL_SPELLING.scripts, where: place }).join('\n')}\n`);
       return EXIT.success;
     }
     const found = action === 'show' ? await programs.get(conversation, name) : await programs.remove(conversation, name, { id: opts.by ?? terminalUser() });
     if (!found) {
       const why = `no team program ${name} in ${place}`;
       if (opts.json) out(`${JSON.stringify({ error: why })}\n`);
-      else process.stderr.write(`code-agent: ${why} (programs list shows them)\n`);
+      else process.stderr.write(`code-agent: ${why} (code-agent programs list${conversation === CLI_CONVERSATION ? '' : ` --conversation ${conversation}`} shows them)\n`);
       return EXIT.failed;
     }
     if (opts.json) out(`${JSON.stringify(found)}\n`);

@@ -11,7 +11,7 @@ import { InputError } from '../../src/config/errors.js';
 import { parseProgramCommand } from '../../src/chat/program-commands.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { terminalUser } from './terminal-user.js';
-import { listLines, savedLines, showLines } from './program-lines.js';
+import { listLines, savedLines, showLines, TERMINAL_SPELLING } from './program-lines.js';
 
 /** What the command needs of the session. */
 export interface SessionProgramDeps {
@@ -30,7 +30,7 @@ export async function sessionProgramCommand(deps: SessionProgramDeps, command: '
   const parsed = parseProgramCommand(command === 'programs' ? '' : rest);
   switch (parsed.kind) {
     case 'list':
-      return listLines(await programs.list(CLI_CONVERSATION), '/program').forEach((l) => print(l));
+      return listLines(await programs.list(CLI_CONVERSATION), TERMINAL_SPELLING.session).forEach((l) => print(l));
     case 'usage':
       return print('Use /programs to list the team programs, /program save <name> to save the current run as one, /program <name> [param=value …] to run one, /program <name> show or /program <name> remove.');
     case 'save': {

@@ -10,7 +10,7 @@ import { InputError } from '../config/errors.js';
 import type { TeamProgram } from '../history/programs.js';
 import type { MemoryReply } from '../memory/commands.js';
 import type { TeamPrograms } from '../programs/team-programs.js';
-import { programShowText, programsListText } from '../programs/text.js';
+import { chatSpelling, programShowText, programsListText } from '../programs/text.js';
 import type { CommandNames } from './incoming-port.js';
 
 /** A program command, read. */
@@ -59,7 +59,7 @@ export const SAVE_HINT =
 
 /** `/programs`: the live programs, as a title and lines. */
 export async function listAnswer(programs: TeamPrograms, conversation: string, names: CommandNames): Promise<MemoryReply> {
-  return programsListText(await programs.list(conversation), names.program);
+  return programsListText(await programs.list(conversation), chatSpelling(names.program));
 }
 
 /** `/program <name> show`: the current version (title), its request, inputs, parameters, versions and code (lines). */

@@ -1,5 +1,5 @@
 /**
- * The `schedules` section of `config.yaml` (docs/programs.md, "Schedules"): the time zone `when`
+ * The `schedules` section of `config.yaml` (docs/schedules.md): the time zone `when`
  * is read in, per channel where it differs, and how many schedules a channel may have.
  *
  *     schedules:

@@ -292,7 +292,7 @@ export const configSchema = z
       .default({ max_files: WORKSPACE_MAX_FILES, max_bytes: WORKSPACE_MAX_BYTES, max_conversation_bytes: WORKSPACE_MAX_CONVERSATION_BYTES }),
     /** Channel memory (docs/memory.md): bounds per conversation, and how much of a prompt it may take. */
     memory: memorySchema.default(memorySchema.parse({})),
-    /** Schedules of team programs (docs/programs.md): the channels' time zone and how many each may have. */
+    /** Schedules of team programs (docs/schedules.md): the channels' time zone and how many each may have. */
     schedules: schedulesSchema.default(schedulesSchema.parse({})),
     store: z
       .object({

@@ -11,6 +11,7 @@ import type { Person } from '../history/candidates.js';
 import { DEFAULT_PROGRAM_LIMITS, type ProgramBackend, type ProgramLimits, type ProgramVersion, type TeamProgram } from '../history/programs.js';
 import type { Executor } from '../sandbox/types.js';
 import { readFacts } from './facts.js';
+import { withoutFilesNote } from '../text/files-note.js';
 import { programInputs } from './inputs.js';
 import { applyParameters, checkValues, parseAssignments, splitWords, type ParameterValue } from './parameters.js';
 
@@ -69,7 +70,7 @@ export class TeamPrograms {
     const manifest = await this.deps.store.getWorkspace(conversationId, runId).catch(() => undefined);
     const version = {
       code,
-      request: run.requirement,
+      request: withoutFilesNote(run.requirement) || run.requirement, // the person's words, without the note naming the files
       inputs: programInputs(run.inputProfile, manifest, facts),
       parameters: facts.parameters,
       runId,

@@ -74,18 +74,36 @@ export function programStartNotice(e: ProgramStart & { matched?: true }, surface
  * @param surface `chat`: a reply in the thread adapts it; `terminal`: `/improve`
  */
 export function misfitNotice(e: ProgramMisfit, surface: 'chat' | 'terminal' = 'chat'): ProgramNotice {
-  const how = surface === 'chat' ? 'Reply in this thread (e.g. "the region column is now called area")' : 'Type /improve <what changed>';
+  const how = surface === 'chat' ? 'Reply in this thread (e.g. "the region column is now called area")' : 'In the interactive session (`code-agent`), type /improve <what changed> after the run';
   return {
     title: `📎 The files do not fit team program ${programRef(e)}, so nothing was run. ${how} to adapt it: the agent writes a new program from it, which becomes a new version only once someone saves it.`,
     lines: e.misfits,
   };
 }
 
+/**
+ * How a surface spells the program commands in what it says: `run` runs one (`/program`, `code-agent
+ * run --program`), `params` how values follow it, `show` how one is shown, `where` what the
+ * conversation is called, `save` how a run is saved there.
+ */
+export interface ProgramSpelling {
+  run: string;
+  params: string;
+  show: (name: string) => string;
+  where: string;
+  save: string;
+}
+
+/** How chat spells them, with `program` the platform's command (`/program`, `!program`). */
+export function chatSpelling(program: string): ProgramSpelling {
+  return { run: program, params: '[param=value …]', show: (name) => `${program} ${name} show`, where: 'this channel', save: 'Save a finished run with its "Save as team program" button' };
+}
+
 /** The answer of `/programs`: one line per live program (name, current version, who approved it, its parameters). */
-export function programsListText(programs: TeamProgram[], run: string): ProgramNotice {
-  if (programs.length === 0) return { title: `No team programs in this channel yet. Save a finished run with its "Save as team program" button, then run it with \`${run} <name>\`.`, lines: [] };
+export function programsListText(programs: TeamProgram[], spelled: ProgramSpelling): ProgramNotice {
+  if (programs.length === 0) return { title: `No team programs in ${spelled.where} yet. ${spelled.save}, then run it with \`${spelled.run} <name>\`.`, lines: [] };
   return {
-    title: `📦 Team programs of this channel (${programs.length}); run one with \`${run} <name> [param=value …]\`, see one with \`${run} <name> show\`:`,
+    title: `📦 Team programs of ${spelled.where} (${programs.length}); run one with \`${spelled.run} <name> ${spelled.params}\`, see one with \`${spelled.show('<name>')}\`:`,
     lines: programs.map((p) => {
       const v = p.versions.at(-1)!;
       const params = v.parameters.length ? ` · ${v.parameters.map((q) => `${q.name}=${pythonLiteral(q.type, q.default)}`).join(' ')}` : '';

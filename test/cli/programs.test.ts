@@ -81,7 +81,11 @@ describe('team programs in the terminal', () => {
 
     const listed = JSON.parse((await runCli(['programs', 'list', '--json'], dir)).stdout) as { name: string }[];
     expect(listed.map((p) => p.name)).toEqual(['units-by-region']);
-    expect((await runCli(['programs', 'list', '--conversation', 'slack:T1:C1'], dir)).stdout).toContain('No team programs in this channel yet');
+    // the header says the commands a script types, as they are spelled there
+    const plain = (await runCli(['programs', 'list'], dir)).stdout;
+    expect(plain).toContain('code-agent run --program <name> [--param k=v]…');
+    expect(plain).toContain('code-agent programs show <name>');
+    expect((await runCli(['programs', 'list', '--conversation', 'slack:T1:C1'], dir)).stdout).toContain('No team programs in slack:T1:C1 yet');
     const shown = await runCli(['programs', 'show', 'units-by-region'], dir);
     expect(shown.stdout).toContain('Versions:');
     expect(shown.stdout).toContain('rows = list(csv.DictReader(open("sales.csv")))');

@@ -102,6 +102,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await scheduler?.close();
   await store?.close();
+  // the ingress restarted by the test is not among the world's own processes: stopped here, or it outlives the run
+  await Promise.all((world?.ingressProcs ?? []).map((p) => stopProc(p.child)));
   await world?.close();
 });
 

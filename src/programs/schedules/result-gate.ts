@@ -1,5 +1,5 @@
 /**
- * The result gate of a schedule (docs/programs.md, "Gates"): post every tick, only when the answer
+ * The result gate of a schedule (docs/schedules.md, "Gates"): post every tick, only when the answer
  * changed, or only when a condition on a value the program printed holds. The condition is read
  * ONCE, when the schedule is made, into a small predicate ({@link ResultGate} `condition`) that is
  * shown to the person who schedules; every tick checks it on the program's stdout with no LLM call.

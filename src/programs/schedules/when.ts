@@ -1,6 +1,6 @@
 /**
  * `when` of a schedule, in the forms people type, read into a five-field cron line evaluated in a
- * time zone (docs/programs.md, "Schedules"). Our small grammar:
+ * time zone (docs/schedules.md). Our small grammar:
  *
  * - `every minute`, `every 15 minutes` (a divisor of 60), `hourly`, `every hour [at :15]`,
  *   `every 2 hours` (a divisor of 24);

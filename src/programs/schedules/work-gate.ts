@@ -1,5 +1,5 @@
 /**
- * The work gate of a schedule (docs/programs.md, "Gates"): a tick whose inputs did not change
+ * The work gate of a schedule (docs/schedules.md, "Gates"): a tick whose inputs did not change
  * since the last posted run posts nothing. What "inputs" covers, honestly:
  *
  * - the program itself: its name, version and parameter values (a new version always posts);
