@@ -67,7 +67,7 @@ describe('team programs in the terminal', () => {
     // files that do not fit: exit 1, nothing ran, said plainly
     const misfit = await runCli(['run', '--program', 'units-by-region', '--file', 'renamed.csv'], dir);
     expect(misfit.code).toBe(1);
-    expect(misfit.stdout).toMatch(/📎 The files do not fit team program `units-by-region` v1, so nothing was run\. Type \/improve <what changed> to adapt it/);
+    expect(misfit.stdout).toMatch(/📎 The files do not fit team program `units-by-region` v1, so nothing was run\. In the interactive session \(`code-agent`\), type \/improve <what changed> after the run to adapt it/);
     expect(misfit.stdout).toContain('- the file sales.csv is missing (the program reads it: CSV: 3 data rows, columns: region, units)');
     expect(misfit.stdout).not.toContain('Executing code');
 

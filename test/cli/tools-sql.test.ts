@@ -29,7 +29,11 @@ beforeAll(async () => {
       ('a@x', current_date - 1), ('b@x', current_date - 1), ('c@x', current_date - 1),
       ('d@x', current_date - 2), ('e@x', current_date);
     CREATE ROLE reader LOGIN PASSWORD '${PASSWORD}';
-    GRANT SELECT ON signups TO reader;`);
+    GRANT SELECT ON signups TO reader;
+    -- the reader of the docs' recipe (docs/sql-tool.md): nothing of the database's own runs, nor what is made later
+    REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
+    ALTER DEFAULT PRIVILEGES FOR ROLE postgres REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+    ALTER ROLE reader SET temp_file_limit = '1GB';`);
   await client.end();
 }, 60_000);
 afterAll(async () => {
