@@ -3,6 +3,7 @@
  * `/program <name> show`): plain lines from the neutral texts of src/programs/text.ts.
  */
 import type { TeamProgram } from '../../src/history/programs.js';
+import type { Run } from '../../src/history/types.js';
 import { programShowText, programsListText, savedNotice, type ProgramNotice, type ProgramSpelling } from '../../src/programs/text.js';
 
 /** A notice as lines: its title, then its lines indented. */
@@ -34,6 +35,6 @@ export function showLines(program: TeamProgram): string[] {
 }
 
 /** What a save says (who saved which version, its parameters). */
-export function savedLines(program: TeamProgram): string[] {
-  return noticeLines(savedNotice(program));
+export function savedLines(program: TeamProgram, from?: Pick<Run, 'status' | 'error'>): string[] {
+  return noticeLines(savedNotice(program, from));
 }

@@ -37,7 +37,7 @@ export async function sessionProgramCommand(deps: SessionProgramDeps, command: '
       const run = deps.current();
       if (!run) throw new InputError('no current run to save: run one first (/run <requirement>), or /open one from /history');
       const saved = await programs.save(CLI_CONVERSATION, run.id, parsed.name, { id: terminalUser() });
-      return savedLines(saved).forEach((l) => print(l));
+      return savedLines(saved, run).forEach((l) => print(l));
     }
     case 'show': {
       const program = await programs.get(CLI_CONVERSATION, parsed.name);

@@ -26,5 +26,6 @@ export async function saveProgramInThread<M, R>(deps: RunJobDeps, port: Outgoing
     throw err;
   }
   const thread = await port.reopenThread(request, { channel: request.where.channel, ...(request.where.thread !== undefined ? { thread: request.where.thread } : {}), runId });
-  await thread.output.post(thread.markup.notice(savedNotice(program))).catch((err: unknown) => deps.onWarning('posting the saved program', err));
+  const from = await deps.store.getRun(conversation, runId).catch(() => undefined);
+  await thread.output.post(thread.markup.notice(savedNotice(program, from))).catch((err: unknown) => deps.onWarning('posting the saved program', err));
 }

@@ -127,12 +127,17 @@ export function programShowText(p: TeamProgram): { title: string; sections: Prog
   };
 }
 
-/** What the thread of a saved run says: who saved which version, its parameters, and how to run it. */
-export function savedNotice(p: TeamProgram): ProgramNotice {
+/**
+ * What the thread of a saved run says: who saved which version, its parameters, and how to run it.
+ * @param from the run it was saved from: an unconfirmed (⚠️) one is said, with why
+ */
+export function savedNotice(p: TeamProgram, from?: Pick<Run, 'status' | 'error'>): ProgramNotice {
   const v = p.versions.at(-1)!;
   const params = v.parameters.map((q) => `${q.name}=${pythonLiteral(q.type, q.default)}`);
+  // a ⚠️ run may be saved (its saver checked it), but every later run is marked as the team's: said once, here
+  const unconfirmed = from?.status === 'unverified' ? ` ⚠️ Its answer was not confirmed (${(from.error ?? 'no check agreed').replace(/\s+/g, ' ').slice(0, 200)}): make sure it is right, since every run of it is marked as the team's.` : '';
   return {
-    title: `💾 Saved as team program \`${p.name}\` v${v.version} by ${v.approvedByName || v.approvedBy}. Anyone in this channel can run it by name with no LLM call: \`/program ${p.name}${params.length ? ' [param=value …]' : ''}\`${params.length ? '; its parameters and defaults:' : '.'}`,
+    title: `💾 Saved as team program \`${p.name}\` v${v.version} by ${v.approvedByName || v.approvedBy}.${unconfirmed} Anyone in this channel can run it by name with no LLM call: \`/program ${p.name}${params.length ? ' [param=value …]' : ''}\`${params.length ? '; its parameters and defaults:' : '.'}`,
     lines: params,
   };
 }
