@@ -13,48 +13,12 @@ import { parseConfig } from '../../src/config/load.js';
 import { createApp, type App } from '../../src/app/app.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
 import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
-import type { ChatThread, ThreadMarkup } from '../../src/chat/port.js';
+import { recordingThread } from '../helpers/recording-thread.js';
 import type { ThreadRef } from '../../src/chat/thread-ref.js';
 import { linkedRunId } from '../../src/chat/thread-link.js';
 
 const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
 const CONV = 'test:T:C1';
-
-/** A markup that names each view in plain words, so the test can read the thread. */
-const markup: ThreadMarkup<string> = {
-  progress: (line) => `progress:${line.step}`,
-  partialCode: (attempt) => `partial:${attempt}`,
-  code: (shown) => ({ edit: `code:${shown.attempt}:${shown.code}` }),
-  result: (view) => [`result:${view.attempt}:${view.result.stdout.trim()}`],
-  notice: (notice) => `notice:${notice.title}`,
-  improving: (view) => `improving:${view.attempt}`,
-  final: (run) => `final:${run.status}:${run.attempts.length}`,
-  failure: (reason) => `failure:${reason}`,
-  note: (text) => `note:${text}`,
-  withdrawn: (notice, correction) => `withdrawn:${notice}:${correction}`,
-};
-
-/** A thread that records its posts; `onInputs` runs where the platform would download the request's files. */
-function recordingThread(key: string, onInputs: () => Promise<void> = async () => undefined): ChatThread<string, number> & { posts: string[]; endedWith: string[] } {
-  const posts: string[] = [];
-  const endedWith: string[] = [];
-  return {
-    posts,
-    endedWith,
-    ref: { channel: 'C1', thread: key },
-    key,
-    markup,
-    output: {
-      post: async (msg) => posts.push(msg) - 1,
-      edit: async (ref, msg) => void (posts[ref] = msg),
-    },
-    inputs: async () => {
-      await onInputs();
-      return [];
-    },
-    ended: async (run, failure) => void endedWith.push(run ? run.status : `none:${failure}`),
-  };
-}
 
 describe('the run lifecycle', () => {
   let dir: string;
