@@ -4,10 +4,42 @@
  * much as a value). Run by test/architecture/nevers.test.ts, so CI fails when one is broken;
  * by hand: `npx depcruise --config .dependency-cruiser.cjs src adapters`.
  *
- * The layers, lowest first: text · config, log · history (the store and the Run record's types) ·
- * data, llm, sandbox, tools, metrics, usage, health · agent · chat (the pipeline), queue · app (the
- * wiring) · adapters (platforms: their transport, their markup and their two ports).
+ * The layers, lowest first (LAYERS below): a folder of src/ imports only itself and the folders
+ * before it. Every folder of src/ is named there (test/architecture/nevers.test.ts checks it).
  */
+const LAYERS = [
+  'text', // words and bytes: cutting, escaping, reading values out of printed text
+  'config', // the config file's schema and its defaults
+  'history', // the store and the Run record's types
+  'log', // the logger and the account's async context (scope.ts)
+  'tools', // what a program may reach: HTTP allowlist, SQL sources
+  'llm', // the LLM providers
+  'metrics', // the Prometheus registry
+  'sandbox', // the executor: bubblewrap, limits, files
+  'usage', // the usage ledger, budgets and the metered LLM and executor
+  'data', // reading the data: the input profile, table previews, feedback on data errors
+  'health', // /healthz, /readyz, /metrics
+  'memory', // the channel's memory: definitions and approved examples
+  'programs', // team programs: parameters, fit, matching
+  'agent', // the orchestrator: generate → check → execute → verify → improve
+  'chat', // the chat pipeline: ingress, admission, jobs, the thread renderer
+  'schedules', // team programs on a schedule: when, gates, ticks posted to chat
+  'queue', // BullMQ on Redis: the chat queue's workers and the schedulers
+  'app', // the wiring
+];
+
+/** The rule that keeps `folder` from importing any folder after it in LAYERS. */
+function upwardRule(folder, i) {
+  const above = LAYERS.slice(i + 1);
+  return {
+    name: 'no-upward-import',
+    severity: 'error',
+    comment: `src/${folder} imports only itself and the layers below it (${LAYERS.slice(0, i).join(', ') || 'none'}).`,
+    from: { path: `^src/${folder}/` },
+    to: { path: above.length ? `^src/(${above.join('|')})/` : '^$' },
+  };
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -62,27 +94,7 @@ module.exports = {
       from: { path: '^src/history/' },
       to: { path: '^(src/(chat|queue)|adapters)/' },
     },
-    {
-      name: 'text-is-lowest',
-      severity: 'error',
-      comment: 'src/text imports nothing of the project outside itself.',
-      from: { path: '^src/text/' },
-      to: { path: '^(src|adapters)/(?!text/)' },
-    },
-    {
-      name: 'config-is-low',
-      severity: 'error',
-      comment: 'src/config imports only src/text.',
-      from: { path: '^src/config/' },
-      to: { path: '^(src|adapters)/(?!(config|text)/)' },
-    },
-    {
-      name: 'history-is-low',
-      severity: 'error',
-      comment: 'src/history (the store and the Run record\'s types) imports only src/text and src/config.',
-      from: { path: '^src/history/' },
-      to: { path: '^(src|adapters)/(?!(history|text|config)/)' },
-    },
+    ...LAYERS.map(upwardRule),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

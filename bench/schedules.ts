@@ -17,7 +17,7 @@ import { startQueueWorld } from '../test/queue/harness.js';
 import { KeyvHistoryStore } from '../src/history/keyv-store.js';
 import { parseConfig } from '../src/config/load.js';
 import { QueueScheduler, ticksQueueName } from '../src/queue/schedules.js';
-import { tickText } from '../src/programs/schedules/when.js';
+import { tickText } from '../src/schedules/when.js';
 import { percentile } from './shared/stats.js';
 
 const TICKS = Number(process.argv[2] ?? 100);

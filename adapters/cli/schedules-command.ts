@@ -6,8 +6,8 @@
  */
 import type { Config } from '../../src/config/schema.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
-import { scheduleLine } from '../../src/programs/schedules/commands.js';
-import { nextTicks, tickText } from '../../src/programs/schedules/when.js';
+import { scheduleLine } from '../../src/schedules/commands.js';
+import { nextTicks, tickText } from '../../src/schedules/when.js';
 import { EXIT } from './errors.js';
 
 /** Options of `schedules list`. */

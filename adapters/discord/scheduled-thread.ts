@@ -1,5 +1,5 @@
 /**
- * A thread for a schedule's tick on Discord (src/programs/schedules): no interaction asked for it,
+ * A thread for a schedule's tick on Discord (src/schedules): no interaction asked for it,
  * so the bot posts its own header message in the schedule's channel and starts a thread from it
  * (a channel where threads cannot be started gets the run in place, under the header). The header
  * is edited to the run's final status when the tick ends.

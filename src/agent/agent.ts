@@ -30,7 +30,7 @@ import { REVIEW_PROMPT } from './review.js';
 import type { WorkspaceCache } from '../history/workspace-cache.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { TurnKind } from '../metrics/run-observer.js';
+import type { TurnKind } from './run-observer.js';
 import { ChannelMemory, type ChannelMemoryOptions } from '../memory/channel-memory.js';
 import { recallMemory } from './memory-step.js';
 import { approveRun, settleRun, type SettleDeps, type SettleOutcome } from './settle.js';

@@ -27,7 +27,7 @@
  * comparisons use the same rules (`value-compare.ts`).
  */
 import type { TokenUsage } from '../llm/types.js';
-import { equalTokens, onlyMissingValues, placedNumbers, placedWords, requestWords, saysNoValues, type Placed, type Token } from './answer-values.js';
+import { equalTokens, onlyMissingValues, placedNumbers, placedWords, requestWords, saysNoValues, type Placed, type Token } from '../text/answer-values.js';
 export type { RunAgreement } from '../history/run-parts.js';
 import type { RunAgreement } from '../history/run-parts.js';
 

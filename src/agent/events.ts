@@ -5,6 +5,7 @@ import type { ToolCallRecord } from '../tools/types.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
 import type { WorkspaceOrigin } from '../history/workspace.js';
+import type { MemoryUsed } from '../memory/used-text.js';
 
 /**
  * Emitted before an LLM call. `attempt` is the 1-based index of the attempt being made inside the
@@ -207,12 +208,9 @@ export interface QueuedEvent {
  * call): the definitions and the approved examples in its prompt, for the thread to say
  * "📌 used: revenue = units × unit_price; example from run r-1234".
  */
-export interface MemoryUsedEvent {
+export interface MemoryUsedEvent extends MemoryUsed {
   type: 'memory_used';
   runId: string;
-  definitions: { id: string; text: string }[];
-  /** Each example's entry id and the run it came from. */
-  examples: { id: string; runId: string }[];
 }
 /**
  * Emitted once at the start of a run of a team program (no LLM call): which program and version,

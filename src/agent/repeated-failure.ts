@@ -8,7 +8,7 @@
  */
 import type { Attempt, Run } from '../history/types.js';
 import { summarizeFailure } from './failure.js';
-import { errorNames } from './error-names.js';
+import { errorNames } from '../data/error-names.js';
 import { nameFacts } from '../data/name-facts.js';
 import { boundLine } from '../text/cut.js';
 

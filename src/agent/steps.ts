@@ -27,7 +27,7 @@ import { sameFailuresBefore } from './repeated-failure.js';
 import { readCheckReport } from './guess-step.js';
 import { answerPending } from './first-answer.js';
 import { budgetStop } from './time-budget.js';
-import { forPurpose } from '../usage/scope.js';
+import { forPurpose } from '../log/scope.js';
 import { BudgetRefusedError } from '../usage/reservations.js';
 
 export { ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from './step-options.js';

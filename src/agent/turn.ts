@@ -15,11 +15,11 @@ import { emit } from './call-options.js';
 import { takeTurn } from './turn-lease.js';
 import { openWorkspace } from './workspace-turn.js';
 import type { WorkspaceCache } from '../history/workspace-cache.js';
-import { accountOf, currentScope, emptyRunUsage, inRun, type RunScope } from '../usage/scope.js';
+import { accountOf, currentScope, emptyRunUsage, inRun, type RunScope } from '../log/scope.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import { BudgetRefusedError } from '../usage/reservations.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { TurnObserver, type TurnKind } from '../metrics/run-observer.js';
+import { TurnObserver, type TurnKind } from './run-observer.js';
 
 /** What a turn needs from the agent. */
 export interface TurnDeps {
@@ -84,7 +84,7 @@ async function reload(store: HistoryStore, run: Run): Promise<void> {
 }
 
 /**
- * Runs a turn inside the run's usage scope (src/usage/scope.ts): what its LLM calls and executions
+ * Runs a turn inside the run's usage scope (src/log/scope.ts): what its LLM calls and executions
  * spend is charged to the run (its stored `usage`) and to its account, a new run is counted, and
  * the metrics see the turn's attempts and outcome.
  */

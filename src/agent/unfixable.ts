@@ -4,7 +4,7 @@
  * Retrying them only burns time; the run stops and tells the user what to do instead.
  */
 import type { ExecutionResult } from '../sandbox/types.js';
-import { exceptionLine } from './failure.js';
+import { exceptionLine } from '../text/exception-line.js';
 import { ADD_PACKAGE_HINT, FALLBACK_LIBRARIES } from './environment-text.js';
 
 /** Modules whose only purpose is the network: a program that needs one cannot work here. */

@@ -10,7 +10,7 @@ import { summarizeFailure } from './failure.js';
 import { missingModule, unfixableFailure } from './unfixable.js';
 import { missingChart, missingOutputs, missingOutputsReason, NO_CHART_REASON } from './requested-files.js';
 import { factsOfFailure, repeatedFailureStop } from './repeated-failure.js';
-import { onlyMissingValues } from './answer-values.js';
+import { onlyMissingValues } from '../text/answer-values.js';
 import { withoutSetAside } from './guess-step.js';
 import { sameAnswerStop } from './same-answer.js';
 

@@ -1,5 +1,5 @@
 /**
- * Schedules wired once for every process kind (src/programs/schedules):
+ * Schedules wired once for every process kind (src/schedules):
  *
  * - an embedded chat app: the timer scheduler ({@link TimerScheduler}) over the store's schedules,
  *   ticks admitted on the app's in-memory queue and run by its own jobs;
@@ -17,12 +17,12 @@ import type { ScheduleBackend } from '../history/schedules.js';
 import type { Schedule } from '../history/programs.js';
 import { InputError } from '../config/errors.js';
 import { programMark } from '../programs/text.js';
-import { ScheduleCommands, type ProgramLookup } from '../programs/schedules/commands.js';
-import { admitTick, MAX_TICK_TRIES, type TickToAdmit } from '../programs/schedules/admit-tick.js';
-import { runTick, type TickDeps } from '../programs/schedules/tick.js';
-import type { TickRunner } from '../programs/schedules/tick-runner.js';
-import type { Scheduler } from '../programs/schedules/scheduler.js';
-import { TimerScheduler } from '../programs/schedules/timer.js';
+import { ScheduleCommands, type ProgramLookup } from '../schedules/commands.js';
+import { admitTick, MAX_TICK_TRIES, type TickToAdmit } from '../schedules/admit-tick.js';
+import { runTick, type TickDeps } from '../schedules/tick.js';
+import type { TickRunner } from '../schedules/tick-runner.js';
+import type { Scheduler } from '../schedules/scheduler.js';
+import { TimerScheduler } from '../schedules/timer.js';
 import { QueueScheduler, startTickConsumer, TICK_ADMIT_BACKOFF_MS, TICK_ADMIT_TRIES, type TickConsumer } from '../queue/schedules.js';
 import { workspaceLine } from '../chat/workspace-view.js';
 

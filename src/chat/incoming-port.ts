@@ -45,7 +45,7 @@ import type { MemoryReply } from '../memory/commands.js';
  * - `schedules` — the channel's schedules listed (`text`: empty), or one resumed (`resume <id>`);
  * - `unschedule` — a schedule removed (`text`: its id);
  * - `tick` — one tick of a schedule (made by the scheduler, never by a platform: `scheduled` says
- *   which): its program run, posted in a new thread when its gates let it (src/programs/schedules).
+ *   which): its program run, posted in a new thread when its gates let it (src/schedules).
  * - `programs` — the channel's team programs listed (src/programs);
  * - `program` — a team program command as typed (`text`: `<name> [param=value …]`, `<name> show`,
  *   `<name> remove`, or `save <name>` in a run's thread): the entry answers `show` and `remove` at
@@ -227,7 +227,7 @@ export interface ScheduledTick {
   tickAt: number;
   /** Ticks missed while no scheduler ran (embedded mode's catch-up at start). */
   missed?: number;
-  /** The try of this tick, from 2 on: its first try's worker stopped (src/programs/schedules/admit-tick.ts). */
+  /** The try of this tick, from 2 on: its first try's worker stopped (src/schedules/admit-tick.ts). */
   retry?: number;
 }
 

@@ -15,7 +15,7 @@ import type { LimitKey } from './job-limits.js';
 import { linkedRunId } from './thread-link.js';
 import type { ChannelMemory } from '../memory/channel-memory.js';
 import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';
-import type { ScheduleCommands } from '../programs/schedules/commands.js';
+import type { ScheduleCommandsPort } from './schedule-commands-port.js';
 import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
 import { awaitsSettlement, NEW_PROGRAM_FEEDBACK, parseChoice, ranMatchedProgram } from './settle-view.js';
@@ -45,7 +45,7 @@ export interface IngressDeps {
   /** The channels' memory (`/remember`, `/memory`); without it those commands say the store keeps none. */
   memory?: ChannelMemory;
   /** The channels' schedules (`/schedule`, `/schedules`, `/unschedule`); without them those commands say the store keeps none. */
-  schedules?: ScheduleCommands;
+  schedules?: ScheduleCommandsPort;
   /** The channels' team programs (`/programs`, `/program …`; src/programs); without it those commands say the store keeps none. */
   programs?: TeamPrograms;
 }
@@ -250,7 +250,7 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
           case 'unschedule':
             return await query(request, requester, () => schedules(request, request.kind as 'schedule' | 'schedules' | 'unschedule'));
           case 'tick':
-            // made by the scheduler (src/programs/schedules/admit-tick.ts), never by a platform
+            // made by the scheduler (src/schedules/admit-tick.ts), never by a platform
             return { outcome: 'ignored' };
           case 'programs':
             return await programs.program({ ...request, text: '' }, requester);

@@ -6,7 +6,7 @@
  */
 import type { Admission, LimitKey } from './job-limits.js';
 import type { ThreadRef } from './thread-ref.js';
-import { inAccount, type UsageAccount } from '../usage/scope.js';
+import { inAccount, type UsageAccount } from '../log/scope.js';
 import type { QueueCounts } from '../metrics/metrics.js';
 
 /** The data of one queued job (JSON). */

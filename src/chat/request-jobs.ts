@@ -20,7 +20,7 @@ import { saveProgramInThread } from './program-save-job.js';
 import { splitRun } from './program-commands.js';
 
 /**
- * The ticks of schedules, as jobs (src/programs/schedules: their program run, gates and post). A
+ * The ticks of schedules, as jobs (src/schedules: their program run, gates and post). A
  * process without them refuses a tick job with a clear error.
  */
 export interface TickJobs {

@@ -4,7 +4,7 @@
  * says so and repeats how to read the files it read (the profile itself is in the chat's first message).
  */
 import type { ExecutionResult } from '../sandbox/types.js';
-import { exceptionLine } from '../agent/failure.js';
+import { exceptionLine } from '../text/exception-line.js';
 import { fileProfileText, type InputProfile } from './profile.js';
 
 /**

@@ -1,12 +1,12 @@
 /**
  * What the input profile knows about the names a failed program's error is about (see
- * `src/agent/error-names.ts`): for a name that is a column, its type, a value and the call that
+ * `src/data/error-names.ts`): for a name that is a column, its type, a value and the call that
  * parses it; for a name that is not, the columns that do exist and the nearest one; for a sheet
  * that was not found, the sheet names. Facts only, in a few lines, for the next prompt and the
  * run's end reason.
  */
 import { distance } from 'fastest-levenshtein';
-import type { ErrorNames } from '../agent/error-names.js';
+import type { ErrorNames } from './error-names.js';
 import type { FieldProfile, FileProfile, InputProfile } from './profile.js';
 
 /** Longest text of the facts, in characters. */

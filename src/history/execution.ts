@@ -21,7 +21,7 @@ export interface ToolCallRecord {
   /**
    * SHA-256 (hex) of what the program was handed, for a call that was answered: HTTP the status
    * and the body (after redaction), SQL the result's columns and rows. A schedule's work gate
-   * compares them between ticks (src/programs/schedules/work-gate.ts). Absent for a refused call.
+   * compares them between ticks (src/schedules/work-gate.ts). Absent for a refused call.
    */
   answer?: string;
 }

@@ -251,7 +251,7 @@ export interface HistoryStore {
   readonly memory?: MemoryBackend;
   /**
    * The schedules of team programs in the same store (`schedules.ts`; what runs them:
-   * `src/programs/schedules`). Absent in a store that keeps none.
+   * `src/schedules`). Absent in a store that keeps none.
    */
   readonly schedules?: ScheduleBackend;
   /**

@@ -2,12 +2,12 @@
  * The processes' logger: pino (https://getpino.io) on stderr, as JSON lines (`log.format: json`)
  * or as lines for people through pino-pretty (`pretty`); `auto` is pretty on a terminal, else JSON.
  * Every line written while a run is being worked on carries its `runId` and `channel` (from the
- * usage scope, src/usage/scope.ts, which follows every `await`); a line of a chat job before its
+ * usage scope, src/log/scope.ts, which follows every `await`); a line of a chat job before its
  * run exists carries the `channel`.
  */
 import { pino, destination, type Logger as PinoLogger, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
-import { currentScope } from '../usage/scope.js';
+import { currentScope } from './scope.js';
 
 /** `log.format`. */
 export type LogFormat = 'auto' | 'json' | 'pretty';

@@ -7,7 +7,7 @@
  */
 import type { Run } from '../history/types.js';
 import { withoutFilesNote } from '../text/files-note.js';
-import { placedNumbers, placedWords } from '../agent/answer-values.js';
+import { placedNumbers, placedWords } from '../text/answer-values.js';
 
 /** An offer to show in a run's thread. */
 export interface MemoryOffer {

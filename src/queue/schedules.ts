@@ -8,7 +8,7 @@
  * then): that is queue mode's catch-up.
  *
  * Every queue-mode process (ingresses and workers) consumes the ticks queue: a tick job is only its
- * admission (src/programs/schedules/admit-tick.ts: dedupe, budgets, limits), which turns it into a
+ * admission (src/schedules/admit-tick.ts: dedupe, budgets, limits), which turns it into a
  * chat job for the workers. A tick job whose process died is taken again after its lock expires
  * (`maxStalledCount` > 0): admission is idempotent (the tick's delivery id, the chat job's id).
  */
@@ -19,8 +19,8 @@ import { closeConnection, workerConnection } from './connection.js';
 import { queueSettings } from './queue.js';
 import type { Schedule } from '../history/programs.js';
 import type { ScheduleBackend } from '../history/schedules.js';
-import type { Scheduler } from '../programs/schedules/scheduler.js';
-import type { TickToAdmit } from '../programs/schedules/admit-tick.js';
+import type { Scheduler } from '../schedules/scheduler.js';
+import type { TickToAdmit } from '../schedules/admit-tick.js';
 
 /** The data of a tick job (the tick's time is in its id). */
 export interface TickJobData {

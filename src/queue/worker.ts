@@ -21,7 +21,7 @@ import { RedisJobLimits } from './redis-job-limits.js';
 import { queueCounts, queueSettings } from './queue.js';
 import type { QueueCounts } from '../metrics/metrics.js';
 import { accountOfJob, processJob, runnerOf, type ChatJobData, type PlatformJobs } from '../chat/job-queue.js';
-import { inAccount } from '../usage/scope.js';
+import { inAccount } from '../log/scope.js';
 import { JobEnds } from './job-end.js';
 
 /** BullMQ's failure reason for a job whose worker stopped (moveStalledJobsToWait). */

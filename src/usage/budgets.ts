@@ -9,7 +9,7 @@
  * {@link Budgets.stopText} between attempts). The terminal (`cli:`) has no budget.
  */
 import { utcDay, type BudgetName, type UsageLedger, type UsageTotals } from '../history/usage.js';
-import type { UsageAccount } from './scope.js';
+import type { UsageAccount } from '../log/scope.js';
 
 export type { BudgetName } from '../history/usage.js';
 

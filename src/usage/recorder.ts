@@ -1,5 +1,5 @@
 /**
- * Charges what the LLM and the sandbox meters measured to the work in progress (src/usage/scope.ts):
+ * Charges what the LLM and the sandbox meters measured to the work in progress (src/log/scope.ts):
  * the run's own `usage` (stored with it), the shared ledger (per day, channel and user), and the
  * budget gauge. Before an LLM call of an account with a budget, reserves the call's most tokens
  * (src/usage/reservations.ts) and settles them to its real usage after it. A ledger that cannot be
@@ -11,7 +11,7 @@ import type { ChatMessage, TokenUsage } from '../llm/types.js';
 import { utcDay, type UsageCounts, type UsageKey, type UsageLedger, type UsageTotals } from '../history/usage.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Budgets } from './budgets.js';
-import { accountOf, currentScope, type UsageAccount, type WorkScope } from './scope.js';
+import { accountOf, currentScope, type UsageAccount, type WorkScope } from '../log/scope.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BudgetRefusedError, RESERVATION_POLL_MS, RESERVATION_RENEW_MS, RESERVATION_TTL_MS, RESERVATION_WAIT_MS, callTokensAtMost } from './reservations.js';
 

@@ -1,6 +1,6 @@
 /** The names a failed program's error is about, read from real pandas/openpyxl/xlrd messages. */
 import { describe, expect, it } from 'vitest';
-import { accessorColumns, errorNames, failingLine } from '../../src/agent/error-names.js';
+import { accessorColumns, errorNames, failingLine } from '../../src/data/error-names.js';
 
 const tb = (line: string, source = 'x = 1') => `Traceback (most recent call last):\n  File "main.py", line 3, in <module>\n    ${source}\n  File "/usr/lib/python3/dist-packages/pandas/core/frame.py", line 9, in f\n    raise E\n${line}\n`;
 

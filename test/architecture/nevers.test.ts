@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -38,7 +38,8 @@ const BROKEN: Record<string, string[]> = {
   'src/sandbox/types.ts': ['../llm/types.js'], // the sandbox to the LLM
   'src/history/store.ts': ['../chat/render.js'], // the store to chat
   'src/text/cut.ts': ['../agent/a.js'], // text upward
-  'src/config/schema.ts': ['../tools/t.js'], // config upward
+  'src/memory/m.ts': ['../programs/p.js'], // a layer to one above it
+  'src/programs/p.ts': [],
   'src/agent/a.ts': ['./b.js'], // a cycle: a → b → a
   'src/agent/b.ts': ['./a.js', '../../adapters/chatty/port.js'], // and the core to a platform
   'src/queue/q.ts': [],
@@ -51,6 +52,15 @@ describe('the architecture', () => {
     const found = await violations(ROOT, ['src', 'adapters']);
     expect(found.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
   }, 120_000);
+
+  it('the layers name every folder of src/, each once', async () => {
+    const { createRequire } = await import('node:module');
+    const config = createRequire(import.meta.url)(CONFIG) as { forbidden: { name: string; from: { path: string } }[] };
+    const layered = config.forbidden.filter((r) => r.name === 'no-upward-import').map((r) => /^\^src\/([^/]+)\/$/.exec(r.from.path)?.[1]);
+    const folders = (await readdir(join(ROOT, 'src'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(new Set(layered).size).toBe(layered.length);
+    expect([...layered].sort()).toEqual(folders.sort());
+  });
 
   it('each rule fires on a tree that breaks it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nevers-'));
@@ -71,9 +81,7 @@ describe('the architecture', () => {
           'chat-never-the-sandbox',
           'sandbox-knows-no-llm',
           'store-knows-no-chat',
-          'text-is-lowest',
-          'config-is-low',
-          'history-is-low',
+          'no-upward-import',
         ].sort(),
       );
     } finally {

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, resolvedFormat } from '../../src/log/logger.js';
-import { emptyRunUsage, inAccount, inRun } from '../../src/usage/scope.js';
+import { emptyRunUsage, inAccount, inRun } from '../../src/log/scope.js';
 import { parseConfig } from '../../src/config/load.js';
 import { createApp } from '../../src/app/app.js';
 import { closedPort } from '../helpers/net.js';

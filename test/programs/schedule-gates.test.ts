@@ -1,12 +1,12 @@
 /**
  * The gates of a schedule: the result gate read once into a predicate and checked on stdout with
- * no LLM call (src/programs/schedules/result-gate.ts), and the work gate's fingerprint of a tick's
- * inputs (files, tool answers: src/programs/schedules/work-gate.ts), with the tool records'
+ * no LLM call (src/schedules/result-gate.ts), and the work gate's fingerprint of a tick's
+ * inputs (files, tool answers: src/schedules/work-gate.ts), with the tool records'
  * answer fingerprints made by the SQL route.
  */
 import { describe, expect, it } from 'vitest';
-import { answerFingerprint, checkResultGate, ConditionError, readLabelledValue, readResultGate } from '../../src/programs/schedules/result-gate.js';
-import { inputsFingerprint, unchangedInputs } from '../../src/programs/schedules/work-gate.js';
+import { answerFingerprint, checkResultGate, ConditionError, readLabelledValue, readResultGate } from '../../src/schedules/result-gate.js';
+import { inputsFingerprint, unchangedInputs } from '../../src/schedules/work-gate.js';
 import { handleSqlCall } from '../../src/tools/sql/handler.js';
 import type { SqlSource } from '../../src/tools/sql/types.js';
 

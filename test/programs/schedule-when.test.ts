@@ -1,10 +1,10 @@
 /**
- * `when` read into a cron line and a zone (src/programs/schedules/when.ts): every form people type,
+ * `when` read into a cron line and a zone (src/schedules/when.ts): every form people type,
  * the channel's zone or one named in the text, and refusals that say what was understood and give
  * an example. The next ticks are computed by cron-parser, as BullMQ computes them.
  */
 import { describe, expect, it } from 'vitest';
-import { checkTimezone, nextTicks, readWhen, tickText, TimezoneError, WhenError } from '../../src/programs/schedules/when.js';
+import { checkTimezone, nextTicks, readWhen, tickText, TimezoneError, WhenError } from '../../src/schedules/when.js';
 
 describe('readWhen', () => {
   it.each([

@@ -17,7 +17,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { QueueScheduler, ticksQueueName } from '../../src/queue/schedules.js';
 import type { NewSchedule } from '../../src/history/schedules.js';
 import type { Schedule } from '../../src/history/programs.js';
-import { tickText } from '../../src/programs/schedules/when.js';
+import { tickText } from '../../src/schedules/when.js';
 import { spawnCli, startQueueWorld, stopProc, type QueueWorld } from './harness.js';
 
 const CONVERSATION = 'slack:T0001:C_MAIN';

@@ -6,9 +6,9 @@
  * its reservation. Everything else is the wrapped provider's.
  */
 import type { ChatMessage, CompleteOptions, Completion, LlmProvider } from '../llm/types.js';
-import { currentScope } from '../usage/scope.js';
-import type { UsageRecorder } from '../usage/recorder.js';
-import type { Metrics } from './metrics.js';
+import { currentScope } from '../log/scope.js';
+import type { UsageRecorder } from './recorder.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /** See the module comment. */
 export class MeteredLlm implements LlmProvider {

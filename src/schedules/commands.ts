@@ -10,26 +10,14 @@
  * Answers are {@link ScheduleReply}s (a title in our words, lines of the team's text): the platform
  * shows them as it shows `/memory` (the lines in a code block).
  */
-import type { Schedule } from '../../history/programs.js';
-import { ScheduleFullError, type ScheduleBackend, type ScheduleLimits } from '../../history/schedules.js';
+import type { Schedule } from '../history/programs.js';
+import { ScheduleFullError, type ScheduleBackend, type ScheduleLimits } from '../history/schedules.js';
 import { checkTimezone, nextTicks, readWhen, tickText, TimezoneError, WhenError, WHEN_EXAMPLES } from './when.js';
 import { ConditionError, gateText, readResultGate } from './result-gate.js';
 import type { Scheduler } from './scheduler.js';
+import type { Asker, ScheduleCommandNames, ScheduleCommandsPort, SchedulePlace, ScheduleReply } from '../chat/schedule-commands-port.js';
 
-/** An answer to a schedules command. */
-export interface ScheduleReply {
-  title: string;
-  lines: string[];
-  /** Nothing was done (a refusal, an unknown id, a usage mistake). */
-  refused?: boolean;
-}
 
-/** How a platform spells the three commands. */
-export interface ScheduleCommandNames {
-  schedule: string;
-  schedules: string;
-  unschedule: string;
-}
 
 /** The program a schedule names, as the team programs know it: its parameters' names, or a refusal. */
 export type ProgramLookup = (conversationId: string, name: string, params: Record<string, string>) => Promise<{ params: Record<string, string | number | boolean> } | { refused: string }>;
@@ -40,13 +28,6 @@ export interface ZoneSettings {
   channelZones: Record<string, string>;
 }
 
-/** Who asks. */
-export interface Asker {
-  userId: string;
-  userName?: string;
-  /** The key they are counted under (budgets, usage). */
-  key?: string;
-}
 
 /** What the commands use. */
 export interface ScheduleCommandDeps {
@@ -59,12 +40,6 @@ export interface ScheduleCommandDeps {
   scheduler: Scheduler;
 }
 
-/** Where a channel's schedules are: its conversation, platform and channel. */
-export interface SchedulePlace {
-  conversationId: string;
-  platform: string;
-  channel: string;
-}
 
 /** The zone of a conversation and how a reply names it. */
 export function channelZone(zones: ZoneSettings, conversationId: string): { zone: string; said: string } {
@@ -96,7 +71,7 @@ export function scheduleLine(s: Schedule): string {
 }
 
 /** The commands of one channel (see the module comment). */
-export class ScheduleCommands {
+export class ScheduleCommands implements ScheduleCommandsPort {
   constructor(private readonly deps: ScheduleCommandDeps) {}
 
   /** `/schedule …`: reads everything, then saves and starts the schedule. Never throws for a refusal. */

@@ -15,8 +15,8 @@
  * turned into a percent). Without a label the output must hold exactly one number.
  */
 import { createHash } from 'node:crypto';
-import type { ResultGate } from '../../history/programs.js';
-import { placedNumbers } from '../../agent/answer-values.js';
+import type { ResultGate } from '../history/programs.js';
+import { placedNumbers } from '../text/answer-values.js';
 
 /** A condition that cannot be read; `message` says what was understood and gives an example. */
 export class ConditionError extends Error {

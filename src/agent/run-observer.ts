@@ -3,9 +3,9 @@
  * event to its execution's result, or to its code's failure when nothing ran), and, when the turn
  * ends, the run's outcome and the turn's duration.
  */
-import type { AgentEvent, AgentEventListener } from '../agent/events.js';
+import type { AgentEvent, AgentEventListener } from './events.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /** What a turn was: a new run, code without running it, an improve or a re-run. */
 export type { TurnKind } from '../history/types.js';

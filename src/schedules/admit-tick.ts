@@ -2,16 +2,16 @@
  * A tick of a schedule becomes a chat job through the same admission as a person's request
  * (src/chat/admission.ts): dedupe by the delivery id `schedule:<id>:<tick time>` (so a tick made
  * twice, by two timers or a tick job taken again after its process died, is queued once; the tick
- * itself also knows the ticks it handled, src/programs/schedules/tick.ts), the channel's and the creator's daily token
+ * itself also knows the ticks it handled, src/schedules/tick.ts), the channel's and the creator's daily token
  * budgets, the channel's queue bound, the metrics of refusals; the job counts for the channel and
  * the schedule's creator, as their own requests do. No access check: the person was checked when
  * the schedule was made, and a tick has nobody to answer.
  */
-import type { Admitter } from '../../chat/admission.js';
-import { admit } from '../../chat/admission.js';
-import { jobIdOf } from '../../chat/job-queue.js';
-import type { AdmissionResult } from '../../chat/incoming-port.js';
-import type { ScheduleBackend } from '../../history/schedules.js';
+import type { Admitter } from '../chat/admission.js';
+import { admit } from '../chat/admission.js';
+import { jobIdOf } from '../chat/job-queue.js';
+import type { AdmissionResult } from '../chat/incoming-port.js';
+import type { ScheduleBackend } from '../history/schedules.js';
 import { tickRequest } from './tick-post.js';
 
 /** Most tries of one tick whose worker stopped (the first included). */

@@ -19,12 +19,12 @@
  * a second thread.
  */
 import { createHash } from 'node:crypto';
-import type { HistoryStore, Run } from '../../history/types.js';
-import type { Schedule, ScheduleState } from '../../history/programs.js';
-import type { ScheduleBackend } from '../../history/schedules.js';
-import type { OutgoingPort } from '../../chat/port.js';
-import type { IncomingRequest } from '../../chat/incoming-port.js';
-import type { JobHooks } from '../../chat/job-queue.js';
+import type { HistoryStore, Run } from '../history/types.js';
+import type { Schedule, ScheduleState } from '../history/programs.js';
+import type { ScheduleBackend } from '../history/schedules.js';
+import type { OutgoingPort } from '../chat/port.js';
+import type { IncomingRequest } from '../chat/incoming-port.js';
+import type { JobHooks } from '../chat/job-queue.js';
 import { takeScheduleLease } from './lease.js';
 import type { TickRunner, TickExecution } from './tick-runner.js';
 import { inputsFingerprint, unchangedInputs } from './work-gate.js';

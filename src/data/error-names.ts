@@ -5,7 +5,7 @@
  * text. Read from the exception line, the program's last line in the traceback and its code; the
  * profile then says what the data holds under those names (`src/data/name-facts.ts`).
  */
-import { exceptionLine } from './failure.js';
+import { exceptionLine } from '../text/exception-line.js';
 
 /** What an error refers to. */
 export interface ErrorNames {

@@ -5,8 +5,8 @@
  * next ones for at most {@link SCHEDULE_LEASE_MS}.
  */
 import { randomUUID } from 'node:crypto';
-import type { HistoryStore } from '../../history/types.js';
-import { thisProcess } from '../../history/process-identity.js';
+import type { HistoryStore } from '../history/types.js';
+import { thisProcess } from '../history/process-identity.js';
 
 /** How long the lease lasts without renewal, in ms. */
 export const SCHEDULE_LEASE_MS = 8_000;

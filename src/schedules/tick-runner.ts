@@ -4,8 +4,8 @@
  * (the gates decide whether it is posted). The runner of team programs (src/programs) implements
  * it; tests may give one of their own.
  */
-import type { Run } from '../../history/types.js';
-import type { Schedule } from '../../history/programs.js';
+import type { Run } from '../history/types.js';
+import type { Schedule } from '../history/programs.js';
 
 /** One file a tick's program was given: its name and the SHA-256 of its content (hex). */
 export interface GivenFile {

@@ -4,8 +4,8 @@
  * wrapped executor's.
  */
 import type { ExecuteOptions, ExecutionResult, Executor } from '../sandbox/types.js';
-import type { UsageRecorder } from '../usage/recorder.js';
-import type { Metrics } from './metrics.js';
+import type { UsageRecorder } from './recorder.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /** See the module comment. */
 export class MeteredExecutor implements Executor {

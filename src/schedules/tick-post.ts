@@ -4,11 +4,11 @@
  * and files and its last message; a failure (once per streak); the pause after three failures.
  * Every text here is plain: the platform's markup escapes it.
  */
-import type { Run } from '../../history/types.js';
-import type { Schedule } from '../../history/programs.js';
-import type { ChatThread, OutgoingPort } from '../../chat/port.js';
-import type { IncomingRequest } from '../../chat/incoming-port.js';
-import type { ThreadRef } from '../../chat/thread-ref.js';
+import type { Run } from '../history/types.js';
+import type { Schedule } from '../history/programs.js';
+import type { ChatThread, OutgoingPort } from '../chat/port.js';
+import type { IncomingRequest } from '../chat/incoming-port.js';
+import type { ThreadRef } from '../chat/thread-ref.js';
 import { tickText } from './when.js';
 import { gateText } from './result-gate.js';
 

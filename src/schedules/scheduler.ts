@@ -12,7 +12,7 @@
  * Either way a tick becomes a chat job through the same admission as a person's request
  * (`admit-tick.ts`), and the job runs it (`tick.ts`).
  */
-import type { Schedule } from '../../history/programs.js';
+import type { Schedule } from '../history/programs.js';
 
 /** What makes a schedule's ticks. */
 export interface Scheduler {

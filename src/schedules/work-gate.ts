@@ -15,7 +15,7 @@
  * date; use `only when it changed` to post only new answers).
  */
 import { createHash } from 'node:crypto';
-import type { ToolCallRecord } from '../../history/execution.js';
+import type { ToolCallRecord } from '../history/execution.js';
 import type { GivenFile } from './tick-runner.js';
 
 /** The fingerprint of a tick's inputs, and whether there was anything to watch. */

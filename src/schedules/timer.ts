@@ -1,6 +1,6 @@
 /**
  * Embedded mode's scheduler: a timer in the process per schedule, over the schedule records of the
- * store (src/programs/schedules/scheduler.ts). Each timer waits for the schedule's next tick (the
+ * store (src/schedules/scheduler.ts). Each timer waits for the schedule's next tick (the
  * cron line in its zone, evaluated by cron-parser as BullMQ does), hands the tick on, and waits for
  * the next.
  *
@@ -11,8 +11,8 @@
  * Two embedded processes on one store (two terminals' sessions do not run schedules; two chat apps
  * without a queue would) both time every tick: the delivery id of a tick makes it run once.
  */
-import type { Schedule } from '../../history/programs.js';
-import type { ScheduleBackend } from '../../history/schedules.js';
+import type { Schedule } from '../history/programs.js';
+import type { ScheduleBackend } from '../history/schedules.js';
 import type { Scheduler } from './scheduler.js';
 import type { TickToAdmit } from './admit-tick.js';
 import { nextTicks } from './when.js';
