@@ -62,6 +62,14 @@ export interface ChatDriver {
    * `save program <name>`; Matrix sends `!program save <name>` in the thread.
    */
   saveProgram(thread: string, name: string): Promise<void>;
+  /** The choice ids (src/chat/settle-view.ts: `approve:up`, `program:save`, `program:new`…) the thread's latest final message offers. */
+  choices(thread: string): string[];
+  /**
+   * Picks `choice` on the thread's latest final message as user 1, the way the platform offers it
+   * (a button on Slack and Discord, a reaction on Matrix: test/contract/choice-clicks.ts).
+   * @throws when that message does not offer it
+   */
+  click(thread: string, choice: string): Promise<void>;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   /**

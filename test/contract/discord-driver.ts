@@ -3,6 +3,7 @@ import type { FakeOpenAi } from '../fakes/openai-server.js';
 import type { FakeDiscord, FakeUser } from '../fakes/discord-server.js';
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
+import { discordChoiceId, discordChoices } from './choice-clicks.js';
 import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
 
 /** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
@@ -76,10 +77,14 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
         thread: () => discord.waitFor(() => i.originalMessageId && discord.world.channels.has(i.originalMessageId) && i.originalMessageId, 30_000, 'the thread'),
       };
     },
+    choices: (thread) => (finalMessages(thread).at(-1) ? discordChoices(finalMessages(thread).at(-1)!).map((b) => b.choice) : []),
+    async click(thread, choice) {
+      const final = finalMessages(thread).at(-1)!;
+      discord.click(final, discordChoiceId(final, choice), from(1, thread));
+    },
     async saveProgram(thread, name) {
       const final = finalMessages(thread).at(-1)!;
-      const ids = (final.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((r) => r.components.map((c) => c.custom_id));
-      const i = await discord.click(final, ids.find((id) => id.endsWith(':program:save'))!, from(1, thread));
+      const i = discord.click(final, discordChoiceId(final, 'program:save'), from(1, thread));
       await discord.waitFor(() => i.callbacks.length > 0 || i.originalMessageId, 20_000, 'the answer to Save as team program');
       discord.say(`save program ${name}`, from(1, thread));
     },

@@ -8,7 +8,8 @@
  * The settle scenarios' driver (settle-driver.ts) picks a choice as a person does on Matrix: a reaction
  * (`m.annotation`) on the run's final message; only alice may use the bot there, bob is the outsider.
  */
-import { CHOICES_KEY, RUN_KEY } from '../../adapters/matrix/markup.js';
+import { RUN_KEY } from '../../adapters/matrix/markup.js';
+import { matrixChoices, matrixClick } from './choice-clicks.js';
 import { startMatrixWorld, type MatrixWorld, type Person } from '../matrix/harness.js';
 import { AGENT, queueWorkers, type ChatDriver, type GivenFile } from './chat-driver.js';
 import { SALES, type SettleDriver } from './settle-driver.js';
@@ -76,6 +77,8 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
         thread: async () => (await t.waitFor(() => t.inThread(root).some((e) => e.sender === w.botUser.userId), 30_000, 'the thread'), root),
       };
     },
+    choices: (root) => (finals(root).at(-1) ? matrixChoices(finals(root).at(-1)!).map(([, id]) => id) : []),
+    click: (root, choice) => matrixClick(w.alice.client, w.roomId, finals(root).at(-1)!, choice),
     async saveProgram(root, name) {
       await send(w.alice, { msgtype: 'm.text', body: `!program save ${name}`, ...inThread(root) });
     },
@@ -102,7 +105,7 @@ export async function matrixSettle(queue: boolean): Promise<SettleDriver> {
   const t = w.alice.timeline;
   const bot = w.botUser.userId;
   const finals = (root: string) => t.inThread(root).filter((e) => typeof e.content[RUN_KEY] === 'string');
-  const offered = (root: string, n: number) => Object.entries((finals(root)[n - 1]?.content[CHOICES_KEY] ?? {}) as Record<string, string>);
+  const offered = (root: string, n: number) => (finals(root)[n - 1] ? matrixChoices(finals(root)[n - 1]!) : []);
   return {
     llm: w.llm,
     refusal: /You are not on the list of people who may use this bot/,
@@ -117,11 +120,7 @@ export async function matrixSettle(queue: boolean): Promise<SettleDriver> {
       return { text: String(finals(root)[n - 1]!.content.body), choices: offered(root, n).map(([, id]) => id) };
     },
     async click(root, choice, user) {
-      const key = offered(root, finals(root).length).find(([, id]) => id === choice)![0];
-      // a client may send the key with or without U+FE0F (Element's quick 👍 has it): both are the same choice
-      const sent = choice === 'approve:up' ? `${key}\ufe0f` : key;
-      const person = user ? w.bob : w.alice;
-      await person.client.sendEvent(w.roomId, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: finals(root).at(-1)!.event_id, key: sent } });
+      await matrixClick((user ? w.bob : w.alice).client, w.roomId, finals(root).at(-1)!, choice);
     },
     appReactions(root, n) {
       const target = finals(root)[n - 1]?.event_id;

@@ -5,6 +5,7 @@ import { sendCommand, sendEvent, sendInteraction } from '../fakes/slack-signed.j
 import { blockActionsPayload, viewSubmissionPayload } from '../fakes/slack-payloads.js';
 import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
 import { startQueueWorld } from '../queue/harness.js';
+import { slackChoicePayload, slackChoices } from './choice-clicks.js';
 import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
 
 /** The Slack driver over a fake Slack and an app URL (embedded or queue ingress: the same protocol). */
@@ -115,12 +116,13 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
         },
       };
     },
+    choices: (ts) => (finalPosts(ts).at(-1) ? slackChoices(finalPosts(ts).at(-1)!).map((b) => b.choice) : []),
+    async click(ts, choice) {
+      await sendInteraction(appUrl, SECRET, slackChoicePayload(finalPosts(ts).at(-1)!, choice, users[1], ts));
+    },
     async saveProgram(ts, name) {
-      const final = finalPosts(ts).at(-1)!;
-      const blocks = final.args.blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string; text?: { text?: string } }> }>;
-      const button = blocks.find((b) => b.type === 'actions')!.elements!.find((e) => e.action_id === 'ca_choice:program:save')!;
       const told = eph();
-      await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.action_id, value: button.value, user: users[1], channel: 'C_MAIN', messageTs: String(final.result?.ts), threadTs: ts }));
+      await sendInteraction(appUrl, SECRET, slackChoicePayload(finalPosts(ts).at(-1)!, 'program:save', users[1], ts));
       await slack.waitFor(() => eph() > told, 20_000, 'the answer to Save as team program');
       await event({ type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: users[1], text: `save program ${name}`, ts: `${Date.now() / 1000}`, thread_ts: ts, parent_user_id: 'UBOT' }, false);
     },
