@@ -287,6 +287,20 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       }, 90_000);
     });
 
+    /** The thread of the run `units-by-region` was saved from (set by the first team programs scenario). */
+    let programThread: string | undefined;
+    /** The team program of the scenarios below, saved as the first one does when it did not run. @returns the thread of the run it was saved from */
+    const ensureProgram = async (): Promise<string> => {
+      if (programThread && /units-by-region v\d/.test(await chat.programs())) return programThread;
+      chat.llm.enqueue(py('import csv\nDAYS = 7\nREGION = "EU"\nrows = list(csv.DictReader(open("sales.csv")))\nprint(f"{REGION} over {DAYS} days: " + str(sum(int(r["units"]) for r in rows if r["region"] == REGION)))'));
+      const t = await (await chat.run('units sold in the EU over the last 7 days', { file: { name: 'sales.csv', data: Buffer.from('region,units\nEU,2\nEU,3\nUS,3\n') } })).thread();
+      await chat.finals(t, 1);
+      await chat.saveProgram(t, 'units-by-region');
+      await expect.poll(() => chat.programs(), { timeout: 30_000, interval: 500 }).toMatch(/units-by-region v1/);
+      programThread = t;
+      return t;
+    };
+
     it('team programs: a run saved by name runs again with no LLM call, marked as the team program; /programs, show, a bad value and files that do not fit are said before anything runs', async () => {
       const sales = Buffer.from('region,units\nEU,2\nEU,3\nUS,3\n');
       chat.llm.enqueue(py('import csv\nDAYS = 7\nREGION = "EU"\nrows = list(csv.DictReader(open("sales.csv")))\nprint(f"{REGION} over {DAYS} days: " + str(sum(int(r["units"]) for r in rows if r["region"] == REGION)))'));
@@ -294,6 +308,7 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       expect((await chat.finals(t, 1))[0]).toMatch(/success|Success/);
       expect(chat.text(t)).toContain('EU over 7 days: 5');
       await chat.saveProgram(t, 'units-by-region');
+      programThread = t;
       const until = Date.now() + 30_000;
       while (!chat.text(t).includes('Saved as team program') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       expect(chat.text(t)).toMatch(/Saved as team program .units-by-region. v1/);
@@ -319,15 +334,28 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       expect(chat.llm.requests.length).toBe(asked);
     }, 180_000);
 
+    it("team programs and access: someone the channel's access lists leave out cannot save, run, schedule or remove one; each is refused, with no LLM call, and nothing changes", async () => {
+      const t = await ensureProgram();
+      const programs = await chat.programs();
+      const schedules = await chat.schedules();
+      const asked = chat.llm.requests.length;
+      const { outsider } = chat;
+      expect(await outsider.save(t, 'sneaky')).toMatch(outsider.refusal);
+      expect(await outsider.program('units-by-region REGION=US')).toMatch(outsider.refusal);
+      expect(await outsider.schedule('units-by-region', 'every day at 9')).toMatch(outsider.refusal);
+      expect(await outsider.program('units-by-region remove')).toMatch(outsider.refusal);
+      await new Promise((r) => setTimeout(r, 1000)); // anything queued by mistake would be at work by now
+      expect(await chat.programs()).toBe(programs);
+      expect(programs).toMatch(/units-by-region v1/);
+      expect(programs).not.toContain('sneaky');
+      expect(await chat.schedules()).toBe(schedules);
+      expect(schedules).not.toContain('units-by-region');
+      expect(chat.text(t)).not.toMatch(/Saved as team program .sneaky./);
+      expect(chat.llm.requests.length).toBe(asked);
+    }, 120_000);
+
     it('team programs asked in other words: a paraphrase runs the program at once, the thread naming it, with one short LLM call; "Write a new program" takes the usual path; remove', async () => {
-      // the program of the scenario above (saved again when this one runs alone)
-      if (!/units-by-region v\d/.test(await chat.programs())) {
-        chat.llm.enqueue(py('import csv\nDAYS = 7\nREGION = "EU"\nrows = list(csv.DictReader(open("sales.csv")))\nprint(f"{REGION} over {DAYS} days: " + str(sum(int(r["units"]) for r in rows if r["region"] == REGION)))'));
-        const t = await (await chat.run('units sold in the EU over the last 7 days', { file: { name: 'sales.csv', data: Buffer.from('region,units\nEU,2\nEU,3\nUS,3\n') } })).thread();
-        await chat.finals(t, 1);
-        await chat.saveProgram(t, 'units-by-region');
-        await expect.poll(() => chat.programs(), { timeout: 30_000, interval: 500 }).toMatch(/units-by-region v1/);
-      }
+      await ensureProgram();
       const asked = chat.llm.requests.length;
       // the matching call's answer: this program, with the values the request sets
       chat.llm.enqueue('{"match": true, "params": {"REGION": "EU", "DAYS": 14}}');

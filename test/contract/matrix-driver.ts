@@ -8,6 +8,7 @@
  * The settle scenarios' driver (settle-driver.ts) picks a choice as a person does on Matrix: a reaction
  * (`m.annotation`) on the run's final message; only alice may use the bot there, bob is the outsider.
  */
+import { MatrixClient, MemoryStorageProvider } from 'matrix-bot-sdk';
 import { RUN_KEY } from '../../adapters/matrix/markup.js';
 import { matrixChoices, matrixClick } from './choice-clicks.js';
 import { startMatrixWorld, type MatrixWorld, type Person } from '../matrix/harness.js';
@@ -36,6 +37,16 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
     const id = await send(p, { msgtype: 'm.text', body: text });
     const [answer] = await t.waitFor(() => (t.answersTo(id).length ? t.answersTo(id) : undefined), 30_000, `the answer to ${text}`);
     return String(answer!.content.body);
+  };
+  let eve: Person | undefined;
+  /** Someone the access lists leave out, in the room (registered at first use). */
+  const outsider = async (): Promise<Person> => {
+    if (eve) return eve;
+    const user = await w.hs.registerUser('eve');
+    const client = new MatrixClient(w.hs.url, user.accessToken, new MemoryStorageProvider());
+    await client.joinRoom(w.roomId);
+    eve = { user, client, timeline: t };
+    return eve;
   };
   return {
     llm: w.llm,
@@ -82,6 +93,21 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
     async saveProgram(root, name) {
       await send(w.alice, { msgtype: 'm.text', body: `!program save ${name}`, ...inThread(root) });
     },
+    schedules: () => ask('!schedules', w.bob),
+    outsider: {
+      refusal: /You are not on the list of people who may use this bot/,
+      async save(root, name) {
+        const p = await outsider();
+        const botSaid = () => t.inThread(root).filter((e) => e.sender === w.botUser.userId);
+        const before = botSaid().length;
+        await send(p, { msgtype: 'm.text', body: `!program save ${name}`, ...inThread(root) });
+        // Matrix has no private answers: the refusal is posted in the thread
+        const said = await t.waitFor(() => botSaid()[before], 30_000, "the answer to the outsider's save");
+        return String(said.content.body);
+      },
+      program: async (args) => ask(`!program ${args}`, await outsider()),
+      schedule: async (program, when) => ask(`!schedule ${program} ${when}`, await outsider()),
+    },
     offered: (root) => offers(root).length > 0,
     async pressRemember(root) {
       // Matrix has no buttons: the offer says to send !remember with its sentence (its code block)
@@ -94,10 +120,13 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
   };
 }
 
+/** Who may use the bot: alice and bob (the driver's outsider, eve, may not). */
+const access = (w: { alice: { userId: string }; bob: { userId: string } }) => ({ allowed_users: [w.alice.userId, w.bob.userId] });
+
 /** Matrix embedded: the bot in this process. */
-export const matrixEmbedded = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries }));
+export const matrixEmbedded = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries, matrix: access }));
 /** Matrix in queue mode: two ingresses syncing the bot's account, one worker. */
-export const matrixQueue = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries, queue: { workers: 1, ingresses: 2 } }));
+export const matrixQueue = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries, matrix: access, queue: { workers: 1, ingresses: 2 } }));
 
 /** The settle scenarios on Matrix (see the module comment), embedded or in queue mode (one ingress, one worker). */
 export async function matrixSettle(queue: boolean): Promise<SettleDriver> {
