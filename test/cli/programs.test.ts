@@ -50,6 +50,21 @@ describe('team programs in the terminal', () => {
     expect(r.stdout).toContain('file sales.csv — columns: region (str), units (int)');
   });
 
+  it('the session: /run in other words runs the team program that answers it, named; /improve write a new program takes the usual path', async () => {
+    const dir = await folder();
+    fake!.enqueue('{"match": true, "params": {"REGION": "US"}}', py('print("written anew")'));
+    const lines = ['/attach sales.csv', '/run units sold in the EU', '/program save units-by-region', '/run how many units did the US region sell?', '/improve write a new program', '/exit', ''];
+    const r = await runCli([], dir, lines.join('\n'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake!.requests).toHaveLength(3); // the first program, the matching call, the new program
+    expect(r.stdout).toMatch(/🧩 This looks like team program `units-by-region` v1, approved by terminal:\S+ on \d{4}-\d{2}-\d{2}: running it \(the saved code, no LLM call\)\. Not what you asked\? \/improve write a new program takes the usual path\./);
+    expect(r.stdout).toContain('US/7: 4');
+    const prompt = JSON.stringify(fake!.requests[2]!.messages);
+    expect(prompt).toContain('how many units did the US region sell?');
+    expect(prompt).toContain('Write a new program for the request');
+    expect(r.stdout).toContain('written anew');
+  }, 120_000);
+
   it('code-agent run --program runs it (--json, exit codes as run); files that do not fit are said before anything runs; programs list|show|remove', async () => {
     const dir = await folder();
     expect((await runCli(['run', '--file', 'sales.csv', 'units sold in the EU'], dir)).code).toBe(0);
