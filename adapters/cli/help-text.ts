@@ -33,6 +33,8 @@ Examples:
   code-agent run --file data.csv --file notes.txt --out results "plot data.csv"
   code-agent run --program revenue-by-region --param REGION=EU --param DAYS=30
                                    run a team program (no LLM call; see code-agent programs)
+  code-agent run --new "revenue per region last week"
+                                   write a new program even when a team program answers it
 
 Exit codes: ${EXIT.success} success, ${EXIT.failed} still failing after the retries (or the LLM failed),
 ${EXIT.usage} usage, config or sandbox error, ${EXIT.cancelled} cancelled (Ctrl-C).`;

@@ -80,18 +80,20 @@ export function buildProgram(): Command {
     .option('-o, --out <dir>', 'also copy the files the program writes (plots, CSVs) into this folder (created when missing; never overwrites)')
     .option('--program <name>', "run the terminal's team program of that name instead (no LLM call; code-agent programs list shows them)")
     .option('--param <name=value>', 'a parameter value of the --program (repeat for several)', collect)
+    .option('--new', "write a new program even when a team program of the terminal answers the requirement (otherwise that program runs at once, named)")
     .addHelpText('after', RUN_HELP_AFTER)
     .showHelpAfterError()
     .exitOverride()
-    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file?: string[]; out?: string; program?: string; param?: string[] }) => {
+    .action(async (words: string[], opts: { config?: string; maxRetries?: number; json?: boolean; file?: string[]; out?: string; program?: string; param?: string[]; new?: boolean }) => {
       const merged = { ...program.opts<{ config?: string; maxRetries?: number; out?: string }>(), ...stripUndefined(opts) };
       if (opts.program === undefined && words.length === 0) throw new InputError('run needs a requirement, e.g. code-agent run "print the first 20 primes" (or --program <name>)');
       if (opts.program !== undefined && words.length > 0) throw new InputError(`run --program takes no requirement (the program has its own): remove "${words.join(' ').slice(0, 60)}", or give values with --param name=value`);
       if (opts.program === undefined && opts.param?.length) throw new InputError('--param sets a parameter of a team program: use it with --program <name>');
+      if (opts.program !== undefined && opts.new) throw new InputError('--new writes a new program for a requirement: use it without --program <name>');
       const config = await configFrom(merged);
       const inputFiles = await readInputFiles(opts.file ?? [], config.sandbox.max_file_mb * 1024 * 1024);
       const teamProgram = opts.program !== undefined ? { name: opts.program, params: opts.param ?? [] } : undefined;
-      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles, outDir: merged.out, ...(teamProgram ? { program: teamProgram } : {}) });
+      process.exitCode = await runOnce(config, words.join(' '), { json: Boolean(opts.json), inputFiles, outDir: merged.out, ...(teamProgram ? { program: teamProgram } : {}), ...(opts.new ? { fresh: true } : {}) });
     });
 
   /** A command that runs a chat platform's process until a signal (`code-agent discord|matrix|slack`). */

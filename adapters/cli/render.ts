@@ -15,7 +15,7 @@ import { queuedText, replacedText, workspaceEntryText } from '../../src/text/wor
 import { toolCallLine } from '../../src/tools/records.js';
 import { answerMarkText, settledAnswer } from '../../src/chat/answer-mark.js';
 import { memoryUsedLine } from '../../src/memory/used-text.js';
-import { misfitNotice, programMark, programStartNotice } from '../../src/programs/text.js';
+import { misfitNotice, programMark, programStartNotice, type ProgramSurface } from '../../src/programs/text.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
 export interface RenderTarget {
@@ -27,10 +27,15 @@ export interface RenderTarget {
 export interface RenderOptions {
   /** Print each attempt's code and its stdout/stderr (off in `--json` mode). Default true. */
   showDetails?: boolean;
+  /** How a team program found for the request says to have a new program written instead: the session's (`terminal`, the default) or `code-agent run`'s (`command`). */
+  programSurface?: ProgramSurface;
 }
 
-/** The one progress line of an event, or undefined when the event has none. */
-export function progressLine(event: AgentEvent): string | undefined {
+/**
+ * The one progress line of an event, or undefined when the event has none.
+ * @param programSurface how a team program's start notice says the way to a new program (see {@link RenderOptions})
+ */
+export function progressLine(event: AgentEvent, programSurface: ProgramSurface = 'terminal'): string | undefined {
   switch (event.type) {
     case 'generating':
       if (event.trigger === 'requirement') return '[Agent] Generating code…';
@@ -82,7 +87,7 @@ export function progressLine(event: AgentEvent): string | undefined {
     case 'memory_used':
       return `[Agent] ${boundLine(memoryUsedLine(event), 600)}`;
     case 'program': {
-      const notice = programStartNotice(event, 'terminal');
+      const notice = programStartNotice(event, programSurface);
       return [`[Agent] ${notice.title}`, ...notice.lines.map((l) => `[Agent]   ${boundLine(l, 300)}`)].join('\n');
     }
     case 'program_misfit': {
@@ -234,7 +239,7 @@ export function createRenderer(target: RenderTarget, options: RenderOptions = {}
     if (event.type === 'improving' && event.reason !== failure) target.progress(`[Agent] Not confirmed: ${boundLine(event.reason, 300)}`);
     // a streamed attempt's code is already on screen: its last lines go before the "generated" line
     const streamedDone = showDetails && event.type === 'generated' && event.code !== '' && streamed.finish(event.attempt, event.code);
-    const line = progressLine(event);
+    const line = progressLine(event, options.programSurface);
     if (line) target.progress(line);
     if (!showDetails) return;
     if (event.type === 'generated' && event.code && !streamedDone) target.detail(formatCode(event.code));

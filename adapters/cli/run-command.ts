@@ -1,6 +1,8 @@
 /**
  * `code-agent run "<requirement>"` (or `--program <name> [--param k=v]…`: a team program, no LLM
- * call): one run, rendered as progress lines or as one JSON object.
+ * call): one run, rendered as progress lines or as one JSON object. A requirement that a team
+ * program of the terminal answers in other words runs that program at once, and says so (`--new`
+ * writes a new program instead), as a chat run does.
  */
 import { createApp, type AppOverrides } from '../../src/app/app.js';
 import type { Config } from '../../src/config/schema.js';
@@ -28,6 +30,11 @@ export interface RunOnceOptions {
   outDir?: string;
   /** `--program NAME [--param k=v]…`: run the terminal's team program instead of a requirement (no LLM call). */
   program?: { name: string; params: string[] };
+  /**
+   * `--new`: write a new program for the requirement, without first looking for a team program of
+   * the terminal that answers it (otherwise one found runs at once, named: src/programs/match.ts).
+   */
+  fresh?: boolean;
   /** Parts supplied instead of being built from config (tests). */
   overrides?: AppOverrides;
   /**
@@ -66,7 +73,7 @@ export async function runOnce(config: Config, requirement: string, options: RunO
     const progressOut = options.json ? stderr : stdout;
     const render = createRenderer(
       { progress: (l) => progressOut.write(`${l}\n`), detail: (t) => progressOut.write(`${t}\n`) },
-      { showDetails: !options.json },
+      { showDetails: !options.json, programSurface: 'command' },
     );
     const inputs = prepareInputs(options.inputFiles ?? []);
     for (const note of inputs.skipped) progressOut.write(`[Agent] ${note}\n`);
@@ -74,9 +81,15 @@ export async function runOnce(config: Config, requirement: string, options: RunO
     const team = options.program;
     // a team program: its name and values are checked before anything runs (a refusal exits 2)
     const prepared = team ? await app.agent.programs.prepare(CLI_CONVERSATION, team.name, team.params) : undefined;
-    let run = prepared ? await app.agent.runProgram(CLI_CONVERSATION, prepared, call) : await app.agent.run(CLI_CONVERSATION, withInputFilesNote(requirement, inputs.files), call);
+    // a requirement in other words that a team program answers runs it at once, named (as in chat); --new skips it
+    const found = prepared || options.fresh ? undefined : await app.agent.findProgram(CLI_CONVERSATION, requirement, inputs.files.map((f) => f.name), controller.signal);
+    let run = prepared
+      ? await app.agent.runProgram(CLI_CONVERSATION, prepared, call)
+      : found
+        ? await app.agent.runProgram(CLI_CONVERSATION, found, call, requirement)
+        : await app.agent.run(CLI_CONVERSATION, withInputFilesNote(requirement, inputs.files), call);
     const stdin = options.stdin ?? process.stdin;
-    if (!prepared && !options.json && stdin.isTTY && !controller.signal.aborted) run = await askChoice(app.agent, run, stdin, stdout, controller.signal);
+    if (!run.program && !options.json && stdin.isTTY && !controller.signal.aborted) run = await askChoice(app.agent, run, stdin, stdout, controller.signal);
     const json = runToJson(run);
     if (options.outDir && run.status === 'failed') {
       // a failed run's files are what a program wrote before it failed: no answer to hand over

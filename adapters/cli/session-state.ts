@@ -23,10 +23,13 @@ import { copiedLine, copyArtifacts } from './out-dir.js';
 import { fitColumns, historyRow, numberedRuns, ROW_COLUMNS } from './history-rows.js';
 import { runOutcome } from './outcome.js';
 import { applyChoice, candidateLines, CHOICE_PROMPT, isTypedChoice, typedChoice } from './settle-commands.js';
-import type { ChoiceAction } from '../../src/chat/settle-view.js';
+import { NEW_PROGRAM_FEEDBACK, ranMatchedProgram, type ChoiceAction } from '../../src/chat/settle-view.js';
 import { offerLine, sessionMemoryCommand } from './session-memory.js';
 import { runBefore } from '../../src/memory/offer.js';
 import { sessionProgramCommand } from './session-programs.js';
+
+/** `/improve write a new program` (what a team program found for the request says to type). */
+const NEW_PROGRAM_TYPED = /^write a new program\.?$/i;
 
 /** Runs listed by `/history` (the newest; numbers stay those of the whole history). */
 export const HISTORY_ROWS = 20;
@@ -121,7 +124,7 @@ export class Session {
       case 'help':
         return this.io.print(this.io.help);
       case 'run':
-        return this.step((o) => this.app.agent.run(CLI_CONVERSATION, this.withNote(rest, o), o), true);
+        return this.step((o) => this.runOrProgram(rest, o), true);
       case 'generate':
         return this.step((o) => this.app.agent.generate(CLI_CONVERSATION, this.withNote(rest, o), o), true);
       case 'execute':
@@ -172,6 +175,16 @@ export class Session {
     return this.current;
   }
 
+  /**
+   * A new run of a requirement; one that a team program of the terminal answers in other words runs
+   * that program at once, named (as in chat and `code-agent run`): `/improve write a new program`
+   * then has the agent write one.
+   */
+  private async runOrProgram(requirement: string, o: CallOptions): Promise<Run> {
+    const found = await this.app.agent.findProgram(CLI_CONVERSATION, requirement, (o.inputFiles ?? []).map((f) => f.name), o.signal);
+    return found ? this.app.agent.runProgram(CLI_CONVERSATION, found, o, requirement) : this.app.agent.run(CLI_CONVERSATION, this.withNote(requirement, o), o);
+  }
+
   /** The requirement with the note naming the attached files (what `code-agent run --file` sends too). */
   private withNote(requirement: string, options: CallOptions): string {
     return options.inputFiles?.length ? withInputFilesNote(requirement, options.inputFiles) : requirement;
@@ -185,7 +198,9 @@ export class Session {
       this.io.print('The current run succeeded. What should change? (type it on the next line; an empty line keeps it as it is)');
       return;
     }
-    await this.improveWith(run, feedback || undefined);
+    // the way back from a team program found for the request, as chat's "Write a new program" button
+    const fresh = ranMatchedProgram(run) && NEW_PROGRAM_TYPED.test(feedback.trim());
+    await this.improveWith(run, fresh ? NEW_PROGRAM_FEEDBACK : feedback || undefined);
   }
 
   /** An improve turn; after a reply that corrected the run's reading, says how to remember it. */

@@ -1,13 +1,13 @@
 /**
  * The choice buttons of a run's last message on Discord: a row with a button per candidate and
- * "Neither" while the run awaits settlement, and a row with 👍/👎 on every run with an answer
- * (src/chat/settle-view.ts `choicesOf`). Custom ids `ca:choice:<run id>:<choice id>` (ids.ts);
+ * "Neither" while the run awaits settlement, and a row with 👍/👎 on every run with an answer, "Save
+ * as team program" and "Write a new program" (src/chat/settle-view.ts `choicesOf`). Custom ids `ca:choice:<run id>:<choice id>` (ids.ts);
  * Discord allows 5 buttons per row and 5 rows
  * (https://discord.com/developers/docs/interactions/message-components#action-rows).
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import type { Run } from '../../src/history/types.js';
-import { choicesOf, SAVE_PROGRAM_CHOICE, type Choice } from '../../src/chat/settle-view.js';
+import { choicesOf, NEW_PROGRAM_CHOICE, SAVE_PROGRAM_CHOICE, type Choice } from '../../src/chat/settle-view.js';
 import { customId } from './ids.js';
 
 /** Buttons per action row. */
@@ -28,8 +28,11 @@ export function choiceRows(run: Run): APIActionRowComponent<APIButtonComponent>[
   return [row([...candidates, settle.find((c) => c.id === 'settle:neither')!].map((c) => button(run.id, c)))];
 }
 
-/** The 👍/👎 row of a run with an answer, with "Save as team program" (its click asks for the name); none otherwise. */
+/**
+ * The 👍/👎 row of a run with an answer, with "Save as team program" (its click asks for the name)
+ * and, on a run that ran a team program found for its request, "Write a new program"; none otherwise.
+ */
 export function feedbackRow(run: Run): APIActionRowComponent<APIButtonComponent>[] {
-  const approve = choicesOf(run).filter((c) => c.id.startsWith('approve:') || c.id === SAVE_PROGRAM_CHOICE);
+  const approve = choicesOf(run).filter((c) => c.id.startsWith('approve:') || c.id === SAVE_PROGRAM_CHOICE || c.id === NEW_PROGRAM_CHOICE);
   return approve.length ? [row(approve.map((c) => button(run.id, c)))] : [];
 }

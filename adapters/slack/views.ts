@@ -11,7 +11,7 @@ import { SECTION_TEXT_MAX, fencedSection, inlineText, type FencedText, type Slac
 import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { choicesOf, confirmedBy, SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
+import { choicesOf, confirmedBy, NEW_PROGRAM_CHOICE, SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
 import { programMark } from '../../src/programs/text.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
@@ -143,7 +143,11 @@ export const CHOICE_ACTION_PREFIX = 'ca_choice:';
 /** Action id of the 👍/👎 feedback buttons; each button's value is `<choice id>|<run id>`. */
 export const FEEDBACK_ACTION = 'ca_feedback';
 
-/** The choice buttons of a run, then Re-run (`Run` for generated code) and Improve, then 👍/👎 (feedback buttons), then "Save as team program". */
+/**
+ * The choice buttons of a run, then Re-run (`Run` for generated code) and Improve, then 👍/👎
+ * (feedback buttons), then "Save as team program", then "Write a new program" (a run that ran a team
+ * program found for its request).
+ */
 export function runButtons(run: Run): SlackButton[] {
   const choices = choicesOf(run);
   const settle = choices.filter((c) => c.id.startsWith('settle:'));
@@ -154,7 +158,7 @@ export function runButtons(run: Run): SlackButton[] {
     ...choices
       .filter((c) => c.id.startsWith('approve:'))
       .map((c) => ({ actionId: FEEDBACK_ACTION, text: c.label, value: `${c.id}|${run.id}`, feedback: c.id === 'approve:up' ? ('positive' as const) : ('negative' as const) })),
-    ...choices.filter((c) => c.id === SAVE_PROGRAM_CHOICE).map((c) => ({ actionId: `${CHOICE_ACTION_PREFIX}${c.id}`, text: c.label, value: run.id })),
+    ...choices.filter((c) => c.id === SAVE_PROGRAM_CHOICE || c.id === NEW_PROGRAM_CHOICE).map((c) => ({ actionId: `${CHOICE_ACTION_PREFIX}${c.id}`, text: c.label, value: run.id })),
   ];
 }
 

@@ -55,14 +55,24 @@ export function programMark(run: Pick<Run, 'program' | 'attempts' | 'status' | '
 /** What a run found for a request in other words offers, to take the normal path instead (a button's label). */
 export const NEW_PROGRAM_LABEL = '✍️ Write a new program';
 
+/** Where a program's start notice is read: a chat thread, the terminal session, or `code-agent run`. */
+export type ProgramSurface = 'chat' | 'terminal' | 'command';
+
+/** How each surface has a new program written instead of a team program found for the request. */
+const NEW_PROGRAM_WAY: Record<ProgramSurface, string> = {
+  chat: `"${NEW_PROGRAM_LABEL}" below`,
+  terminal: '/improve write a new program',
+  command: 'The same command with --new',
+};
+
 /**
  * The notice at the start of a program's run: which version, approved by whom, no LLM call; the
  * parameters as it runs with them. A program found for a request in other words says so first and
  * how to have a new program written instead: never silent about which program answered.
- * @param surface `chat`: the button; `terminal`: the session's command
+ * @param surface `chat`: the button; `terminal`: the session's command; `command`: `code-agent run --new`
  */
-export function programStartNotice(e: ProgramStart & { matched?: true }, surface: 'chat' | 'terminal' = 'chat'): ProgramNotice {
-  const instead = surface === 'chat' ? `"${NEW_PROGRAM_LABEL}" below` : '/improve write a new program';
+export function programStartNotice(e: ProgramStart & { matched?: true }, surface: ProgramSurface = 'chat'): ProgramNotice {
+  const instead = NEW_PROGRAM_WAY[surface];
   const title = e.matched
     ? `🧩 This looks like team program ${programRef(e)}, approved by ${approvedText(e)}: running it (the saved code, no LLM call). Not what you asked? ${instead} takes the usual path.`
     : `▶️ Running team program ${programRef(e)}, approved by ${approvedText(e)}: the saved code, no LLM call.`;

@@ -50,6 +50,21 @@ describe('team programs in the terminal', () => {
     expect(r.stdout).toContain('file sales.csv — columns: region (str), units (int)');
   });
 
+  it('the session: /run in other words runs the team program that answers it, named; /improve write a new program takes the usual path', async () => {
+    const dir = await folder();
+    fake!.enqueue('{"match": true, "params": {"REGION": "US"}}', py('print("written anew")'));
+    const lines = ['/attach sales.csv', '/run units sold in the EU', '/program save units-by-region', '/run how many units did the US region sell?', '/improve write a new program', '/exit', ''];
+    const r = await runCli([], dir, lines.join('\n'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake!.requests).toHaveLength(3); // the first program, the matching call, the new program
+    expect(r.stdout).toMatch(/🧩 This looks like team program `units-by-region` v1, approved by terminal:\S+ on \d{4}-\d{2}-\d{2}: running it \(the saved code, no LLM call\)\. Not what you asked\? \/improve write a new program takes the usual path\./);
+    expect(r.stdout).toContain('US/7: 4');
+    const prompt = JSON.stringify(fake!.requests[2]!.messages);
+    expect(prompt).toContain('how many units did the US region sell?');
+    expect(prompt).toContain('Write a new program for the request');
+    expect(r.stdout).toContain('written anew');
+  }, 120_000);
+
   it('code-agent run --program runs it (--json, exit codes as run); files that do not fit are said before anything runs; programs list|show|remove', async () => {
     const dir = await folder();
     expect((await runCli(['run', '--file', 'sales.csv', 'units sold in the EU'], dir)).code).toBe(0);
@@ -93,5 +108,57 @@ describe('team programs in the terminal', () => {
     expect(removed.stdout).toMatch(/^removed team program units-by-region \(v1\) of the terminal \(cli:local\); kept for the audit, by ops\n$/);
     expect((await runCli(['programs', 'show', 'units-by-region'], dir)).code).toBe(1);
     expect(existsSync(join(dir, 'sales.csv'))).toBe(true);
-  });
+  }, 120_000); // a dozen CLI starts: about 55 s on a loaded 2-core machine
+
+  it('code-agent run "<requirement in other words>" runs the team program that answers it, named, with one short LLM call; --new writes a new program', async () => {
+    const dir = await folder();
+    expect((await runCli(['run', '--file', 'sales.csv', 'units sold in the EU'], dir)).code).toBe(0);
+    expect((await runCli([], dir, '/open 1\n/program save units-by-region\n/exit\n')).stdout).toContain('Saved as team program');
+    let asked = fake!.requests.length;
+
+    // the matching call's answer: this program, with the value the requirement sets
+    fake!.enqueue('{"match": true, "params": {"REGION": "US"}}');
+    const paraphrase = 'how many units did the US region sell?';
+    const matched = await runCli(['run', paraphrase], dir);
+    expect(matched.code, matched.stderr).toBe(0);
+    expect(fake!.requests.length).toBe(asked + 1); // the matching call only: no code was written
+    expect(JSON.stringify(fake!.requests[asked]!.messages)).toContain(paraphrase);
+    expect(matched.stdout).toMatch(/🧩 This looks like team program `units-by-region` v1, approved by terminal:\S+ on \d{4}-\d{2}-\d{2}: running it \(the saved code, no LLM call\)\. Not what you asked\? The same command with --new takes the usual path\./);
+    expect(matched.stdout).toContain('REGION = "US"');
+    expect(matched.stdout).toContain('US/7: 4');
+    expect(matched.stdout).toMatch(/\[Agent\] ✅ team program `units-by-region` v1, approved by terminal/);
+
+    // --json: the program field says it was matched, with the values
+    asked = fake!.requests.length;
+    fake!.enqueue('{"match": true, "params": {"DAYS": 30}}');
+    const json = await runCli(['run', '--json', 'units sold in the EU over 30 days'], dir);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ success: true, stdout: 'EU/30: 5\n', program: { name: 'units-by-region', version: 1, matched: true, params: { DAYS: 30 } } });
+    expect(fake!.requests.length).toBe(asked + 1);
+
+    // --new: no matching call; the LLM writes a program for the requirement as it is
+    asked = fake!.requests.length;
+    fake!.enqueue(py('print("written anew")'));
+    const fresh = await runCli(['run', '--new', paraphrase], dir);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fake!.requests.length).toBe(asked + 1);
+    expect(JSON.stringify(fake!.requests[asked]!.messages)).not.toContain('saved program');
+    expect(fresh.stdout).toContain('written anew');
+    expect(fresh.stdout).not.toContain('🧩');
+    expect(fresh.stdout).not.toContain('team program');
+
+    // the LLM says "not this": the usual path, nothing named
+    asked = fake!.requests.length;
+    fake!.enqueue('{"match": false}', py('print("per customer")'));
+    const other = await runCli(['run', 'units sold in the EU per customer'], dir);
+    expect(other.code, other.stderr).toBe(0);
+    expect(fake!.requests.length).toBe(asked + 2);
+    expect(other.stdout).toContain('per customer');
+    expect(other.stdout).not.toContain('🧩');
+
+    // --new with --program is a usage error
+    const both = await runCli(['run', '--new', '--program', 'units-by-region'], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--new writes a new program for a requirement: use it without --program <name>');
+  }, 120_000);
 });

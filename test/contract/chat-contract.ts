@@ -287,13 +287,28 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       }, 90_000);
     });
 
-    it('team programs: a run saved by name runs again with no LLM call, marked as the team program; /programs, show, a bad value and files that do not fit are said before anything runs; remove', async () => {
+    /** The thread of the run `units-by-region` was saved from (set by the first team programs scenario). */
+    let programThread: string | undefined;
+    /** The team program of the scenarios below, saved as the first one does when it did not run. @returns the thread of the run it was saved from */
+    const ensureProgram = async (): Promise<string> => {
+      if (programThread && /units-by-region v\d/.test(await chat.programs())) return programThread;
+      chat.llm.enqueue(py('import csv\nDAYS = 7\nREGION = "EU"\nrows = list(csv.DictReader(open("sales.csv")))\nprint(f"{REGION} over {DAYS} days: " + str(sum(int(r["units"]) for r in rows if r["region"] == REGION)))'));
+      const t = await (await chat.run('units sold in the EU over the last 7 days', { file: { name: 'sales.csv', data: Buffer.from('region,units\nEU,2\nEU,3\nUS,3\n') } })).thread();
+      await chat.finals(t, 1);
+      await chat.saveProgram(t, 'units-by-region');
+      await expect.poll(() => chat.programs(), { timeout: 30_000, interval: 500 }).toMatch(/units-by-region v1/);
+      programThread = t;
+      return t;
+    };
+
+    it('team programs: a run saved by name runs again with no LLM call, marked as the team program; /programs, show, a bad value and files that do not fit are said before anything runs', async () => {
       const sales = Buffer.from('region,units\nEU,2\nEU,3\nUS,3\n');
       chat.llm.enqueue(py('import csv\nDAYS = 7\nREGION = "EU"\nrows = list(csv.DictReader(open("sales.csv")))\nprint(f"{REGION} over {DAYS} days: " + str(sum(int(r["units"]) for r in rows if r["region"] == REGION)))'));
       const t = await (await chat.run('units sold in the EU over the last 7 days', { file: { name: 'sales.csv', data: sales } })).thread();
       expect((await chat.finals(t, 1))[0]).toMatch(/success|Success/);
       expect(chat.text(t)).toContain('EU over 7 days: 5');
       await chat.saveProgram(t, 'units-by-region');
+      programThread = t;
       const until = Date.now() + 30_000;
       while (!chat.text(t).includes('Saved as team program') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       expect(chat.text(t)).toMatch(/Saved as team program .units-by-region. v1/);
@@ -317,6 +332,54 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       expect(chat.text(misfit)).toMatch(/sales\.csv has no column .region./);
       expect(chat.text(misfit)).not.toMatch(/over \d+ days/);
       expect(chat.llm.requests.length).toBe(asked);
+    }, 180_000);
+
+    it("team programs and access: someone the channel's access lists leave out cannot save, run, schedule or remove one; each is refused, with no LLM call, and nothing changes", async () => {
+      const t = await ensureProgram();
+      const programs = await chat.programs();
+      const schedules = await chat.schedules();
+      const asked = chat.llm.requests.length;
+      const { outsider } = chat;
+      expect(await outsider.save(t, 'sneaky')).toMatch(outsider.refusal);
+      expect(await outsider.program('units-by-region REGION=US')).toMatch(outsider.refusal);
+      expect(await outsider.schedule('units-by-region', 'every day at 9')).toMatch(outsider.refusal);
+      expect(await outsider.program('units-by-region remove')).toMatch(outsider.refusal);
+      await new Promise((r) => setTimeout(r, 1000)); // anything queued by mistake would be at work by now
+      expect(await chat.programs()).toBe(programs);
+      expect(programs).toMatch(/units-by-region v1/);
+      expect(programs).not.toContain('sneaky');
+      expect(await chat.schedules()).toBe(schedules);
+      expect(schedules).not.toContain('units-by-region');
+      expect(chat.text(t)).not.toMatch(/Saved as team program .sneaky./);
+      expect(chat.llm.requests.length).toBe(asked);
+    }, 120_000);
+
+    it('team programs asked in other words: a paraphrase runs the program at once, the thread naming it, with one short LLM call; "Write a new program" takes the usual path; remove', async () => {
+      await ensureProgram();
+      const asked = chat.llm.requests.length;
+      // the matching call's answer: this program, with the values the request sets
+      chat.llm.enqueue('{"match": true, "params": {"REGION": "EU", "DAYS": 14}}');
+      const paraphrase = 'how many units did the EU region sell over the past 14 days?';
+      const t = await (await chat.run(paraphrase)).thread();
+      const [matched] = await chat.finals(t, 1);
+      expect(matched).toMatch(/team program .units-by-region. v1, approved by/);
+      expect(chat.text(t)).toMatch(/This looks like team program .units-by-region. v1, approved by .+: running it \(the saved code, no LLM call\)/);
+      expect(chat.text(t)).toContain('EU over 14 days: 5');
+      expect(chat.llm.requests.length).toBe(asked + 1); // the matching call only: no code was written
+      expect(JSON.stringify(chat.llm.requests[asked]!.messages)).toContain(paraphrase);
+      expect(chat.choices(t)).toContain('program:new');
+      // "Write a new program": the agent writes one for the request as it was asked
+      chat.llm.enqueue(py('import csv\nrows = list(csv.DictReader(open("sales.csv")))\nprint("written anew: " + str(sum(int(r["units"]) for r in rows)))'));
+      await chat.click(t, 'program:new');
+      const finals = await chat.finals(t, 2);
+      expect(finals[1]).toMatch(/success|Success/);
+      expect(finals[1]).not.toMatch(/team program .units-by-region./);
+      expect(chat.text(t)).toContain('written anew: 8');
+      expect(chat.llm.requests.length).toBe(asked + 2);
+      const prompt = JSON.stringify(chat.llm.requests[asked + 1]!.messages);
+      expect(prompt).toContain(paraphrase);
+      expect(prompt).toContain('Write a new program for the request');
+      expect(chat.choices(t)).not.toContain('program:new');
       // removed by anyone who may use the channel; no longer listed
       expect(await (await chat.program('units-by-region remove')).answer()).toMatch(/Removed team program .units-by-region./);
       expect(await chat.programs()).toMatch(/No team programs in this channel yet/);

@@ -62,6 +62,18 @@ export interface ChatDriver {
    * `save program <name>`; Matrix sends `!program save <name>` in the thread.
    */
   saveProgram(thread: string, name: string): Promise<void>;
+  /** The choice ids (src/chat/settle-view.ts: `approve:up`, `program:save`, `program:new`…) the thread's latest final message offers. */
+  choices(thread: string): string[];
+  /**
+   * Picks `choice` on the thread's latest final message as user 1, the way the platform offers it
+   * (a button on Slack and Discord, a reaction on Matrix: test/contract/choice-clicks.ts).
+   * @throws when that message does not offer it
+   */
+  click(thread: string, choice: string): Promise<void>;
+  /** `/schedules` as user 2; returns the answer. */
+  schedules(): Promise<string>;
+  /** Someone the channel's access lists leave out (the worlds allow users 1 and 2 only). */
+  outsider: Outsider;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   /**
@@ -74,6 +86,18 @@ export interface ChatDriver {
   close(): Promise<void>;
 }
 
+
+/** What someone without access to the channel tries; each returns what they were told. */
+export interface Outsider {
+  /** What the platform answers them. */
+  refusal: RegExp;
+  /** Saves a thread's run the platform's way (the button then the reply; Matrix: `!program save`); every answer, joined. */
+  save(thread: string, name: string): Promise<string>;
+  /** `/program <args>`. */
+  program(args: string): Promise<string>;
+  /** `/schedule <program> <when>`. */
+  schedule(program: string, when: string): Promise<string>;
+}
 
 /** The agent settings of every world. */
 export const AGENT = { max_retries: 2 };

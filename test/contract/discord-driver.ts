@@ -3,6 +3,7 @@ import type { FakeOpenAi } from '../fakes/openai-server.js';
 import type { FakeDiscord, FakeUser } from '../fakes/discord-server.js';
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
+import { discordChoiceId, discordChoices } from './choice-clicks.js';
 import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
 
 /** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
@@ -17,6 +18,15 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     await discord.waitFor(() => record.originalMessageId, 20_000, 'the answer');
     await discord.waitFor(() => !/^$/.test(discord.world.messages.get(record.originalMessageId!)?.content ?? ''), 20_000, 'the answer text');
     return discord.world.messages.get(record.originalMessageId!)!.content;
+  };
+  const outsider = discord.world.addMember('eve', []);
+  /** The messages only their requester sees (flag 64), in the order they came. */
+  const ephemerals = () => [...discord.world.messages.values()].filter((m) => (Number(m.flags) & 64) !== 0);
+  /** What an interaction was answered: its reply, or the deferred reply's text. */
+  const answerOf = async (i: { id: string; callbacks: Array<{ type: number; data?: { content?: unknown } }> }) => {
+    await discord.waitFor(() => i.callbacks.length > 0, 20_000, 'the initial response');
+    const first = i.callbacks[0]!;
+    return first.type === 4 ? String(first.data?.content ?? '') : deferredAnswer(i.id);
   };
   const runIdOf = (thread: string) => /run `([^`]+)`/.exec(finalMessages(thread).at(-1)?.content ?? '')![1]!;
   const press = async (thread: string, which: 0 | 1) => {
@@ -76,12 +86,36 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
         thread: () => discord.waitFor(() => i.originalMessageId && discord.world.channels.has(i.originalMessageId) && i.originalMessageId, 30_000, 'the thread'),
       };
     },
+    choices: (thread) => (finalMessages(thread).at(-1) ? discordChoices(finalMessages(thread).at(-1)!).map((b) => b.choice) : []),
+    async click(thread, choice) {
+      const final = finalMessages(thread).at(-1)!;
+      discord.click(final, discordChoiceId(final, choice), from(1, thread));
+    },
     async saveProgram(thread, name) {
       const final = finalMessages(thread).at(-1)!;
-      const ids = (final.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((r) => r.components.map((c) => c.custom_id));
-      const i = await discord.click(final, ids.find((id) => id.endsWith(':program:save'))!, from(1, thread));
+      const i = discord.click(final, discordChoiceId(final, 'program:save'), from(1, thread));
       await discord.waitFor(() => i.callbacks.length > 0 || i.originalMessageId, 20_000, 'the answer to Save as team program');
       discord.say(`save program ${name}`, from(1, thread));
+    },
+    schedules: async () => deferredAnswer(discord.slash('schedules', {}, from(2)).id),
+    outsider: {
+      refusal: /You do not have a role that may run code here/,
+      async save(thread, name) {
+        const final = finalMessages(thread).at(-1)!;
+        const told = ephemerals().length;
+        discord.click(final, discordChoiceId(final, 'program:save'), { user: outsider, channelId: thread });
+        const clicked = (await discord.waitFor(() => (ephemerals().length > told ? ephemerals().slice(told) : undefined), 20_000, "the answer to the outsider's click")).map((m) => m.content).join('\n');
+        const before = discord.messagesIn(thread).length;
+        discord.say(`save program ${name}`, { user: outsider, channelId: thread });
+        // a refused reply is answered in its thread
+        const [said] = await discord.waitFor(() => (discord.messagesIn(thread).length > before + 1 ? discord.messagesIn(thread).slice(before + 1) : undefined), 20_000, "the answer to the outsider's reply");
+        return `${clicked}\n${said!.content}`;
+      },
+      program: (args) => {
+        const [name, ...rest] = args.trim().split(/\s+/);
+        return answerOf(discord.slash('program', { name: name!, ...(rest.length ? { args: rest.join(' ') } : {}) }, { user: outsider, channelId: channel }));
+      },
+      schedule: (program, when) => answerOf(discord.slash('schedule', { program, when }, { user: outsider, channelId: channel })),
     },
     offered: (thread) => offers(thread).length > 0,
     async pressRemember(thread) {
@@ -95,14 +129,17 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
 }
 
 
+/** Who may use the bot: users 1 and 2 (the driver's outsider, eve, may not). */
+const access = (w: { alice: FakeUser; bob: FakeUser }) => ({ allowed_users: [w.alice.id, w.bob.id] });
+
 /** Discord, embedded: the bot runs its jobs on its in-memory queue. */
 export async function discordEmbedded(): Promise<ChatDriver> {
-  const w = await startDiscordWorld({ maxRetries: AGENT.max_retries });
+  const w = await startDiscordWorld({ maxRetries: AGENT.max_retries, discord: access });
   return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close());
 }
 
 /** Discord in queue mode: a `code-agent discord` gateway ingress and `code-agent worker` processes on a real Redis. */
 export async function discordQueue(): Promise<ChatDriver> {
-  const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT });
+  const w = await startDiscordQueueWorld({ replies: [], workers: 1, agent: AGENT, discord: access });
   return discordDriver(w.discord, w.llm, w.general.id, [w.alice, w.bob], () => w.close(), queueWorkers(w));
 }

@@ -8,7 +8,9 @@
  * The settle scenarios' driver (settle-driver.ts) picks a choice as a person does on Matrix: a reaction
  * (`m.annotation`) on the run's final message; only alice may use the bot there, bob is the outsider.
  */
-import { CHOICES_KEY, RUN_KEY } from '../../adapters/matrix/markup.js';
+import { MatrixClient, MemoryStorageProvider } from 'matrix-bot-sdk';
+import { RUN_KEY } from '../../adapters/matrix/markup.js';
+import { matrixChoices, matrixClick } from './choice-clicks.js';
 import { startMatrixWorld, type MatrixWorld, type Person } from '../matrix/harness.js';
 import { AGENT, queueWorkers, type ChatDriver, type GivenFile } from './chat-driver.js';
 import { SALES, type SettleDriver } from './settle-driver.js';
@@ -35,6 +37,16 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
     const id = await send(p, { msgtype: 'm.text', body: text });
     const [answer] = await t.waitFor(() => (t.answersTo(id).length ? t.answersTo(id) : undefined), 30_000, `the answer to ${text}`);
     return String(answer!.content.body);
+  };
+  let eve: Person | undefined;
+  /** Someone the access lists leave out, in the room (registered at first use). */
+  const outsider = async (): Promise<Person> => {
+    if (eve) return eve;
+    const user = await w.hs.registerUser('eve');
+    const client = new MatrixClient(w.hs.url, user.accessToken, new MemoryStorageProvider());
+    await client.joinRoom(w.roomId);
+    eve = { user, client, timeline: t };
+    return eve;
   };
   return {
     llm: w.llm,
@@ -76,8 +88,25 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
         thread: async () => (await t.waitFor(() => t.inThread(root).some((e) => e.sender === w.botUser.userId), 30_000, 'the thread'), root),
       };
     },
+    choices: (root) => (finals(root).at(-1) ? matrixChoices(finals(root).at(-1)!).map(([, id]) => id) : []),
+    click: (root, choice) => matrixClick(w.alice.client, w.roomId, finals(root).at(-1)!, choice),
     async saveProgram(root, name) {
       await send(w.alice, { msgtype: 'm.text', body: `!program save ${name}`, ...inThread(root) });
+    },
+    schedules: () => ask('!schedules', w.bob),
+    outsider: {
+      refusal: /You are not on the list of people who may use this bot/,
+      async save(root, name) {
+        const p = await outsider();
+        const botSaid = () => t.inThread(root).filter((e) => e.sender === w.botUser.userId);
+        const before = botSaid().length;
+        await send(p, { msgtype: 'm.text', body: `!program save ${name}`, ...inThread(root) });
+        // Matrix has no private answers: the refusal is posted in the thread
+        const said = await t.waitFor(() => botSaid()[before], 30_000, "the answer to the outsider's save");
+        return String(said.content.body);
+      },
+      program: async (args) => ask(`!program ${args}`, await outsider()),
+      schedule: async (program, when) => ask(`!schedule ${program} ${when}`, await outsider()),
     },
     offered: (root) => offers(root).length > 0,
     async pressRemember(root) {
@@ -91,10 +120,13 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
   };
 }
 
+/** Who may use the bot: alice and bob (the driver's outsider, eve, may not). */
+const access = (w: { alice: { userId: string }; bob: { userId: string } }) => ({ allowed_users: [w.alice.userId, w.bob.userId] });
+
 /** Matrix embedded: the bot in this process. */
-export const matrixEmbedded = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries }));
+export const matrixEmbedded = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries, matrix: access }));
 /** Matrix in queue mode: two ingresses syncing the bot's account, one worker. */
-export const matrixQueue = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries, queue: { workers: 1, ingresses: 2 } }));
+export const matrixQueue = async (): Promise<ChatDriver> => matrixDriver(await startMatrixWorld({ maxRetries: AGENT.max_retries, matrix: access, queue: { workers: 1, ingresses: 2 } }));
 
 /** The settle scenarios on Matrix (see the module comment), embedded or in queue mode (one ingress, one worker). */
 export async function matrixSettle(queue: boolean): Promise<SettleDriver> {
@@ -102,7 +134,7 @@ export async function matrixSettle(queue: boolean): Promise<SettleDriver> {
   const t = w.alice.timeline;
   const bot = w.botUser.userId;
   const finals = (root: string) => t.inThread(root).filter((e) => typeof e.content[RUN_KEY] === 'string');
-  const offered = (root: string, n: number) => Object.entries((finals(root)[n - 1]?.content[CHOICES_KEY] ?? {}) as Record<string, string>);
+  const offered = (root: string, n: number) => (finals(root)[n - 1] ? matrixChoices(finals(root)[n - 1]!) : []);
   return {
     llm: w.llm,
     refusal: /You are not on the list of people who may use this bot/,
@@ -117,11 +149,7 @@ export async function matrixSettle(queue: boolean): Promise<SettleDriver> {
       return { text: String(finals(root)[n - 1]!.content.body), choices: offered(root, n).map(([, id]) => id) };
     },
     async click(root, choice, user) {
-      const key = offered(root, finals(root).length).find(([, id]) => id === choice)![0];
-      // a client may send the key with or without U+FE0F (Element's quick 👍 has it): both are the same choice
-      const sent = choice === 'approve:up' ? `${key}\ufe0f` : key;
-      const person = user ? w.bob : w.alice;
-      await person.client.sendEvent(w.roomId, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: finals(root).at(-1)!.event_id, key: sent } });
+      await matrixClick((user ? w.bob : w.alice).client, w.roomId, finals(root).at(-1)!, choice);
     },
     appReactions(root, n) {
       const target = finals(root)[n - 1]?.event_id;

@@ -11,13 +11,13 @@ import type { FakeOpenAi } from '../fakes/openai-server.js';
 import type { FakeSlack } from '../fakes/slack-api.js';
 import type { FakeDiscord, FakeMessage, FakeUser } from '../fakes/discord-server.js';
 import { sendEvent, sendInteraction } from '../fakes/slack-signed.js';
-import { blockActionsPayload } from '../fakes/slack-payloads.js';
 import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
 import { startQueueWorld } from '../queue/harness.js';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
 import { SALES, type SettleDriver } from './settle-driver.js';
 import { matrixSettle } from './matrix-driver.js';
+import { discordChoiceId, discordChoices, slackChoicePayload, slackChoices } from './choice-clicks.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const ALL = "import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df['items'].sum())";
@@ -28,17 +28,6 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
   const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
   const finals = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
-  type Element = { type: string; action_id: string; value?: string; positive_button?: { value: string }; negative_button?: { value: string } };
-  const elements = (call: (typeof finals extends (ts: string) => (infer C)[] ? C : never)) =>
-    ((call.args.blocks ?? []) as Array<{ type: string; elements?: Element[] }>).filter((b) => b.type === 'actions' || b.type === 'context_actions').flatMap((b) => b.elements ?? []);
-  /** Each choice of a last message with the action id and value its button sends. */
-  const buttons = (call: Parameters<typeof elements>[0]) =>
-    elements(call).flatMap((e): { choice: string; actionId: string; value: string }[] => {
-      if (e.type === 'feedback_buttons') {
-        return [e.positive_button!, e.negative_button!].map((b) => ({ choice: b.value.split('|')[0]!, actionId: e.action_id, value: b.value }));
-      }
-      return e.action_id.startsWith('ca_choice:') ? [{ choice: e.action_id.slice('ca_choice:'.length), actionId: e.action_id, value: e.value! }] : [];
-    });
   let seq = 0;
   return {
     llm,
@@ -53,15 +42,10 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     async final(ts, n) {
       await slack.waitFor(() => finals(ts).length >= n, 90_000, `last message #${n}`);
       const call = finals(ts)[n - 1]!;
-      return { text: allText([call]), choices: buttons(call).map((b) => b.choice) };
+      return { text: allText([call]), choices: slackChoices(call).map((b) => b.choice) };
     },
     async click(ts, choice, user) {
-      const call = finals(ts).at(-1)!;
-      const button = buttons(call).find((b) => b.choice === choice)!;
-      const payload = blockActionsPayload({ actionId: button.actionId, value: button.value, user: user ? 'U_EVE' : 'U_ALICE', channel: 'C_MAIN', messageTs: String(call.result?.ts), threadTs: ts });
-      // a feedback button's click names its element type and carries the pressed button's value (Bolt's FeedbackButtonsAction)
-      if (button.actionId === 'ca_feedback') (payload.actions as Array<{ type: string }>)[0]!.type = 'feedback_buttons';
-      await sendInteraction(appUrl, SECRET, payload);
+      await sendInteraction(appUrl, SECRET, slackChoicePayload(finals(ts).at(-1)!, choice, user ? 'U_EVE' : 'U_ALICE', ts));
     },
     text: (ts) => allText(posts(ts)),
     told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
@@ -74,9 +58,6 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
   const finals = (thread: string) => discord.messagesIn(thread).filter((m) => m.components.length > 0);
   /** An ephemeral message (flag 64) is seen by its requester only. */
   const ephemeral = (m: FakeMessage) => (Number(m.flags) & 64) !== 0;
-  const buttons = (m: FakeMessage) =>
-    (m.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((row) => row.components).filter((b) => b.custom_id.startsWith('ca:choice:'));
-  const choiceOf = (customId: string) => customId.split(':').slice(3).join(':');
   return {
     llm,
     refusal: /You do not have a role that may run code here/,
@@ -87,12 +68,11 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     async final(thread, n) {
       await discord.waitFor(() => finals(thread).length >= n, 90_000, `last message #${n}`);
       const m = finals(thread)[n - 1]!;
-      return { text: m.content, choices: buttons(m).map((b) => choiceOf(b.custom_id)) };
+      return { text: m.content, choices: discordChoices(m).map((b) => b.choice) };
     },
     async click(thread, choice, user) {
       const m = finals(thread).at(-1)!;
-      const button = buttons(m).find((b) => choiceOf(b.custom_id) === choice)!;
-      discord.click(m, button.custom_id, { user: user ? bob : alice, channelId: thread });
+      discord.click(m, discordChoiceId(m, choice), { user: user ? bob : alice, channelId: thread });
     },
     text: (thread) => discord.messagesIn(thread).filter((m) => !ephemeral(m)).map((m) => m.content).join('\n'),
     told: () => [...discord.world.messages.values()].filter(ephemeral).map((m) => m.content).join('\n'),

@@ -5,6 +5,7 @@ import { sendCommand, sendEvent, sendInteraction } from '../fakes/slack-signed.j
 import { blockActionsPayload, viewSubmissionPayload } from '../fakes/slack-payloads.js';
 import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
 import { startQueueWorld } from '../queue/harness.js';
+import { slackChoicePayload, slackChoices } from './choice-clicks.js';
 import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
 
 /** The Slack driver over a fake Slack and an app URL (embedded or queue ingress: the same protocol). */
@@ -17,7 +18,7 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   let seq = 0;
   const offers = (ts: string) => posts(ts).filter((c) => JSON.stringify(c.args.blocks ?? '').includes('ca_remember'));
   const slackShow = (text: string) => slackQuery('/show', text);
-  const slackQuery = async (command: string, text: string, user: string = users[1]) => {
+  const slackQuery = async (command: string, text: string, user: string = users[1]): Promise<string> => {
     const responses = slack.responses.length;
     const res = await sendCommand(appUrl, SECRET, { command, text, user_id: user, channel_id: 'C_MAIN', team_id: TEAM, trigger_id: `trig-q-${++seq}`, response_url: slack.responseUrl(`q${seq}`) });
     const body = typeof res.body === 'object' && res.body ? JSON.stringify(res.body) : '';
@@ -115,14 +116,29 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
         },
       };
     },
+    choices: (ts) => (finalPosts(ts).at(-1) ? slackChoices(finalPosts(ts).at(-1)!).map((b) => b.choice) : []),
+    async click(ts, choice) {
+      await sendInteraction(appUrl, SECRET, slackChoicePayload(finalPosts(ts).at(-1)!, choice, users[1], ts));
+    },
     async saveProgram(ts, name) {
-      const final = finalPosts(ts).at(-1)!;
-      const blocks = final.args.blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string; text?: { text?: string } }> }>;
-      const button = blocks.find((b) => b.type === 'actions')!.elements!.find((e) => e.action_id === 'ca_choice:program:save')!;
       const told = eph();
-      await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.action_id, value: button.value, user: users[1], channel: 'C_MAIN', messageTs: String(final.result?.ts), threadTs: ts }));
+      await sendInteraction(appUrl, SECRET, slackChoicePayload(finalPosts(ts).at(-1)!, 'program:save', users[1], ts));
       await slack.waitFor(() => eph() > told, 20_000, 'the answer to Save as team program');
       await event({ type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: users[1], text: `save program ${name}`, ts: `${Date.now() / 1000}`, thread_ts: ts, parent_user_id: 'UBOT' }, false);
+    },
+    schedules: () => slackQuery('/schedules', '', users[2]),
+    outsider: {
+      refusal: /not on the list of people who may run code/,
+      async save(ts, name) {
+        const told = eph();
+        await sendInteraction(appUrl, SECRET, slackChoicePayload(finalPosts(ts).at(-1)!, 'program:save', OUTSIDER, ts));
+        await slack.waitFor(() => eph() > told, 20_000, "the answer to the outsider's click");
+        await event({ type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: OUTSIDER, text: `save program ${name}`, ts: `${Date.now() / 1000}`, thread_ts: ts, parent_user_id: 'UBOT' }, false);
+        await slack.waitFor(() => eph() > told + 1, 20_000, "the answer to the outsider's reply");
+        return slack.callsOf('chat.postEphemeral').slice(told).map((c) => `${String(c.args.user)}: ${String(c.args.text)}`).join('\n');
+      },
+      program: (args) => slackQuery('/program', args, OUTSIDER),
+      schedule: (program, when) => slackQuery('/schedule', `${program} ${when}`, OUTSIDER),
     },
     offered: (ts) => offers(ts).length > 0,
     async pressRemember(ts) {
@@ -137,14 +153,19 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
 }
 
 
+/** Who may use the app: users 1 and 2 ({@link OUTSIDER} may not). */
+const ACCESS = { allowed_users: ['U_ALICE', 'U_BOB'] };
+/** Someone the access lists leave out. */
+const OUTSIDER = 'U_EVE';
+
 /** Slack, embedded: the app runs its jobs on its in-memory queue. */
 export async function slackEmbedded(): Promise<ChatDriver> {
-  const w = await startSlackWorld({ maxRetries: AGENT.max_retries });
+  const w = await startSlackWorld({ maxRetries: AGENT.max_retries, slack: ACCESS });
   return slackDriver(w.slack, w.llm, w.appUrl!, () => w.close());
 }
 
 /** Slack in queue mode: a `code-agent slack` ingress and `code-agent worker` processes on a real Redis. */
 export async function slackQueue(): Promise<ChatDriver> {
-  const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT });
+  const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT, slack: ACCESS });
   return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close(), queueWorkers(w));
 }

@@ -1,0 +1,79 @@
+/**
+ * A schedule's tick on Matrix (adapters/matrix/outgoing.ts): no message asked for it, so the bot's
+ * own message in the room roots the thread; the team program's run is posted in that thread with its
+ * output, its file as media and the team program's mark. A real Synapse, the embedded bot, the real
+ * sandbox and SQLite store; the timer scheduler takes the schedule from the store when the bot
+ * starts. The LLM is never called.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUN_KEY } from '../../adapters/matrix/markup.js';
+import { startMatrixBot } from '../../adapters/matrix/main.js';
+import { startMatrixWorld, type MatrixWorld, type SeenEvent } from './harness.js';
+import type { NewSchedule } from '../../src/history/schedules.js';
+
+const CODE = 'import csv\nN = 3\nrows = [(i, i * i) for i in range(1, N + 1)]\nwith open("squares.csv", "w", newline="") as f:\n    csv.writer(f).writerows(rows)\nprint("squares:", " ".join(str(s) for _, s in rows))';
+
+let w: MatrixWorld;
+beforeAll(async () => {
+  w = await startMatrixWorld();
+}, 120_000);
+afterAll(async () => {
+  await w?.close();
+});
+
+describe('a scheduled run on Matrix', () => {
+  it("roots a new thread with the bot's own message in the room, and posts the run there with the result and the file", async () => {
+    const conversation = `matrix:${w.roomId}`;
+    await w.app!.store.programs!.save(conversation, 'squares-report', {
+      code: CODE,
+      request: 'write the first squares to squares.csv',
+      inputs: { files: [], sources: [], hosts: [] },
+      parameters: [],
+      runId: 'src-squares',
+      approvedBy: w.alice.user.userId,
+      approvedByName: 'alice',
+      approvedAt: new Date().toISOString(),
+    });
+    // every 2 s: a faster cron line (six fields, with seconds) than people may type, as the test's clock
+    const s: NewSchedule = {
+      conversationId: conversation,
+      platform: 'matrix',
+      channel: w.roomId,
+      program: 'squares-report',
+      params: {},
+      when: '*/2 * * * * *',
+      cron: '*/2 * * * * *',
+      timezone: 'UTC',
+      resultGate: { kind: 'always' },
+      workGate: true,
+      createdBy: w.alice.user.userId,
+      createdByName: 'alice',
+      createdAt: new Date().toISOString(),
+      state: { failures: 0 },
+    };
+    const saved = await w.app!.store.schedules!.add(s, { maxPerConversation: 20 });
+    // the timer scheduler reads the store's schedules when the bot starts
+    await w.bot!.stop(5000);
+    w.bot = await startMatrixBot(w.app!, { info: () => undefined, warn: () => undefined, error: (...m) => console.error(...m) });
+
+    const t = w.alice.timeline;
+    const bot = w.botUser.userId;
+    // the root: the bot's own message in the room's timeline (not in a thread, not a reply), naming the schedule
+    const root = await t.waitFor(
+      () => t.events.find((e) => e.sender === bot && e.type === 'm.room.message' && String(e.content.body).includes(`${saved.id}: team program`) && !e.content['m.relates_to']),
+      30_000,
+      'the scheduled root message',
+    );
+    const finals = () => t.inThread(root.event_id).filter((e) => typeof e.content[RUN_KEY] === 'string');
+    const [final] = await t.waitFor(() => (finals().length ? finals() : undefined), 60_000, 'the final message in the thread');
+    expect(String(final!.content.body)).toMatch(/team program `squares-report` v1, approved by alice/);
+    expect(String(final!.content.body)).not.toMatch(/Success · \d+ attempt/); // the team's mark, not the agent's ✅
+    const inThread = t.inThread(root.event_id);
+    expect(inThread.map((e) => String(e.content.body)).join('\n')).toContain('squares: 1 4 9');
+    const file = inThread.find((e) => e.content.msgtype === 'm.file' && e.content.body === 'squares.csv') as SeenEvent;
+    const [, server, media] = /^mxc:\/\/([^/]+)\/(.+)$/.exec(file.content.url)!;
+    const res = await fetch(`${w.hs.url}/_matrix/client/v1/media/download/${server}/${media}`, { headers: { authorization: `Bearer ${w.alice.user.accessToken}` } });
+    expect(await res.text()).toBe('1,1\r\n2,4\r\n3,9\r\n');
+    expect(w.llm.requests).toHaveLength(0);
+  }, 120_000);
+});
