@@ -24,6 +24,9 @@ import { Budgets, type BudgetLimits } from '../usage/budgets.js';
 import { UsageRecorder } from '../usage/recorder.js';
 import { packageVersion } from './version.js';
 
+/** How often a process's workspace cache reads the store's log of forgotten contents besides before each use, in ms. */
+export const CACHE_SYNC_MS = 60_000;
+
 /** The wired core. */
 export interface App {
   config: Config;
@@ -74,6 +77,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const inner = overrides.store ?? (await KeyvHistoryStore.open(config.store.url));
   if (metrics && inner instanceof KeyvHistoryStore) inner.onFailure((op) => metrics.storeErrors.inc({ operation: operationLabel(op) }));
   const store = new StaleRunRecovery(inner);
+  const keyvStore = inner instanceof KeyvHistoryStore ? inner : undefined;
+  // this machine's copies of workspace files, dropped when a run is deleted anywhere (the store's log)
+  const workspaceCache = new WorkspaceCache({ warn, ...(keyvStore ? { forgotten: (limit: number) => keyvStore.forgottenWorkspaceContents(limit) } : {}) });
+  const cacheSync = setInterval(() => void workspaceCache.sync(), CACHE_SYNC_MS);
+  cacheSync.unref();
   const usage = store.usage ?? new MemoryUsageLedger();
   const budgets = new Budgets(budgetLimits(config), usage);
   const recorder = new UsageRecorder({ ledger: usage, budgets, metrics, log: warn });
@@ -101,16 +109,16 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     usage: recorder,
     metrics,
     // beside the sandbox's work roots: a turn restores from the store only what this machine lacks
-    workspaceCache: new WorkspaceCache({ warn }),
+    workspaceCache,
     memory: memoryOptions(config),
   });
   const close = async () => {
+    clearInterval(cacheSync);
     await executor.close?.();
     await tools.close();
     await store.close();
     if (!overrides.llm) await rawLlm.dispose?.(); // a provider passed in belongs to the caller
   };
-  const keyvStore = inner instanceof KeyvHistoryStore ? inner : undefined;
   return { config, llm, executor, store, ...(keyvStore ? { keyvStore } : {}), agent, tools, artifactRoot, metrics, usage, budgets, close };
 }
 

@@ -31,9 +31,14 @@ export type StoreCall = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
 
 /** The workspace part of the Keyv history store (see the module doc). */
 export class KeyvWorkspaces {
+  /**
+   * @param forgotten told the hashes of the contents a deletion removed (the log every machine's
+   *   workspace cache reads: `workspace-forgotten.ts`)
+   */
   constructor(
     private readonly keyv: Keyv,
     private readonly call: StoreCall,
+    private readonly forgotten: (hashes: string[]) => Promise<void> = async () => undefined,
   ) {}
 
   /** @returns the run's manifest; an empty one when the run has no workspace. */
@@ -109,6 +114,8 @@ export class KeyvWorkspaces {
     await this.call('store a workspace', () => this.keyv.set(manifestKey(conversationId, runId), after));
     await this.dropUnreferenced(conversationId, runId, before, after);
     await this.setTally(conversationId, runId, manifestBytes(after));
+    const removed = before.files.find((f) => f.name === name)!.hash;
+    if (!after.files.some((f) => f.hash === removed)) await this.forgotten([removed]);
     return true;
   }
 
@@ -136,12 +143,13 @@ export class KeyvWorkspaces {
     return true;
   }
 
-  /** Deletes a run's whole workspace (manifest first, then the contents). */
+  /** Deletes a run's whole workspace (manifest first, then the contents), and logs its contents as forgotten. */
   async drop(conversationId: string, runId: string): Promise<void> {
     const before = await this.manifest(conversationId, runId);
     await this.call('delete a workspace', () => this.keyv.delete(manifestKey(conversationId, runId)));
     await this.dropUnreferenced(conversationId, runId, before, { files: [] });
     await this.setTally(conversationId, runId, 0);
+    await this.forgotten(before.files.map((f) => f.hash));
   }
 
   private async dropUnreferenced(conversationId: string, runId: string, before: WorkspaceManifest, after: WorkspaceManifest): Promise<void> {
