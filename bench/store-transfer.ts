@@ -6,9 +6,13 @@
  * file, import into PostgreSQL and into Redis (started on free ports), export from each, and a
  * retention sweep deleting every run (with its thread link and files). Prints runs/s and MB/s of
  * each, and the RSS of the process while exporting: its peak and its growth over the RSS before
- * (the export streams: one record at a time, so neither grows with the store).
+ * (the export streams: one record at a time, so neither grows with the store). Then the same export
+ * as users run it, `code-agent store export > file` in a process of its own (under `/usr/bin/time`
+ * when it is there), with that process's peak RSS: what memory an export needs.
  */
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -48,6 +52,23 @@ async function exportTo(store: KeyvHistoryStore, file: string): Promise<{ s: num
   return { s: (performance.now() - started) / 1000, rssMb: (peak - base) / 1e6, peakMb: peak / 1e6 };
 }
 
+const CLI = fileURLToPath(new URL('../adapters/cli/bin.js', import.meta.url));
+
+/** `code-agent store export` of `url` into `file` in a process of its own; seconds and its peak RSS in MB (undefined without /usr/bin/time). */
+function cliExport(dir: string, url: string, file: string): { s: number; peakMb: number | undefined } {
+  const config = join(dir, 'export.yaml');
+  writeFileSync(config, `store:\n  url: "${url}"\n  data_dir: "${join(dir, 'data')}"\n`);
+  const timed = existsSync('/usr/bin/time');
+  const out = openSync(file, 'w');
+  const started = performance.now();
+  const args = [CLI, '--config', config, 'store', 'export'];
+  const child = timed ? spawnSync('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, ...args], { stdio: ['ignore', out, 'pipe'] }) : spawnSync(process.execPath, args, { stdio: ['ignore', out, 'pipe'] });
+  closeSync(out);
+  if (child.status !== 0) throw new Error(`store export failed: ${String(child.stderr)}`);
+  const kb = /maxrss=(\d+)/.exec(String(child.stderr))?.[1];
+  return { s: (performance.now() - started) / 1000, peakMb: kb ? Number(kb) / 1000 : undefined };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-store-'));
   const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
@@ -71,6 +92,11 @@ async function main(): Promise<void> {
     const e1 = await exportTo(sqlite, dump);
     const bytes = statSync(dump).size;
     line('export SQLite', e1.s, bytes, `  (dump ${(bytes / 1e6).toFixed(0)} MB, RSS +${e1.rssMb.toFixed(0)} MB, peak ${e1.peakMb.toFixed(0)} MB)`);
+    const cliLine = (name: string, url: string) => {
+      const c = cliExport(dir, url, join(dir, 'cli.jsonl'));
+      line(`store export ${name} (CLI)`, c.s, bytes, c.peakMb !== undefined ? `  (its process: peak RSS ${c.peakMb.toFixed(0)} MB)` : '');
+    };
+    cliLine('SQLite', `sqlite://${join(dir, 'h.sqlite')}`);
     for (const [name, url] of [['PostgreSQL', postgres.url], ['Redis', redis.url]] as const) {
       const store = await KeyvHistoryStore.open(url);
       try {
@@ -79,6 +105,7 @@ async function main(): Promise<void> {
         line(`import into ${name}`, (performance.now() - t) / 1000, bytes);
         const e = await exportTo(store, join(dir, `${name}.jsonl`));
         line(`export ${name}`, e.s, bytes, `  (RSS +${e.rssMb.toFixed(0)} MB, peak ${e.peakMb.toFixed(0)} MB)`);
+        cliLine(name, url);
         t = performance.now();
         const sweeper = new RetentionSweeper(store, { runsDays: 30 }, { maxRunsPerSweep: 500 });
         let sweeps = 0;
