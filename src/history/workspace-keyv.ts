@@ -111,11 +111,12 @@ export class KeyvWorkspaces {
     const before = await this.manifest(conversationId, runId);
     const after = { files: before.files.filter((f) => f.name !== name) };
     if (after.files.length === before.files.length) return false;
+    const removed = before.files.find((f) => f.name === name)!.hash;
+    // announced first: a removal that fails midway and is not retried still leaves the caches
+    if (!after.files.some((f) => f.hash === removed)) await this.forgotten([removed]);
     await this.call('store a workspace', () => this.keyv.set(manifestKey(conversationId, runId), after));
     await this.dropUnreferenced(conversationId, runId, before, after);
     await this.setTally(conversationId, runId, manifestBytes(after));
-    const removed = before.files.find((f) => f.name === name)!.hash;
-    if (!after.files.some((f) => f.hash === removed)) await this.forgotten([removed]);
     return true;
   }
 
@@ -146,10 +147,11 @@ export class KeyvWorkspaces {
   /** Deletes a run's whole workspace (manifest first, then the contents), and logs its contents as forgotten. */
   async drop(conversationId: string, runId: string): Promise<void> {
     const before = await this.manifest(conversationId, runId);
+    // announced first: once the manifest is gone, a retry would not know which contents it named
+    await this.forgotten(before.files.map((f) => f.hash));
     await this.call('delete a workspace', () => this.keyv.delete(manifestKey(conversationId, runId)));
     await this.dropUnreferenced(conversationId, runId, before, { files: [] });
     await this.setTally(conversationId, runId, 0);
-    await this.forgotten(before.files.map((f) => f.hash));
   }
 
   private async dropUnreferenced(conversationId: string, runId: string, before: WorkspaceManifest, after: WorkspaceManifest): Promise<void> {
