@@ -178,6 +178,19 @@ describe('store export and import between backends', () => {
     expect((await pg.schedules.list(C)).map((s) => s.id)).toEqual(['s2', 's3']);
   }, 60_000);
 
+  it('imports into an empty SQLite store as well: the same records, schedules under their ids, the next schedule made gets a new one', async () => {
+    const back = await KeyvHistoryStore.open(`sqlite://${join(dir, 'back.sqlite')}`);
+    try {
+      const report = await importDump(back, join(dir, 'redis.jsonl'));
+      expect(report.kinds.schedule).toEqual({ imported: 2, unchanged: 0, skipped: 0 });
+      expect(await dumpOf(back, join(dir, 'back.jsonl'), C)).toEqual(readFileSync(join(dir, 'redis.jsonl'), 'utf8').trim().split('\n').slice(1, -1));
+      expect((await back.schedules.list(C)).map((s) => s.id)).toEqual(['s2', 's3']);
+      expect((await back.schedules.add(schedule(C, 'every day at 7'), DEFAULT_SCHEDULE_LIMITS)).id).toBe('s4');
+    } finally {
+      await back.close();
+    }
+  }, 60_000);
+
   it("takes a schedule's state from a later dump (more ticks on the old store), and leaves one that ticked later in the target", async () => {
     const later = join(dir, 'later.jsonl');
     await sqlite.schedules.update(C, 's2', { state: { failures: 0, lastTickAt: '2026-02-09T08:00:00.000Z', lastInputs: 'f2', ticks: 4, posted: 3 } });
