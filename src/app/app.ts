@@ -2,7 +2,9 @@
  * Wires the core from a validated config: LLM provider, sandbox executor, history store, agent.
  * Every adapter (CLI, Slack, Discord) starts from here.
  */
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { safeSegment } from '../history/ids.js';
 import { memoryOptions } from '../memory/config.js';
 import type { Config } from '../config/schema.js';
 import { Agent } from '../agent/agent.js';
@@ -79,7 +81,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const store = new StaleRunRecovery(inner);
   const keyvStore = inner instanceof KeyvHistoryStore ? inner : undefined;
   // this machine's copies of workspace files, dropped when a run is deleted anywhere (the store's log)
-  const workspaceCache = new WorkspaceCache({ warn, ...(keyvStore ? { forgotten: (limit: number) => keyvStore.forgottenWorkspaceContents(limit) } : {}) });
+  const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
+  const workspaceCache = new WorkspaceCache({
+    warn,
+    ...(keyvStore ? { forgotten: (limit: number) => keyvStore.forgottenWorkspaceContents(limit) } : {}),
+    // a worker's outputs of a run deleted on another host go too
+    onForgottenRun: (run) => rmSync(join(artifactRoot, safeSegment(run.conversationId), safeSegment(run.runId)), { recursive: true, force: true }),
+  });
   const cacheSync = setInterval(() => void workspaceCache.sync(), CACHE_SYNC_MS);
   cacheSync.unref();
   const usage = store.usage ?? new MemoryUsageLedger();
@@ -87,7 +95,6 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const recorder = new UsageRecorder({ ledger: usage, budgets, metrics, log: warn });
   const llm = new MeteredLlm(rawLlm, metrics, recorder);
   const executor = new MeteredExecutor(overrides.executor ?? executorFromConfig(config.sandbox, { warn }), metrics, recorder);
-  const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
   const tools = await toolboxFromConfig(config.tools);
   void tools.sql.engine.announce(warn); // a privileged SQL role, said at start (in the background: a slow database does not hold the start)
   const agent = new Agent({

@@ -4,8 +4,8 @@
  * use the channel (the same access admission uses) get here. What is deleted: the run's record
  * (every attempt), its workspace files in the store, its outputs on this host, every thread link to
  * it, and, through the store's log of forgotten workspaces, the copies of its files in the
- * workspace cache of every worker (dropped at the cache's next use or sync:
- * src/history/workspace-forgotten.ts). Kept: the channel's other runs, its memory (an example made
+ * workspace cache of every worker and the outputs a worker kept of it (dropped at the cache's next
+ * use or sync: src/history/workspace-forgotten.ts). Kept: the channel's other runs, its memory (an example made
  * from the run stays until forgotten with `/memory forget`), team programs, schedules and usage.
  * Each deletion is logged with who asked and why, and counted (`code_agent_runs_deleted_total`).
  */
@@ -53,7 +53,7 @@ export function deletedRunText(run: Pick<Run, 'id' | 'attempts'>, what: { files:
   const files = what.files > 0 ? `its workspace (${n(what.files, 'file')}, ${formatBytes(what.bytes)})` : 'its workspace (it was empty)';
   return (
     `🗑️ Deleted run ${run.id}: its record (${n(run.attempts.length, 'attempt')} with their code and output), ${files}, ` +
-    `its outputs kept on this host, ${n(what.threads, 'thread link')} (a reply in its thread now starts a new run), ` +
+    `its saved outputs (on every machine that kept them), ${n(what.threads, 'thread link')} (a reply in its thread now starts a new run), ` +
     "and the copies of its files in every worker's workspace cache (dropped at their next use). " +
     "Kept: this channel's other runs, its memory (an example made from this run stays until forgotten with the memory command), team programs, schedules and usage."
   );

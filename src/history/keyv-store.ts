@@ -96,7 +96,7 @@ export class KeyvHistoryStore implements HistoryStore {
     this.workspaces = new KeyvWorkspaces(
       this.keyv,
       (what, fn) => this.call(what, fn),
-      (hashes) => this.call('log forgotten workspace files', () => recordForgotten(this.atomics, hashes)),
+      (hashes, run) => this.call('log forgotten workspace files', () => recordForgotten(this.atomics, hashes, run)),
     );
     const ledger = atomics.usage();
     this.usage = {
@@ -233,7 +233,7 @@ export class KeyvHistoryStore implements HistoryStore {
   async deleteRun(conversationId: string, runId: string): Promise<boolean> {
     const found = (await this.getRun(conversationId, runId).catch(() => 'corrupt' as const)) !== undefined;
     // the files first: a run that is gone never leaves its files behind
-    await this.workspaces.drop(conversationId, runId);
+    await this.workspaces.drop(conversationId, runId, true);
     await this.call('delete a run', () => this.keyv.delete(runKey(conversationId, runId)));
     return found;
   }

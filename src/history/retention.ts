@@ -157,7 +157,7 @@ export class RetentionSweeper {
       } else if (filesBefore !== undefined && run.updatedAt < filesBefore) {
         const { workspaces } = this.store.internals();
         const had = (await workspaces.manifest(conversationId, runId)).files.length > 0;
-        if (had) await workspaces.drop(conversationId, runId);
+        if (had) await workspaces.drop(conversationId, runId, true);
         if (this.options.artifactRoot) await rm(join(this.options.artifactRoot, safeSegment(conversationId), runId), { recursive: true, force: true });
         if (had) {
           result.emptied.push(`${conversationId} ${runId}`);

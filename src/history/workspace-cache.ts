@@ -42,6 +42,8 @@ export interface WorkspaceCacheOptions {
   warn?: (message: string) => void;
   /** The store's log of forgotten contents, newest `limit` entries oldest first (`KeyvHistoryStore.forgottenWorkspaceContents`). */
   forgotten?: (limit: number) => Promise<ForgottenEntry[]>;
+  /** Told each log entry that names a run whose outputs went (this machine deletes the outputs it kept of it). */
+  onForgottenRun?: (run: { conversationId: string; runId: string }) => void;
 }
 
 /** The file in the disk tier's folder naming the last log entry applied to it. */
@@ -67,6 +69,7 @@ export class WorkspaceCache {
   /** The id of the last log entry applied (kept in the disk tier's folder across restarts). */
   private lastApplied: string | undefined;
   private syncing: Promise<void> | undefined;
+  private readonly onForgottenRun: WorkspaceCacheOptions['onForgottenRun'];
 
   constructor(options: WorkspaceCacheOptions = {}) {
     this.memoryMax = options.memoryBytes ?? CACHE_MEMORY_BYTES;
@@ -74,6 +77,7 @@ export class WorkspaceCache {
     const dir = options.dir === undefined ? defaultCacheDir() : options.dir;
     this.dir = dir === null ? undefined : ownFolder(dir, options.warn);
     this.forgottenSource = options.forgotten;
+    this.onForgottenRun = options.onForgottenRun;
     if (this.dir) {
       try {
         this.lastApplied = readFileSync(join(this.dir, APPLIED_FILE), 'utf8').trim() || undefined;
@@ -136,7 +140,10 @@ export class WorkspaceCache {
       const entries = await source(FORGOTTEN_LOG_MAX);
       const at = this.lastApplied === undefined ? -1 : entries.findIndex((e) => e.id === this.lastApplied);
       if (at === -1 && entries.length >= FORGOTTEN_LOG_MAX) this.clear(); // entries may have gone unread
-      for (const e of entries.slice(at + 1)) this.forget(e.hashes);
+      for (const e of entries.slice(at + 1)) {
+        this.forget(e.hashes);
+        if (e.run) this.onForgottenRun?.(e.run);
+      }
       this.lastApplied = entries.at(-1)?.id;
       if (this.dir && this.lastApplied) {
         const tmp = join(this.dir, `${APPLIED_FILE}.${process.pid}.tmp`);

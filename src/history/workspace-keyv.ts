@@ -38,7 +38,7 @@ export class KeyvWorkspaces {
   constructor(
     private readonly keyv: Keyv,
     private readonly call: StoreCall,
-    private readonly forgotten: (hashes: string[]) => Promise<void> = async () => undefined,
+    private readonly forgotten: (hashes: string[], run?: { conversationId: string; runId: string }) => Promise<void> = async () => undefined,
   ) {}
 
   /** @returns the run's manifest; an empty one when the run has no workspace. */
@@ -144,11 +144,15 @@ export class KeyvWorkspaces {
     return true;
   }
 
-  /** Deletes a run's whole workspace (manifest first, then the contents), and logs its contents as forgotten. */
-  async drop(conversationId: string, runId: string): Promise<void> {
+  /**
+   * Deletes a run's whole workspace (manifest first, then the contents), and logs its contents as forgotten.
+   * @param withOutputs the run's outputs are deleted too (a run deleted, `retention.files_days`):
+   *   the log names the run, so every machine deletes the outputs it kept of it
+   */
+  async drop(conversationId: string, runId: string, withOutputs = false): Promise<void> {
     const before = await this.manifest(conversationId, runId);
     // announced first: once the manifest is gone, a retry would not know which contents it named
-    await this.forgotten(before.files.map((f) => f.hash));
+    await this.forgotten(before.files.map((f) => f.hash), withOutputs ? { conversationId, runId } : undefined);
     await this.call('delete a workspace', () => this.keyv.delete(manifestKey(conversationId, runId)));
     await this.dropUnreferenced(conversationId, runId, before, { files: [] });
     await this.setTally(conversationId, runId, 0);

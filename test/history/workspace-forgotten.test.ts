@@ -50,7 +50,9 @@ describe.each([
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const cacheAt = (name: string) => new WorkspaceCache({ dir: join(dir, name), forgotten: (limit) => store.forgottenWorkspaceContents(limit) });
+  const outputsGone: string[] = [];
+  const cacheAt = (name: string) =>
+    new WorkspaceCache({ dir: join(dir, name), forgotten: (limit) => store.forgottenWorkspaceContents(limit), onForgottenRun: (r) => outputsGone.push(`${name} ${r.conversationId} ${r.runId}`) });
   const onDisk = (cache: WorkspaceCache, content: Buffer) => existsSync(join(cache.dir!, hashOf(content).slice(0, 2), hashOf(content)));
 
   /** A run with one file, restored through both caches (as two workers that ran its turns). */
@@ -68,8 +70,10 @@ describe.each([
   it('a purged run and a deleted run leave every cache at its next sync; a kept run stays cached', async () => {
     const workers = [cacheAt('w1'), cacheAt('w2')];
     await Promise.all(workers.map((w) => w.sync()));
-    const old = await cachedRun(runAged(40, 'old001'), workers);
-    const middle = await cachedRun(runAged(10, 'mid001'), workers);
+    const oldRun = runAged(40, 'old001');
+    const middleRun = runAged(10, 'mid001');
+    const old = await cachedRun(oldRun, workers);
+    const middle = await cachedRun(middleRun, workers);
     const kept = await cachedRun(runAged(1, 'new001'), workers);
     const asked = runAged(2, 'ask001');
     const deleted = await cachedRun(asked, workers);
@@ -86,6 +90,10 @@ describe.each([
       expect(onDisk(w, kept)).toBe(true);
       expect(w.get(hashOf(kept), kept.length)?.equals(kept)).toBe(true);
     }
+    // each machine is told which runs' outputs went (a deletion, files_days), to delete those it kept
+    for (const w of ['w1', 'w2']) {
+      expect(outputsGone.filter((l) => l.startsWith(`${w} `)).sort()).toEqual([oldRun.id, middleRun.id, asked.id].map((id) => `${w} ${C} ${id}`).sort());
+    }
     // a third machine that starts later (a worker restarted on the same disk) knows what it applied
     const restarted = cacheAt('w1');
     expect(restarted.get(hashOf(kept), kept.length)?.equals(kept)).toBe(true);
@@ -100,8 +108,10 @@ describe.each([
     const other = runAged(1, 'oth001');
     await store.saveRun(other);
     const put = await store.putWorkspaceFiles(C, other.id, [{ name: 'x.txt', content: Buffer.from('x'), origin: { kind: 'input', turn: 1, at: other.createdAt } }]);
+    const told = outputsGone.length;
     await readWorkspaceCached(store, worker, C, other.id, put.manifest);
     expect(onDisk(worker, content)).toBe(false);
+    expect(outputsGone.length).toBe(told); // one file removed: the run's outputs stay
   });
 
   it('a cache that may have missed entries (the log full without its last one) drops everything', async () => {
