@@ -16,7 +16,7 @@ export type DiscordAnswer = Outgoing;
 export const discordAnswers: AnswerMarkup<DiscordAnswer> = {
   text: (plain) => ({ content: cutChars(neutraliseFences(plain), MESSAGE_CHARS) }),
   history: (view) => historyMessage(view.runs),
-  show: (view, names) => showMessage(view.run, workspaceListing(view.workspace, `${names.show} run:${view.run.id} remove:<name> removes one`)),
+  show: (view, names) => showMessage(view.run, workspaceListing(view.workspace, `${names.show} run:${view.run.id} remove:<name> removes one; ${names.show} run:${view.run.id} delete_run:True deletes the run`)),
   // the entries are the team's text: in a code block, as every notice's lines
   memory: (reply) => noticeMessage(reply),
 };

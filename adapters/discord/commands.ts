@@ -96,6 +96,12 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
         required: false,
         max_length: 255,
       },
+      {
+        name: 'delete_run',
+        description: 'Delete the whole run (give its id): record, workspace files, outputs, thread link',
+        type: ApplicationCommandOptionType.Boolean,
+        required: false,
+      },
     ],
     contexts,
   },

@@ -118,6 +118,8 @@ function commandFields(interaction: ChatInputCommandInteraction): Partial<Discor
     default: {
       const run = interaction.options.getString('run')?.trim() ?? '';
       const remove = interaction.options.getString('remove');
+      // delete_run: the whole run (`/show <id> remove` on the other platforms)
+      if (interaction.options.getBoolean('delete_run') === true) return { text: `${run} remove` };
       return { text: remove !== null ? `${run} remove ${remove}`.trim() : run };
     }
   }

@@ -15,7 +15,7 @@ export const matrixAnswers: AnswerMarkup<MatrixMessage> = {
   // the entries are the team's text: shown in a code block
   memory: (reply) => lines([line(reply.title), ...(reply.lines.length ? [block(reply.lines.join('\n'))] : [])]),
   show({ run, workspace }, names) {
-    const listing = workspaceListing(workspace, `${names.show} ${run.id} remove <name> removes one`);
+    const listing = workspaceListing(workspace, `${names.show} ${run.id} remove <name> removes one; ${names.show} ${run.id} remove deletes the run`);
     const latest = run.attempts.at(-1);
     return fitted((chars) =>
       lines([

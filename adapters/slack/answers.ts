@@ -40,7 +40,7 @@ export function historyText(view: HistoryView): string {
 export function showText(view: ShowView, names: CommandNames): string {
   const { run } = view;
   const head = `*${inlineText(run.requirement, 300)}* (\`${run.id}\`, ${finalStatus(run)})`;
-  const listing = workspaceListing(view.workspace, `\`${names.show} ${run.id} remove <name>\` removes one`);
+  const listing = workspaceListing(view.workspace, `\`${names.show} ${run.id} remove <name>\` removes one; \`${names.show} ${run.id} remove\` deletes the run`);
   const files = fencedSection(listing.lines.join('\n'), escapeMrkdwn(listing.title), 1200, 30).text;
   const workspace = listing.lines.length ? files : escapeMrkdwn(listing.title);
   const attempt = [...run.attempts].reverse().find((a) => a.code);

@@ -2,7 +2,9 @@
  * Wires the core from a validated config: LLM provider, sandbox executor, history store, agent.
  * Every adapter (CLI, Slack, Discord) starts from here.
  */
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { safeSegment } from '../history/ids.js';
 import { memoryOptions } from '../memory/config.js';
 import type { Config } from '../config/schema.js';
 import { Agent } from '../agent/agent.js';
@@ -23,6 +25,9 @@ import { MemoryUsageLedger, type UsageLedger } from '../history/usage.js';
 import { Budgets, type BudgetLimits } from '../usage/budgets.js';
 import { UsageRecorder } from '../usage/recorder.js';
 import { packageVersion } from './version.js';
+
+/** How often a process's workspace cache reads the store's log of forgotten contents besides before each use, in ms. */
+export const CACHE_SYNC_MS = 60_000;
 
 /** The wired core. */
 export interface App {
@@ -74,12 +79,22 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const inner = overrides.store ?? (await KeyvHistoryStore.open(config.store.url));
   if (metrics && inner instanceof KeyvHistoryStore) inner.onFailure((op) => metrics.storeErrors.inc({ operation: operationLabel(op) }));
   const store = new StaleRunRecovery(inner);
+  const keyvStore = inner instanceof KeyvHistoryStore ? inner : undefined;
+  // this machine's copies of workspace files, dropped when a run is deleted anywhere (the store's log)
+  const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
+  const workspaceCache = new WorkspaceCache({
+    warn,
+    ...(keyvStore ? { forgotten: (limit: number) => keyvStore.forgottenWorkspaceContents(limit) } : {}),
+    // a worker's outputs of a run deleted on another host go too
+    onForgottenRun: (run) => rmSync(join(artifactRoot, safeSegment(run.conversationId), safeSegment(run.runId)), { recursive: true, force: true }),
+  });
+  const cacheSync = setInterval(() => void workspaceCache.sync(), CACHE_SYNC_MS);
+  cacheSync.unref();
   const usage = store.usage ?? new MemoryUsageLedger();
   const budgets = new Budgets(budgetLimits(config), usage);
   const recorder = new UsageRecorder({ ledger: usage, budgets, metrics, log: warn });
   const llm = new MeteredLlm(rawLlm, metrics, recorder);
   const executor = new MeteredExecutor(overrides.executor ?? executorFromConfig(config.sandbox, { warn }), metrics, recorder);
-  const artifactRoot = resolve(join(config.store.data_dir, 'artifacts'));
   const tools = await toolboxFromConfig(config.tools);
   void tools.sql.engine.announce(warn); // a privileged SQL role, said at start (in the background: a slow database does not hold the start)
   const agent = new Agent({
@@ -101,16 +116,16 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     usage: recorder,
     metrics,
     // beside the sandbox's work roots: a turn restores from the store only what this machine lacks
-    workspaceCache: new WorkspaceCache({ warn }),
+    workspaceCache,
     memory: memoryOptions(config),
   });
   const close = async () => {
+    clearInterval(cacheSync);
     await executor.close?.();
     await tools.close();
     await store.close();
     if (!overrides.llm) await rawLlm.dispose?.(); // a provider passed in belongs to the caller
   };
-  const keyvStore = inner instanceof KeyvHistoryStore ? inner : undefined;
   return { config, llm, executor, store, ...(keyvStore ? { keyvStore } : {}), agent, tools, artifactRoot, metrics, usage, budgets, close };
 }
 

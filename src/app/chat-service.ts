@@ -23,6 +23,7 @@ import type { OpsDeps } from '../health/routes.js';
 import { startOpsIfConfigured } from '../health/start.js';
 import type { OpsServer } from '../health/ops-server.js';
 import { startRetention } from '../history/retention.js';
+import { runDeletion } from '../chat/run-deletion.js';
 import { startSchedules, type SchedulesService } from './schedules-service.js';
 import type { TickJobs } from '../chat/request-jobs.js';
 
@@ -149,7 +150,17 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
       })
     : () => undefined;
   const ingress = createIngress(
-    { store: app.store, workspaces: app.agent, admitter, memory: app.agent.memory, programs: app.agent.programs, ...(schedules.commands ? { schedules: schedules.commands } : {}) },
+    {
+      store: app.store,
+      workspaces: app.agent,
+      admitter,
+      memory: app.agent.memory,
+      programs: app.agent.programs,
+      ...(schedules.commands ? { schedules: schedules.commands } : {}),
+      ...(app.keyvStore
+        ? { deleteRun: runDeletion({ store: app.keyvStore, artifactRoot: app.artifactRoot, log: (m) => spec.log.info(m), counted: () => app.metrics?.runsDeleted.inc({ platform }) }) }
+        : {}),
+    },
     spec.incoming,
   );
   return {

@@ -18,6 +18,7 @@ import { parseMemoryCommand, runMemoryCommand } from '../memory/commands.js';
 import type { ScheduleCommandsPort } from './schedule-commands-port.js';
 import { correctionSentence, lastFeedback } from '../memory/offer.js';
 import { removeFileText, type WorkspaceAccess } from './workspace-view.js';
+import type { RunDeletion } from './run-deletion.js';
 import { awaitsSettlement, NEW_PROGRAM_FEEDBACK, parseChoice, ranMatchedProgram } from './settle-view.js';
 import type { TeamPrograms } from '../programs/team-programs.js';
 import { saveReplyName } from './program-commands.js';
@@ -48,6 +49,8 @@ export interface IngressDeps {
   schedules?: ScheduleCommandsPort;
   /** The channels' team programs (`/programs`, `/program …`; src/programs); without it those commands say the store keeps none. */
   programs?: TeamPrograms;
+  /** Deletes a run (`/show <id> remove`, run-deletion.ts); without it that command says the store cannot. */
+  deleteRun?: RunDeletion;
 }
 
 /** A requirement given only as files. */
@@ -185,8 +188,11 @@ export function createIngress<A>(deps: IngressDeps, port: IncomingPort<A>): Chat
   async function show(request: IncomingRequest): Promise<A> {
     const { which, remove } = parseShow(request.text);
     const conversation = request.where.conversation;
+    // `remove` alone deletes the whole run: only a run named by its id or thread, never "the newest"
+    if (remove === '' && !which) return port.markup.text(`Say which run to delete: \`${port.names.show} <id> remove\` deletes that run (\`${port.names.show} <id> remove <file>\` removes one file of it).`);
     const run = await findRun(deps.store, conversation, which, port.threadNamed);
     if (!run) return which ? port.markup.text(`No run ${which} in this channel's history; \`${port.names.history}\` lists its runs.`) : noRuns();
+    if (remove === '') return port.markup.text(deps.deleteRun ? await deps.deleteRun(run, request.who, request.platform) : 'This history store cannot delete runs.');
     if (remove !== undefined) return port.markup.text(await removeFileText(deps.workspaces, run, remove));
     return port.markup.show({ run, workspace: await deps.workspaces.workspace(run) }, port.names);
   }
@@ -280,7 +286,7 @@ export function usageText(kind: 'run' | 'generate', names: CommandNames): string
     : `Usage: \`${name} <what the program should do>\`: writes the code without running it.`;
 }
 
-/** `[run] [remove <name>]` → which run (empty: the newest) and the file to remove, if any. */
+/** `[run] [remove [<name>]]` → which run (empty: the newest) and the file to remove, if any (`''`: the whole run). */
 export function parseShow(text: string): { which: string; remove?: string } {
   const m = /^(?:(\S+)\s+)?remove(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return { which: text.trim() };

@@ -171,7 +171,11 @@ export class PostgresAtomics implements AtomicOps {
   /** Schedules of a conversation are added under a transaction-scoped advisory lock on it. */
   schedules(): ScheduleBackend {
     const query: SqlRunner = async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[];
-    return new SqlSchedules(query, (key, fn) => this.underLocks([`code-agent-${key}`], fn));
+    return new SqlSchedules(
+      query,
+      (key, fn) => this.underLocks([`code-agent-${key}`], fn),
+      "SELECT setval(pg_get_serial_sequence('code_agent_schedules', 'seq'), GREATEST((SELECT MAX(seq) FROM code_agent_schedules), (SELECT last_value FROM code_agent_schedules_seq_seq)))",
+    );
   }
 
   async close(): Promise<void> {

@@ -29,6 +29,7 @@ import { MemoryFullError, withDeadlines, type MemoryBackend } from './memory.js'
 import { ScheduleFullError, schedulesWithDeadlines, type ScheduleBackend } from './schedules.js';
 import { ProgramRefusedError, type ProgramBackend } from './programs.js';
 import { KeyvPrograms } from './programs-keyv.js';
+import { readForgotten, recordForgotten, type ForgottenEntry } from './workspace-forgotten.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
 
 /** The store could not be opened or read when the process started (a config or service problem). */
@@ -92,7 +93,11 @@ export class KeyvHistoryStore implements HistoryStore {
     this.keyv.on('error', () => {
       /* errors are thrown to the caller (throwOnErrors); this keeps them from being unhandled */
     });
-    this.workspaces = new KeyvWorkspaces(this.keyv, (what, fn) => this.call(what, fn));
+    this.workspaces = new KeyvWorkspaces(
+      this.keyv,
+      (what, fn) => this.call(what, fn),
+      (hashes, run) => this.call('log forgotten workspace files', () => recordForgotten(this.atomics, hashes, run)),
+    );
     const ledger = atomics.usage();
     this.usage = {
       add: (key, counts) => this.call('record usage', () => ledger.add(key, counts)),
@@ -146,6 +151,15 @@ export class KeyvHistoryStore implements HistoryStore {
    * The store's parts for its own tools (export, import, retention: `src/history/transfer/`),
    * every operation to go through `call` (the deadline, errors naming the store).
    */
+  /**
+   * The newest `limit` entries of the log of forgotten workspace contents, oldest first (what each
+   * machine's workspace cache drops: `workspace-forgotten.ts`).
+   * @throws {HistoryError} when the store cannot be read
+   */
+  forgottenWorkspaceContents(limit?: number): Promise<ForgottenEntry[]> {
+    return this.call('read the log of forgotten workspace files', () => readForgotten(this.atomics, limit));
+  }
+
   internals(): { keyv: Keyv; atomics: AtomicOps; workspaces: KeyvWorkspaces; call: <T>(what: string, fn: () => Promise<T>) => Promise<T> } {
     return { keyv: this.keyv, atomics: this.atomics, workspaces: this.workspaces, call: (what, fn) => this.call(what, fn) };
   }
@@ -219,7 +233,7 @@ export class KeyvHistoryStore implements HistoryStore {
   async deleteRun(conversationId: string, runId: string): Promise<boolean> {
     const found = (await this.getRun(conversationId, runId).catch(() => 'corrupt' as const)) !== undefined;
     // the files first: a run that is gone never leaves its files behind
-    await this.workspaces.drop(conversationId, runId);
+    await this.workspaces.drop(conversationId, runId, true);
     await this.call('delete a run', () => this.keyv.delete(runKey(conversationId, runId)));
     return found;
   }

@@ -53,21 +53,45 @@ export interface Forgotten {
  * Deletes one run: its workspace files, its record, its outputs under `artifactRoot`
  * (`<conversation>/<runId>/`) and the thread links to it in its conversation. Its entry in the
  * conversation's index stays (a listed id whose run is gone is skipped).
+ * @param links the conversation's thread links (thread key → run id), when the caller read them
+ *   already (a sweep reads them once per conversation); default: read here
  * @throws the store's {@link HistoryError} when a deletion fails (what was deleted before stays deleted; run it again)
  */
-export async function forgetRun(store: KeyvHistoryStore, conversationId: string, runId: string, artifactRoot?: string): Promise<Forgotten> {
-  const { atomics, keyv, call } = store.internals();
+export async function forgetRun(store: KeyvHistoryStore, conversationId: string, runId: string, artifactRoot?: string, links?: Map<string, string>): Promise<Forgotten> {
+  const { keyv, call } = store.internals();
   const files = (await store.getWorkspace(conversationId, runId)).files.length;
   const run = await store.deleteRun(conversationId, runId);
   if (artifactRoot) await rm(join(artifactRoot, safeSegment(conversationId), runId), { recursive: true, force: true });
   const threads: string[] = [];
-  const prefix = `thread:${conversationId}:`;
-  for (const key of await call('list the threads', () => atomics.keys(prefix))) {
-    if ((await call('find a thread', () => keyv.get<string>(key))) !== runId) continue;
+  for (const [threadKey, linked] of links ?? (await threadLinks(store, conversationId))) {
+    if (linked !== runId) continue;
+    const key = `thread:${conversationId}:${threadKey}`;
+    // links read earlier: one relinked to another run since is left alone
+    if (links && (await call('find a thread', () => keyv.get<string>(key))) !== runId) continue;
     await call('delete a thread link', () => keyv.delete(key));
-    threads.push(key.slice(prefix.length));
+    links?.delete(threadKey);
+    threads.push(threadKey);
   }
   return { run, files, threads };
+}
+
+/**
+ * A conversation's thread links: thread key → run id (read 100 at a time).
+ * @throws the store's {@link HistoryError} when a read fails
+ */
+export async function threadLinks(store: KeyvHistoryStore, conversationId: string): Promise<Map<string, string>> {
+  const { atomics, keyv, call } = store.internals();
+  const prefix = `thread:${conversationId}:`;
+  const keys = await call('list the threads', () => atomics.keys(prefix));
+  const links = new Map<string, string>();
+  for (let i = 0; i < keys.length; i += 100) {
+    const part = keys.slice(i, i + 100);
+    const values = await call('find a thread', () => Promise.all(part.map((k) => keyv.get<string>(k))));
+    part.forEach((k, j) => {
+      if (typeof values[j] === 'string') links.set(k.slice(prefix.length), values[j]!);
+    });
+  }
+  return links;
 }
 
 /** Options of {@link RetentionSweeper}. */
@@ -87,6 +111,8 @@ export interface SweeperOptions {
 export class RetentionSweeper {
   private keys: string[] = [];
   private cursor = 0;
+  /** Each conversation's thread links, read once per walk of the store (not once per deleted run). */
+  private links = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly store: KeyvHistoryStore,
@@ -108,6 +134,7 @@ export class RetentionSweeper {
       const { atomics, call } = this.store.internals();
       this.keys = await call('list the runs', () => atomics.keys('run:'));
       this.cursor = 0;
+      this.links.clear();
     }
     const max = this.options.maxRunsPerSweep ?? 500;
     while (this.cursor < this.keys.length && result.read < max) {
@@ -121,14 +148,16 @@ export class RetentionSweeper {
       const run = await this.store.getRun(conversationId, runId).catch(() => undefined);
       if (!run || run.status === 'running') continue;
       if (runsBefore !== undefined && run.updatedAt < runsBefore) {
-        await forgetRun(this.store, conversationId, runId, this.options.artifactRoot);
+        let links = this.links.get(conversationId);
+        if (!links) this.links.set(conversationId, (links = await threadLinks(this.store, conversationId)));
+        await forgetRun(this.store, conversationId, runId, this.options.artifactRoot, links);
         result.deleted.push(`${conversationId} ${runId}`);
         this.options.counted?.('run');
         this.options.log?.(`retention: deleted run ${runId} of ${conversationId} (unchanged since ${run.updatedAt}; retention.runs_days: ${runsDays})`);
       } else if (filesBefore !== undefined && run.updatedAt < filesBefore) {
         const { workspaces } = this.store.internals();
         const had = (await workspaces.manifest(conversationId, runId)).files.length > 0;
-        if (had) await workspaces.drop(conversationId, runId);
+        if (had) await workspaces.drop(conversationId, runId, true);
         if (this.options.artifactRoot) await rm(join(this.options.artifactRoot, safeSegment(conversationId), runId), { recursive: true, force: true });
         if (had) {
           result.emptied.push(`${conversationId} ${runId}`);

@@ -49,6 +49,18 @@ if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 return 1`;
 
+/** KEYS: seq, all, ids, body, status. ARGV: wanted id, conversation, body, status. Returns the id written. */
+const RESTORE = `
+local id = ARGV[1]
+local n = tonumber(string.sub(id, 2))
+if n == nil or redis.call('HEXISTS', KEYS[2], id) == 1 then id = 's' .. redis.call('INCR', KEYS[1])
+elseif n > tonumber(redis.call('GET', KEYS[1]) or '0') then redis.call('SET', KEYS[1], n) end
+redis.call('HSET', KEYS[2], id, ARGV[2])
+redis.call('RPUSH', KEYS[3], id)
+redis.call('HSET', KEYS[4], id, ARGV[3])
+redis.call('HSET', KEYS[5], id, ARGV[4])
+return id`;
+
 const P = 'code-agent:schedules:';
 const keys = (c: string) => ({ ids: `${P}${c}:ids`, body: `${P}${c}:body`, status: `${P}${c}:status` });
 
@@ -94,6 +106,15 @@ export class RedisSchedules implements ScheduleBackend {
     const k = keys(conversationId);
     const reply = (await (await this.connected()).eval(REMOVE, { keys: [`${P}all`, k.ids, k.body, k.status], arguments: [id.trim(), conversationId] })) as [string, string] | null;
     return reply ? joinSchedule(id.trim(), reply[0], reply[1]) : undefined;
+  }
+
+  async restore(schedule: Schedule): Promise<Schedule> {
+    const c = schedule.conversationId;
+    const k = keys(c);
+    const { body, status } = splitSchedule(schedule);
+    const wanted = /^s[1-9]\d{0,15}$/.test(schedule.id) ? schedule.id : '';
+    const id = await (await this.connected()).eval(RESTORE, { keys: [`${P}seq`, `${P}all`, k.ids, k.body, k.status], arguments: [wanted, c, body, status] });
+    return joinSchedule(String(id), body, status);
   }
 
   async all(): Promise<Schedule[]> {

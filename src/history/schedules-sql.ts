@@ -5,7 +5,8 @@
  * `INSERT … SELECT … WHERE <the conversation's schedules> < max`, so the bound is checked and the
  * row written in one statement: SQLite takes the file's write lock for the whole statement;
  * PostgreSQL runs it after `pg_advisory_xact_lock` on the conversation in the same transaction
- * (as the channel memory does: `memory-sql.ts`). Ids are `s<seq>`.
+ * (as the channel memory does: `memory-sql.ts`). Ids are `s<seq>`; an import writes the id it
+ * was given when it is free (PostgreSQL then moves its sequence past it: `afterExplicitId`).
  */
 import type { Schedule } from './programs.js';
 import { changedStatus, joinSchedule, scheduleFullError, scheduleSeq, splitSchedule, type NewSchedule, type ScheduleBackend, type ScheduleChange, type ScheduleLimits } from './schedules.js';
@@ -39,6 +40,7 @@ export class SqlSchedules implements ScheduleBackend {
   constructor(
     private readonly query: SqlRunner,
     private readonly locked: ConversationLock = (_, fn) => fn(query),
+    private readonly afterExplicitId?: string,
   ) {}
 
   async add(schedule: NewSchedule, limits: ScheduleLimits): Promise<Schedule> {
@@ -86,6 +88,23 @@ export class SqlSchedules implements ScheduleBackend {
     if (seq === undefined) return undefined;
     const rows = await this.query<Row>('DELETE FROM code_agent_schedules WHERE conversation_id = $1 AND seq = CAST($2 AS BIGINT) RETURNING seq, body, status', [conversationId, seq]);
     return rows[0] ? toSchedule(rows[0]) : undefined;
+  }
+
+  async restore(schedule: Schedule): Promise<Schedule> {
+    const { body, status } = splitSchedule(schedule);
+    const seq = scheduleSeq(schedule.id);
+    if (seq !== undefined) {
+      const kept = await this.query<Row>(
+        'INSERT INTO code_agent_schedules (seq, conversation_id, body, status) VALUES (CAST($1 AS BIGINT), $2, $3, $4) ON CONFLICT DO NOTHING RETURNING seq, body, status',
+        [seq, schedule.conversationId, body, status],
+      );
+      if (kept[0]) {
+        if (this.afterExplicitId) await this.query(this.afterExplicitId, []);
+        return toSchedule(kept[0]);
+      }
+    }
+    const [row] = await this.query<Row>('INSERT INTO code_agent_schedules (conversation_id, body, status) VALUES ($1, $2, $3) RETURNING seq, body, status', [schedule.conversationId, body, status]);
+    return toSchedule(row!);
   }
 
   async all(): Promise<Schedule[]> {

@@ -62,6 +62,13 @@ export interface ScheduleBackend {
   remove(conversationId: string, id: string): Promise<Schedule | undefined>;
   /** @returns every schedule in the store (for the scheduler at start), oldest first. */
   all(): Promise<Schedule[]>;
+  /**
+   * Puts back a schedule as another store kept it (`code-agent store import`), definition and
+   * state, under its own id when no schedule of the store has that id, else under a new one; the
+   * per-conversation bound is not checked (the source kept it within its own).
+   * @returns the stored schedule (its id as stored)
+   */
+  restore(schedule: Schedule): Promise<Schedule>;
 }
 
 /** The id's number (`s12` → 12), or undefined for anything else. */
@@ -101,6 +108,7 @@ export function schedulesWithDeadlines(schedules: ScheduleBackend, call: <T>(wha
     update: (c, id, change) => call('update a schedule', () => schedules.update(c, id, change), false),
     remove: (c, id) => call('remove a schedule', () => schedules.remove(c, id), false),
     all: () => call('read the schedules', () => schedules.all(), false),
+    restore: (s) => call('import a schedule', () => schedules.restore(s), false),
   };
 }
 
@@ -142,5 +150,14 @@ export class InProcessSchedules implements ScheduleBackend {
 
   async all(): Promise<Schedule[]> {
     return [...this.rows.entries()].map(([id, r]) => joinSchedule(id, r.body, r.status));
+  }
+
+  async restore(schedule: Schedule): Promise<Schedule> {
+    const wanted = scheduleSeq(schedule.id);
+    const id = wanted !== undefined && !this.rows.has(`s${wanted}`) ? `s${wanted}` : `s${++this.seq}`;
+    if (wanted !== undefined) this.seq = Math.max(this.seq, wanted);
+    const { body, status } = splitSchedule(schedule);
+    this.rows.set(id, { conversationId: schedule.conversationId, body, status });
+    return joinSchedule(id, body, status);
   }
 }

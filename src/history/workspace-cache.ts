@@ -11,6 +11,11 @@
  * returned it; a disk entry whose size is not the manifest's is ignored. The folder is refused (no
  * disk tier, with a reason) when another user owns it or others may write to it.
  *
+ * Deleted contents: a cache with a `forgotten` source (the store's log of forgotten workspace
+ * contents, `workspace-forgotten.ts`) reads it before each use and on {@link WorkspaceCache.sync},
+ * and drops from both tiers every content a deletion named since its last read (a run deleted on
+ * request or by retention, on any machine), so a deleted run's files do not outlive it here.
+ *
  * Not a hard link into the work dir: each execution's work dir is a tmpfs of its own (a link cannot
  * cross file systems) and the program may write its inputs; contents are handed to the executor,
  * which writes them into that tmpfs (a memory copy).
@@ -18,6 +23,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { FORGOTTEN_LOG_MAX, type ForgottenEntry } from './workspace-forgotten.js';
 
 /** Most bytes of contents kept in memory per process. */
 export const CACHE_MEMORY_BYTES = 128 * 1024 * 1024;
@@ -34,7 +40,14 @@ export interface WorkspaceCacheOptions {
   diskBytes?: number;
   /** Told once why the disk tier is off (a folder another user could write). */
   warn?: (message: string) => void;
+  /** The store's log of forgotten contents, newest `limit` entries oldest first (`KeyvHistoryStore.forgottenWorkspaceContents`). */
+  forgotten?: (limit: number) => Promise<ForgottenEntry[]>;
+  /** Told each log entry that names a run whose outputs went (this machine deletes the outputs it kept of it). */
+  onForgottenRun?: (run: { conversationId: string; runId: string }) => void;
 }
+
+/** The file in the disk tier's folder naming the last log entry applied to it. */
+const APPLIED_FILE = 'forgotten-applied';
 
 /** The disk tier's folder when none is given: beside the sandbox's work roots, one per user. */
 export function defaultCacheDir(): string {
@@ -52,12 +65,94 @@ export class WorkspaceCache {
   /** The disk tier's folder, or undefined when it is off. */
   readonly dir: string | undefined;
   private diskUsed: number | undefined;
+  private readonly forgottenSource: ((limit: number) => Promise<ForgottenEntry[]>) | undefined;
+  /** The id of the last log entry applied (kept in the disk tier's folder across restarts). */
+  private lastApplied: string | undefined;
+  private syncing: Promise<void> | undefined;
+  private readonly onForgottenRun: WorkspaceCacheOptions['onForgottenRun'];
 
   constructor(options: WorkspaceCacheOptions = {}) {
     this.memoryMax = options.memoryBytes ?? CACHE_MEMORY_BYTES;
     this.diskMax = options.diskBytes ?? CACHE_DISK_BYTES;
     const dir = options.dir === undefined ? defaultCacheDir() : options.dir;
     this.dir = dir === null ? undefined : ownFolder(dir, options.warn);
+    this.forgottenSource = options.forgotten;
+    this.onForgottenRun = options.onForgottenRun;
+    if (this.dir) {
+      try {
+        this.lastApplied = readFileSync(join(this.dir, APPLIED_FILE), 'utf8').trim() || undefined;
+      } catch {
+        this.lastApplied = undefined; // none yet
+      }
+    }
+  }
+
+  /**
+   * Reads the store's log of forgotten contents and drops every content named since the last
+   * read (all of them when entries may have been missed: a full log without the last one applied).
+   * One read of the newest entry when nothing changed; concurrent calls share one read. Never
+   * throws: a store that cannot be read is tried again at the next call.
+   */
+  sync(): Promise<void> {
+    if (!this.forgottenSource) return Promise.resolve();
+    this.syncing ??= this.applyForgotten(this.forgottenSource).finally(() => (this.syncing = undefined));
+    return this.syncing;
+  }
+
+  /** Drops these contents from both tiers (a later `put` may bring one back for a live run). */
+  forget(hashes: readonly string[]): void {
+    for (const hash of hashes) {
+      const held = this.memory.get(hash);
+      if (held) {
+        this.memory.delete(hash);
+        this.memoryUsed -= held.length;
+      }
+      const path = this.pathOf(hash);
+      if (!path) continue;
+      try {
+        unlinkSync(path);
+        this.diskUsed = undefined; // counted again when next needed
+      } catch {
+        /* not held here */
+      }
+    }
+  }
+
+  /** Drops every content from both tiers. */
+  clear(): void {
+    this.memory.clear();
+    this.memoryUsed = 0;
+    if (!this.dir) return;
+    for (const e of this.entries()) {
+      try {
+        unlinkSync(e.path);
+      } catch {
+        /* removed meanwhile */
+      }
+    }
+    this.diskUsed = 0;
+  }
+
+  private async applyForgotten(source: (limit: number) => Promise<ForgottenEntry[]>): Promise<void> {
+    try {
+      const newest = await source(1);
+      if (newest.length === 0 || newest[0]!.id === this.lastApplied) return;
+      const entries = await source(FORGOTTEN_LOG_MAX);
+      const at = this.lastApplied === undefined ? -1 : entries.findIndex((e) => e.id === this.lastApplied);
+      if (at === -1 && entries.length >= FORGOTTEN_LOG_MAX) this.clear(); // entries may have gone unread
+      for (const e of entries.slice(at + 1)) {
+        this.forget(e.hashes);
+        if (e.run) this.onForgottenRun?.(e.run);
+      }
+      this.lastApplied = entries.at(-1)?.id;
+      if (this.dir && this.lastApplied) {
+        const tmp = join(this.dir, `${APPLIED_FILE}.${process.pid}.tmp`);
+        writeFileSync(tmp, this.lastApplied, { mode: 0o600 });
+        renameSync(tmp, join(this.dir, APPLIED_FILE));
+      }
+    } catch {
+      /* the store cannot be read now: the next use tries again */
+    }
   }
 
   /**

@@ -31,9 +31,14 @@ export type StoreCall = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
 
 /** The workspace part of the Keyv history store (see the module doc). */
 export class KeyvWorkspaces {
+  /**
+   * @param forgotten told the hashes of the contents a deletion removed (the log every machine's
+   *   workspace cache reads: `workspace-forgotten.ts`)
+   */
   constructor(
     private readonly keyv: Keyv,
     private readonly call: StoreCall,
+    private readonly forgotten: (hashes: string[], run?: { conversationId: string; runId: string }) => Promise<void> = async () => undefined,
   ) {}
 
   /** @returns the run's manifest; an empty one when the run has no workspace. */
@@ -106,6 +111,9 @@ export class KeyvWorkspaces {
     const before = await this.manifest(conversationId, runId);
     const after = { files: before.files.filter((f) => f.name !== name) };
     if (after.files.length === before.files.length) return false;
+    const removed = before.files.find((f) => f.name === name)!.hash;
+    // announced first: a removal that fails midway and is not retried still leaves the caches
+    if (!after.files.some((f) => f.hash === removed)) await this.forgotten([removed]);
     await this.call('store a workspace', () => this.keyv.set(manifestKey(conversationId, runId), after));
     await this.dropUnreferenced(conversationId, runId, before, after);
     await this.setTally(conversationId, runId, manifestBytes(after));
@@ -136,9 +144,15 @@ export class KeyvWorkspaces {
     return true;
   }
 
-  /** Deletes a run's whole workspace (manifest first, then the contents). */
-  async drop(conversationId: string, runId: string): Promise<void> {
+  /**
+   * Deletes a run's whole workspace (manifest first, then the contents), and logs its contents as forgotten.
+   * @param withOutputs the run's outputs are deleted too (a run deleted, `retention.files_days`):
+   *   the log names the run, so every machine deletes the outputs it kept of it
+   */
+  async drop(conversationId: string, runId: string, withOutputs = false): Promise<void> {
     const before = await this.manifest(conversationId, runId);
+    // announced first: once the manifest is gone, a retry would not know which contents it named
+    await this.forgotten(before.files.map((f) => f.hash), withOutputs ? { conversationId, runId } : undefined);
     await this.call('delete a workspace', () => this.keyv.delete(manifestKey(conversationId, runId)));
     await this.dropUnreferenced(conversationId, runId, before, { files: [] });
     await this.setTally(conversationId, runId, 0);

@@ -23,6 +23,7 @@ export async function readWorkspaceCached(
   manifest: WorkspaceManifest,
 ): Promise<WorkspaceContent[]> {
   if (!cache) return store.readWorkspace(conversationId, runId, manifest);
+  await cache.sync(); // contents deleted anywhere since the last use leave this machine first
   const held = manifest.files.map((f) => cache.get(f.hash, f.bytes));
   const missing = manifest.files.filter((_, i) => held[i] === undefined);
   const fetched = missing.length > 0 ? await store.readWorkspace(conversationId, runId, { files: missing }) : [];

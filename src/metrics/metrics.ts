@@ -95,6 +95,12 @@ export class Metrics {
     labelNames: ['what'] as const,
     registers: [this.registry],
   });
+  readonly runsDeleted = new Counter({
+    name: 'code_agent_runs_deleted_total',
+    help: 'Runs deleted on request (a person in chat with /show <id> remove), by platform; retention by age: code_agent_retention_deleted_total.',
+    labelNames: ['platform'] as const,
+    registers: [this.registry],
+  });
   readonly admissionsRefused = new Counter({
     name: 'code_agent_admissions_refused_total',
     help: 'Chat requests refused at admission, by platform and reason (access, request, user_busy, queue_full, budget, unavailable).',

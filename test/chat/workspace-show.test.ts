@@ -2,9 +2,16 @@
  * Seeing and removing a run's workspace files in chat (`/show`), on Slack and Discord: the listing,
  * the access rules (removing a file is refused to whoever may not run code, and the file stays),
  * a name that is not there, a run still at work, and names that try to ping or format (Slack) or open a code block (Discord).
+ * Deleting a whole run (`/show <id> remove`; Discord's `delete_run` option): refused to whoever may
+ * not use the channel (the run stays), else its record, files, outputs and thread link are gone, said and counted.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { py, startWorld as startSlackWorld, type World as SlackWorld } from '../slack/harness.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { py, startWorld as startSlackWorld, TEAM, type World as SlackWorld } from '../slack/harness.js';
+import { conversationId as slackConversation } from '../../adapters/slack/incoming.js';
+import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
+import { safeSegment } from '../../src/history/ids.js';
 import { startWorld as startDiscordWorld, type World as DiscordWorld } from '../discord/harness.js';
 import { conversationId } from '../../adapters/discord/incoming.js';
 import { workspaceLine } from '../../src/chat/workspace-view.js';
@@ -35,11 +42,41 @@ describe('Slack /show and the workspace', () => {
     expect(unknown).toContain('no file named @channel*x*.csv'); // Slack's <!channel> read as the words it shows, never a ping
     expect(unknown).not.toContain('<!channel>');
     expect(unknown).toContain('it has: out.csv');
-    expect(await show(`${root} remove`)).toContain('say which file to remove');
+    expect(await show('remove')).toContain('Say which run to delete');
 
     expect(await show(`${root} remove out.csv`)).toContain('Removed out.csv from the workspace');
     expect(await show(root)).toContain('Workspace: empty');
     expect(await show(`${root} remove out.csv`)).toContain('it is empty');
+  });
+
+  it('deletes a run with /show <id> remove: refused to someone not on the list (the run stays), then its record, files, outputs and thread link are gone', async () => {
+    slack = await startSlackWorld({ replies: [py('open("out.csv", "w").write("a\\n1\\n")\nprint("ok")')], slack: { allowed_users: ['U_ALICE'] } });
+    await slack.command({ text: 'write out.csv' });
+    const root = await slack.rootTs();
+    await slack.finished(root);
+    const conv = slackConversation(TEAM, 'C_MAIN');
+    const store = await KeyvHistoryStore.open(slack.config.store.url);
+    try {
+      const run = (await store.findRunByThread(conv, root))!;
+      const outputs = join(slack.config.store.data_dir, 'artifacts', safeSegment(conv), run.id);
+      expect(existsSync(outputs)).toBe(true);
+
+      expect(await show(`${run.id} remove`, 'U_MALLORY')).toContain('not on the list');
+      expect((await store.getRun(conv, run.id))?.id).toBe(run.id);
+      expect((await store.getWorkspace(conv, run.id)).files.map((f) => f.name)).toEqual(['out.csv']);
+
+      const answer = await show(`${root} remove`);
+      expect(answer).toContain(`Deleted run ${run.id}: its record (1 attempt with their code and output), its workspace (1 file, 4 B)`);
+      expect(answer).toContain('1 thread link');
+      expect(answer).toContain("every worker's workspace cache");
+      expect(await store.getRun(conv, run.id)).toBeUndefined();
+      expect(await store.findRunByThread(conv, root)).toBeUndefined();
+      expect((await store.getWorkspace(conv, run.id)).files).toEqual([]);
+      expect(existsSync(outputs)).toBe(false);
+      expect(await show(`${run.id} remove`)).toContain(`No run ${run.id} in this channel's history`);
+    } finally {
+      await store.close();
+    }
   });
 
   it('a run still at work keeps its files: removing says to wait, and nothing is removed', async () => {
@@ -67,6 +104,18 @@ describe('Discord /show and the workspace', () => {
     expect(run.status).toBe('success');
     expect(await answer({ run: run.id, remove: 'in.txt' })).toContain('do not have a role');
     expect((await discord.app.agent.workspace(run)).files.map((f) => f.name)).toEqual(['in.txt']);
+  });
+
+  it('delete_run is refused to a user without an allowed role (the run stays), then deletes the run and counts it', async () => {
+    discord = await startDiscordWorld({ replies: [py('print(open("in.txt").read())')], discord: ({ coderRole }) => ({ allowed_roles: [coderRole] }) });
+    const conv = conversationId(discord.discord.world.guildId, discord.general.id);
+    const run = await discord.app.agent.run(conv, 'print in.txt', { inputFiles: [{ name: 'in.txt', content: Buffer.from('hello\n') }] });
+    expect(await answer({ run: run.id, delete_run: true }, 'bob')).toContain('do not have a role');
+    expect((await discord.app.store.getRun(conv, run.id))?.id).toBe(run.id);
+    expect(await answer({ run: run.id, delete_run: true })).toContain(`Deleted run ${run.id}`);
+    expect(await discord.app.store.getRun(conv, run.id)).toBeUndefined();
+    expect((await discord.app.agent.workspace(run)).files).toEqual([]);
+    expect(await discord.app.metrics!.registry.getSingleMetricAsString('code_agent_runs_deleted_total')).toContain('code_agent_runs_deleted_total{platform="discord"} 1');
   });
 
   it('lists the files, removes one; a name that is not there is said, its fences neutralised', async () => {

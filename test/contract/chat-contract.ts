@@ -385,6 +385,20 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       expect(await chat.programs()).toMatch(/No team programs in this channel yet/);
     }, 180_000);
 
+    it("deleting a thread's run: the answer says what went (record, files, thread link, workers' caches); the run is gone from /show and /history", async () => {
+      chat.llm.enqueue(py('open("secret.csv", "w").write("customer,amount\\nacme,5\\n")\nprint("deleted-run-marker")'));
+      const started = await chat.run('write secret.csv with one customer');
+      const t = await started.thread();
+      expect((await chat.finals(t, 1))[0]).toMatch(/success|Success/);
+      expect(await chat.show(t)).toContain('secret.csv (');
+      const answer = await chat.deleteRun(t);
+      expect(answer).toMatch(/Deleted run \S+: its record \(1 attempt with their code and output\), its workspace \(1 file/);
+      expect(answer).toMatch(/1 thread link/);
+      expect(answer).toMatch(/every worker.s workspace cache/);
+      expect(await chat.show(t)).toMatch(/No run \S+ in this channel.s history/);
+      expect(await chat.history()).not.toContain('write secret.csv with one customer');
+    }, 120_000);
+
     // queue mode only: an embedded app's jobs die with it (its runs are ended when next read, test/history)
     if (name.includes('queue')) it('a worker killed mid-run: the thread says so and the run ends failed', async () => {
       chat.llm.enqueue(py('import time; time.sleep(30); print("never")'));

@@ -38,6 +38,8 @@ export interface ChatDriver {
   show(thread?: string): Promise<string>;
   /** Removes a file from a thread's run's workspace (`/show … remove`); returns the answer. */
   removeFile(thread: string, name: string): Promise<string>;
+  /** Deletes a thread's run (`/show <id> remove`; Discord's `delete_run` option); returns the answer. */
+  deleteRun(thread: string): Promise<string>;
   /** Everything only a requester was told (ephemeral answers), so far. */
   told(): string;
   /** `/remember <text>` as user 1; returns the answer. */

@@ -70,6 +70,7 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     history: async () => deferredAnswer(discord.slash('history', {}, from(2)).id),
     show: async (thread) => deferredAnswer(discord.slash('show', thread ? { run: runIdOf(thread) } : {}, from(2)).id),
     removeFile: async (thread, name) => deferredAnswer(discord.slash('show', { run: runIdOf(thread), remove: name }, from(1)).id),
+    deleteRun: async (thread) => deferredAnswer(discord.slash('show', { run: runIdOf(thread), delete_run: true }, from(1)).id),
     // a refused reply is answered in its thread, a refused command in its interaction's message
     told: () => [...discord.world.messages.values()].map((m) => m.content).join('\n'),
     remember: async (text) => deferredAnswer(discord.slash('remember', { definition: text }, from(1)).id),

@@ -77,6 +77,7 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
     history: () => ask('!history'),
     show: (root) => ask(`!show ${root ? runIdOf(root) : ''}`.trim()),
     removeFile: (root, name) => ask(`!show ${runIdOf(root)} remove ${name}`),
+    deleteRun: (root) => ask(`!show ${runIdOf(root)} remove`),
     remember: (text) => ask(`!remember ${text}`),
     memory: (args = '') => ask(`!memory ${args}`.trim(), w.bob),
     programs: () => ask('!programs', w.bob),

@@ -89,6 +89,7 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     },
     show: (ts) => slackShow(ts ?? ''),
     removeFile: (ts, name) => slackShow(`${ts} remove ${name}`),
+    deleteRun: (ts) => slackShow(`${ts} remove`),
     told: () => slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text)).join('\n'),
     remember: (text) => slackQuery('/remember', text),
     memory: (args = '') => slackQuery('/memory', args, users[2]),

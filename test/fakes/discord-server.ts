@@ -45,7 +45,7 @@ export interface FakeDiscord {
    * A slash command; `files` are attachment options by option name (uploaded by the user, served
    * under `/attachments/…` and described in `data.resolved.attachments`, as Discord does).
    */
-  slash(name: string, options: Record<string, string | number>, from: From, files?: Record<string, { name: string; data: Buffer }>): InteractionRecord;
+  slash(name: string, options: Record<string, string | number | boolean>, from: From, files?: Record<string, { name: string; data: Buffer }>): InteractionRecord;
   /** Clicks a button of a message. */
   click(message: FakeMessage, customId: string, from: From): InteractionRecord;
   /** Submits a modal with text inputs. */
@@ -117,7 +117,7 @@ export async function startFakeDiscord(options: GatewayOptions = {}): Promise<Fa
     apiUrl: `http://127.0.0.1:${port}/api`,
     calls: rest.calls,
     slash(name, opts, from, files = {}) {
-      const options: Array<{ name: string; type: number; value: string | number }> = Object.entries(opts).map(([n, value]) => ({ name: n, type: typeof value === 'number' ? 4 : 3, value }));
+      const options: Array<{ name: string; type: number; value: string | number | boolean }> = Object.entries(opts).map(([n, value]) => ({ name: n, type: typeof value === 'boolean' ? 5 : typeof value === 'number' ? 4 : 3, value }));
       const attachments: Record<string, Record<string, unknown>> = {};
       for (const [option, file] of Object.entries(files)) {
         const id = snowflake();

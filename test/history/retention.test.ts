@@ -63,6 +63,9 @@ describe.each([
     const middleDir = await withFiles(middle);
     const recentDir = await withFiles(recent);
     await store.linkThread(C, '1700000000.000100', old.id);
+    await store.linkThread(C, '1700000000.000101', old.id); // a second thread of the same run (a re-run posted elsewhere)
+    await store.linkThread(C, '1700000000.000102', middle.id);
+    await store.linkThread(C, '1700000000.000103', recent.id);
     await store.memory.add(C, { kind: 'definition', text: 'revenue = units × price', addedBy: 'U1', addedAt: old.createdAt }, 50, DEFAULT_MEMORY_LIMITS);
     await store.programs.save(C, 'weekly', { code: 'print(1)', request: 'r', inputs: { files: [], sources: [], hosts: [] }, parameters: [], runId: old.id, approvedBy: 'U1', approvedAt: old.createdAt });
 
@@ -80,6 +83,10 @@ describe.each([
     expect(await store.internals().atomics.keys(`blob:${C}:${old.id}:`)).toEqual([]);
     expect(existsSync(oldDir)).toBe(false);
     expect(await store.threadRunId(C, '1700000000.000100')).toBeUndefined();
+    expect(await store.threadRunId(C, '1700000000.000101')).toBeUndefined();
+    expect(await store.internals().atomics.keys(`thread:${C}:`)).toEqual([`thread:${C}:1700000000.000102`, `thread:${C}:1700000000.000103`]);
+    expect(await store.threadRunId(C, '1700000000.000102')).toBe(middle.id); // a run whose files went keeps its thread
+    expect(await store.threadRunId(C, '1700000000.000103')).toBe(recent.id);
 
     expect((await store.getRun(C, middle.id))?.requirement).toBe('r mid001');
     expect((await store.getWorkspace(C, middle.id)).files).toEqual([]);
@@ -103,6 +110,21 @@ describe.each([
     for (let i = 0; i < 10 && deleted < 3; i++) deleted += (await sweeper.sweep()).deleted.length;
     expect(deleted).toBe(3);
     for (const r of olds) expect(await store.getRun(C, r.id)).toBeUndefined();
+  });
+
+  it("reads a conversation's thread links once per walk, and leaves a link relinked to another run since", async () => {
+    const [x, y, now] = [runAged(60, 'x00001'), runAged(59, 'y00001'), runAged(0, 'z00001')];
+    for (const r of [x, y, now]) await store.saveRun(r);
+    await store.linkThread(C, '1700000000.000400', x.id);
+    await store.linkThread(C, '1700000000.000500', y.id);
+    const sweeper = new RetentionSweeper(store, { runsDays: 30 }, { maxRunsPerSweep: 1 });
+    expect((await sweeper.sweep()).deleted).toEqual([`${C} ${x.id}`]);
+    expect(await store.threadRunId(C, '1700000000.000400')).toBeUndefined();
+    await store.linkThread(C, '1700000000.000500', now.id); // the thread now belongs to a new run
+    let deleted: string[] = [];
+    for (let i = 0; i < 5 && !deleted.includes(`${C} ${y.id}`); i++) deleted = [...deleted, ...(await sweeper.sweep()).deleted];
+    expect(deleted).toContain(`${C} ${y.id}`);
+    expect(await store.threadRunId(C, '1700000000.000500')).toBe(now.id);
   });
 
   it('forgets exactly one run with its files, outputs and thread link', async () => {

@@ -1,7 +1,7 @@
 /**
  * Export and import between real backends: a conversation with runs (attempts), a thread link, a
- * workspace file, memory (live and forgotten), usage and team programs (live and removed) goes
- * SQLite → PostgreSQL → Redis and comes out the same; importing twice changes nothing; a dump cut
+ * workspace file, memory (live and forgotten), usage, team programs (live and removed) and schedules
+ * (with their ticks' state and a pause) goes SQLite → PostgreSQL → Redis and comes out the same; importing twice changes nothing; a dump cut
  * short or with a damaged line is refused by its line number with nothing written.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { exportDump } from '../../src/history/transfer/export.js';
 import { DumpRefusedError, importDump } from '../../src/history/transfer/import.js';
 import { DEFAULT_MEMORY_LIMITS } from '../../src/history/memory.js';
 import type { NewProgramVersion } from '../../src/history/programs.js';
+import { DEFAULT_SCHEDULE_LIMITS, type NewSchedule } from '../../src/history/schedules.js';
 import type { Run } from '../../src/history/types.js';
 import { startPostgres, startRedis, type TestServer } from '../helpers/servers.js';
 
@@ -43,6 +44,22 @@ const version = (code: string): NewProgramVersion => ({
   runId: 'r1',
   approvedBy: 'U1',
   approvedAt: AT,
+});
+
+const schedule = (conversationId: string, when: string): NewSchedule => ({
+  conversationId,
+  platform: 'slack',
+  channel: conversationId.split(':').at(-1)!,
+  program: 'revenue-by-region',
+  params: { region: 'north' },
+  when,
+  cron: '0 9 * * 1',
+  timezone: 'Europe/Berlin',
+  resultGate: { kind: 'always' },
+  workGate: true,
+  createdBy: 'U1',
+  createdAt: AT,
+  state: { failures: 0 },
 });
 
 async function dumpOf(store: KeyvHistoryStore, file: string, conversation?: string): Promise<string[]> {
@@ -84,6 +101,11 @@ describe('store export and import between backends', () => {
     await sqlite.programs.save(C, 'revenue-by-region', version('print(2)'));
     await sqlite.programs.save(C, 'old-report', version('print(3)'));
     await sqlite.programs.remove(C, 'old-report', 'U2', AT);
+    await sqlite.schedules.add(schedule(OTHER, 'every day at 8'), DEFAULT_SCHEDULE_LIMITS); // s1: another channel's, not exported with C
+    const weekly = await sqlite.schedules.add(schedule(C, 'every Monday at 9'), DEFAULT_SCHEDULE_LIMITS);
+    await sqlite.schedules.update(C, weekly.id, { state: { failures: 0, lastTickAt: '2026-02-02T08:00:00.000Z', lastInputs: 'f1', ticks: 3, posted: 2 } });
+    const paused = await sqlite.schedules.add(schedule(C, 'every Friday at 17'), DEFAULT_SCHEDULE_LIMITS);
+    await sqlite.schedules.update(C, paused.id, { state: { failures: 3 }, paused: { reason: 'three ticks in a row failed', at: AT } });
   });
   afterAll(async () => {
     await Promise.all([sqlite?.close(), pg?.close(), rd?.close()]);
@@ -95,7 +117,7 @@ describe('store export and import between backends', () => {
     const first = await dumpOf(sqlite, join(dir, 'sqlite.jsonl'), C);
     const kinds = first.map((l) => (JSON.parse(l) as { kind: string }).kind);
     expect(kinds.filter((k) => k === 'run')).toHaveLength(2);
-    expect(kinds).toEqual(expect.arrayContaining(['thread', 'workspace', 'memory', 'usage', 'program']));
+    expect(kinds).toEqual(expect.arrayContaining(['thread', 'workspace', 'memory', 'usage', 'program', 'schedule']));
     expect(first.some((l) => l.includes(OTHER))).toBe(false);
 
     const intoPg = await importDump(pg, join(dir, 'sqlite.jsonl'));
@@ -106,6 +128,7 @@ describe('store export and import between backends', () => {
       memory: { imported: 2, unchanged: 0, skipped: 0 },
       usage: { imported: 1, unchanged: 0, skipped: 0 },
       program: { imported: 2, unchanged: 0, skipped: 0 },
+      schedule: { imported: 2, unchanged: 0, skipped: 0 },
     });
     const second = await dumpOf(pg, join(dir, 'pg.jsonl'), C);
     expect(second).toEqual(first);
@@ -130,6 +153,16 @@ describe('store export and import between backends', () => {
     expect((await rd.programs.get(C, 'revenue-by-region'))?.versions.map((v) => v.code)).toEqual(['print(1)', 'print(2)']);
     expect(await rd.programs.get(C, 'old-report')).toBeUndefined();
     expect(await rd.usage.totals({ day: '2026-02-01', channel: C, user: 'slack:U1' })).toEqual({ channelTokens: 140, userTokens: 140 });
+    // the schedules keep their ids, their ticks' state and their pause
+    const schedules = await rd.schedules.list(C);
+    expect(schedules.map((s) => [s.id, s.when, s.state.lastTickAt, s.state.lastInputs, s.paused?.reason])).toEqual([
+      ['s2', 'every Monday at 9', '2026-02-02T08:00:00.000Z', 'f1', undefined],
+      ['s3', 'every Friday at 17', undefined, undefined, 'three ticks in a row failed'],
+    ]);
+    expect(await rd.schedules.list(OTHER)).toEqual([]);
+    // a schedule made after the import gets a new id on each backend (the sequences moved past the imported ones)
+    for (const store of [pg, rd]) expect((await store.schedules.add(schedule(C, 'every day at 7'), DEFAULT_SCHEDULE_LIMITS)).id).toBe('s4');
+    for (const store of [pg, rd]) await store.schedules.remove(C, 's4');
     // a new entry after the import gets an id of its own
     const added = await rd.memory.add(C, { kind: 'definition', text: 'new one', addedBy: 'U1', addedAt: AT }, 40, DEFAULT_MEMORY_LIMITS);
     expect(memory.map((e) => e.id)).not.toContain(added.id);
@@ -142,6 +175,36 @@ describe('store export and import between backends', () => {
     expect(Object.values(again.kinds).reduce((n, c) => n + c.unchanged, 0)).toBe(again.records);
     expect(await dumpOf(pg, join(dir, 'pg-again.jsonl'), C)).toEqual(await dumpOf(sqlite, join(dir, 'sqlite-again.jsonl'), C));
     expect(await pg.usage.totals({ day: '2026-02-01', channel: C, user: 'slack:U1' })).toEqual({ channelTokens: 140, userTokens: 140 });
+    expect((await pg.schedules.list(C)).map((s) => s.id)).toEqual(['s2', 's3']);
+  }, 60_000);
+
+  it('imports into an empty SQLite store as well: the same records, schedules under their ids, the next schedule made gets a new one', async () => {
+    const back = await KeyvHistoryStore.open(`sqlite://${join(dir, 'back.sqlite')}`);
+    try {
+      const report = await importDump(back, join(dir, 'redis.jsonl'));
+      expect(report.kinds.schedule).toEqual({ imported: 2, unchanged: 0, skipped: 0 });
+      expect(await dumpOf(back, join(dir, 'back.jsonl'), C)).toEqual(readFileSync(join(dir, 'redis.jsonl'), 'utf8').trim().split('\n').slice(1, -1));
+      expect((await back.schedules.list(C)).map((s) => s.id)).toEqual(['s2', 's3']);
+      expect((await back.schedules.add(schedule(C, 'every day at 7'), DEFAULT_SCHEDULE_LIMITS)).id).toBe('s4');
+    } finally {
+      await back.close();
+    }
+  }, 60_000);
+
+  it("takes a schedule's state from a later dump (more ticks on the old store), and leaves one that ticked later in the target", async () => {
+    const later = join(dir, 'later.jsonl');
+    await sqlite.schedules.update(C, 's2', { state: { failures: 0, lastTickAt: '2026-02-09T08:00:00.000Z', lastInputs: 'f2', ticks: 4, posted: 3 } });
+    await dumpOf(sqlite, later, C);
+    const report = await importDump(pg, later);
+    expect(report.kinds.schedule).toEqual({ imported: 1, unchanged: 1, skipped: 0 });
+    expect((await pg.schedules.get(C, 's2'))?.state.lastInputs).toBe('f2');
+    await pg.schedules.update(C, 's2', { state: { failures: 0, lastTickAt: '2026-02-16T08:00:00.000Z', lastInputs: 'f3' } });
+    await sqlite.schedules.update(C, 's2', { state: { failures: 0, lastTickAt: '2026-02-10T08:00:00.000Z', lastInputs: 'fx' } });
+    await dumpOf(sqlite, later, C);
+    const again = await importDump(pg, later);
+    expect(again.kinds.schedule).toMatchObject({ imported: 0, skipped: 1 });
+    expect(again.skipped.find((s) => s.kind === 'schedule')?.why).toMatch(/schedule s2 of slack:T1:C1 ticked as late or later in the target/);
+    expect((await pg.schedules.get(C, 's2'))?.state.lastInputs).toBe('f3');
   }, 60_000);
 
   it('exports with --since only the runs changed since, with their threads and workspaces', async () => {

@@ -4,7 +4,8 @@
  * `{"kind":"header","format":"code-agent-dump","version":1,"storeFormat":1,…}`, then the lines of
  * each kind of `registry.ts` in its order, then `{"kind":"end","lines":N,"counts":{…},"sha256":"…"}`:
  * the number of lines before it and the SHA-256 of their text (each with its newline), which
- * import checks, so a dump cut short or changed is refused.
+ * import checks, so a dump cut short or changed is refused. Kinds: run, thread, workspace, memory,
+ * usage, program, schedule (`registry.ts`).
  *
  * Consistency: each line is one record as read at one moment (a run with all its attempts; a
  * workspace's manifest and the contents it names, which never change under a hash). Records are
@@ -77,7 +78,7 @@ export async function* exportDump(store: KeyvHistoryStore, options: ExportOption
   yield `${JSON.stringify({ kind: 'end', lines, counts, sha256: hash.digest('hex') })}\n`;
 }
 
-/** Every conversation with runs, team programs, memory or usage in the store, sorted. */
+/** Every conversation with runs, team programs, schedules, memory or usage in the store, sorted. */
 async function allConversations(side: TransferSide): Promise<string[]> {
   const found = new Set<string>();
   for (const key of await side.call('list the runs', () => side.atomics.keys('run:'))) {
@@ -86,6 +87,7 @@ async function allConversations(side: TransferSide): Promise<string[]> {
   }
   for (const key of await side.call('list the team programs', () => side.atomics.keys('programs:'))) found.add(key.slice('programs:'.length));
   for (const c of (await side.store.memory.conversations?.()) ?? []) found.add(c);
+  for (const s of await side.store.schedules.all()) found.add(s.conversationId);
   for (const row of await side.store.usage.rows(utcDay(Date.now() - 400 * 86_400_000), utcDay())) found.add(row.channel);
   return [...found].sort();
 }

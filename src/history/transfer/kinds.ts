@@ -3,7 +3,7 @@
  * `{"kind": "<name>", …}`. A kind says how its lines are checked, written by export and put back by
  * import. `registry.ts` lists them: the registry export and import walk, in that order.
  *
- * Extension point: a new kind of record a conversation owns (schedules, next) adds one
+ * Extension point: a new kind of record a conversation owns adds one
  * {@link RecordKind} to `RECORD_KINDS` (`registry.ts`); export, import, the counts and the checks take it
  * from there. A kind's import must be idempotent (a line imported twice changes nothing the second
  * time) and write one record so that a failure midway leaves it as it was or whole.
