@@ -85,12 +85,14 @@ export interface WorldOptions {
   tools?: Record<string, unknown>;
   /** More top-level config sections (`ops`, `limits`, …). */
   config?: Record<string, unknown>;
+  /** Whether the fake workspace offers Slack's agent surface (status, streams); default false (today's messages). */
+  agentSurface?: boolean;
 }
 
 /** Starts the fakes and builds the config the adapter would run with. */
 export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
   const dir = await mkdtemp(join(tmpdir(), 'slack-test-'));
-  const slack = await startFakeSlack({ teamId: TEAM, appToken: APP_TOKEN });
+  const slack = await startFakeSlack({ teamId: TEAM, appToken: APP_TOKEN, agentSurface: options.agentSurface ?? false });
   const llm = await startFakeOpenAi({ replies: options.replies ?? [] });
   const config = parseConfig(
     {
