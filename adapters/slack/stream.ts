@@ -15,7 +15,7 @@ import type { AttemptStream, TaskState } from '../../src/chat/port.js';
 import { neutraliseFences } from '../../src/chat/format.js';
 import type { SlackOut } from './markup.js';
 import { buttonBlocks, section } from './mrkdwn.js';
-import type { Upload } from './poster.js';
+import { slackError, type Upload } from './poster.js';
 
 /** Slack's limit on a `markdown_text` argument or chunk, in characters. */
 export const STREAM_TEXT_MAX = 12_000;
@@ -42,7 +42,10 @@ type Args = { markdown_text?: string; chunks?: Record<string, unknown>[]; blocks
 /** See the module comment. */
 export class SlackStream implements AttemptStream<SlackOut> {
   private ts: string | undefined;
+  /** A call failed: nothing more is appended (stop still closes it, unless Slack already did). */
   private cut = false;
+  /** Closed (by stop, or by Slack: `message_not_in_streaming_state`). */
+  private closed = false;
   /** The code given so far (whole) and the part of its escaped text already streamed. */
   private given = '';
   private sent = '';
@@ -93,18 +96,21 @@ export class SlackStream implements AttemptStream<SlackOut> {
   }
 
   async stop(last?: SlackOut): Promise<boolean> {
-    if (this.cut) return false;
+    if (this.closed) return false;
     // nothing streamed: nothing to close (the caller posts `last` as a message of its own)
     if (this.ts === undefined) return !last;
     const sections = last ? (Array.isArray(last.text) ? last.text : [last.text]) : [];
     const blocks = [...sections.map(section), ...(last?.buttons?.length ? buttonBlocks(last.buttons) : [])].slice(0, BLOCKS_MAX);
+    // a cut stream is closed with what it shows; `last` then goes in a message of its own
+    const shown = this.cut ? [] : blocks;
+    this.closed = true;
     try {
-      await this.client.chat.stopStream({ channel: this.place.channel, ts: this.ts!, ...this.closeFence(), ...(blocks.length ? { blocks } : {}) } as Parameters<WebClient['chat']['stopStream']>[0]);
+      await this.client.chat.stopStream({ channel: this.place.channel, ts: this.ts!, ...this.closeFence(), ...(shown.length ? { blocks: shown } : {}) } as Parameters<WebClient['chat']['stopStream']>[0]);
     } catch (err) {
-      this.cut = true;
       this.refused(err);
       return false;
     }
+    if (this.cut) return !last;
     this.cut = true; // stopped: nothing more goes in
     if (last) await this.upload(last.uploads);
     return true;
@@ -120,7 +126,7 @@ export class SlackStream implements AttemptStream<SlackOut> {
   private closeFence(): Args {
     if (!this.fenceOpen) return {};
     this.fenceOpen = false;
-    return { markdown_text: '\n```\n' };
+    return { markdown_text: `${this.sent.endsWith('\n') ? '' : '\n'}\`\`\`\n` };
   }
 
   /** Starts the stream with `args`, or appends them. @returns false (and the stream is cut) when Slack refused. */
@@ -139,6 +145,7 @@ export class SlackStream implements AttemptStream<SlackOut> {
       return true;
     } catch (err) {
       this.cut = true;
+      if (slackError(err) === 'message_not_in_streaming_state') this.closed = true;
       this.refused(err);
       return false;
     }

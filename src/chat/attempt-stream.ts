@@ -14,7 +14,7 @@ interface Live<M> {
   stream: AttemptStream<M>;
   /** The code appended so far (the attempt's code always grows by its end). */
   code: string;
-  /** Something was shown in it (a stream refused at its first call means the platform does not stream here). */
+  /** Something was shown in it. */
   used: boolean;
 }
 
@@ -64,8 +64,14 @@ export class AttemptStreams<M> {
   async code(attempt: number, code: string, done: boolean): Promise<boolean> {
     const live = await this.of(attempt);
     if (!live) return false;
-    if (!code.startsWith(live.code)) return !done; // the reply was rewritten: wait for the final code
-    const ok = await live.stream.code(code.slice(live.code.length), done);
+    let from = live.code.length;
+    if (!code.startsWith(live.code)) {
+      // the final code may drop the reply's trailing blank; otherwise the reply was rewritten: wait for the final code
+      if (!done) return true;
+      if (!code.startsWith(live.code.trimEnd())) return false;
+      from = code.length;
+    }
+    const ok = await live.stream.code(code.slice(from), done);
     if (ok) live.code = code;
     return this.went(live, ok);
   }
@@ -100,14 +106,14 @@ export class AttemptStreams<M> {
 
   /**
    * Notes how a call on the stream went. A stream that refused a call was cut: closed with what it
-   * shows (best effort) and never used again; refused at its first call, no other is tried this turn.
+   * shows (best effort), and no other stream is tried this turn (the rest is posted as today).
    */
   private went(live: Live<M>, ok: boolean): boolean {
     if (ok) {
       live.used = true;
       return true;
     }
-    if (!live.used) this.refused = true;
+    this.refused = true;
     if (this.live === live) this.live = undefined;
     void live.stream.stop().catch(() => undefined);
     return false;

@@ -202,7 +202,8 @@ export class ThreadRenderer<M, R> {
         const streamed = this.streaming?.attempt === view.attempt ? this.streaming : undefined;
         const shown = this.markup.code({ ...view, lastAttempt: this.lastAttempt }, streamed?.ref !== undefined);
         if (streamed?.ref === undefined && (this.streams.attempt === view.attempt || this.streams.usable)) {
-          const inStream = view.code ? await this.streams.code(view.attempt, view.code, true) : await this.streams.append(shown.edit, view.attempt);
+          // the code ends its stream's fence; code that no longer extends what was streamed goes in as a message
+          const inStream = (view.code && (await this.streams.code(view.attempt, view.code, true))) || (await this.streams.append(shown.edit, view.attempt));
           if (inStream) {
             if (shown.post) await this.showIn(shown.post, view.attempt);
             return;
