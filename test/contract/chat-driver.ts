@@ -62,6 +62,12 @@ export interface ChatDriver {
    * `save program <name>`; Matrix sends `!program save <name>` in the thread.
    */
   saveProgram(thread: string, name: string): Promise<void>;
+  /**
+   * The platform's own signs of work in a thread so far (Slack: the thread status and streamed
+   * messages; Discord: the typing indicator; Matrix: typing and the read receipt on the request):
+   * `working` they showed while the run worked, `stopped` nothing shows them any more.
+   */
+  signs(thread: string): Promise<{ working: boolean; stopped: boolean }>;
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   /**

@@ -6,25 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_KEY } from '../../adapters/matrix/markup.js';
 import { startMatrixWorld, type MatrixWorld } from './harness.js';
+import { watchEphemeral } from '../helpers/matrix-ephemeral.js';
 
 const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
-
-/** Alice's view of the room's ephemeral events, from her own /sync long-polls. */
-function ephemeral(w: MatrixWorld) {
-  const seen: { type: string; content: Record<string, unknown>; at: number }[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    let since = '';
-    while (!stopped) {
-      const q = new URLSearchParams({ timeout: '500', ...(since ? { since } : {}) });
-      const res = await fetch(`${w.hs.url}/_matrix/client/v3/sync?${q}`, { headers: { authorization: `Bearer ${w.alice.user.accessToken}` } });
-      const body = (await res.json()) as { next_batch: string; rooms?: { join?: Record<string, { ephemeral?: { events?: { type: string; content: Record<string, unknown> }[] } }> } };
-      since = body.next_batch;
-      for (const e of body.rooms?.join?.[w.roomId]?.ephemeral?.events ?? []) seen.push({ ...e, at: Date.now() });
-    }
-  })();
-  return { seen, stop: async () => ((stopped = true), await loop) };
-}
 
 describe('Matrix signs of work (Synapse)', () => {
   let w: MatrixWorld;
@@ -36,20 +20,19 @@ describe('Matrix signs of work (Synapse)', () => {
   });
 
   it('a read receipt on the message taken; typing while the run works, stopped at its end', async () => {
-    const watch = ephemeral(w);
+    const watch = watchEphemeral(w.hs.url, w.alice.user.accessToken, w.roomId);
     try {
       w.llm.enqueue(py('import time\ntime.sleep(2)\nprint("done")'));
       const root = await w.alice.client.sendText(w.roomId, '!run sleep briefly');
       const t = w.alice.timeline;
       await t.waitFor(() => t.inThread(root).some((e) => typeof e.content[RUN_KEY] === 'string'), 60_000, 'the final message');
       const bot = w.botUser.userId;
-      const typing = () => watch.seen.filter((e) => e.type === 'm.typing').map((e) => (e.content.user_ids as string[]).includes(bot));
+      const typing = () => watch.typing(bot);
       const until = Date.now() + 10_000;
       while (typing().at(-1) !== false && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       expect(typing()).toContain(true);
       expect(typing().at(-1)).toBe(false);
-      const receipts = watch.seen.filter((e) => e.type === 'm.receipt');
-      expect(receipts.some((e) => JSON.stringify(e.content[root] ?? {}).includes(bot))).toBe(true);
+      expect(watch.read(bot, root)).toBe(true);
     } finally {
       await watch.stop();
     }
