@@ -62,7 +62,7 @@ function slackOutput(out: Out, channel: string, threadTs: string, request: Incom
 type Root = Pick<Run, 'requirement' | 'requestedBy' | 'chat'>;
 
 /** A Slack thread as the chat port's thread (the channel message's ts is the thread's key). */
-function slackThread(out: Out, channel: string, threadTs: string, request: IncomingRequest, root: Root | undefined): ChatThread<SlackOut, MessageId> {
+function slackThread(out: Out, channel: string, threadTs: string, request: IncomingRequest, root: Root | undefined, pane = false): ChatThread<SlackOut, MessageId> {
   const output = slackOutput(out, channel, threadTs, request);
   return {
     ref: { channel, thread: threadTs },
@@ -78,6 +78,7 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
       return inputs.files;
     },
     async ended(run, failure) {
+      if (pane) return; // the DM pane's thread has no channel message of ours to update
       const text = run ? rootText(run, finalStatus(run)) : root && rootText(root, `❌ failed: ${inlineText(failure ?? 'failed', 300)}`);
       if (text) await out.poster.update(channel, threadTs, text).catch((err: unknown) => out.log.warn('slack: updating the channel message failed:', (err as Error).message));
     },
@@ -117,6 +118,15 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
     async openThread(request) {
       const { chat, root } = rootOf(request);
       const channel = request.where.channel;
+      const pane = request.where.thread;
+      if (pane !== undefined && channel.startsWith('D')) {
+        // the DM pane's thread (assistant.ts): the run lives there, no channel message; titled from its request
+        chat.thread.thread = pane;
+        await poster.client.assistant.threads
+          .setTitle({ channel_id: channel, thread_ts: pane, title: request.text.replace(/\s+/g, ' ').trim().slice(0, 80) || 'files' })
+          .catch((err: unknown) => log.warn('slack: titling the thread failed:', (err as Error).message));
+        return { thread: slackThread(out, channel, pane, request, undefined, true), chat };
+      }
       let threadTs: string;
       try {
         const who = inlineText(request.who.userName ?? 'someone', 80);
