@@ -97,7 +97,10 @@ async function oneRun(w: World, i: number): Promise<RunFigures> {
   const last = await slack.waitFor(() => inThread().find((c) => /\*(Done|Failed)\*/.test(textOf(c)) && c.method !== 'chat.update'), 120_000, `the last message of run ${i}`);
   await new Promise((r) => setTimeout(r, 500)); // the channel message's last update, the status cleared
   const calls: Record<string, number> = {};
-  for (const c of slack.calls.slice(from)) calls[c.result?.ok ? c.method : `${c.method} (refused)`] = (calls[c.method] ?? 0) + 1;
+  for (const c of slack.calls.slice(from)) {
+    const key = c.result?.ok ? c.method : `${c.method} (refused)`;
+    calls[key] = (calls[key] ?? 0) + 1;
+  }
   const shown = inThread();
   const sign = shown.find((c) => c.method === 'assistant.threads.setStatus' || c.method === 'chat.postMessage' || c.method === 'chat.startStream')!;
   const code = shown.find((c) => textOf(c).includes('print(\\"line'))!;
