@@ -2,8 +2,8 @@
  * Slack's agent surface, as far as this workspace offers it: the thread status
  * (`assistant.threads.setStatus`) and streamed messages (`chat.startStream` …), detected from
  * Slack's answers, never configured: the first refusal (`not_allowed`, `missing_scope`,
- * `unknown_method`, …) is remembered for the workspace (for `method_not_supported_for_channel_type`,
- * for that channel) and the thread shows today's posted and edited messages from then on.
+ * `unknown_method`, …) is remembered for the workspace (for `method_not_supported_for_channel_type`
+ * and `channel_type_not_supported`, for that channel) and the thread shows today's posted and edited messages from then on.
  *
  * Rate limits (https://docs.slack.dev/apis/web-api/rate-limits): setStatus has a special limit and
  * is called only when the step changes (a few times per attempt); chat.startStream and
@@ -20,12 +20,15 @@ import { SlackStream, type StreamPlace } from './stream.js';
 import type { Upload } from './poster.js';
 
 /** Slack's errors that say a method is not offered to this app here (not a passing failure). */
+const PER_CHANNEL = new Set(['method_not_supported_for_channel_type', 'channel_type_not_supported']);
+
 const REFUSALS = new Set([
   'not_allowed',
   'not_allowed_token_type',
   'missing_scope',
   'unknown_method',
   'method_not_supported_for_channel_type',
+  'channel_type_not_supported',
   'feature_not_enabled',
   'access_denied',
   'team_access_not_granted',
@@ -53,7 +56,7 @@ export class SurfaceSupport {
   remember(part: SurfacePart, team: string, channel: string, err: unknown): boolean {
     if (!isRefusal(err)) return false;
     const code = slackError(err)!;
-    this.refused.set(code === 'method_not_supported_for_channel_type' ? `${part}:${team}:${channel}` : `${part}:${team}`, code);
+    this.refused.set(PER_CHANNEL.has(code) ? `${part}:${team}:${channel}` : `${part}:${team}`, code);
     return true;
   }
 
