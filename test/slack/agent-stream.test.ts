@@ -4,6 +4,7 @@ import { WebClient } from '@slack/web-api';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { SlackStream, STREAM_CODE_MAX, STREAM_TEXT_MAX } from '../../adapters/slack/stream.js';
 import type { Upload } from '../../adapters/slack/poster.js';
+import { SurfaceSupport } from '../../adapters/slack/surface.js';
 
 let slack: FakeSlack;
 let client: WebClient;
@@ -59,5 +60,21 @@ describe('SlackStream', () => {
     expect(await idle.stop()).toBe(true);
     expect(await open().stop({ text: 'last' })).toBe(false); // the caller posts it
     expect(slack.callsOf('chat.startStream')).toHaveLength(1);
+  });
+});
+
+describe('SurfaceSupport', () => {
+  const refused = (error: string) => ({ data: { error } });
+  it('remembers a workspace refusal for the team, a channel-type refusal for that channel, and ignores passing failures', () => {
+    const support = new SurfaceSupport();
+    expect(support.remember('stream', 'T1', 'C1', refused('internal_error'))).toBe(false);
+    expect(support.refusal('stream', 'T1', 'C1')).toBeUndefined();
+    expect(support.remember('stream', 'T1', 'G1', refused('method_not_supported_for_channel_type'))).toBe(true);
+    expect(support.refusal('stream', 'T1', 'G1')).toBe('method_not_supported_for_channel_type');
+    expect(support.refusal('stream', 'T1', 'C1')).toBeUndefined();
+    expect(support.remember('status', 'T1', 'C1', refused('missing_scope'))).toBe(true);
+    expect(support.refusal('status', 'T1', 'D9')).toBe('missing_scope');
+    expect(support.refusal('status', 'T2', 'C1')).toBeUndefined();
+    expect(support.describe('T1')).toBe("status: today's messages (Slack answered missing_scope); stream: streamed messages");
   });
 });
