@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allText, py, startWorld, type World } from './harness.js';
 import { DEFAULT_PROMPTS } from '../../adapters/slack/assistant.js';
+import { startQueueWorld, SECRET as QUEUE_SECRET, TEAM } from '../queue/harness.js';
+import { sendEvent } from '../fakes/slack-signed.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -48,4 +50,21 @@ describe('Slack DM pane', () => {
     expect(JSON.stringify(world.llm.requests.at(-1)!.messages)).toContain('print improved instead');
     expect(allText(world.threadMessages(pane.thread_ts))).toContain('improved');
   }, 60_000);
+
+  it('queue mode: the ingress suggests and acknowledges; the worker runs in the pane\'s thread, streams and titles it', async () => {
+    const w = await startQueueWorld({ replies: [py('print("from the worker")')], ingresses: 1, workers: 1, agentSurface: true });
+    try {
+      const ingress = w.ingress[0]!;
+      await sendEvent(ingress, QUEUE_SECRET, { type: 'assistant_thread_started', assistant_thread: { ...pane, user_id: 'U_ALICE', context: { channel_id: 'C_MAIN', team_id: TEAM } } }, { eventId: 'Ev_q1', teamId: TEAM });
+      await w.slack.waitFor(() => w.slack.agent.thread('D_ALICE', pane.thread_ts).prompts, 20_000, 'the prompts');
+      const ack = await sendEvent(ingress, QUEUE_SECRET, inPane('print from the worker', '1700000003.000400'), { eventId: 'Ev_q2', teamId: TEAM });
+      expect(ack.status).toBe(200);
+      await w.slack.waitFor(() => w.slack.agent.streams.find((s) => s.threadTs === pane.thread_ts && !s.open && JSON.stringify(s.blocks).includes('Done')), 60_000, 'the closed stream');
+      expect(w.slack.agent.thread('D_ALICE', pane.thread_ts).title).toBe('print from the worker');
+      expect(w.slack.agent.streams.find((s) => s.threadTs === pane.thread_ts)!.text).toContain('print("from the worker")');
+      expect(w.slack.agent.openStreams()).toHaveLength(0);
+    } finally {
+      await w.close();
+    }
+  }, 120_000);
 });
