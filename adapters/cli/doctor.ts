@@ -3,7 +3,8 @@
  * a cgroup per run or rlimits only, the disk budget, the warm pool, prepared slots for cold starts),
  * what its Python offers (packages, the operator's pins, site dirs, fonts), and the tools (allowed
  * hosts, SQL sources and whether each answers), and whether the Matrix homeserver answers and takes
- * the token (when `matrix.homeserver_url` is set). Exit 0 when code is isolated and every SQL source
+ * the token (when `matrix.homeserver_url` is set), and whose the Slack bot token is and which of
+ * Slack's agent surface the app uses there (when `slack.bot_token` is set: doctor-slack.ts). Exit 0 when code is isolated and every SQL source
  * and the homeserver answer, 1 when not, 2 when the sandbox is unavailable or a pin of `sandbox.python_packages` is
  * missing (the message says why and how to fix it).
  */
@@ -16,6 +17,7 @@ import { formatPython, pinsOk } from './doctor-python.js';
 import { toolboxFromConfig } from '../../src/tools/from-config.js';
 import { formatTools, toolsReport } from '../../src/tools/doctor.js';
 import { formatMatrix, matrixReport } from './doctor-matrix.js';
+import { formatSlack, slackReport } from './doctor-slack.js';
 
 /** The report as aligned lines, one per part. */
 export function formatIsolation(r: IsolationReport): string {
@@ -44,8 +46,9 @@ export async function runDoctor(config: Config, opts: { json?: boolean }, out: N
     const toolbox = await toolboxFromConfig(config.tools);
     const tools = await toolsReport(toolbox).finally(() => toolbox.close());
     const matrix = await matrixReport(config);
-    if (opts.json) out.write(`${JSON.stringify({ ...report, python, tools, ...(matrix ? { matrix } : {}) })}\n`);
-    else out.write(formatIsolation(report) + ('error' in python ? `sandbox python: unavailable: ${python.error}\n` : formatPython(python)) + formatTools(tools) + formatMatrix(matrix));
+    const slack = await slackReport(config);
+    if (opts.json) out.write(`${JSON.stringify({ ...report, python, tools, ...(matrix ? { matrix } : {}), ...(slack ? { slack } : {}) })}\n`);
+    else out.write(formatIsolation(report) + ('error' in python ? `sandbox python: unavailable: ${python.error}\n` : formatPython(python)) + formatTools(tools) + formatMatrix(matrix) + formatSlack(slack));
     if ('error' in python || !pinsOk(python)) return EXIT.usage;
     return report.namespaces.active && tools.sql.every((s) => s.ok) && matrix?.ok !== false ? EXIT.success : EXIT.failed;
   } catch (err) {

@@ -25,10 +25,12 @@ import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
 import type { Logger } from './log.js';
 import { openScheduledThread } from './scheduled-thread.js';
+import { discordTyping } from './typing.js';
 
 /** Posting on a surface (it never throws). */
-function surfaceOutput(surface: Surface): ThreadOutput<Outgoing, Message> {
+function surfaceOutput(surface: Surface, signs?: ThreadOutput<Outgoing, Message>['signs']): ThreadOutput<Outgoing, Message> {
   return {
+    ...(signs ? { signs } : {}),
     post: (msg) => surface.post(msg),
     edit: async (message, msg) => void (await surface.edit(message, msg)),
   };
@@ -45,7 +47,7 @@ function discordThread(
   return {
     ref: { channel: where.channel },
     key: where.key,
-    output: surfaceOutput(surface),
+    output: surfaceOutput(surface, discordTyping(ctx.client, where.channel, ctx.logger)),
     markup: discordMarkup,
     inputs: () => inputFiles(downloadLimits(ctx.settings), surface, attachments),
     async ended(run, failure) {

@@ -12,6 +12,7 @@ import { downloadInputs } from '../../src/chat/input-downloads.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { line, lines, matrixMarkup, type MatrixMessage } from './markup.js';
 import type { MatrixTransport } from './transport.js';
+import { matrixTyping } from './typing.js';
 
 /** Matrix's part of a request (`IncomingRequest.origin`): the event that made it. */
 export interface MatrixOrigin {
@@ -34,6 +35,8 @@ interface ThreadSpec {
   key: string | undefined;
   replyTo: string;
   files: IncomingFile[];
+  /** The event the turn took (marked read when it starts); none for a schedule's tick. */
+  taken?: string;
 }
 
 /** Matrix's {@link OutgoingPort}: threads, posts and edits through `transport`, files within `limits`. */
@@ -50,6 +53,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
           return id ? { channel: spec.roomId, id } : undefined;
         },
         edit: (ref, msg) => transport.edit(place, ref.id, msg),
+        signs: matrixTyping(transport, spec.roomId, spec.taken),
       },
       markup: matrixMarkup,
       async inputs() {
@@ -81,11 +85,11 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
       if (request.where.thread) return void (await tell(request, `Start a run in the room's timeline, not inside a thread (a reply in a run's thread improves that run).`));
       const root = origin(request).event;
       const chat = { thread: { channel: request.where.channel, thread: root }, kind, ...(request.who.userName ? { userName: request.who.userName } : {}) } as const;
-      return { thread: thread({ roomId: request.where.channel, root, key: root, replyTo: root, files: request.files }), chat };
+      return { thread: thread({ roomId: request.where.channel, root, key: root, replyTo: root, files: request.files, taken: root }), chat };
     },
     runThread: async (request, run) => {
       const root = (run && chatOf(run)?.thread.thread) ?? request.where.thread;
-      return thread({ roomId: request.where.channel, root, key: undefined, replyTo: origin(request).event, files: request.files });
+      return thread({ roomId: request.where.channel, root, key: undefined, replyTo: origin(request).event, files: request.files, taken: origin(request).event });
     },
     reopenThread: async (request, ref) => thread({ roomId: ref.channel, root: ref.thread, key: undefined, replyTo: origin(request).event, files: [] }),
     tell,

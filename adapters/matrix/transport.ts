@@ -55,6 +55,19 @@ export class MatrixTransport {
     }
   }
 
+  /**
+   * Shows (or stops showing) the bot typing in a room for `timeoutMs`
+   * (https://spec.matrix.org/v1.11/client-server-api/#typing-notifications). Never throws.
+   */
+  async typing(roomId: string, on: boolean, timeoutMs = 30_000): Promise<void> {
+    await this.client.setTyping(roomId, on, timeoutMs).catch((err: unknown) => this.warn(`typing in ${roomId} failed: ${describe(err)}`));
+  }
+
+  /** Marks an event as read by the bot (https://spec.matrix.org/v1.11/client-server-api/#receipts). Never throws. */
+  async receipt(roomId: string, eventId: string): Promise<void> {
+    await this.client.sendReadReceipt(roomId, eventId).catch((err: unknown) => this.warn(`the read receipt in ${roomId} failed: ${describe(err)}`));
+  }
+
   /** Posts a message (then its files, then the bot's reactions under it). @returns the message's event id */
   async post(place: MatrixPlace, msg: MatrixMessage): Promise<string | undefined> {
     const id = await this.send(place.roomId, 'm.room.message', { ...text(msg), ...relation(place), ...msg.content });

@@ -22,6 +22,8 @@ export interface StartingMessage {
   /** Slack's text (mentions as `<@U…>`). */
   text: string;
   files: SlackFile[] | undefined;
+  /** The DM pane's thread the message was sent in (the run lives there: assistant.ts). */
+  thread?: string;
 }
 
 /** Leading mentions of the app (`<@UBOT>`, `<@UBOT|code-agent>`) are not part of the requirement. */
@@ -39,8 +41,9 @@ export async function startFromMessage(ctx: SlackContext, msg: StartingMessage):
     text: program ? text.slice(command.length).trim() : text,
     deliveryId: msg.eventId ? `slack:event:${msg.eventId}` : undefined,
     files: msg.files,
+    ...(msg.thread ? { thread: { ts: msg.thread, byApp: false } } : {}),
   });
-  await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, msg.channel, msg.user));
+  await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, msg.channel, msg.user, msg.thread));
 }
 
 /** Registers the `app_mention` listener. */

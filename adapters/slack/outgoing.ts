@@ -3,7 +3,8 @@
  * of a channel message that names who asked, the requirement and the status; messages are mrkdwn
  * sections (markup.ts), files are uploaded after the message they belong to, and files given with a
  * request are downloaded with the bot token (inputs.ts). Posts go straight to the Web API with the
- * bot token, from the app's process or a queue worker alike.
+ * bot token, from the app's process or a queue worker alike. Where the workspace offers Slack's
+ * agent surface, a thread's signs of work are its status and streamed messages (surface.ts).
  */
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../../src/config/schema.js';
@@ -19,16 +20,19 @@ import { clientOptions, SlackPoster, type Upload } from './poster.js';
 import { ephemeral } from './requesters.js';
 import { slackSettings, type SlackSettings } from './settings.js';
 import { finalStatus, rootText } from './views.js';
+import { slackSigns, SurfaceSupport } from './surface.js';
 
 /** What Slack's outgoing side uses. */
 interface Out {
   settings: SlackSettings;
   poster: SlackPoster;
   log: Log;
+  /** What this process learnt of each workspace's agent surface. */
+  support: SurfaceSupport;
 }
 
 /** Posting into one Slack thread; a file that cannot be uploaded is named in the thread with why. */
-function slackOutput(out: Out, channel: string, threadTs: string): ThreadOutput<SlackOut, MessageId> {
+function slackOutput(out: Out, channel: string, threadTs: string, request: IncomingRequest): ThreadOutput<SlackOut, MessageId> {
   const uploadAll = async (uploads: Upload[] | undefined) => {
     for (const file of uploads ?? []) {
       try {
@@ -39,7 +43,9 @@ function slackOutput(out: Out, channel: string, threadTs: string): ThreadOutput<
       }
     }
   };
+  const team = (request.origin as SlackOrigin | undefined)?.team ?? '';
   return {
+    signs: slackSigns(out.poster.client, { support: out.support, channel, threadTs, user: request.who.userId, team }, uploadAll),
     async post(msg) {
       const ts = await out.poster.post(channel, msg.text, threadTs, msg.plain, msg.buttons);
       await uploadAll(msg.uploads);
@@ -56,8 +62,8 @@ function slackOutput(out: Out, channel: string, threadTs: string): ThreadOutput<
 type Root = Pick<Run, 'requirement' | 'requestedBy' | 'chat'>;
 
 /** A Slack thread as the chat port's thread (the channel message's ts is the thread's key). */
-function slackThread(out: Out, channel: string, threadTs: string, request: IncomingRequest, root: Root | undefined): ChatThread<SlackOut, MessageId> {
-  const output = slackOutput(out, channel, threadTs);
+function slackThread(out: Out, channel: string, threadTs: string, request: IncomingRequest, root: Root | undefined, pane = false): ChatThread<SlackOut, MessageId> {
+  const output = slackOutput(out, channel, threadTs, request);
   return {
     ref: { channel, thread: threadTs },
     key: threadTs,
@@ -72,6 +78,7 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
       return inputs.files;
     },
     async ended(run, failure) {
+      if (pane) return; // the DM pane's thread has no channel message of ours to update
       const text = run ? rootText(run, finalStatus(run)) : root && rootText(root, `❌ failed: ${inlineText(failure ?? 'failed', 300)}`);
       if (text) await out.poster.update(channel, threadTs, text).catch((err: unknown) => out.log.warn('slack: updating the channel message failed:', (err as Error).message));
     },
@@ -92,7 +99,7 @@ function rootOf(request: IncomingRequest): { chat: RunChat; root: Root } {
 export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, MessageId> {
   const settings = slackSettings(config, 'worker');
   const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
-  const out: Out = { settings, poster, log };
+  const out: Out = { settings, poster, log, support: new SurfaceSupport() };
 
   /** Tells the requester something only they see (plain text): through the command's response_url, else an ephemeral message. */
   async function tell(request: IncomingRequest, text: string): Promise<void> {
@@ -111,6 +118,15 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
     async openThread(request) {
       const { chat, root } = rootOf(request);
       const channel = request.where.channel;
+      const pane = request.where.thread;
+      if (pane !== undefined && channel.startsWith('D')) {
+        // the DM pane's thread (assistant.ts): the run lives there, no channel message; titled from its request
+        chat.thread.thread = pane;
+        await poster.client.assistant.threads
+          .setTitle({ channel_id: channel, thread_ts: pane, title: request.text.replace(/\s+/g, ' ').trim().slice(0, 80) || 'files' })
+          .catch((err: unknown) => log.warn('slack: titling the thread failed:', (err as Error).message));
+        return { thread: slackThread(out, channel, pane, request, undefined, true), chat };
+      }
       let threadTs: string;
       try {
         const who = inlineText(request.who.userName ?? 'someone', 80);

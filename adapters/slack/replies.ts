@@ -52,6 +52,10 @@ export function registerReplies(app: BoltApp, ctx: SlackContext): void {
       thread: { ts: msg.thread_ts, byApp: msg.parent_user_id !== undefined && msg.parent_user_id === context.botUserId },
       files: msg.files,
     });
-    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, msg.channel, msg.user, msg.thread_ts));
+    const received = await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, msg.channel, msg.user, msg.thread_ts));
+    // the app's DM pane (assistant.ts): a message in its thread that is no run's reply starts a run there
+    if (received.outcome === 'ignored' && msg.channel_type === 'im') {
+      await startFromMessage(ctx, { team, eventId, channel: msg.channel, user: msg.user, text: msg.text ?? '', files: msg.files, thread: msg.thread_ts });
+    }
   });
 }

@@ -13,6 +13,7 @@ import { registerReplies } from './replies.js';
 import { registerActions } from './actions.js';
 import { registerChoices } from './choices.js';
 import { registerMentions } from './mentions.js';
+import { registerAssistant } from './assistant.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';
 import type { Log, SlackContext } from './context.js';
@@ -124,6 +125,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   registerActions(bolt, ctx);
   registerChoices(bolt, ctx);
   registerMentions(bolt, ctx);
+  registerAssistant(bolt, ctx);
   bolt.error(async (err) => {
     log.error('slack: unhandled error', err);
   });

@@ -29,6 +29,46 @@ export interface ThreadOutput<M, R> {
   post(msg: M): Promise<R | undefined>;
   /** Replaces a posted message (its files, if any, are posted after it). */
   edit(ref: R, msg: M): Promise<void>;
+  /** The platform's own signs of work, where it has them (see {@link ThreadSigns}); none: today's messages only. */
+  signs?: ThreadSigns<M>;
+}
+
+/** A task of a streamed attempt as the platform shows it (Slack: a `task_update` chunk). */
+export type TaskState = 'in_progress' | 'complete' | 'error';
+
+/**
+ * A platform's own signs of work in a thread (DESIGN.md, "In chat"): Slack's thread status and
+ * streamed messages, Discord's typing indicator, Matrix's typing notification. Best effort and
+ * never throws; the renderer falls back to today's posted and edited messages wherever a sign is
+ * refused.
+ */
+export interface ThreadSigns<M> {
+  /**
+   * Shows that the turn works, at the step of `line` (undefined: the turn ended, stop showing it).
+   * @returns true when the sign replaces the progress message (Slack's thread status): then none
+   *   is posted; false when it goes along with it (typing) or was refused.
+   */
+  working(line: ProgressLine | undefined): Promise<boolean>;
+  /**
+   * Opens one attempt's streamed message (code, result, notices and task updates in one message).
+   * @returns undefined when the platform cannot stream here (the renderer posts and edits instead)
+   */
+  stream?(attempt: number, lastAttempt: number): Promise<AttemptStream<M> | undefined>;
+}
+
+/**
+ * One attempt's streamed message. Each call returns false when the stream was refused or cut (the
+ * renderer then posts what it had to show as a message of its own); `stop` is called exactly once.
+ */
+export interface AttemptStream<M> {
+  /** Appends code being written (`delta`: the new text only); `done`: the attempt's code is complete. */
+  code(delta: string, done: boolean): Promise<boolean>;
+  /** Appends a message's text (its files are uploaded into the thread after it). */
+  append(msg: M): Promise<boolean>;
+  /** Shows a task (an attempt, the checks) as in progress, complete or failed. */
+  task(id: string, title: string, state: TaskState): Promise<boolean>;
+  /** Closes the stream, with `last` (e.g. the turn's final message, its buttons) at its end. */
+  stop(last?: M): Promise<boolean>;
 }
 
 /** What the progress line says: a step of the agent, the start of a turn, or how the call ended. */

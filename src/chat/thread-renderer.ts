@@ -3,7 +3,10 @@
  * message edited in place), each attempt's code (streamed while it is written, edited at most once
  * per {@link STREAM_EDIT_INTERVAL_MS}), each execution result with its files, the notices (the first
  * answer's "not yet confirmed" mark, edited in place by the verdict), each auto-fix with the error
- * that caused it, and the turn's last message. The views come from
+ * that caused it, and the turn's last message. Where the platform has its own signs of work
+ * (port.ts: ThreadSigns), the progress line is its thread status or typing, and each attempt is one
+ * streamed message with its tasks (attempt-stream.ts), closed with the turn's last message; where
+ * it refuses them, today's messages are shown. The views come from
  * event-view.ts; the platform formats them (port.ts: {@link ThreadMarkup}) and posts them
  * ({@link ThreadOutput}). Events arrive synchronously; posts are chained so they keep their order,
  * and a slow or failing post never blocks or breaks the agent.
@@ -17,6 +20,8 @@ import { EventViews, type EventView } from './event-view.js';
 import type { ProgressLine, ThreadMarkup, ThreadOutput } from './port.js';
 import { workspaceLine } from './workspace-view.js';
 import { answerMarkNotice, settledAnswer } from './answer-mark.js';
+import { AttemptStreams, STREAM_APPEND_INTERVAL_MS } from './attempt-stream.js';
+import { progressText } from './progress-text.js';
 
 /** What the renderer needs besides the thread. */
 export interface RendererOptions {
@@ -50,12 +55,20 @@ export class ThreadRenderer<M, R> {
   /** The call's first answer, marked as not yet confirmed: the attempt and the mark's message. */
   private answer: { attempt: number; ref?: R } | undefined;
   private readonly startedAt = Date.now();
+  /** The attempts' streamed messages, where the platform streams. */
+  private readonly streams: AttemptStreams<M>;
+  /** The platform's sign of work replaced the progress message at least once (Slack's thread status). */
+  private statusShown = false;
+  /** The checks' task is shown in progress in the first attempt's stream. */
+  private checksTask = false;
 
   constructor(
     private readonly output: ThreadOutput<M, R>,
     private readonly markup: ThreadMarkup<M>,
     private readonly options: RendererOptions,
-  ) {}
+  ) {
+    this.streams = new AttemptStreams(output.signs, () => this.lastAttempt);
+  }
 
   /** Shows a progress line now (e.g. the turn's start, before the agent's first event). */
   progress(line: ProgressLine): void {
@@ -89,11 +102,12 @@ export class ThreadRenderer<M, R> {
     this.streaming?.throttle.stop();
     await this.chain;
     this.enqueue('final', async () => {
-      if (this.ended && run) await this.post(this.markup.final(run, await this.workspaceLine(run)));
+      if (this.ended && run) await this.last(this.markup.final(run, await this.workspaceLine(run)));
       else {
         await this.settleAnswer(undefined);
         if (this.progressRef !== undefined) await this.showProgress({ step: 'stopped' });
-        await this.post(this.markup.failure(failure ?? 'the run stopped unexpectedly'));
+        else await this.output.signs?.working(undefined);
+        await this.last(this.markup.failure(failure ?? 'the run stopped unexpectedly'));
       }
       if (note) await this.post(this.markup.note(note));
     });
@@ -108,6 +122,16 @@ export class ThreadRenderer<M, R> {
     return this.output.post(msg);
   }
 
+  /** The turn's last message: closes the open stream with it, else posts it (a stream is never left open). */
+  private async last(msg: M): Promise<void> {
+    if (!(await this.streams.close(msg))) await this.post(msg);
+  }
+
+  /** Shows `msg` in the stream of `attempt` (default: the open one), else posts it. */
+  private async showIn(msg: M, attempt?: number): Promise<void> {
+    if (!(await this.streams.append(msg, attempt))) await this.post(msg);
+  }
+
   private get lastAttempt(): number {
     return this.latestLastAttempt ?? this.options.firstAttempt + this.options.maxRetries;
   }
@@ -116,16 +140,19 @@ export class ThreadRenderer<M, R> {
   private streamCode(attempt: number, code: string): void {
     if (this.streaming?.attempt !== attempt) {
       this.streaming?.throttle.stop();
+      const streamed = this.streams.usable;
       const streaming: Streaming<R> = {
         attempt,
         throttle: new Throttle(
           (latest) =>
             this.enqueue('code_delta', async () => {
+              if (await this.streams.code(attempt, latest, false)) return;
               const msg = this.markup.partialCode(attempt, this.lastAttempt, latest);
               if (streaming.ref !== undefined) await this.output.edit(streaming.ref, msg);
               else streaming.ref = await this.output.post(msg);
             }),
-          { delayFirst: true, intervalMs: STREAM_EDIT_INTERVAL_MS },
+          // a stream shows the first token at once; edits wait one interval (a fast reply shows no partial message)
+          streamed ? { intervalMs: STREAM_APPEND_INTERVAL_MS } : { delayFirst: true, intervalMs: STREAM_EDIT_INTERVAL_MS },
         ),
       };
       this.streaming = streaming;
@@ -134,6 +161,14 @@ export class ThreadRenderer<M, R> {
   }
 
   private async showProgress(line: ProgressLine): Promise<void> {
+    const signs = this.output.signs;
+    if (signs) {
+      const end = line.step === 'finished' || line.step === 'stopped';
+      const replaced = await signs.working(end ? undefined : line);
+      this.statusShown ||= replaced;
+      await this.showTask(line);
+      if (replaced || (end && this.statusShown && this.progressRef === undefined)) return;
+    }
     const msg = this.markup.progress(line);
     if (msg === undefined) return;
     const shown = JSON.stringify(msg);
@@ -141,6 +176,21 @@ export class ThreadRenderer<M, R> {
     this.progressShown = shown;
     if (this.progressRef !== undefined) await this.output.edit(this.progressRef, msg);
     else this.progressRef = await this.output.post(msg);
+  }
+
+  /** The step as a task of the attempt's stream: the checks, then each attempt writing and running. */
+  private async showTask(line: ProgressLine): Promise<void> {
+    if (!this.streams.usable) return;
+    if (line.step === 'checks') {
+      this.checksTask = true;
+      return this.streams.task(this.options.firstAttempt, 'checks', progressText(line), 'in_progress');
+    }
+    if (line.step !== 'writing' && line.step !== 'running') return;
+    if (this.checksTask) {
+      this.checksTask = false;
+      await this.streams.task(line.attempt, 'checks', 'Checks derived from the request', 'complete');
+    }
+    await this.streams.task(line.attempt, `attempt-${line.attempt}`, progressText(line), 'in_progress');
   }
 
   private async show(view: Exclude<EventView, { view: 'code_partial' }>): Promise<void> {
@@ -151,6 +201,14 @@ export class ThreadRenderer<M, R> {
         // the message that showed this attempt's code while it was written becomes the final one
         const streamed = this.streaming?.attempt === view.attempt ? this.streaming : undefined;
         const shown = this.markup.code({ ...view, lastAttempt: this.lastAttempt }, streamed?.ref !== undefined);
+        if (streamed?.ref === undefined && (this.streams.attempt === view.attempt || this.streams.usable)) {
+          // the code ends its stream's fence; code that no longer extends what was streamed goes in as a message
+          const inStream = (view.code && (await this.streams.code(view.attempt, view.code, true))) || (await this.streams.append(shown.edit, view.attempt));
+          if (inStream) {
+            if (shown.post) await this.showIn(shown.post, view.attempt);
+            return;
+          }
+        }
         if (streamed?.ref !== undefined) {
           await delay(streamed.throttle.waitMs()); // the final edit keeps the pace too
           await this.output.edit(streamed.ref, shown.edit);
@@ -158,14 +216,20 @@ export class ThreadRenderer<M, R> {
         if (shown.post) await this.post(shown.post);
         return;
       }
-      case 'result':
-        for (const msg of this.markup.result(view)) await this.post(msg);
+      case 'result': {
+        const ok = view.result.success;
+        const title = `Attempt ${view.attempt}/${view.lastAttempt}: ${ok ? 'ran' : view.result.timedOut ? 'timed out' : `failed (exit code ${view.result.exitCode})`}`;
+        await this.streams.task(view.attempt, `attempt-${view.attempt}`, title, ok ? 'complete' : 'error');
+        for (const msg of this.markup.result(view)) await this.showIn(msg, this.streams.attempt === view.attempt ? view.attempt : undefined);
         return;
+      }
       case 'notices':
-        for (const notice of view.notices) await this.post(this.markup.notice(notice));
+        for (const notice of view.notices) await this.showIn(this.markup.notice(notice));
         return;
       case 'improving':
-        return void (await this.post(this.markup.improving(view)));
+        // the fix's reason ends the failed attempt's message; the next attempt opens its own
+        await this.showIn(this.markup.improving(view));
+        return void (await this.streams.close());
       case 'answer': {
         const answer: { attempt: number; ref?: R } = { attempt: view.attempt };
         this.answer = answer;

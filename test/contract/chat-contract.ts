@@ -40,6 +40,12 @@ export function chatContract(mode: 'embedded' | 'queue mode'): void {
       expect(text).toContain('fixed');
     });
 
+    it("the platform's own signs of work show while the run works and stop at its end", async () => {
+      const signs = await chat.signs(thread);
+      expect(signs.working).toBe(true);
+      expect(signs.stopped).toBe(true);
+    });
+
     it('a reply in the thread improves the run, its file placed in the sandbox', async () => {
       chat.llm.enqueue(py('print(open("data.csv").read().strip().upper())'));
       await chat.reply(thread, 'read data.csv and print it in capitals', { file: { name: 'data.csv', data: Buffer.from('a,b\n') } });

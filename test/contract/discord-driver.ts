@@ -3,7 +3,11 @@ import type { FakeOpenAi } from '../fakes/openai-server.js';
 import type { FakeDiscord, FakeUser } from '../fakes/discord-server.js';
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
+<<<<<<< HEAD
 import { discordChoiceId, discordChoices } from './choice-clicks.js';
+=======
+import { TYPING_RENEW_MS } from '../../adapters/discord/typing.js';
+>>>>>>> slack
 import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
 
 /** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
@@ -123,6 +127,13 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
       const offer = offers(thread).at(-1)!;
       const button = (offer.components[0] as { components: Array<{ custom_id: string }> }).components[0]!;
       await discord.click(offer, button.custom_id, from(2, thread));
+    },
+    async signs(thread) {
+      const typing = () => discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${thread}/typing`);
+      const seen = typing().length;
+      // Discord shows typing until it lapses (10 s): stopped means not renewed after the run's end
+      await new Promise((r) => setTimeout(r, TYPING_RENEW_MS + 1000));
+      return { working: seen > 0 && typing().every((c) => c.status === 204), stopped: typing().length === seen };
     },
     ...(workers ?? {}),
     close,

@@ -14,6 +14,7 @@ import { matrixChoices, matrixClick } from './choice-clicks.js';
 import { startMatrixWorld, type MatrixWorld, type Person } from '../matrix/harness.js';
 import { AGENT, queueWorkers, type ChatDriver, type GivenFile } from './chat-driver.js';
 import { SALES, type SettleDriver } from './settle-driver.js';
+import { watchEphemeral } from '../helpers/matrix-ephemeral.js';
 
 /** A driver over a started world. */
 function matrixDriver(w: MatrixWorld): ChatDriver {
@@ -21,6 +22,8 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
   const t = w.alice.timeline;
   const finals = (root: string) => t.inThread(root).filter((e) => typeof e.content[RUN_KEY] === 'string');
   const runIdOf = (root: string) => String(finals(root).at(-1)?.content[RUN_KEY] ?? '');
+  // alice's view of typing and receipts (the bot's signs of work)
+  const ephemeral = watchEphemeral(w.hs.url, w.alice.user.accessToken, w.roomId);
   /** Sends as a person; `twice`: the event is handled again (see the module comment). */
   const send = async (p: Person, content: Record<string, unknown>, twice?: boolean) => {
     const id = await p.client.sendMessage(w.roomId, content);
@@ -117,7 +120,17 @@ function matrixDriver(w: MatrixWorld): ChatDriver {
     },
     told: () => t.events.filter((e) => e.sender === w.botUser.userId && e.content['m.relates_to']?.rel_type !== 'm.thread').map((e) => String(e.content.body)).join('\n'),
     ...(w.workers && w.addWorker ? queueWorkers({ dir: w.dir, workers: w.workers, addWorker: w.addWorker }) : {}),
-    close: () => w.close(),
+    async signs(root) {
+      const bot = w.botUser.userId;
+      // the notice that typing stopped may come a moment after the final message
+      const until = Date.now() + 10_000;
+      while (ephemeral.typing(bot).at(-1) !== false && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      return { working: ephemeral.typing(bot).includes(true) && ephemeral.read(bot, root), stopped: ephemeral.typing(bot).at(-1) === false };
+    },
+    close: async () => {
+      await ephemeral.stop();
+      await w.close();
+    },
   };
 }
 

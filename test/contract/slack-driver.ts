@@ -3,17 +3,21 @@ import type { FakeOpenAi } from '../fakes/openai-server.js';
 import type { FakeSlack } from '../fakes/slack-api.js';
 import { sendCommand, sendEvent, sendInteraction } from '../fakes/slack-signed.js';
 import { blockActionsPayload, viewSubmissionPayload } from '../fakes/slack-payloads.js';
-import { startWorld as startSlackWorld, allText, SECRET, TEAM } from '../slack/harness.js';
+import { startWorld as startSlackWorld, allText, threadMessages, SECRET, TEAM } from '../slack/harness.js';
 import { startQueueWorld } from '../queue/harness.js';
 import { slackChoicePayload, slackChoices } from './choice-clicks.js';
 import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
 
-/** The Slack driver over a fake Slack and an app URL (embedded or queue ingress: the same protocol). */
+/**
+ * The Slack driver over a fake Slack and an app URL (embedded or queue ingress: the same protocol).
+ * The fake workspace offers the agent surface: a thread shows posts and streamed messages (the
+ * final message may close a stream: its blocks carry the buttons).
+ */
 function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>, workers?: Workers): ChatDriver {
   const users = { 1: 'U_ALICE', 2: 'U_BOB' } as const;
   const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
-  const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
-  const finalPosts = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
+  const posts = (ts: string) => threadMessages(slack, ts);
+  const finalPosts = (ts: string) => posts(ts).filter((c) => (c.method === 'chat.postMessage' || c.method === 'chat.stopStream') && /\*(Done|Failed)\*/.test(allText([c])));
   const eph = () => slack.callsOf('chat.postEphemeral').length;
   let seq = 0;
   const offers = (ts: string) => posts(ts).filter((c) => JSON.stringify(c.args.blocks ?? '').includes('ca_remember'));
@@ -148,6 +152,14 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
       const button = blocks.find((b) => b.type === 'actions')!.elements!.find((e) => e.action_id === 'ca_remember')!;
       await sendInteraction(appUrl, SECRET, blockActionsPayload({ actionId: button.action_id, value: button.value, user: users[2], channel: 'C_MAIN', messageTs: String(offer.result?.ts), threadTs: ts }));
     },
+    async signs(ts) {
+      const statuses = slack.callsOf('assistant.threads.setStatus').filter((c) => c.args.thread_ts === ts && c.result?.ok);
+      const streams = slack.agent.streams.filter((s) => s.threadTs === ts);
+      return {
+        working: statuses.some((c) => String(c.args.status) !== '') && streams.length > 0,
+        stopped: statuses.at(-1)?.args.status === '' && streams.every((s) => !s.open),
+      };
+    },
     ...(workers ?? {}),
     close,
   };
@@ -161,12 +173,12 @@ const OUTSIDER = 'U_EVE';
 
 /** Slack, embedded: the app runs its jobs on its in-memory queue. */
 export async function slackEmbedded(): Promise<ChatDriver> {
-  const w = await startSlackWorld({ maxRetries: AGENT.max_retries, slack: ACCESS });
+  const w = await startSlackWorld({ maxRetries: AGENT.max_retries, slack: ACCESS, agentSurface: true });
   return slackDriver(w.slack, w.llm, w.appUrl!, () => w.close());
 }
 
 /** Slack in queue mode: a `code-agent slack` ingress and `code-agent worker` processes on a real Redis. */
 export async function slackQueue(): Promise<ChatDriver> {
-  const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT, slack: ACCESS });
+  const w = await startQueueWorld({ replies: [], ingresses: 1, workers: 1, agent: AGENT, slack: ACCESS, agentSurface: true });
   return slackDriver(w.slack, w.llm, w.ingress[0]!, () => w.close(), queueWorkers(w));
 }

@@ -133,6 +133,8 @@ export class FakeRest {
       const channel = this.world.channels.get(parts[1]!);
       if (!channel) return error(404, 10003, 'Unknown Channel');
       if (parts.length === 2 && method === 'GET') return ok(channel);
+      // the typing indicator (https://discord.com/developers/docs/resources/channel#trigger-typing-indicator): 204, recorded in `calls`
+      if (parts[2] === 'typing' && parts.length === 3 && method === 'POST') return { status: 204 };
       if (parts[2] === 'messages' && parts.length === 3 && method === 'POST') {
         return ok(this.world.json(this.world.addMessage(channel.id, this.world.bot, body ?? {}, fileMap, this.baseUrl)));
       }

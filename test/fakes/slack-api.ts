@@ -11,6 +11,10 @@
  * `files.completeUploadExternal`. Also serves hosted files at `url_private` (bot token required) and
  * records posts to `response_url`s.
  *
+ * The agent surface (thread status, suggested prompts, title, streamed messages) is served by
+ * test/fakes/slack-agent.ts, with Slack's rules; `agent.refuse()` makes it an older workspace.
+ * `auth.test` answers with the granted scopes in `x-oauth-scopes`, as Slack does.
+ *
  * Every Web API call is recorded in `calls` (method, parsed args, time); scripted failures are
  * consumed in order per method (`failNext`).
  *
@@ -22,6 +26,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseBody, type ParsedBody } from './slack-body.js';
 import { FakeSlackSocket, type FakeSlackSocketOptions } from './slack-socket.js';
+import { AgentSurface, SlackApiError } from './slack-agent.js';
 
 /** One recorded Web API call. */
 export interface SlackCall {
@@ -61,6 +66,8 @@ export interface FakeSlack {
   readonly socket: FakeSlackSocket;
   /** Bodies posted to response URLs (`${origin}/response/<id>`). */
   readonly responses: { id: string; body: Record<string, unknown>; at: number }[];
+  /** The agent surface: streams, thread statuses and titles, and `refuse()` for an older workspace. */
+  readonly agent: AgentSurface;
   /** Calls of one method. */
   callsOf(method: string): SlackCall[];
   /** Fails the next call(s) of a method, in order. */
@@ -85,6 +92,13 @@ export interface FakeSlackOptions {
   teamId?: string;
   /** Options of the Socket Mode endpoint. */
   socket?: FakeSlackSocketOptions;
+  /**
+   * Whether the workspace offers the agent surface (default true); false: its methods answer
+   * `not_allowed`, as for an app without the agent feature.
+   */
+  agentSurface?: boolean;
+  /** The bot token's scopes, announced by `auth.test` (`x-oauth-scopes`). */
+  scopes?: string[];
 }
 
 /** Starts the fake on 127.0.0.1 with a free port. */
@@ -105,8 +119,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let socket: FakeSlackSocket | undefined;
   // Slack's ts: the post's time in seconds, and a sequence that keeps it unique
   const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
+  const agent = new AgentSurface(nextTs, checkBlocks, options.agentSurface === false ? 'not_allowed' : undefined);
+  const scopes = options.scopes ?? ['chat:write', 'commands', 'files:read', 'files:write', 'app_mentions:read', 'im:history', 'assistant:write'];
 
   const handlers: Record<string, (args: Record<string, unknown>) => Record<string, unknown>> = {
+    ...agent.handlers(),
     'apps.connections.open': () => ({ url: socket!.openUrl() }),
     'views.open': (a) => {
       const view = (typeof a.view === 'string' ? JSON.parse(a.view) : a.view) as { type?: string; title?: { text?: string } } | undefined;
@@ -122,6 +139,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return { channel: msg.channel, ts: msg.ts, message: { text: msg.text, ts: msg.ts } };
     },
     'chat.update': (a) => {
+      agent.checkUpdate(a.channel, a.ts);
       checkBlocks(a.blocks);
       return { channel: a.channel, ts: a.ts, text: a.text };
     },
@@ -202,9 +220,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (!handler) return send(200, { ok: false, error: 'unknown_method' });
       try {
         call.result = { ok: true, ...handler(args) };
-        return send(200, call.result);
+        if (method === 'chat.startStream') messages.push({ channel: String(args.channel), ts: String(call.result.ts), thread_ts: String(args.thread_ts), text: '' });
+        return send(200, call.result, method === 'auth.test' ? { 'x-oauth-scopes': scopes.join(',') } : {});
       } catch (err) {
-        return send(200, { ok: false, error: err instanceof SlackApiError ? err.message : 'internal_error' });
+        call.result = { ok: false, error: err instanceof SlackApiError ? err.message : 'internal_error' };
+        return send(200, call.result);
       }
     });
   });
@@ -219,6 +239,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     uploads,
     socket,
     responses,
+    agent,
     callsOf: (method) => calls.filter((c) => c.method === method),
     failNext: (method, ...f) => failures.set(method, [...(failures.get(method) ?? []), ...f]),
     hostFile(name, bytes) {
@@ -251,8 +272,6 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
   };
 }
-
-class SlackApiError extends Error {}
 
 /**
  * Block Kit limits, enforced like Slack does (`invalid_blocks`): at most 50 blocks, a section's text

@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { requireBuiltCli } from '../helpers/cli.js';
 import { commonConfig, spawnCli } from '../queue/harness.js';
+import { startFakeOpenAi } from '../fakes/openai-server.js';
+import { RUN_KEY } from '../../adapters/matrix/markup.js';
 
 LogService.setLevel(LogLevel.ERROR);
 LogService.muteModule('MatrixHttpClient');
@@ -95,4 +97,47 @@ describe('the syncing client (Synapse)', () => {
     second.stop();
     release();
   });
+
+  // last: its bot process adds to the room's history, which a fresh client's first sync reads
+  it('B3: SIGTERM with a message in flight: stopped within 5 s, the message answered once (before the stop or after the restart)', async () => {
+    requireBuiltCli();
+    const dir = await mkdtemp(join(tmpdir(), 'matrix-b3-'));
+    const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
+    // two replies: a second answer of the same message would use the second one
+    const llm = await startFakeOpenAi({ replies: [py('print("answered once")'), py('print("answered twice")')] });
+    try {
+      const config = join(dir, 'config.yaml');
+      const base = commonConfig(llm.url, `sqlite://${join(dir, 'history.sqlite')}`, dir);
+      await writeFile(config, stringify({ ...base, matrix: { homeserver_url: hs.url, access_token: bot.accessToken } }));
+      const first = await spawnCli(['matrix', '--config', config], dir, /Matrix bot .* running/);
+      await new Promise((r) => setTimeout(r, 1500)); // a long-poll is open by now
+      const exited = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
+      const asked = await alice.sendText(roomId, '!run print the words answered once');
+      const started = Date.now();
+      first.child.kill('SIGTERM'); // while the message is on its way to the bot's /sync
+      expect(await exited).toBe(0);
+      expect(Date.now() - started).toBeLessThan(5000);
+      const second = await spawnCli(['matrix', '--config', config], dir, /Matrix bot .* running/);
+      try {
+        /** The bot's final messages in the request's thread. */
+        const finals = async () => {
+          const res = await fetch(`${hs.url}/_matrix/client/v3/rooms/${encodeURIComponent(roomId)}/messages?dir=b&limit=100`, { headers: { authorization: `Bearer ${alice.accessToken}` } });
+          const { chunk } = (await res.json()) as { chunk: { sender: string; content: Record<string, unknown> }[] };
+          return chunk.filter((e) => e.sender === bot.userId && typeof e.content[RUN_KEY] === 'string' && JSON.stringify(e.content['m.relates_to'] ?? {}).includes(asked));
+        };
+        const deadline = Date.now() + 60_000;
+        while ((await finals()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+        await new Promise((r) => setTimeout(r, 3000)); // a second answer would come by now
+        const answered = await finals();
+        expect(answered).toHaveLength(1);
+        expect(llm.requests).toHaveLength(1);
+      } finally {
+        second.child.kill('SIGTERM');
+        await new Promise((r) => second.child.once('exit', r));
+      }
+    } finally {
+      await llm.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

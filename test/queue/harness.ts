@@ -61,6 +61,8 @@ export interface QueueWorldOptions {
   config?: Record<string, unknown>;
   /** `store.url` of every process (default: the world's Redis, which also holds the queue). */
   store?: string;
+  /** Whether the fake workspace offers Slack's agent surface (status, streams); default false (today's messages). */
+  agentSurface?: boolean;
 }
 
 /**
@@ -132,7 +134,7 @@ export async function startQueueWorld(options: QueueWorldOptions): Promise<Queue
   requireBuiltCli();
   const dir = await mkdtemp(join(tmpdir(), 'queue-test-'));
   const redis = await startRedis();
-  const slack = await startFakeSlack({ teamId: TEAM });
+  const slack = await startFakeSlack({ teamId: TEAM, agentSurface: options.agentSurface ?? false });
   const llm = await startFakeOpenAi({ replies: options.replies });
   const procs: Proc[] = [];
   const configFile = join(dir, 'config.yaml');

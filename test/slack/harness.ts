@@ -63,6 +63,8 @@ export interface World extends Fakes {
   interact(payload: Record<string, unknown>): Promise<AppResponse>;
   /** Thread posts (chat.postMessage with thread_ts) in a thread. */
   threadPosts(threadTs: string): SlackCall[];
+  /** Everything shown in a thread: its posts and the calls of its streamed messages (start, append, stop), in order. */
+  threadMessages(threadTs: string): SlackCall[];
   /** The channel message ts of the n-th (0-based) run started in a channel. */
   rootTs(channel?: string, n?: number): Promise<string>;
   /** Waits for the n-th final message ("Done" / "Failed") in a thread and the n-th final status of its channel message. */
@@ -85,12 +87,14 @@ export interface WorldOptions {
   tools?: Record<string, unknown>;
   /** More top-level config sections (`ops`, `limits`, …). */
   config?: Record<string, unknown>;
+  /** Whether the fake workspace offers Slack's agent surface (status, streams); default false (today's messages). */
+  agentSurface?: boolean;
 }
 
 /** Starts the fakes and builds the config the adapter would run with. */
 export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
   const dir = await mkdtemp(join(tmpdir(), 'slack-test-'));
-  const slack = await startFakeSlack({ teamId: TEAM, appToken: APP_TOKEN });
+  const slack = await startFakeSlack({ teamId: TEAM, appToken: APP_TOKEN, agentSurface: options.agentSurface ?? false });
   const llm = await startFakeOpenAi({ replies: options.replies ?? [] });
   const config = parseConfig(
     {
@@ -175,6 +179,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     socketReply: (threadTs, text, o = {}) =>
       slack.socket.event(replyEvent(threadTs, text, o), { eventId: o.eventId, retryAttempt: o.retryNum, teamId: TEAM }),
     threadPosts: (threadTs) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === threadTs),
+    threadMessages: (threadTs) => threadMessages(slack, threadTs),
     async rootTs(channel = 'C_MAIN', n = 0) {
       const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel && !c.args.thread_ts && c.result?.ok);
       await slack.waitFor(() => roots().length > n, 10_000, 'the channel message');
@@ -183,7 +188,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     async finished(threadTs, count = 1) {
       return slack.waitFor(
         () => {
-          const finals = world.threadPosts(threadTs).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
+          const finals = world.threadMessages(threadTs).filter((c) => /\*(Done|Failed)\*/.test(allText([c])) && c.method !== 'chat.update');
           const rootFinals = slack
             .callsOf('chat.update')
             .filter((c) => c.args.ts === threadTs && /Status:\* (✅|⚠️|❌|📝)/.test(String(c.args.text)));
@@ -201,9 +206,30 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   return world;
 }
 
-/** Text of all thread posts, joined (handy for assertions). */
+/** A call's blocks' section texts. */
+const blockTexts = (blocks: unknown) => ((blocks as { text?: { text?: string } }[] | undefined) ?? []).map((b) => b.text?.text ?? '');
+
+/**
+ * Text of all thread posts, joined (handy for assertions): a post's text and sections; a stream
+ * call's markdown, its chunks (markdown, blocks, task titles) and its closing blocks.
+ */
 export function allText(calls: SlackCall[]): string {
   return calls
-    .map((c) => [String(c.args.text ?? ''), ...((c.args.blocks as { text?: { text?: string } }[] | undefined) ?? []).map((b) => b.text?.text ?? '')].join('\n'))
+    .map((c) => {
+      const chunks = ((c.args.chunks as Record<string, unknown>[] | undefined) ?? []).flatMap((k) =>
+        k.type === 'blocks' ? blockTexts(k.blocks) : k.type === 'markdown_text' ? [String(k.text)] : k.type === 'task_update' ? [String(k.title)] : [],
+      );
+      return [String(c.args.text ?? ''), String(c.args.markdown_text ?? ''), ...chunks, ...blockTexts(c.args.blocks)].filter(Boolean).join('\n');
+    })
     .join('\n');
+}
+
+/** Every call that showed something in a thread: its posts and its streams' calls, in order. */
+export function threadMessages(slack: FakeSlack, threadTs: string): SlackCall[] {
+  const streams = new Set(slack.agent.streams.filter((s) => s.threadTs === threadTs).map((s) => s.ts));
+  return slack.calls.filter((c) => {
+    if (!c.result?.ok) return false;
+    if (c.method === 'chat.postMessage' || c.method === 'chat.startStream') return c.args.thread_ts === threadTs;
+    return (c.method === 'chat.appendStream' || c.method === 'chat.stopStream') && streams.has(String(c.args.ts));
+  });
 }

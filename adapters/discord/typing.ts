@@ -1,0 +1,38 @@
+/**
+ * Discord's sign of work (src/chat/port.ts: ThreadSigns): the typing indicator in the run's
+ * channel or thread while a turn works (`POST /channels/{id}/typing`,
+ * https://discord.com/developers/docs/resources/channel#trigger-typing-indicator). Discord shows it
+ * for 10 seconds, or until the bot posts; it is renewed every {@link TYPING_RENEW_MS} and no
+ * longer renewed at the turn's end. It goes along with the progress message (never replaces it).
+ */
+import { Routes, type Client } from 'discord.js';
+import type { ThreadSigns } from '../../src/chat/port.js';
+import type { Outgoing } from './render.js';
+import type { Logger } from './log.js';
+
+/** How often the typing indicator is renewed, in ms (before Discord's 10 s lapse). */
+export const TYPING_RENEW_MS = 8000;
+
+/** The typing indicator of one channel or thread, for one turn. Never throws. */
+export function discordTyping(client: Client, channelId: string, logger: Logger): ThreadSigns<Outgoing> {
+  let timer: NodeJS.Timeout | undefined;
+  const type = () =>
+    client.rest.post(Routes.channelTyping(channelId)).catch((err: unknown) => {
+      logger.warn(`the typing indicator in ${channelId} failed: ${(err as Error).message}`);
+    });
+  return {
+    async working(line) {
+      if (!line) {
+        clearInterval(timer);
+        timer = undefined;
+        return false;
+      }
+      if (timer === undefined) {
+        timer = setInterval(() => void type(), TYPING_RENEW_MS);
+        timer.unref();
+        await type();
+      }
+      return false;
+    },
+  };
+}
