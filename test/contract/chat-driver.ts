@@ -64,7 +64,6 @@ export interface ChatDriver {
    * `save program <name>`; Matrix sends `!program save <name>` in the thread.
    */
   saveProgram(thread: string, name: string): Promise<void>;
-<<<<<<< HEAD
   /** The choice ids (src/chat/settle-view.ts: `approve:up`, `program:save`, `program:new`…) the thread's latest final message offers. */
   choices(thread: string): string[];
   /**
@@ -77,14 +76,12 @@ export interface ChatDriver {
   schedules(): Promise<string>;
   /** Someone the channel's access lists leave out (the worlds allow users 1 and 2 only). */
   outsider: Outsider;
-=======
   /**
    * The platform's own signs of work in a thread so far (Slack: the thread status and streamed
    * messages; Discord: the typing indicator; Matrix: typing and the read receipt on the request):
    * `working` they showed while the run worked, `stopped` nothing shows them any more.
    */
   signs(thread: string): Promise<{ working: boolean; stopped: boolean }>;
->>>>>>> slack
   /** Queue mode: kills (SIGKILL) every worker and starts a new one. */
   killWorkers?(): Promise<void>;
   /**

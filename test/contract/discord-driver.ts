@@ -3,11 +3,8 @@ import type { FakeOpenAi } from '../fakes/openai-server.js';
 import type { FakeDiscord, FakeUser } from '../fakes/discord-server.js';
 import { startWorld as startDiscordWorld } from '../discord/harness.js';
 import { startDiscordQueueWorld } from '../queue/discord-harness.js';
-<<<<<<< HEAD
 import { discordChoiceId, discordChoices } from './choice-clicks.js';
-=======
 import { TYPING_RENEW_MS } from '../../adapters/discord/typing.js';
->>>>>>> slack
 import { AGENT, queueWorkers, type ChatDriver, type Workers } from './chat-driver.js';
 
 /** The Discord driver over a fake Discord (embedded bot or queue ingress: the same gateway and REST). */
