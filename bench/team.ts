@@ -10,6 +10,8 @@
  *   npm run build && node dist/bench/team.js --verify checks --retries 1 --json bench/results/team.json
  *   node dist/bench/team.js --first --verify checks --retries 0 --json bench/results/team-first.json
  *   node dist/bench/team.js --programs --json bench/results/team-programs.json   # paraphrases with team programs saved
+ *   node dist/bench/team.js --definitions --verify off --retries 1 --json bench/results/team-definitions-sentence.json   # the 9 taught by a definition alone
+ *   node dist/bench/team.js --definitions --helpers --verify off --retries 1 --json bench/results/team-definitions-helpers.json   # the same with definition helpers
  *   node dist/bench/team.js --retrieval          # retrieval alone (no model): ranks and false picks
  *   node dist/bench/team.js --report bench/results/team.json
  */
@@ -27,23 +29,24 @@ import { TEAM_CASES, type TeamCase } from './team/cases.js';
 import { askFirst, formatFirstReport, shownStdout, type FirstResult } from './team/first.js';
 import { formatTeamReport, type TeamResult, type TeamSummary } from './team/report.js';
 import { retrievalReport } from './team/retrieval.js';
+import { askDefinition, formatDefinitionsReport, teachDefinitions, type DefinitionsSummary } from './team/definitions.js';
 import { approvedRunId, teach } from './team/teach.js';
 import { askNearMiss, askWithPrograms, formatProgramsReport, NEAR_MISSES, savePrograms, type ProgramsSummary } from './team/programs.js';
 import type { LlmProvider } from '../src/llm/types.js';
 import type { Executor } from '../src/sandbox/types.js';
 
-const USAGE = `node dist/bench/team.js [--first | --programs] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
+const USAGE = `node dist/bench/team.js [--first | --programs | --definitions [--helpers]] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
   [--model-path F.gguf | --base-url URL --model NAME] [--threads N] [--context-size N] [--max-tokens N] [--json out.json]
 node dist/bench/team.js --retrieval
 node dist/bench/team.js --report out.json`;
 
-const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, programs: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
+const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, programs: { type: 'boolean', default: false }, definitions: { type: 'boolean', default: false }, helpers: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
 
 async function main(): Promise<void> {
   const parsed = parseOptions(process.argv.slice(2), OPTIONS, USAGE);
   if (parsed.values.report) {
-    const summary = JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary | FirstSummary | ProgramsSummary;
-    process.stdout.write(`${'programs' in summary ? formatProgramsReport(summary) : 'first' in summary ? formatFirstReport(summary.provider, summary.verify, summary.retries, summary.first) : formatTeamReport(summary)}\n`);
+    const summary = JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary | FirstSummary | ProgramsSummary | DefinitionsSummary;
+    process.stdout.write(`${'definitions' in summary ? formatDefinitionsReport(summary) : 'programs' in summary ? formatProgramsReport(summary) : 'first' in summary ? formatFirstReport(summary.provider, summary.verify, summary.retries, summary.first) : formatTeamReport(summary)}\n`);
     return;
   }
   const args = commonArgs(parsed, USAGE, TEAM_CASES.length);
@@ -58,11 +61,18 @@ async function main(): Promise<void> {
     const ids = parsed.values.ids?.split(',').map((s) => s.trim());
     const unknown = ids?.find((id) => !TEAM_CASES.some((c) => c.id === id));
     if (unknown) throw new UsageError(`--ids: no case has the id ${unknown}`);
-    const cases = TEAM_CASES.filter((c) => !ids || ids.includes(c.id)).slice(args.offset, args.offset + args.limit);
+    // --definitions asks the 9 cases taught by a definition unless --ids names others
+    const chosen = TEAM_CASES.filter((c) => (ids ? ids.includes(c.id) : !parsed.values.definitions || c.teach === 'definition'));
+    const cases = chosen.slice(args.offset, args.offset + args.limit);
     const llm = await buildProvider(args, []);
     // no run deadline by default: on a shared machine a slow model must not fail a run the other side finished
     const runTimeoutMs = wholeNumber(parsed.values['run-timeout-s'], 'run-timeout-s') * 1000;
-    const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs });
+    const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs, definitionHelpers: parsed.values.helpers });
+    if (parsed.values.definitions) {
+      const summary: DefinitionsSummary = { definitions: true, provider: llm.name, verify: args.verify, retries: args.retries, helpers: parsed.values.helpers, results: [] };
+      await byDefinitions(agent, cases, summary, args.json).finally(() => disposeProvider(llm));
+      return;
+    }
     if (parsed.values.first) {
       await firstRequests(agent, cases, { provider: llm.name, verify: args.verify, retries: args.retries, first: [] }, args.json).finally(() => disposeProvider(llm));
       return;
@@ -122,6 +132,24 @@ async function withPrograms(agent: Agent, llm: LlmProvider, store: KeyvHistorySt
     if (json) writeSummary(json, summary);
   }
   process.stdout.write(`${formatProgramsReport(summary)}\n`);
+}
+
+/**
+ * `--definitions`: every case's convention stated in one channel by `/remember` alone (no approved
+ * example), then each chosen case's paraphrase asked there (`team/definitions.ts`).
+ */
+async function byDefinitions(agent: Agent, cases: TeamCase[], summary: DefinitionsSummary, json: string | undefined): Promise<void> {
+  const channel = 'bench:team-definitions';
+  const entryOf = await teachDefinitions(agent.memory!, channel, TEAM_CASES);
+  process.stderr.write(`team set by definitions alone: ${cases.length} paraphrases with ${summary.provider}, helpers ${summary.helpers ? 'on' : 'off'}\n`);
+  for (const [i, c] of cases.entries()) {
+    const r = await askDefinition(agent, channel, c, entryOf.get(c.id));
+    summary.results.push(r);
+    const h = r.helper ? ` helper ${r.helper.kept ? `${r.helper.name}${r.helper.used ? ' used' : ' not used'}` : 'not kept'}` : '';
+    process.stderr.write(`[${i + 1}/${cases.length}] ${c.id}: ${r.pass ? 'pass' : 'FAIL'} ${r.status} ${r.seconds.toFixed(0)} s${r.gotOwn ? '' : ' (not given its definition)'}${h}${r.pass ? '' : ` (${r.reason})`}\n`);
+    if (json) writeSummary(json, summary);
+  }
+  process.stdout.write(`${formatDefinitionsReport(summary)}\n`);
 }
 
 /** The `--first --json` file. */

@@ -94,6 +94,12 @@ export interface AgentOptions {
    * Default: on with the default bounds, when the store keeps memory.
    */
   memory?: ChannelMemoryOptions | false;
+  /**
+   * Definitions as code (`memory.definition_helpers`): a run given a definition without a helper
+   * writes one (`from team import revenue`), checks it on its files and uses it; a 👍 keeps it
+   * with the definition (src/memory/helpers.ts). Default false.
+   */
+  definitionHelpers?: boolean;
   /** Bounds of each conversation's team programs. Default `DEFAULT_PROGRAM_LIMITS`. */
   programLimits?: ProgramLimits;
 }

@@ -5,6 +5,7 @@ import type { ToolCallRecord } from '../tools/types.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
 import type { WorkspaceOrigin } from '../history/workspace.js';
+import type { DefinitionHelper } from '../history/memory.js';
 
 /**
  * Emitted before an LLM call. `attempt` is the 1-based index of the attempt being made inside the
@@ -215,6 +216,21 @@ export interface MemoryUsedEvent {
   examples: { id: string; runId: string }[];
 }
 /**
+ * Emitted when a run was given a definition as code (`memory.definition_helpers`): the helper it
+ * wrote and checked now (`written`: shown in the thread; kept with the definition once a person
+ * approves the run with 👍), or the approved one its channel keeps; or, with `note` and no
+ * `helper`, why none could be written (the run reads the sentence alone).
+ */
+export interface DefinitionHelperEvent {
+  type: 'definition_helper';
+  runId: string;
+  definition: { id: string; text: string };
+  helper?: DefinitionHelper;
+  /** true: written by this run; false: given from the channel's memory. */
+  written: boolean;
+  note?: string;
+}
+/**
  * Emitted once at the start of a run of a team program (no LLM call): which program and version,
  * who approved it and when, and each parameter's value (given, or its default).
  */
@@ -279,6 +295,7 @@ export type AgentEvent =
   | WorkspaceRefusedEvent
   | QueuedEvent
   | MemoryUsedEvent
+  | DefinitionHelperEvent
   | ProgramEvent
   | ProgramMisfitEvent
   | DoneEvent
