@@ -29,7 +29,7 @@ import { TEAM_CASES, type TeamCase } from './team/cases.js';
 import { askFirst, formatFirstReport, shownStdout, type FirstResult } from './team/first.js';
 import { formatTeamReport, type TeamResult, type TeamSummary } from './team/report.js';
 import { retrievalReport } from './team/retrieval.js';
-import { askDefinition, formatDefinitionsReport, teachDefinitions, type DefinitionsSummary } from './team/definitions.js';
+import { askDefinition, formatDefinitionsReport, teachDefinitions, TokenCounter, type DefinitionsSummary } from './team/definitions.js';
 import { approvedRunId, teach } from './team/teach.js';
 import { askNearMiss, askWithPrograms, formatProgramsReport, NEAR_MISSES, savePrograms, type ProgramsSummary } from './team/programs.js';
 import type { LlmProvider } from '../src/llm/types.js';
@@ -65,12 +65,13 @@ async function main(): Promise<void> {
     const chosen = TEAM_CASES.filter((c) => (ids ? ids.includes(c.id) : !parsed.values.definitions || c.teach === 'definition'));
     const cases = chosen.slice(args.offset, args.offset + args.limit);
     const llm = await buildProvider(args, []);
+    const counter = new TokenCounter();
     // no run deadline by default: on a shared machine a slow model must not fail a run the other side finished
     const runTimeoutMs = wholeNumber(parsed.values['run-timeout-s'], 'run-timeout-s') * 1000;
-    const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs, definitionHelpers: parsed.values.helpers });
+    const agent = new Agent({ llm: parsed.values.definitions ? counter.wrap(llm) : llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs, definitionHelpers: parsed.values.helpers });
     if (parsed.values.definitions) {
       const summary: DefinitionsSummary = { definitions: true, provider: llm.name, verify: args.verify, retries: args.retries, helpers: parsed.values.helpers, results: [] };
-      await byDefinitions(agent, cases, summary, args.json).finally(() => disposeProvider(llm));
+      await byDefinitions(agent, cases, summary, counter, args.json).finally(() => disposeProvider(llm));
       return;
     }
     if (parsed.values.first) {
@@ -138,12 +139,12 @@ async function withPrograms(agent: Agent, llm: LlmProvider, store: KeyvHistorySt
  * `--definitions`: every case's convention stated in one channel by `/remember` alone (no approved
  * example), then each chosen case's paraphrase asked there (`team/definitions.ts`).
  */
-async function byDefinitions(agent: Agent, cases: TeamCase[], summary: DefinitionsSummary, json: string | undefined): Promise<void> {
+async function byDefinitions(agent: Agent, cases: TeamCase[], summary: DefinitionsSummary, counter: TokenCounter, json: string | undefined): Promise<void> {
   const channel = 'bench:team-definitions';
   const entryOf = await teachDefinitions(agent.memory!, channel, TEAM_CASES);
   process.stderr.write(`team set by definitions alone: ${cases.length} paraphrases with ${summary.provider}, helpers ${summary.helpers ? 'on' : 'off'}\n`);
   for (const [i, c] of cases.entries()) {
-    const r = await askDefinition(agent, channel, c, entryOf.get(c.id));
+    const r = await askDefinition(agent, channel, c, entryOf.get(c.id), counter);
     summary.results.push(r);
     const h = r.helper ? ` helper ${r.helper.kept ? `${r.helper.name}${r.helper.used ? ' used' : ' not used'}` : 'not kept'}` : '';
     process.stderr.write(`[${i + 1}/${cases.length}] ${c.id}: ${r.pass ? 'pass' : 'FAIL'} ${r.status} ${r.seconds.toFixed(0)} s${r.gotOwn ? '' : ' (not given its definition)'}${h}${r.pass ? '' : ` (${r.reason})`}\n`);

@@ -8,6 +8,7 @@
 import type { Agent } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { ChannelMemory } from '../../src/memory/channel-memory.js';
+import type { LlmProvider } from '../../src/llm/types.js';
 import { median, pct, sum } from '../shared/stats.js';
 import type { TeamCase } from './cases.js';
 import { shownStdout } from './first.js';
@@ -45,6 +46,30 @@ export interface DefinitionsSummary {
   results: DefinitionAsk[];
 }
 
+/** Counts the LLM calls and tokens (prompt + completion) of a provider, for the per-run figures (the bench keeps no usage ledger). */
+export class TokenCounter {
+  tokens = 0;
+  calls = 0;
+
+  /** The provider, counted: every other member passes through. */
+  wrap(llm: LlmProvider): LlmProvider {
+    return new Proxy(llm, {
+      get: (target, prop) => {
+        if (prop === 'complete') {
+          return async (...args: Parameters<LlmProvider['complete']>) => {
+            const c = await target.complete(...args);
+            this.calls += 1;
+            this.tokens += c.usage.promptTokens + c.usage.completionTokens;
+            return c;
+          };
+        }
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }
+}
+
 /** Teaches `conversationId` every case's definition (all of the set, so each run meets the others too); returns the entry id per case id. */
 export async function teachDefinitions(memory: ChannelMemory, conversationId: string, cases: TeamCase[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
@@ -53,7 +78,8 @@ export async function teachDefinitions(memory: ChannelMemory, conversationId: st
 }
 
 /** Asks a case's paraphrase in the channel; scores the answer shown last. */
-export async function askDefinition(agent: Agent, conversationId: string, c: TeamCase, ownEntry: string | undefined): Promise<DefinitionAsk> {
+export async function askDefinition(agent: Agent, conversationId: string, c: TeamCase, ownEntry: string | undefined, counter: TokenCounter): Promise<DefinitionAsk> {
+  const before = { tokens: counter.tokens, calls: counter.calls };
   let given: { id: string; text: string }[] = [];
   let helper: DefinitionAsk['helper'];
   const started = performance.now();
@@ -82,8 +108,8 @@ export async function askDefinition(agent: Agent, conversationId: string, c: Tea
     attempts: run.attempts.length,
     gotOwn: given.some((d) => d.id === ownEntry),
     given: given.map((d) => d.text),
-    tokens: (run.usage?.promptTokens ?? 0) + (run.usage?.completionTokens ?? 0),
-    llmCalls: run.usage?.llmCalls ?? 0,
+    tokens: counter.tokens - before.tokens,
+    llmCalls: counter.calls - before.calls,
     ...(helper ? { helper } : {}),
     ...(stderr ? { stderrTail: stderr.slice(-400) } : {}),
   };
