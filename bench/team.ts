@@ -12,6 +12,7 @@
  *   node dist/bench/team.js --programs --json bench/results/team-programs.json   # paraphrases with team programs saved
  *   node dist/bench/team.js --definitions --verify off --retries 1 --json bench/results/team-definitions-sentence.json   # the 9 taught by a definition alone
  *   node dist/bench/team.js --definitions --helpers --verify off --retries 1 --json bench/results/team-definitions-helpers.json   # the same with definition helpers
+ *   node dist/bench/team.js --definitions --paired --verify off --retries 1 --json bench/results/team-definitions.json   # each case both ways in turn: -sentence.json, -helpers.json
  *   node dist/bench/team.js --retrieval          # retrieval alone (no model): ranks and false picks
  *   node dist/bench/team.js --report bench/results/team.json
  */
@@ -35,12 +36,12 @@ import { askNearMiss, askWithPrograms, formatProgramsReport, NEAR_MISSES, savePr
 import type { LlmProvider } from '../src/llm/types.js';
 import type { Executor } from '../src/sandbox/types.js';
 
-const USAGE = `node dist/bench/team.js [--first | --programs | --definitions [--helpers]] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
+const USAGE = `node dist/bench/team.js [--first | --programs | --definitions [--helpers | --paired]] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
   [--model-path F.gguf | --base-url URL --model NAME] [--threads N] [--context-size N] [--max-tokens N] [--json out.json]
 node dist/bench/team.js --retrieval
 node dist/bench/team.js --report out.json`;
 
-const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, programs: { type: 'boolean', default: false }, definitions: { type: 'boolean', default: false }, helpers: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
+const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, programs: { type: 'boolean', default: false }, definitions: { type: 'boolean', default: false }, helpers: { type: 'boolean', default: false }, paired: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
 
 async function main(): Promise<void> {
   const parsed = parseOptions(process.argv.slice(2), OPTIONS, USAGE);
@@ -68,10 +69,17 @@ async function main(): Promise<void> {
     const counter = new TokenCounter();
     // no run deadline by default: on a shared machine a slow model must not fail a run the other side finished
     const runTimeoutMs = wholeNumber(parsed.values['run-timeout-s'], 'run-timeout-s') * 1000;
-    const agent = new Agent({ llm: parsed.values.definitions ? counter.wrap(llm) : llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs, definitionHelpers: parsed.values.helpers });
+    const agent = new Agent({ llm: parsed.values.definitions ? counter.wrap(llm) : llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs, memory: { definitionHelpers: parsed.values.helpers } });
     if (parsed.values.definitions) {
-      const summary: DefinitionsSummary = { definitions: true, provider: llm.name, verify: args.verify, retries: args.retries, helpers: parsed.values.helpers, results: [] };
-      await byDefinitions(agent, cases, summary, counter, args.json).finally(() => disposeProvider(llm));
+      const summary = (helpers: boolean): DefinitionsSummary => ({ definitions: true, provider: llm.name, verify: args.verify, retries: args.retries, helpers, results: [] });
+      // --paired: each case asked with the sentence, then with helpers, in the same channel (two agents on one store)
+      const sides: DefinitionSide[] = parsed.values.paired
+        ? [
+            { agent, summary: summary(false), json: args.json?.replace(/(\.json)?$/, '-sentence.json') },
+            { agent: new Agent({ llm: counter.wrap(llm), executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs, memory: { definitionHelpers: true } }), summary: summary(true), json: args.json?.replace(/(\.json)?$/, '-helpers.json') },
+          ]
+        : [{ agent, summary: summary(parsed.values.helpers), json: args.json }];
+      await byDefinitions(sides, cases, counter).finally(() => disposeProvider(llm));
       return;
     }
     if (parsed.values.first) {
@@ -139,18 +147,27 @@ async function withPrograms(agent: Agent, llm: LlmProvider, store: KeyvHistorySt
  * `--definitions`: every case's convention stated in one channel by `/remember` alone (no approved
  * example), then each chosen case's paraphrase asked there (`team/definitions.ts`).
  */
-async function byDefinitions(agent: Agent, cases: TeamCase[], summary: DefinitionsSummary, counter: TokenCounter, json: string | undefined): Promise<void> {
+async function byDefinitions(sides: DefinitionSide[], cases: TeamCase[], counter: TokenCounter): Promise<void> {
   const channel = 'bench:team-definitions';
-  const entryOf = await teachDefinitions(agent.memory!, channel, TEAM_CASES);
-  process.stderr.write(`team set by definitions alone: ${cases.length} paraphrases with ${summary.provider}, helpers ${summary.helpers ? 'on' : 'off'}\n`);
+  const entryOf = await teachDefinitions(sides[0]!.agent.memory!, channel, TEAM_CASES);
+  process.stderr.write(`team set by definitions alone: ${cases.length} paraphrases with ${sides[0]!.summary.provider}, helpers ${sides.map((s) => (s.summary.helpers ? 'on' : 'off')).join(' then ')}\n`);
   for (const [i, c] of cases.entries()) {
-    const r = await askDefinition(agent, channel, c, entryOf.get(c.id), counter);
-    summary.results.push(r);
-    const h = r.helper ? ` helper ${r.helper.kept ? `${r.helper.name}${r.helper.used ? ' used' : ' not used'}` : 'not kept'}` : '';
-    process.stderr.write(`[${i + 1}/${cases.length}] ${c.id}: ${r.pass ? 'pass' : 'FAIL'} ${r.status} ${r.seconds.toFixed(0)} s${r.gotOwn ? '' : ' (not given its definition)'}${h}${r.pass ? '' : ` (${r.reason})`}\n`);
-    if (json) writeSummary(json, summary);
+    for (const side of sides) {
+      const r = await askDefinition(side.agent, channel, c, entryOf.get(c.id), counter);
+      side.summary.results.push(r);
+      const h = r.helper ? ` helper ${r.helper.kept ? `${r.helper.name}${r.helper.used ? ' used' : ' not used'}` : `not kept (${r.helper.note ?? ''})`}` : '';
+      process.stderr.write(`[${i + 1}/${cases.length}] ${c.id} (helpers ${side.summary.helpers ? 'on' : 'off'}): ${r.pass ? 'pass' : 'FAIL'} ${r.status} ${r.seconds.toFixed(0)} s${r.gotOwn ? '' : ' (not given its definition)'}${h}${r.pass ? '' : ` (${r.reason})`}\n`);
+      if (side.json) writeSummary(side.json, side.summary);
+    }
   }
-  process.stdout.write(`${formatDefinitionsReport(summary)}\n`);
+  for (const side of sides) process.stdout.write(`${formatDefinitionsReport(side.summary)}\n\n`);
+}
+
+/** One way of asking in `--definitions`: its agent, its summary and where it is written. */
+interface DefinitionSide {
+  agent: Agent;
+  summary: DefinitionsSummary;
+  json: string | undefined;
 }
 
 /** The `--first --json` file. */

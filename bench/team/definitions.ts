@@ -9,6 +9,7 @@ import type { Agent } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { ChannelMemory } from '../../src/memory/channel-memory.js';
 import type { LlmProvider } from '../../src/llm/types.js';
+import { usesHelper } from '../../src/memory/helpers.js';
 import { median, pct, sum } from '../shared/stats.js';
 import type { TeamCase } from './cases.js';
 import { shownStdout } from './first.js';
@@ -97,7 +98,7 @@ export async function askDefinition(agent: Agent, conversationId: string, c: Tea
   const verdict = c.check(shownStdout(run));
   if (helper?.kept) {
     const code = [...run.attempts].reverse().find((a) => a.code)?.code ?? '';
-    helper.used = new RegExp(`\\bfrom\\s+team\\s+import\\b[^\\n]*\\b${helper.name}\\b|\\bteam\\.${helper.name}\\b`).test(code);
+    helper.used = usesHelper(code, helper.name);
   }
   return {
     id: c.id,
