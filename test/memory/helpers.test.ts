@@ -9,6 +9,8 @@ import type { Run, RunMemory } from '../../src/history/types.js';
 import { answerCode } from '../../src/programs/team-programs.js';
 import { helperDoc, helperName, helperSignature, inlineHelpers, onlyDefinitions, readHelperCheck, teamModule, usesHelper, withTeamModule } from '../../src/memory/helpers.js';
 import { definitionsSection } from '../../src/memory/prompt.js';
+import { helperNotice } from '../../src/memory/helper-text.js';
+import { entryLine } from '../../src/memory/commands.js';
 
 const HELPER = "import pandas as pd\n\ndef revenue(df):\n    \"\"\"the revenue of each row\"\"\"\n    return df['units'] * df['unit_price']";
 const memoryWith = (...helpers: { name: string; code: string }[]): RunMemory => ({
@@ -101,5 +103,25 @@ describe("a helper's check report", () => {
     expect(readHelperCheck(JSON.stringify([{ file: 'c.csv', error: "KeyError: 'x'" }]), '', true)).toEqual({ ok: false, error: "on c.csv: KeyError: 'x'" });
     expect(readHelperCheck('', 'Traceback …\n  File "team.py", line 2\nSyntaxError: invalid syntax\n', false)).toEqual({ ok: false, error: 'importing it failed: SyntaxError: invalid syntax' });
     expect(readHelperCheck('[]', '', true)).toEqual({ ok: false, error: 'none of the files is a table it could be checked on' });
+  });
+});
+
+describe('how a helper is shown', () => {
+  const helper = { name: 'revenue', code: HELPER, checked: 'sales.csv: a number for each of 3 rows', runId: 'r1' };
+  const definition = { id: 'm3', text: 'revenue = units × unit_price' };
+
+  it('written: its code, what the check saw and how to keep it; given: who approved it; none: why', () => {
+    const written = helperNotice({ definition, helper, written: true });
+    expect(written.title).toBe('🧩 Wrote `from team import revenue` for definition m3, checked on sales.csv: a number for each of 3 rows. Approve this run (👍) to keep it with the definition for the channel\'s next runs.');
+    expect(written.lines).toEqual([definition.text, ...HELPER.split('\n')]);
+    expect(helperNotice({ definition, helper: { ...helper, approvedBy: 'U2' }, written: false }).title).toBe("🧩 Using the team's `from team import revenue` for definition m3, approved by U2.");
+    expect(helperNotice({ definition, written: true, note: "its check failed: on sales.csv: KeyError: 'price'" }).title).toBe(
+      "🧩 No helper for definition m3: its check failed: on sales.csv: KeyError: 'price'. The run reads the definition as a sentence.",
+    );
+  });
+
+  it('/memory lists a definition with its approved helper', () => {
+    const line = entryLine({ id: 'm9', conversationId: 'c', kind: 'definition', text: definition.text, helper: { ...helper, approvedBy: 'U2' }, addedBy: 'U1', addedAt: '2026-12-01T00:00:00Z', bytes: 10 });
+    expect(line).toBe('m9 · revenue = units × unit_price · as code: from team import revenue, approved by U2 · added by U1 on 2026-12-01');
   });
 });
