@@ -34,6 +34,9 @@ export interface DefinitionAsk {
   helper?: { name: string; kept: boolean; used: boolean; note?: string };
   /** The last 400 characters of the last attempt's stderr, when it wrote any. */
   stderrTail?: string;
+  /** The program whose answer was scored (its first 1,500 characters), and the helper's code: to read why a run went wrong. */
+  finalCode?: string;
+  helperCode?: string;
 }
 
 /** The `--definitions --json` file. */
@@ -83,23 +86,25 @@ export async function askDefinition(agent: Agent, conversationId: string, c: Tea
   const before = { tokens: counter.tokens, calls: counter.calls };
   let given: { id: string; text: string }[] = [];
   let helper: DefinitionAsk['helper'];
+  let helperCode: string | undefined;
   const started = performance.now();
   const run = await agent.run(conversationId, c.paraphrase, {
     inputFiles: c.files,
     requestedBy: 'asker',
     onEvent: (e: AgentEvent) => {
       if (e.type === 'memory_used') given = e.definitions;
-      if (e.type === 'definition_helper') helper = { name: e.helper?.name ?? '', kept: e.helper !== undefined, used: false, ...(e.note ? { note: e.note } : {}) };
+      if (e.type === 'definition_helper') {
+        helper = { name: e.helper?.name ?? '', kept: e.helper !== undefined, used: false, ...(e.note ? { note: e.note } : {}) };
+        helperCode = e.helper?.code;
+      }
     },
   });
   const seconds = (performance.now() - started) / 1000;
   const last = [...run.attempts].reverse().find((a) => a.result)?.result;
   const stderr = last?.stderr.trim() ?? '';
   const verdict = c.check(shownStdout(run));
-  if (helper?.kept) {
-    const code = [...run.attempts].reverse().find((a) => a.code)?.code ?? '';
-    helper.used = usesHelper(code, helper.name);
-  }
+  const code = [...run.attempts].reverse().find((a) => a.result)?.code ?? '';
+  if (helper?.kept) helper.used = usesHelper(code, helper.name);
   return {
     id: c.id,
     pass: verdict.pass,
@@ -113,6 +118,8 @@ export async function askDefinition(agent: Agent, conversationId: string, c: Tea
     llmCalls: counter.calls - before.calls,
     ...(helper ? { helper } : {}),
     ...(stderr ? { stderrTail: stderr.slice(-400) } : {}),
+    finalCode: code.slice(0, 1500),
+    ...(helperCode ? { helperCode } : {}),
   };
 }
 
