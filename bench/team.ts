@@ -10,6 +10,9 @@
  *   npm run build && node dist/bench/team.js --verify checks --retries 1 --json bench/results/team.json
  *   node dist/bench/team.js --first --verify checks --retries 0 --json bench/results/team-first.json
  *   node dist/bench/team.js --programs --json bench/results/team-programs.json   # paraphrases with team programs saved
+ *   node dist/bench/team.js --definitions --verify off --retries 1 --json bench/results/team-definitions-sentence.json   # the 9 taught by a definition alone
+ *   node dist/bench/team.js --definitions --helpers --verify off --retries 1 --json bench/results/team-definitions-helpers.json   # the same with definition helpers
+ *   node dist/bench/team.js --definitions --paired --verify off --retries 1 --json bench/results/team-definitions.json   # each case both ways in turn: -sentence.json, -helpers.json
  *   node dist/bench/team.js --retrieval          # retrieval alone (no model): ranks and false picks
  *   node dist/bench/team.js --report bench/results/team.json
  */
@@ -27,23 +30,24 @@ import { TEAM_CASES, type TeamCase } from './team/cases.js';
 import { askFirst, formatFirstReport, shownStdout, type FirstResult } from './team/first.js';
 import { formatTeamReport, type TeamResult, type TeamSummary } from './team/report.js';
 import { retrievalReport } from './team/retrieval.js';
+import { askDefinition, formatDefinitionsReport, teachDefinitions, TokenCounter, type DefinitionsSummary } from './team/definitions.js';
 import { approvedRunId, teach } from './team/teach.js';
 import { askNearMiss, askWithPrograms, formatProgramsReport, NEAR_MISSES, savePrograms, type ProgramsSummary } from './team/programs.js';
 import type { LlmProvider } from '../src/llm/types.js';
 import type { Executor } from '../src/sandbox/types.js';
 
-const USAGE = `node dist/bench/team.js [--first | --programs] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
+const USAGE = `node dist/bench/team.js [--first | --programs | --definitions [--helpers | --paired]] [--verify checks|review|both|off] [--retries 1] [--run-timeout-s 0] [--ids a,b] [--limit N] [--offset N]
   [--model-path F.gguf | --base-url URL --model NAME] [--threads N] [--context-size N] [--max-tokens N] [--json out.json]
 node dist/bench/team.js --retrieval
 node dist/bench/team.js --report out.json`;
 
-const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, programs: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
+const OPTIONS = { ...COMMON_OPTIONS, ids: { type: 'string' }, first: { type: 'boolean', default: false }, programs: { type: 'boolean', default: false }, definitions: { type: 'boolean', default: false }, helpers: { type: 'boolean', default: false }, paired: { type: 'boolean', default: false }, retrieval: { type: 'boolean', default: false }, report: { type: 'string' }, 'run-timeout-s': { type: 'string', default: '0' } } as const;
 
 async function main(): Promise<void> {
   const parsed = parseOptions(process.argv.slice(2), OPTIONS, USAGE);
   if (parsed.values.report) {
-    const summary = JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary | FirstSummary | ProgramsSummary;
-    process.stdout.write(`${'programs' in summary ? formatProgramsReport(summary) : 'first' in summary ? formatFirstReport(summary.provider, summary.verify, summary.retries, summary.first) : formatTeamReport(summary)}\n`);
+    const summary = JSON.parse(readFileSync(parsed.values.report, 'utf8')) as TeamSummary | FirstSummary | ProgramsSummary | DefinitionsSummary;
+    process.stdout.write(`${'definitions' in summary ? formatDefinitionsReport(summary) : 'programs' in summary ? formatProgramsReport(summary) : 'first' in summary ? formatFirstReport(summary.provider, summary.verify, summary.retries, summary.first) : formatTeamReport(summary)}\n`);
     return;
   }
   const args = commonArgs(parsed, USAGE, TEAM_CASES.length);
@@ -58,11 +62,26 @@ async function main(): Promise<void> {
     const ids = parsed.values.ids?.split(',').map((s) => s.trim());
     const unknown = ids?.find((id) => !TEAM_CASES.some((c) => c.id === id));
     if (unknown) throw new UsageError(`--ids: no case has the id ${unknown}`);
-    const cases = TEAM_CASES.filter((c) => !ids || ids.includes(c.id)).slice(args.offset, args.offset + args.limit);
+    // --definitions asks the 9 cases taught by a definition unless --ids names others
+    const chosen = TEAM_CASES.filter((c) => (ids ? ids.includes(c.id) : !parsed.values.definitions || c.teach === 'definition'));
+    const cases = chosen.slice(args.offset, args.offset + args.limit);
     const llm = await buildProvider(args, []);
+    const counter = new TokenCounter();
     // no run deadline by default: on a shared machine a slow model must not fail a run the other side finished
     const runTimeoutMs = wholeNumber(parsed.values['run-timeout-s'], 'run-timeout-s') * 1000;
-    const agent = new Agent({ llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs });
+    const agent = new Agent({ llm: parsed.values.definitions ? counter.wrap(llm) : llm, executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs, memory: { definitionHelpers: parsed.values.helpers } });
+    if (parsed.values.definitions) {
+      const summary = (helpers: boolean): DefinitionsSummary => ({ definitions: true, provider: llm.name, verify: args.verify, retries: args.retries, helpers, results: [] });
+      // --paired: each case asked with the sentence, then with helpers, in the same channel (two agents on one store)
+      const sides: DefinitionSide[] = parsed.values.paired
+        ? [
+            { agent, summary: summary(false), json: args.json?.replace(/(\.json)?$/, '-sentence.json') },
+            { agent: new Agent({ llm: counter.wrap(llm), executor, store, artifactRoot: join(dir, 'artifacts'), maxRetries: args.retries, verify: args.verify, runTimeoutMs, memory: { definitionHelpers: true } }), summary: summary(true), json: args.json?.replace(/(\.json)?$/, '-helpers.json') },
+          ]
+        : [{ agent, summary: summary(parsed.values.helpers), json: args.json }];
+      await byDefinitions(sides, cases, counter).finally(() => disposeProvider(llm));
+      return;
+    }
     if (parsed.values.first) {
       await firstRequests(agent, cases, { provider: llm.name, verify: args.verify, retries: args.retries, first: [] }, args.json).finally(() => disposeProvider(llm));
       return;
@@ -122,6 +141,33 @@ async function withPrograms(agent: Agent, llm: LlmProvider, store: KeyvHistorySt
     if (json) writeSummary(json, summary);
   }
   process.stdout.write(`${formatProgramsReport(summary)}\n`);
+}
+
+/**
+ * `--definitions`: every case's convention stated in one channel by `/remember` alone (no approved
+ * example), then each chosen case's paraphrase asked there (`team/definitions.ts`).
+ */
+async function byDefinitions(sides: DefinitionSide[], cases: TeamCase[], counter: TokenCounter): Promise<void> {
+  const channel = 'bench:team-definitions';
+  const entryOf = await teachDefinitions(sides[0]!.agent.memory!, channel, TEAM_CASES);
+  process.stderr.write(`team set by definitions alone: ${cases.length} paraphrases with ${sides[0]!.summary.provider}, helpers ${sides.map((s) => (s.summary.helpers ? 'on' : 'off')).join(' then ')}\n`);
+  for (const [i, c] of cases.entries()) {
+    for (const side of sides) {
+      const r = await askDefinition(side.agent, channel, c, entryOf.get(c.id), counter);
+      side.summary.results.push(r);
+      const h = r.helper ? ` helper ${r.helper.kept ? `${r.helper.name}${r.helper.used ? ' used' : ' not used'}` : `not kept (${r.helper.note ?? ''})`}` : '';
+      process.stderr.write(`[${i + 1}/${cases.length}] ${c.id} (helpers ${side.summary.helpers ? 'on' : 'off'}): ${r.pass ? 'pass' : 'FAIL'} ${r.status} ${r.seconds.toFixed(0)} s${r.gotOwn ? '' : ' (not given its definition)'}${h}${r.pass ? '' : ` (${r.reason})`}\n`);
+      if (side.json) writeSummary(side.json, side.summary);
+    }
+  }
+  for (const side of sides) process.stdout.write(`${formatDefinitionsReport(side.summary)}\n\n`);
+}
+
+/** One way of asking in `--definitions`: its agent, its summary and where it is written. */
+interface DefinitionSide {
+  agent: Agent;
+  summary: DefinitionsSummary;
+  json: string | undefined;
 }
 
 /** The `--first --json` file. */

@@ -15,6 +15,7 @@ import { queuedText, replacedText, workspaceEntryText } from '../../src/text/wor
 import { toolCallLine } from '../../src/tools/records.js';
 import { answerMarkText, settledAnswer } from '../../src/chat/answer-mark.js';
 import { memoryUsedLine } from '../../src/memory/used-text.js';
+import { helperNotice } from '../../src/memory/helper-text.js';
 import { misfitNotice, programMark, programStartNotice, type ProgramSurface } from '../../src/programs/text.js';
 
 /** Where rendered text goes. `progress` gets status lines; `detail` gets code and program output. */
@@ -86,6 +87,10 @@ export function progressLine(event: AgentEvent, programSurface: ProgramSurface =
       return `[Agent] ${queuedText(event.waitMs)}`;
     case 'memory_used':
       return `[Agent] ${boundLine(memoryUsedLine(event), 600)}`;
+    case 'definition_helper': {
+      const notice = helperNotice(event);
+      return [`[Agent] ${notice.title}`, ...notice.lines.map((l) => `[Agent]   ${boundLine(l, 300)}`)].join('\n');
+    }
     case 'program': {
       const notice = programStartNotice(event, programSurface);
       return [`[Agent] ${notice.title}`, ...notice.lines.map((l) => `[Agent]   ${boundLine(l, 300)}`)].join('\n');

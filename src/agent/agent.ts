@@ -33,6 +33,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { TurnKind } from './run-observer.js';
 import { ChannelMemory, type ChannelMemoryOptions } from '../memory/channel-memory.js';
 import { recallMemory } from './memory-step.js';
+import { giveHelpers } from './helper-step.js';
 import { approveRun, settleRun, type SettleDeps, type SettleOutcome } from './settle.js';
 import type { Person } from '../history/candidates.js';
 import type { RunProgram, ProgramLimits } from '../history/programs.js';
@@ -148,6 +149,7 @@ export class Agent {
     return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
       await this.steps.profileInputs(run, o);
       await this.recall(run, o);
+      if (this.memory?.definitionHelpers && (await giveHelpers(this.options, run, o))) await this.steps.save(run);
       await this.steps.makeAttempt(run, 'requirement', undefined, o);
       await this.steps.executeAndFix(run, o);
     }, undefined, 'run');

@@ -3,6 +3,7 @@
  * files ran and its checks cannot pin its answer, independent programs compute it again and the
  * printed answers are compared.
  */
+import { withTeamModule } from '../memory/helpers.js';
 import type { AgentTools } from '../tools/types.js';
 import { emit } from './call-options.js';
 import { join } from 'node:path';
@@ -119,7 +120,7 @@ export async function seekAgreement(
       continue;
     }
     const result = await deps.executor.execute(reply.code, {
-      inputFiles: options.inputFiles,
+      inputFiles: withTeamModule(options.inputFiles, run.memory), // they read the same glossary, helpers included
       signal: options.signal,
       artifactDir: join(deps.artifactRoot, safeSegment(run.conversationId), run.id, `independent-${attempt.index}-${i}`),
       tools: deps.tools?.brokerFor(run.conversationId),

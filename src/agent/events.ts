@@ -6,6 +6,7 @@ import type { ExecutionResult } from '../sandbox/types.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
 import type { WorkspaceOrigin } from '../history/workspace.js';
 import type { MemoryUsed } from '../memory/used-text.js';
+import type { HelperUse } from '../memory/helper-text.js';
 
 /**
  * Emitted before an LLM call. `attempt` is the 1-based index of the attempt being made inside the
@@ -213,6 +214,16 @@ export interface MemoryUsedEvent extends MemoryUsed {
   runId: string;
 }
 /**
+ * Emitted when a run was given a definition as code (`memory.definition_helpers`): the helper it
+ * wrote and checked now (`written`: shown in the thread; kept with the definition once a person
+ * approves the run with 👍), or the approved one its channel keeps; or, with `note` and no
+ * `helper`, why none could be written (the run reads the sentence alone).
+ */
+export interface DefinitionHelperEvent extends HelperUse {
+  type: 'definition_helper';
+  runId: string;
+}
+/**
  * Emitted once at the start of a run of a team program (no LLM call): which program and version,
  * who approved it and when, and each parameter's value (given, or its default).
  */
@@ -277,6 +288,7 @@ export type AgentEvent =
   | WorkspaceRefusedEvent
   | QueuedEvent
   | MemoryUsedEvent
+  | DefinitionHelperEvent
   | ProgramEvent
   | ProgramMisfitEvent
   | DoneEvent

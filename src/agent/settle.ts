@@ -13,6 +13,7 @@ import type { ChannelMemory } from '../memory/channel-memory.js';
 import { InputError } from '../config/errors.js';
 import { newAttempt } from './step-options.js';
 import { takeTurn } from './turn-lease.js';
+import { inlineHelpers, usesHelper } from '../memory/helpers.js';
 
 /** What settling and approving use. */
 export interface SettleDeps {
@@ -32,6 +33,11 @@ export interface SettleOutcome {
   chosen?: Candidate;
   /** Whether the run is an approved example of its channel's memory (its id; `already`: it was before), or why not. */
   example: { added: true; id: string; already?: true } | { added: false; why: string };
+  /**
+   * The definitions' helpers this approval kept with their definitions (the approved program
+   * imported them: `memory.definition_helpers`), each with its definition's new entry id; absent when none.
+   */
+  helpers?: { name: string; definitionId: string }[];
 }
 
 /** Who did it, in words: their display name, else their id. */
@@ -71,7 +77,8 @@ export async function settleRun(deps: SettleDeps, conversationId: string, runId:
     run.settlement = { by, choice, at };
     run.updatedAt = at;
     await deps.store.saveRun(run);
-    return { run, chosen, example: await addExample(deps, run, by, chosen.code) };
+    const helpers = await keepHelpers(deps, run, by, chosen.code);
+    return { run, chosen, example: await addExample(deps, run, by, inlineHelpers(chosen.code, run.memory)), ...(helpers.length ? { helpers } : {}) };
   });
 }
 
@@ -91,8 +98,10 @@ export async function approveRun(deps: SettleDeps, conversationId: string, runId
     run.approvals = [...(run.approvals ?? []).filter((a) => a.by.id !== by.id), { by, verdict, attempt: answer.index, at }];
     run.updatedAt = at;
     await deps.store.saveRun(run);
-    const example = verdict === 'up' ? await addExample(deps, run, by, answer.code) : { added: false as const, why: 'a 👎 is not an example' };
-    return { run, example };
+    // an example outlives the run's work dir: the helpers its program imports are written into it
+    const example = verdict === 'up' ? await addExample(deps, run, by, inlineHelpers(answer.code, run.memory)) : { added: false as const, why: 'a 👎 is not an example' };
+    const helpers = verdict === 'up' ? await keepHelpers(deps, run, by, answer.code) : [];
+    return { run, example, ...(helpers.length ? { helpers } : {}) };
   });
 }
 
@@ -106,6 +115,25 @@ async function withRun<T>(deps: SettleDeps, conversationId: string, runId: strin
   } finally {
     await held.release();
   }
+}
+
+/**
+ * Keeps with their definitions the helpers the run wrote that the approved program imports
+ * (`ChannelMemory.keepHelper`); a failure is logged, never thrown (the approval still counts).
+ */
+async function keepHelpers(deps: SettleDeps, run: Run, by: Person, code: string): Promise<{ name: string; definitionId: string }[]> {
+  const kept: { name: string; definitionId: string }[] = [];
+  if (!deps.memory?.available) return kept;
+  for (const d of run.memory?.definitions ?? []) {
+    if (!d.helper?.written || !usesHelper(code, d.helper.name)) continue;
+    try {
+      const entry = await deps.memory.keepHelper(run.conversationId, d.id, d.helper, by.id);
+      if (entry) kept.push({ name: d.helper.name, definitionId: entry.id });
+    } catch (err) {
+      deps.log?.(`the helper ${d.helper.name} of run ${run.id} could not be kept with its definition: ${(err as Error).message}`);
+    }
+  }
+  return kept;
 }
 
 /** Adds the run to its channel's memory as an approved example; a failure is logged and said, never thrown. */

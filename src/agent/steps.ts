@@ -29,6 +29,7 @@ import { answerPending } from './first-answer.js';
 import { budgetStop } from './time-budget.js';
 import { forPurpose } from '../log/scope.js';
 import { BudgetRefusedError } from '../usage/reservations.js';
+import { withTeamModule } from '../memory/helpers.js';
 
 export { ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from './step-options.js';
 
@@ -258,7 +259,8 @@ export class RunSteps {
     emit(options, { type: 'executing', runId: run.id, attempt: attempt.index });
     const artifactDir = join(this.options.artifactRoot, safeSegment(run.conversationId), run.id, String(attempt.index));
     const result = await this.options.executor.execute(attempt.code, {
-      inputFiles: options.inputFiles,
+      // the run's definitions as code, importable (`from team import …`): src/memory/helpers.ts
+      inputFiles: withTeamModule(options.inputFiles, run.memory),
       ...(run.checks?.code ? { checks: run.checks.code } : {}),
       signal: options.signal,
       artifactDir,

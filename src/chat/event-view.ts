@@ -22,6 +22,7 @@ import {
   type Notice,
 } from './verification.js';
 import { memoryUsedParts } from '../memory/used-text.js';
+import { helperNotice } from '../memory/helper-text.js';
 import { misfitNotice, programStartNotice } from '../programs/text.js';
 
 /** One thing to show in a run's thread. */
@@ -105,6 +106,8 @@ export class EventViews {
         return [{ view: 'notices', notices: [queuedNotice(event)] }];
       case 'memory_used':
         return [{ view: 'notices', notices: [{ title: "📌 used from this channel's memory:", lines: memoryUsedParts(event) }] }];
+      case 'definition_helper':
+        return [{ view: 'notices', notices: [helperNotice(event)] }];
       case 'program':
         return [{ view: 'notices', notices: [programStartNotice(event)] }];
       case 'program_misfit':

@@ -120,7 +120,8 @@ export function outcomeText(action: Extract<ChoiceAction, { kind: 'settle' | 'ap
   const who = (p: { id: string; name?: string }) => personName(p);
   const whose = surface === 'chat' ? "this channel's" : "the terminal's";
   const example = outcome.example;
-  const memory = !example.added ? '' : example.already ? ` It is in ${whose} memory as an approved example already (${example.id}).` : ` Added to ${whose} memory as an approved example (${example.id}).`;
+  const kept = outcome.helpers?.length ? ` Kept with their definitions for the next runs: ${outcome.helpers.map((h) => `\`from team import ${h.name}\` (${h.definitionId})`).join(', ')}.` : '';
+  const memory = (!example.added ? '' : example.already ? ` It is in ${whose} memory as an approved example already (${example.id}).` : ` Added to ${whose} memory as an approved example (${example.id}).`) + kept;
   const askReply = surface === 'chat' ? ' Reply in this thread with what is wrong, and the agent will improve it.' : '';
   if (action.kind === 'settle') {
     const by = outcome.run.settlement!.by;

@@ -6,6 +6,7 @@
  *       max_entries: 200          # live definitions and examples per channel
  *       max_bytes: 262144
  *       definition_tokens: 500
+ *       definition_helpers: false # definitions as code (docs/memory.md)
  */
 import { z } from 'zod';
 import { DEFAULT_MEMORY_LIMITS, DEFAULT_RECALL_BUDGET } from './defaults.js';
@@ -33,6 +34,11 @@ export const memorySchema = z
     example_tokens: whole(DEFAULT_RECALL_BUDGET.exampleTokens, 0, 100_000),
     /** Most approved examples in a run's prompt. */
     max_examples: whole(DEFAULT_RECALL_BUDGET.maxExamples, 0, 20),
+    /**
+     * Definitions as code: a run given a definition without a helper writes one (`from team import
+     * revenue`), checks it on its files and uses it; a 👍 of that run keeps it with the definition.
+     */
+    definition_helpers: z.boolean().default(false),
   })
   .strict();
 

@@ -26,6 +26,26 @@ export interface MemoryExample {
   code: string;
 }
 
+/**
+ * A definition as code: a small named Python function a run wrote once for a definition, checked
+ * on the run's files in the sandbox, and kept with the definition once a person approved that run
+ * (👍). Later runs given the definition find it importable (`from team import revenue`).
+ * An optional field of a definition entry: stores written before it read as before (no migration).
+ */
+export interface DefinitionHelper {
+  /** The function's name, a Python identifier (`revenue`); the module is always `team`. */
+  name: string;
+  /** The function's source: its imports and its `def` (what goes into `team.py`). */
+  code: string;
+  /** What its check saw, in words: `sales.csv: a numeric Series of 120 values`. */
+  checked: string;
+  /** The run that wrote it. */
+  runId: string;
+  /** Who approved it (a 👍 of the run that wrote it) and when (ISO 8601); absent while not approved. */
+  approvedBy?: string;
+  approvedAt?: string;
+}
+
 /** An entry to add (the store gives it its id). */
 export interface NewMemoryEntry {
   kind: MemoryKind;
@@ -33,6 +53,8 @@ export interface NewMemoryEntry {
   text: string;
   /** Set for `example` entries. */
   example?: MemoryExample;
+  /** A `definition`'s helper, once one was written, checked and approved. */
+  helper?: DefinitionHelper;
   /** Who added it (platform user id or name; `terminal` in the CLI). */
   addedBy: string;
   /** ISO 8601. */
@@ -212,6 +234,6 @@ export class InProcessMemory implements MemoryBackend {
 
 /** An entry's JSON as the backends keep it: what was added, without what the store sets (id, conversation, bytes, removal). */
 export function addedPart(entry: MemoryEntry): NewMemoryEntry {
-  const { kind, text, example, addedBy, addedAt } = entry;
-  return { kind, text, ...(example ? { example } : {}), addedBy, addedAt };
+  const { kind, text, example, helper, addedBy, addedAt } = entry;
+  return { kind, text, ...(example ? { example } : {}), ...(helper ? { helper } : {}), addedBy, addedAt };
 }

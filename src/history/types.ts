@@ -6,7 +6,7 @@ import type { ExecutionResult } from './execution.js';
 import type { InputProfile, RunAgreement, RunChecks, TokenUsage } from './run-parts.js';
 import type { UsageLedger } from './usage.js';
 import type { Candidate, RunApproval, RunSettlement } from './candidates.js';
-import type { MemoryBackend, MemoryExample } from './memory.js';
+import type { DefinitionHelper, MemoryBackend, MemoryExample } from './memory.js';
 import type { ScheduleBackend } from './schedules.js';
 import type { ProgramBackend, RunProgram } from './programs.js';
 import type { NewWorkspaceFile, WorkspaceContent, WorkspaceLimits, WorkspaceManifest, WorkspacePut } from './workspace.js';
@@ -165,7 +165,8 @@ export interface Run {
  * and files (given to its attempts only).
  */
 export interface RunMemory {
-  definitions: { id: string; text: string }[];
+  /** `helper`: the definition's function, given from memory or written by this run (`written`). */
+  definitions: { id: string; text: string; helper?: DefinitionHelper & { written?: boolean } }[];
   examples: ({ id: string } & MemoryExample)[];
 }
 

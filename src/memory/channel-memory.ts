@@ -15,7 +15,7 @@
  *   await memory.forget('slack:C123', 'm7', 'U43');
  */
 import { withoutFilesNote } from '../text/files-note.js';
-import { checkedEntryBytes, DEFAULT_MEMORY_LIMITS, MemoryEntryError, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from '../history/memory.js';
+import { checkedEntryBytes, DEFAULT_MEMORY_LIMITS, MemoryEntryError, type DefinitionHelper, type MemoryBackend, type MemoryEntry, type MemoryLimits, type NewMemoryEntry } from '../history/memory.js';
 import type { HistoryStore, Run, RunMemory } from '../history/types.js';
 import type { InputProfile } from '../data/profile.js';
 import { chooseMemory, DEFAULT_RECALL_BUDGET, type RecallBudget, type RecallQuery } from './recall.js';
@@ -32,6 +32,8 @@ export class MemoryUnavailableError extends Error {
 export interface ChannelMemoryOptions {
   limits?: MemoryLimits;
   budget?: RecallBudget;
+  /** Definitions as code (`memory.definition_helpers`, src/agent/helper-step.ts). Default false: definitions are given as sentences only. */
+  definitionHelpers?: boolean;
 }
 
 /** The input files of a run as an example keeps them: one `name: summary` line each. */
@@ -59,6 +61,7 @@ export function recallQuery(request: string, profile: InputProfile | undefined):
 export class ChannelMemory {
   readonly limits: MemoryLimits;
   readonly budget: RecallBudget;
+  readonly definitionHelpers: boolean;
 
   constructor(
     private readonly store: Pick<HistoryStore, 'memory'>,
@@ -66,6 +69,7 @@ export class ChannelMemory {
   ) {
     this.limits = options.limits ?? DEFAULT_MEMORY_LIMITS;
     this.budget = options.budget ?? DEFAULT_RECALL_BUDGET;
+    this.definitionHelpers = options.definitionHelpers ?? false;
   }
 
   /** Whether the store keeps memory. */
@@ -137,7 +141,36 @@ export class ChannelMemory {
   /** What a new run in this conversation is given for its request and files (see `recall.ts`). */
   async recall(conversationId: string, query: RecallQuery): Promise<RunMemory> {
     if (!this.store.memory) return { definitions: [], examples: [] };
-    return chooseMemory(await this.store.memory.list(conversationId, false), query, this.budget);
+    const chosen = chooseMemory(await this.store.memory.list(conversationId, false), query, this.budget);
+    // helpers off: the definitions are given as sentences, whatever helpers memory keeps
+    if (!this.definitionHelpers) chosen.definitions = chosen.definitions.map(({ id, text }) => ({ id, text }));
+    return chosen;
+  }
+
+  /**
+   * Keeps a helper a run wrote with its definition, approved by `by` (a 👍 of that run): the
+   * definition's entry is replaced by one with the same sentence, who added it and when, and the
+   * helper (a new id; the old entry is forgotten by `by`, so `code-agent memory list --all` shows
+   * both). A definition that has an approved helper already keeps it (a helper is written once).
+   * @returns the definition's entry as kept, or undefined when the definition is no longer live
+   * @throws {MemoryFullError} when the memory has no room for the new entry (nothing changed);
+   *   {@link MemoryUnavailableError}; `HistoryError` when the store fails
+   */
+  async keepHelper(conversationId: string, definitionId: string, helper: DefinitionHelper, by: string): Promise<MemoryEntry | undefined> {
+    const live = await this.backend().list(conversationId, false);
+    const entry = live.find((e) => e.id === definitionId && e.kind === 'definition');
+    if (!entry) return undefined;
+    if (entry.helper) return entry;
+    const { name, code, checked, runId } = helper;
+    const kept = await this.add(conversationId, {
+      kind: 'definition',
+      text: entry.text,
+      helper: { name, code, checked, runId, approvedBy: by, approvedAt: new Date().toISOString() },
+      addedBy: entry.addedBy,
+      addedAt: entry.addedAt,
+    });
+    await this.backend().forget(conversationId, entry.id, by, new Date().toISOString());
+    return kept;
   }
 
   private async add(conversationId: string, entry: NewMemoryEntry): Promise<MemoryEntry> {

@@ -54,7 +54,8 @@ export function parseMemoryCommand(command: 'remember' | 'memory', args: string,
 export function entryLine(e: MemoryEntry): string {
   const what = e.kind === 'definition' ? e.text : `example from run ${e.example?.runId ?? '?'}: ${e.text}`;
   const removed = e.removedAt ? ` · forgotten by ${e.removedBy} on ${e.removedAt.slice(0, 10)}` : '';
-  return `${e.id} · ${oneLine(what, 200)} · added by ${e.addedBy} on ${e.addedAt.slice(0, 10)}${removed}`;
+  const helper = e.helper ? ` · as code: from team import ${e.helper.name}${e.helper.approvedBy ? `, approved by ${e.helper.approvedBy}` : ''}` : '';
+  return `${e.id} · ${oneLine(what, 200)}${helper} · added by ${e.addedBy} on ${e.addedAt.slice(0, 10)}${removed}`;
 }
 
 function oneLine(text: string, max: number): string {

@@ -8,5 +8,6 @@ export function memoryOptions(config: Pick<Config, 'memory'>): ChannelMemoryOpti
   return {
     limits: { maxEntries: m.max_entries, maxBytes: m.max_bytes, maxDefinitionChars: m.max_definition_chars, maxExampleBytes: m.max_example_bytes },
     budget: { definitionTokens: m.definition_tokens, maxDefinitions: m.max_definitions, exampleTokens: m.example_tokens, maxExamples: m.max_examples },
+    definitionHelpers: m.definition_helpers,
   };
 }

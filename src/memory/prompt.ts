@@ -5,6 +5,9 @@
  * request on their own, or they would copy the example and agree with it by construction).
  */
 import type { RunMemory } from '../history/types.js';
+import type { DefinitionHelper } from '../history/memory.js';
+import { helperDoc, helperSignature } from './helpers.js';
+import { pythonSigns } from '../text/python-signs.js';
 
 /**
  * The definitions of the run's channel (most relevant first), or '' when it has none. Framed as a
@@ -15,14 +18,20 @@ import type { RunMemory } from '../history/types.js';
  */
 export function definitionsSection(memory: RunMemory | undefined): string {
   if (!memory || memory.definitions.length === 0) return '';
-  const lines = memory.definitions.map((d) => `- ${pythonSigns(d.text)}`).join('\n');
+  const lines = memory.definitions.map((d) => `- ${pythonSigns(d.text)}${d.helper ? `\n${helperLine(d.helper)}` : ''}`).join('\n');
   return `Glossary of the team that asks (what their words mean; these are not tasks). Where the request or its data uses one of these words, it means what is written here; compute only what the request asks:\n${lines}`;
 }
 
-/** `×` `·` → `*`, `÷` → `/`, `−` → `-`, `≥` `≤` → `>=` `<=`. */
-function pythonSigns(text: string): string {
-  return text.replace(/[×·]/g, '*').replace(/÷/g, '/').replace(/−/g, '-').replace(/≥/g, '>=').replace(/≤/g, '<=');
+/**
+ * How a definition's helper reads under it: the import, its signature and what it returns, and
+ * that it is written and checked already (the program calls it instead of computing the definition).
+ */
+function helperLine(helper: DefinitionHelper): string {
+  const doc = helperDoc(helper.code);
+  return `  This definition is already written as code in team.py (in the working directory): \`from team import ${helper.name}\`, then ${helperSignature(helper.code, helper.name)}${doc ? ` returns ${doc.replace(/^returns?\s+/i, '')}` : ''}. ` +
+    'Use it on the DataFrame you read instead of computing this yourself.';
 }
+
 
 /** The approved examples given to the run, or '' when none. */
 export function examplesSection(memory: RunMemory | undefined): string {

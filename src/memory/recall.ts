@@ -158,7 +158,7 @@ export function chooseMemory(entries: MemoryEntry[], query: RecallQuery, budget:
     const tokens = estimateTokens(entry.text) + 2;
     if (used + tokens > budget.definitionTokens) continue;
     used += tokens;
-    definitions.push({ id: entry.id, text: entry.text });
+    definitions.push({ id: entry.id, text: entry.text, ...(entry.helper ? { helper: entry.helper } : {}) });
   }
   const examples: RunMemory['examples'] = [];
   let exampleUsed = 0;

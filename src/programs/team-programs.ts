@@ -11,6 +11,7 @@ import type { Person } from '../history/candidates.js';
 import { DEFAULT_PROGRAM_LIMITS, type ProgramBackend, type ProgramLimits, type ProgramVersion, type TeamProgram } from '../history/programs.js';
 import type { Executor } from '../sandbox/types.js';
 import { readFacts } from './facts.js';
+import { inlineHelpers } from '../memory/helpers.js';
 import { withoutFilesNote } from '../text/files-note.js';
 import { programInputs } from './inputs.js';
 import { applyParameters, checkValues, parseAssignments, splitWords, type ParameterValue } from './parameters.js';
@@ -133,7 +134,9 @@ export function programName(name: string): string {
 }
 
 /**
- * The code of a run's answer: the last attempt of a run that ran with an answer.
+ * The code of a run's answer: the last attempt of a run that ran with an answer, with the
+ * definitions' helpers it imports written into it (a team program runs without the run's memory:
+ * `from team import revenue` would find no `team.py`; src/memory/helpers.ts).
  * @throws {InputError} when the run has none (still running, failed, code not run)
  */
 export function answerCode(run: Run): string {
@@ -142,5 +145,5 @@ export function answerCode(run: Run): string {
   if ((run.status !== 'success' && run.status !== 'unverified') || !last?.code || !last.result?.success) {
     throw new InputError(`Only a run that ran with an answer can be saved as a team program; run ${run.id} ${run.status === 'generated' ? 'has code that was not run yet' : 'failed'}.`);
   }
-  return last.code;
+  return inlineHelpers(last.code, run.memory);
 }

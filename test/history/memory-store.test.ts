@@ -108,6 +108,26 @@ describe.each(BACKENDS)('channel memory on $name', ({ start }) => {
     }, { ...limits, maxBytes: 200 });
   });
 
+  it("keeps a definition's approved helper across reopening: the same sentence and who added it, a new id, the old one forgotten by the approver", async () => {
+    const c = fresh();
+    const helper = { name: 'revenue', code: "def revenue(df):\n    return df['units'] * df['unit_price']", checked: 'sales.csv: a number for each of 3 rows', runId: 'r1' };
+    const [before, kept] = await withMemory(async (memory) => {
+      const before = await memory.remember(c, 'revenue = units × unit_price', 'U1');
+      return [before, await memory.keepHelper(c, before.id, helper, 'U2')];
+    });
+    await withMemory(async (memory) => {
+      const live = await memory.list(c);
+      expect(live).toHaveLength(1);
+      expect(live[0]).toMatchObject({ id: kept!.id, text: 'revenue = units × unit_price', addedBy: 'U1', addedAt: before.addedAt, helper: { ...helper, approvedBy: 'U2' } });
+      expect(live[0]!.id).not.toBe(before.id);
+      expect(await memory.forgotten(c, before.id)).toMatchObject({ removedBy: 'U2' });
+      // a helper is written once: a second approval keeps the first
+      const again = await memory.keepHelper(c, kept!.id, { ...helper, name: 'other' }, 'U3');
+      expect(again!.helper!.name).toBe('revenue');
+      expect(await memory.keepHelper(c, before.id, helper, 'U3')).toBeUndefined();
+    });
+  });
+
   it('adds racing from two connections never pass the bound together', async () => {
     const limits: MemoryLimits = { maxEntries: 5, maxBytes: 1_000_000, maxDefinitionChars: 300, maxExampleBytes: 16_000 };
     const a = fresh();
