@@ -15,14 +15,14 @@ import type { MemoryOffer } from '../../src/memory/offer.js';
 import type { Attempt, Run, TurnKind } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import { customId } from './ids.js';
-import { madeAttempts } from '../../src/history/attempts.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 import { TRIGGER_WORDS } from '../../src/chat/progress-text.js';
-import { candidatesNotice, confirmedBy } from '../../src/chat/settle-view.js';
+import { candidatesNotice } from '../../src/chat/settle-view.js';
 import { choiceRows, feedbackRow } from './choice-buttons.js';
 import { programMark } from '../../src/programs/text.js';
+import { outcomeLine, runOutcome } from '../../src/chat/run-outcome.js';
 
 /**
  * Characters in one message's content.
@@ -73,20 +73,9 @@ export function workingState(inThread: boolean, position: number, note?: string)
   return [`${queued} · ${where}`, note].filter(Boolean).join('\n');
 }
 
-/** The header's final status: success or failure, attempts, run id. */
+/** The header's final status: the outcome (src/chat/run-outcome.ts) with the run's id. */
 export function finalStatus(run: Run): string {
-  const mark = programMark(run);
-  if (mark) return `${neutraliseFences(oneLine(mark.text, 400))} · run \`${run.id}\``;
-  const n = madeAttempts(run);
-  const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
-  const confirmed = confirmedBy(run);
-  if (confirmed) return `✅ Success · ${neutraliseFences(oneLine(confirmed, 200))} · run \`${run.id}\``;
-  if (run.status === 'success') return `✅ Success · ${attempts} · run \`${run.id}\``;
-  if (run.status === 'generated') return `📝 Code generated (not run) · run \`${run.id}\``;
-  if (run.status === 'unverified') {
-    return `⚠️ Ran, but not confirmed · ${attempts} · run \`${run.id}\` · ${neutraliseFences(oneLine(run.error ?? 'not confirmed', 300))}`;
-  }
-  return `❌ Failed · ${attempts} · run \`${run.id}\` · ${neutraliseFences(oneLine(run.error ?? 'failed', 300))}`;
+  return outcomeLine(runOutcome(run), (part, max) => neutraliseFences(oneLine(part, max)), `run \`${run.id}\``);
 }
 
 /** The code of an attempt: a code block, or a `.py` attachment when it does not fit. */

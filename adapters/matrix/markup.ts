@@ -8,15 +8,14 @@
 import { capText, neutraliseFences, statusLine } from '../../src/chat/format.js';
 import { codeTail } from '../../src/chat/stream-edits.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
-import { candidatesNotice, choicesOf, confirmedBy, SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
-import { programMark } from '../../src/programs/text.js';
+import { candidatesNotice, choicesOf, SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
 import { choiceKeys, choiceKeysHint, offeredChoices, RERUN_KEY } from '../../src/chat/choice-keys.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
-import { madeAttempts } from '../../src/history/attempts.js';
 import { progressText, TRIGGER_WORDS } from '../../src/chat/progress-text.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
 import { boundLine } from '../../src/text/cut.js';
+import { outcomeLine, runOutcome } from '../../src/chat/run-outcome.js';
 
 /**
  * Bytes of one message's `body` and `formatted_body` as JSON, at most. The spec caps a whole event at
@@ -91,17 +90,9 @@ export function fitted(build: (chars: number) => MatrixMessage): MatrixMessage {
   return build(100);
 }
 
-/** A run's outcome in one line, e.g. `✅ Success · 2 attempts · run r-1`. */
+/** A run's outcome in one line (src/chat/run-outcome.ts), e.g. `✅ Success · 2 attempts · run r-1`. */
 export function finalState(run: Run): string {
-  const mark = programMark(run);
-  if (mark) return `${boundLine(mark.text, 400)} · run ${run.id}`;
-  const n = madeAttempts(run);
-  const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
-  const why = boundLine(run.error ?? run.status, 300);
-  if (run.status === 'success') return `✅ Success · ${boundLine(confirmedBy(run) ?? attempts, 200)} · run ${run.id}`;
-  if (run.status === 'generated') return `📝 Code generated (not run) · run ${run.id}`;
-  if (run.status === 'unverified') return `⚠️ Ran, but not confirmed · ${attempts} · run ${run.id} · ${why}`;
-  return `❌ Failed · ${attempts} · run ${run.id} · ${why}`;
+  return outcomeLine(runOutcome(run), boundLine, `run ${run.id}`);
 }
 
 /** An execution result: the status line, the checks, stdout and stderr (whole files when cut), the artifacts. */

@@ -13,6 +13,7 @@ import { codeTail } from '../../src/chat/stream-edits.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 import { choicesOf, confirmedBy, NEW_PROGRAM_CHOICE, SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
 import { programMark } from '../../src/programs/text.js';
+import { outcomeLine, runOutcome } from '../../src/chat/run-outcome.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
 export function whoAsked(run: Pick<Run, 'requestedBy' | 'chat' | 'meta'>): string {
@@ -25,18 +26,9 @@ export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'chat' |
   return `*${whoAsked(run)}* ${verb}: ${inlineText(run.requirement, 1500)}\n*Status:* ${status}\n_Results are in the thread; reply there to improve._`;
 }
 
-/** The final status of a run for its channel message. */
+/** The final status of a run for its channel message (src/chat/run-outcome.ts; the run's id is shown beside it). */
 export function finalStatus(run: Run): string {
-  const mark = programMark(run);
-  if (mark) return inlineText(mark.text, 400);
-  const n = madeAttempts(run);
-  const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
-  const confirmed = confirmedBy(run);
-  if (confirmed) return `✅ success, ${inlineText(confirmed, 200)}`;
-  if (run.status === 'success') return `✅ success (${attempts})`;
-  if (run.status === 'generated') return `📝 code generated, not run`;
-  if (run.status === 'unverified') return `⚠️ ran, but not confirmed (${attempts}): ${inlineText(run.error ?? 'not confirmed', 300)}`;
-  return `❌ failed (${attempts}): ${inlineText(run.error ?? 'failed', 300)}`;
+  return outcomeLine(runOutcome(run), inlineText);
 }
 
 /** Progress line, e.g. `⏳ Attempt 2/4: running…`. */

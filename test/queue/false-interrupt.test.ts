@@ -59,7 +59,7 @@ describe('a worker paused past its lock, then finishing its run', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const edits = (id: string) => w.slack.callsOf('chat.update').filter((c) => c.args.ts === id);
     expect(allText([edits(noticeTs).at(-1)!])).toMatch(/Not interrupted after all/);
-    expect(allText([edits(ts).at(-1)!])).toMatch(/✅ success/);
+    expect(allText([edits(ts).at(-1)!])).toMatch(/✅ Success/);
     const history = await w.command(0, { command: '/history', text: '' });
     const listed = JSON.stringify(history.body);
     expect(listed).toContain('take four seconds');

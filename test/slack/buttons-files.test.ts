@@ -52,7 +52,7 @@ describe('buttons on a run', () => {
     expect(JSON.stringify(world.llm.requests[1]?.messages)).toContain('print better @U999');
     expect(allText(world.threadPosts(root))).toContain('better');
     const last = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root).at(-1);
-    expect(String(last?.args.text)).toContain('success (3 attempts)');
+    expect(String(last?.args.text)).toContain('Success · 3 attempts');
     expect(finalButtons(world, root)[0]!.value).toBe(runId);
   });
 

@@ -39,7 +39,7 @@ describe('/run', () => {
     expect(image?.bytes.subarray(1, 4).toString()).toBe('PNG');
     // the channel message ends with the status
     const updates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root);
-    expect(String(updates.at(-1)?.args.text)).toContain('success');
+    expect(String(updates.at(-1)?.args.text)).toContain('✅ Success');
     // progress message updated in place
     const progress = world.threadPosts(root)[0]!;
     const progressUpdates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === progress.result?.ts);
@@ -123,7 +123,7 @@ describe('/run with verification', () => {
     expect(text).toContain('got 4, expected == 20');
     expect(text).toContain('⚠️ *Done*, but not confirmed after 2 attempt(s)');
     const updates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root);
-    expect(String(updates.at(-1)?.args.text)).toContain('⚠️ ran, but not confirmed (2 attempts)');
+    expect(String(updates.at(-1)?.args.text)).toContain('⚠️ Ran, but not confirmed · 2 attempts');
     // the checks step (an LLM call as long as writing code) is shown on the progress line like every other step
     const progress = [...world.threadPosts(root), ...world.slack.callsOf('chat.update')].map((c) => String(c.args.text));
     expect(progress).toContain('🧪 Deriving checks from the request…');

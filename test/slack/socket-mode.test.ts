@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('Socket Mode', () => {
-  it('acks a /run envelope on the socket before any work, then posts code, result and ✅ success in the thread', async () => {
+  it('acks a /run envelope on the socket before any work, then posts code, result and ✅ Success in the thread', async () => {
     world = await startWorld({ socketMode: true, replies: [py('print("hello over the socket")')] });
     expect(world.adapter.settings.mode).toBe('socket');
     expect(world.appUrl).toBeUndefined();
@@ -45,7 +45,7 @@ describe('Socket Mode', () => {
     expect(text).toContain('hello over the socket\n');
     expect(text).toMatch(/Success · exit code 0/);
     const final = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root).at(-1);
-    expect(String(final?.args.text)).toContain('✅ success');
+    expect(String(final?.args.text)).toContain('✅ Success');
     expect(String(final?.args.text)).toContain('say hello');
   });
 
@@ -71,7 +71,7 @@ describe('Socket Mode', () => {
     expect(feedback).toContain('print(\\"hello\\")');
     expect(allText(world.threadPosts(root))).toContain('HELLO');
     const final = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root).at(-1);
-    expect(String(final?.args.text)).toContain('✅ success (2 attempts)');
+    expect(String(final?.args.text)).toContain('✅ Success · 2 attempts');
   });
 
   it('reconnects after Slack asks it to (disconnect: refresh_requested) and the next /run still works', async () => {

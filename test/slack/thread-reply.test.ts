@@ -22,7 +22,7 @@ describe('a reply in a run thread', () => {
     expect(feedback).toContain('print(\\"hello\\")');
     expect(allText(world.threadPosts(root))).toContain('HELLO');
     const last = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root).at(-1);
-    expect(String(last?.args.text)).toContain('success (2 attempts)');
+    expect(String(last?.args.text)).toContain('Success · 2 attempts');
   });
 
   it('a reply by the user whose run is still running is not refused: it is queued (the thread says so) and runs next', async () => {

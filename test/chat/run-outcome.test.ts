@@ -1,0 +1,68 @@
+/**
+ * One wording of a run's outcome on every platform (src/chat/run-outcome.ts): Slack's, Discord's and
+ * Matrix's status lines say the same words for every status, each escaped its own way; hostile error
+ * text stays inert and bounded in each.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runOutcome } from '../../src/chat/run-outcome.js';
+import type { Run, RunStatus } from '../../src/history/types.js';
+import { finalStatus as slackStatus } from '../../adapters/slack/views.js';
+import { finalStatus as discordStatus } from '../../adapters/discord/render.js';
+import { finalState as matrixStatus } from '../../adapters/matrix/markup.js';
+import { untrusted } from './arbitraries.js';
+
+function run(status: RunStatus, attempts: number, error?: string): Run {
+  return {
+    id: 'r-1',
+    conversationId: 'c',
+    requirement: 'count the rows',
+    status,
+    attempts: Array.from({ length: attempts }, (_, i) => ({ index: i + 1, trigger: 'requirement' as const, code: 'print(1)', usage: { promptTokens: 0, completionTokens: 0 }, createdAt: '2026-01-01T00:00:00Z' })),
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...(error ? { error } : {}),
+  };
+}
+
+const platforms = { slack: slackStatus, discord: discordStatus, matrix: matrixStatus };
+
+describe('the outcome of a run, in one wording', () => {
+  it.each([
+    ['success', 2, undefined, '✅ Success · 2 attempts'],
+    ['unverified', 2, 'the checks did not pass', '⚠️ Ran, but not confirmed · 2 attempts'],
+    ['failed', 1, 'ZeroDivisionError: division by zero', '❌ Failed · 1 attempt'],
+    ['generated', 0, undefined, '📝 Code generated (not run)'],
+  ] as const)('%s: every platform starts with the same words', (status, attempts, error, words) => {
+    const r = run(status, attempts, error);
+    for (const [name, line] of Object.entries(platforms)) {
+      expect(line(r), name).toContain(words);
+      if (error) expect(line(r), name).toContain(error.split(':')[0]);
+    }
+    expect(runOutcome(r).head).toBe(words.split(' · ')[0]);
+  });
+
+  it('the run id is in the line on Discord and Matrix, beside it on Slack', () => {
+    const r = run('success', 1);
+    expect(discordStatus(r)).toContain('run `r-1`');
+    expect(matrixStatus(r)).toContain('run r-1');
+    expect(slackStatus(r)).not.toContain('r-1');
+  });
+
+  it('a hostile error stays one bounded line, with no open fence or mention on any platform', () => {
+    fc.assert(
+      fc.property(untrusted, (error) => {
+        const r = run('failed', 3, error);
+        for (const [name, line] of Object.entries(platforms)) {
+          const text = line(r);
+          expect(text.includes('\n'), name).toBe(false);
+          expect(text.length, name).toBeLessThanOrEqual(1000);
+          expect(text.startsWith('❌ Failed · 3 attempts'), name).toBe(true);
+        }
+        expect(/```/.test(discordStatus(r))).toBe(false);
+        expect(/[<>]/.test(slackStatus(r))).toBe(false);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
