@@ -58,7 +58,8 @@ export async function runOnce(config: Config, requirement: string, options: RunO
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   // no endpoint serves metrics here: none are kept (usage is still recorded)
-  const app = await createApp(config, { metrics: null, ...options.overrides });
+  // a team program makes no LLM call: a local model is loaded only if something asks for it
+  const app = await createApp(config, { metrics: null, ...(options.program ? { deferLlmLoad: 'until-used' as const } : {}), ...options.overrides });
   const controller = new AbortController();
   let cancelledWith: number = EXIT.cancelled;
   const handlers = Object.entries(CANCEL_SIGNALS).map(([signal, code]) => {

@@ -63,9 +63,10 @@ export interface AppOverrides {
   metrics?: Metrics | null;
   /**
    * Load a local model in the background instead of before this returns (the interactive terminal:
-   * commands that need no model answer at once). Default false.
+   * commands that need no model answer at once). `until-used`: only when a request needs it (a team
+   * program's run, which makes no LLM call). Default false.
    */
-  deferLlmLoad?: boolean;
+  deferLlmLoad?: boolean | 'until-used';
 }
 
 /**

@@ -26,10 +26,13 @@ export class DeferredLlmProvider implements LlmProvider {
    * @param name the real provider's name (e.g. `local:qwen2.5-coder-1.5b-instruct-q4_k_m`), shown
    *   before it is loaded.
    * @param loader builds the real provider; called again after a failed load (on the next request).
+   * @param loadOnPrepare false: {@link prepare} does not start the load, only a request does (a
+   *   command that will most likely make none, e.g. `run --program`). Default true.
    */
   constructor(
     readonly name: string,
     private readonly loader: ProviderLoader,
+    private readonly loadOnPrepare = true,
   ) {}
 
   /**
@@ -67,8 +70,9 @@ export class DeferredLlmProvider implements LlmProvider {
     return provider.complete(messages, options);
   }
 
-  /** Starts the load now and then lets the real provider read the prompts ahead. Never rejects. */
+  /** Starts the load now (unless `loadOnPrepare` is false and none started) and then lets the real provider read the prompts ahead. Never rejects. */
   async prepare(systemPrompts: readonly string[]): Promise<void> {
+    if (!this.loadOnPrepare && !this.loading) return;
     try {
       const provider = await this.load();
       if (!this.disposed) await provider.prepare?.(systemPrompts);

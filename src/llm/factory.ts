@@ -40,9 +40,10 @@ export interface CreateProviderOptions {
   /**
    * A local model is found (and downloaded when it must be) now, but loaded in the background: the
    * provider is a {@link DeferredLlmProvider}, and load errors come with the first request. Default
-   * false (loaded before this returns).
+   * false (loaded before this returns). `until-used`: loaded only when a request needs it (a command
+   * that most likely makes no LLM call: `run --program`).
    */
-  deferLoad?: boolean;
+  deferLoad?: boolean | 'until-used';
 }
 
 /**
@@ -88,5 +89,5 @@ export async function createLlmProvider(
     prediction: llm.prediction,
     draftModelPath: llm.draft_model_path,
   });
-  return options.deferLoad ? new DeferredLlmProvider(localModelName(modelPath), load) : load();
+  return options.deferLoad ? new DeferredLlmProvider(localModelName(modelPath), load, options.deferLoad !== 'until-used') : load();
 }

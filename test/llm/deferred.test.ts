@@ -59,6 +59,22 @@ describe('DeferredLlmProvider', () => {
     expect(state.calls).toBe(1);
   });
 
+  it('until used (run --program): preparing loads nothing, and nothing is loaded to dispose; a request still loads it', async () => {
+    fake = await startFakeOpenAi({ replies: ['late'] });
+    const { state, loader } = gatedLoader(fake.url);
+    const idle = new DeferredLlmProvider('local:test', loader, false);
+    await idle.prepare(['system prompt']);
+    expect(state.calls).toBe(0);
+    await idle.dispose(); // at once: no load to wait for
+    expect(state.calls).toBe(0);
+    const used = new DeferredLlmProvider('local:test', loader, false);
+    await used.prepare(['system prompt']);
+    const reply = used.complete(ask);
+    expect(state.calls).toBe(1);
+    state.finish();
+    expect((await reply).content).toBe('late');
+  });
+
   it('a cancelled request stops waiting at once; a failed load is reported by the request and tried again by the next', async () => {
     fake = await startFakeOpenAi({ replies: ['second try'] });
     const { state, loader } = gatedLoader(fake.url);
