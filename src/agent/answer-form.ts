@@ -17,8 +17,8 @@ const LIST = /\blist (?:of |the |all )|\bwhich (?:\w+ )?(?:ids?|names?|skus?|ite
 /** The form the request asks its answer in, when it asks for a count, one value or a list (and not per group or a table). */
 export function askedForm(request: string): AskedForm | undefined {
   if (PER_GROUP.test(request) && !VALUE.test(request)) return undefined;
-  if (VALUE.test(request)) return 'value';
   if (COUNT.test(request)) return 'count';
+  if (VALUE.test(request)) return 'value';
   if (LIST.test(request)) return 'list';
   return undefined;
 }
