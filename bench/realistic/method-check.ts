@@ -57,15 +57,21 @@ export function judgeNumbers(stdout: string, decimals: number, right: readonly n
   return ok(right.map((v) => v.toFixed(decimals)).join(', '));
 }
 
+/** A request of the `methods` set, with the method its checker computes. */
+export interface MethodRequest extends RealisticRequest {
+  method: { decimals: number; right: string; wrong: string };
+}
+
 /**
  * A request of the `methods` set.
  * @param decimals the decimals the requirement asks for (0 for a count)
  * @param right a Python expression (a list) of the values by the stated method, `df` being measures.csv
  * @param wrong the same by the method the request rules out (the usual default)
  */
-export function methodRequest(id: string, requirement: string, decimals: number, right: string, wrong: string): RealisticRequest {
+export function methodRequest(id: string, requirement: string, decimals: number, right: string, wrong: string): MethodRequest {
   return {
     id,
+    method: { decimals, right, wrong },
     kind: 'methods',
     requirement,
     inputFiles: [file(MEASURES_FILE, MEASURES_CSV)],

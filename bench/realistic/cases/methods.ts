@@ -6,11 +6,10 @@
  * and the answer's form. The checker computes the stated method with pandas, NumPy and SciPy in the
  * sandbox and rejects the value of the usual default (`../method-check.ts`).
  */
-import { methodRequest } from '../method-check.js';
-import type { RealisticRequest } from '../types.js';
+import { methodRequest, type MethodRequest } from '../method-check.js';
 
 /** The methods requests, in a fixed order. */
-export const METHOD_REQUESTS: RealisticRequest[] = [
+export const METHOD_REQUESTS: MethodRequest[] = [
   methodRequest("pop-std-x", "measures.csv: what is the population standard deviation (ddof=0) of column x? Print one number, 4 decimal places.", 4, "[df.x.std(ddof=0)]", "[df.x.std()]"),
   methodRequest("sample-std-x", "measures.csv: the sample standard deviation (n-1 in the denominator) of column x. One number, 4 decimals.", 4, "[df.x.std(ddof=1)]", "[df.x.std(ddof=0)]"),
   methodRequest("pop-var-y", "From measures.csv, give the population variance of y (divide by n, not n-1). Print just the number with 3 decimals.", 3, "[df.y.var(ddof=0)]", "[df.y.var()]"),

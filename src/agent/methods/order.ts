@@ -49,6 +49,7 @@ const quantile: Convention = {
 
 const LOW_MEDIAN = /\bmedian_low\b|\blow(?:er)?\s+median\b|\blower of the (?:two )?middle/i;
 const HIGH_MEDIAN = /\bmedian_high\b|\b(?:high(?:er)?|upper)\s+median\b|\bhigher of the (?:two )?middle/i;
+const MEAN_MEDIAN = /\b(?:mean|average) of the (?:two )?middle (?:values|numbers|two)\b/i;
 
 const evenMedian: Convention = {
   id: 'even-median',
@@ -56,9 +57,14 @@ const evenMedian: Convention = {
     const found: StatedMethod[] = [];
     if (LOW_MEDIAN.test(request)) found.push({ convention: 'even-median', variant: 'low', label: 'the low median (the lower middle value)', requirement: 'The low median (of an even count, the lower of the two middle values, no averaging): statistics.median_low; .median() and numpy.median average the two.' });
     if (HIGH_MEDIAN.test(request)) found.push({ convention: 'even-median', variant: 'high', label: 'the high median (the higher middle value)', requirement: 'The high median (of an even count, the higher of the two middle values, no averaging): statistics.median_high; .median() and numpy.median average the two.' });
+    if (MEAN_MEDIAN.test(request)) found.push({ convention: 'even-median', variant: 'mean', label: 'the median as the mean of the two middle values', requirement: 'The median of an even count is the mean of the two middle values: .median(), numpy.median or statistics.median; not median_low/median_high.' });
     return onlyOne(found);
   },
   unmet(stated, program) {
+    if (stated.variant === 'mean') {
+      const one = program.calls.find((c) => /^statistics\.median_(?:low|high)$/.test(c.fn));
+      return one ? `${stated.label} asked; ${quote(one)} takes one of the two middle values` : undefined;
+    }
     const right = stated.variant === 'low' ? 'statistics.median_low' : 'statistics.median_high';
     for (const c of program.calls) {
       const averages = c.fn === 'statistics.median' || /^numpy\.(?:nan)?median$/.test(c.fn) || (c.fn === '' && c.method === 'median');
