@@ -1,7 +1,7 @@
 /** Command-line options of bench/realistic (the shared ones are in `../shared/args.ts`). */
 import { COMMON_OPTIONS, commonArgs, parseOptions, type CommonArgs } from '../shared/args.js';
 import { UsageError } from '../shared/errors.js';
-import { KIND_SELECTIONS, REQUESTS, type KindSelection } from './requests.js';
+import { ALL_REQUESTS, KIND_SELECTIONS, type KindSelection } from './requests.js';
 
 /** Parsed options; `verify` is the mode compared with `off` (`off` alone when it is `off`). */
 export interface RealisticArgs extends CommonArgs {
@@ -25,7 +25,7 @@ export interface RealisticArgs extends CommonArgs {
 }
 
 /** The usage text printed with a usage error and for `--help`. */
-export const USAGE = `node dist/bench/realistic.js [--verify checks|review|both|off] [--retries 3] [--kind all|classic|files|data|…] [--limit N] [--offset N]
+export const USAGE = `node dist/bench/realistic.js [--verify checks|review|both|off] [--retries 3] [--kind all|classic|files|methods|data|…] [--limit N] [--offset N]
   [--separate] [--skip-off] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N]
   [--context-size N] [--max-tokens N] [--timeout-s S] [--run-timeout-s S] [--ids ID,ID…] [--adopt] [--json out.json]
 node dist/bench/realistic.js --merge shard1.json shard2.json … [--ids ID,ID…] [--json all.json] [--baseline before.json]`;
@@ -47,11 +47,11 @@ const OPTIONS = {
  */
 export function parseRealisticArgs(argv: string[]): RealisticArgs {
   const parsed = parseOptions(argv, OPTIONS, USAGE);
-  const common = commonArgs(parsed, USAGE, REQUESTS.length);
+  const common = commonArgs(parsed, USAGE, ALL_REQUESTS.length);
   const kind = (parsed.values.kind ?? 'all') as KindSelection;
   if (!KIND_SELECTIONS.includes(kind)) throw new UsageError(`--kind: one of ${KIND_SELECTIONS.join(', ')}, got ${kind}`);
   const ids = parsed.values.ids === undefined ? undefined : parsed.values.ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
-  const unknown = ids?.find((id) => !REQUESTS.some((r) => r.id === id));
+  const unknown = ids?.find((id) => !ALL_REQUESTS.some((r) => r.id === id));
   if (unknown !== undefined) throw new UsageError(`--ids: no request has the id ${unknown}`);
   if (ids?.length === 0) throw new UsageError('--ids: give request ids separated by commas');
   const runTimeout = parsed.values['run-timeout-s'];

@@ -11,6 +11,7 @@ import { CSV_FILE_REQUESTS } from './cases/files-csv.js';
 import { JSON_FILE_REQUESTS } from './cases/files-json.js';
 import { LOG_FILE_REQUESTS } from './cases/files-logs.js';
 import { MESSY_FILE_REQUESTS } from './cases/files-messy.js';
+import { METHOD_REQUESTS } from './cases/methods.js';
 import { PLOT_REQUESTS } from './cases/plots.js';
 import { TEXT_REQUESTS } from './cases/text.js';
 import type { RealisticRequest } from './types.js';
@@ -24,16 +25,23 @@ export const FILE_REQUESTS: readonly RealisticRequest[] = interleave([JSON_FILE_
 /** Every request, in a fixed order: the classic ones, then the `files` ones. */
 export const REQUESTS: readonly RealisticRequest[] = [...CLASSIC_REQUESTS, ...FILE_REQUESTS];
 
-/** What `--kind` selects: `classic` (the five original kinds), one kind, or `all`. */
+/** The `methods` requests (stated statistical methods over one seeded table), run with `--kind methods` only. */
+export { METHOD_REQUESTS };
+
+/** Every request any `--kind` selects (what `--ids` may name). */
+export const ALL_REQUESTS: readonly RealisticRequest[] = [...REQUESTS, ...METHOD_REQUESTS];
+
+/** What `--kind` selects: `classic` (the five original kinds), one kind, or `all` (every kind but `methods`, which is its own set). */
 export type KindSelection = 'all' | 'classic' | RealisticRequest['kind'];
 
 /** The values `--kind` accepts. */
-export const KIND_SELECTIONS: readonly KindSelection[] = ['all', 'classic', 'files', 'data', 'plot', 'text', 'arithmetic', 'date'];
+export const KIND_SELECTIONS: readonly KindSelection[] = ['all', 'classic', 'files', 'methods', 'data', 'plot', 'text', 'arithmetic', 'date'];
 
 /** The requests a `--kind` selects, in the set's order. */
 export function requestsOfKind(kind: KindSelection): readonly RealisticRequest[] {
   if (kind === 'all') return REQUESTS;
   if (kind === 'classic') return CLASSIC_REQUESTS;
+  if (kind === 'methods') return METHOD_REQUESTS;
   return REQUESTS.filter((r) => r.kind === kind);
 }
 

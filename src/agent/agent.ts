@@ -70,6 +70,8 @@ export interface AgentOptions {
   verify?: VerifyMode;
   /** Two against one: adopt the independent programs' agreed answer with one more attempt (step-options.ts). */
   adoptTwoAgainstOne?: boolean;
+  /** Two against one: their answer is the run's answer, unconfirmed, with no other attempt (step-options.ts; default on). */
+  twoAgainstOneAnswer?: boolean;
   /** The longest a call (run, improve, execute) may take, in ms; 0: no deadline. Default {@link DEFAULT_RUN_TIMEOUT_MS}. */
   runTimeoutMs?: number;
   /** Bounds of the runs' workspaces (`workspace.*` in the config). Default {@link DEFAULT_WORKSPACE_LIMITS}. */

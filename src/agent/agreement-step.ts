@@ -24,6 +24,9 @@ import { boundLine } from '../text/cut.js';
 import { wholeStdout } from './kept-output.js';
 import { AGREEMENT_TEMPERATURE, FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, answerAgrees, type RunAgreement } from './agreement.js';
 
+/** What the request states that a program did not follow (its code and output), one message each: `methods/requirements.ts`. */
+export type UnmetRequirements = (code: string, stdout: string) => Promise<string[]>;
+
 /** Longest output kept per program in the agreement record and shown in its event, in characters. */
 export const AGREEMENT_OUTPUT_CHARS = 300;
 
@@ -96,12 +99,13 @@ function readsData(source: string, run: Run): boolean {
 /**
  * Makes up to `max` ({@link MAX_INDEPENDENT}) independent programs and compares what they print with the
  * attempt's output: the first that agrees confirms it (`agreed`, or `majority` after a
- * disagreement); when none does, `disagreed` (some ran) or `inconclusive` (none ran).
+ * disagreement); when none does, `disagreed` (some ran) or `inconclusive` (none ran). A program that
+ * does not follow what the request states (`deps.requirements`) counts as one that failed.
  * @param results filled with each independent program's execution result, by its 1-based number (for the candidates)
  * @throws {LlmError} when an LLM call fails (the caller's guard ends the run)
  */
 export async function seekAgreement(
-  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; system?: string; tools?: AgentTools; workspace?: WorkspaceManifest },
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; system?: string; tools?: AgentTools; workspace?: WorkspaceManifest; requirements?: UnmetRequirements },
   run: Run,
   attempt: Attempt,
   options: CallOptions,
@@ -130,6 +134,13 @@ export async function seekAgreement(
     if (result.toolCalls?.length) emit(options, { type: 'tool_calls', runId: run.id, attempt: attempt.index, independent: i, calls: result.toolCalls });
     if (!result.success || result.stdout.trim() === '') {
       record.programs.push({ code: reply.code, failure: result.success ? 'printed nothing' : summarizeFailure(result), agreed: false });
+      continue;
+    }
+    // a program that ignores a stated method, or prints an object where a value was asked, is no opinion on the answer
+    const unmet = (await deps.requirements?.(reply.code, result.stdout)) ?? [];
+    if (unmet.length > 0) {
+      results?.delete(i); // not a candidate either
+      record.programs.push({ code: reply.code, failure: `it does not follow the request: ${unmet.join('; ')}`, agreed: false });
       continue;
     }
     const agreed = answerAgrees(answer, result.stdout, request);

@@ -19,6 +19,7 @@ import { MAX_INDEPENDENT, agreeEitherWay, answerAgrees, partialAnswer, type RunA
 import { wholeStdout } from './kept-output.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { definitionsSection } from '../memory/prompt.js';
+import type { UnmetRequirements } from './agreement-step.js';
 
 /**
  * Profiles the run's workspace files in the sandbox (under the names the program will see) and
@@ -55,7 +56,7 @@ export function checksRequest(run: Run): string {
  * has no room for an independent program), the answer is not cross-checked: final, with that reason.
  */
 export async function settleByAgreement(
-  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string; tools?: AgentTools; noTime?: string; workspace?: WorkspaceManifest },
+  deps: { llm: LlmProvider; executor: Executor; artifactRoot: string; verify: VerifyMode; system?: string; tools?: AgentTools; noTime?: string; workspace?: WorkspaceManifest; requirements?: UnmetRequirements },
   run: Run,
   attempt: Attempt,
   verdict: Verdict,

@@ -16,6 +16,8 @@ import type { WorkspaceManifest } from '../history/workspace.js';
 import { workspaceSection } from './workspace-turn.js';
 import { factsOfFailure, sameFailureNote } from './repeated-failure.js';
 import { definitionsSection, examplesSection } from '../memory/prompt.js';
+import { methodsSection, statedMethods } from './methods/stated.js';
+import { unmetFeedback } from './methods/requirements.js';
 
 /**
  * Follows the input profile in the first message: how to read the data and how to print the
@@ -86,13 +88,14 @@ export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile' | 'me
 
 /**
  * How every program call of a run starts its first user message (an attempt's and an independent
- * program's alike): the requirement, the workspace listing, the profile, the channel's definitions. The same text, so a local
+ * program's alike): the requirement, the methods it states as requirements (`methods/stated.ts`), the workspace listing, the profile, the channel's definitions. The same text, so a local
  * model finds it evaluated already (a call shares its longest prefix with the one before it).
  */
 export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile' | 'memory'>, options: PromptOptions = {}): string {
   const listing = workspaceSection(options.workspace);
   const section = run.inputProfile ? profileSection(run.inputProfile) : '';
-  return [run.requirement, listing, section, definitionsSection(run.memory)].filter((t) => t !== '').join('\n\n');
+  const methods = methodsSection(statedMethods(withoutFilesNote(run.requirement)));
+  return [run.requirement, methods, listing, section, definitionsSection(run.memory)].filter((t) => t !== '').join('\n\n');
 }
 
 /**
@@ -127,6 +130,7 @@ function outcomeOf(previous: Attempt, run: Pick<Run, 'inputProfile' | 'requireme
     : answeredOnlyMissing(previous, run) ? ONLY_MISSING_FEEDBACK
     : missing.length > 0 ? missingOutputsFeedback(missing)
     : missingChart(previous, requestSoFar(run)) ? NO_CHART_FEEDBACK
+    : previous.unmet?.length ? unmetFeedback(previous.unmet)
     : undefined;
   const outcome = noAnswer ? `${resultOutcome(previous)}\n\n${noAnswer}` : resultOutcome(previous);
   const data = previous.result && previous.repeatOf === undefined ? dataFeedback(run.inputProfile, previous.result, previous.code) : undefined;

@@ -63,8 +63,10 @@ export interface StepsOptions {
   workspaceCache?: WorkspaceCache;
   /** Charges usage and says when a budget stops a run (src/usage). Default: none. */
   usage?: UsageRecorder;
-  /** Two against one: adopt the independent programs' answer (see `data-steps.ts`). Default {@link ADOPT_TWO_AGAINST_ONE}. */
+  /** Two against one: adopt the independent programs' answer through one more attempt (see `data-steps.ts`). Default {@link ADOPT_TWO_AGAINST_ONE}. */
   adoptTwoAgainstOne?: boolean;
+  /** Two against one: their answer is the run's answer, without another attempt (`two-against-one.ts`). Default {@link TWO_AGAINST_ONE_ANSWER}. */
+  twoAgainstOneAnswer?: boolean;
 }
 
 /**
@@ -73,6 +75,15 @@ export interface StepsOptions {
  * prints it. Decided by the bench (docs/settle.md, "Two against one").
  */
 export const ADOPT_TWO_AGAINST_ONE = false;
+
+/**
+ * Whether a run whose two independent programs agree with each other and not with its attempt ends
+ * with their answer as its answer (⚠️, unconfirmed, the attempt's answer the other candidate),
+ * without another attempt. Measured on the stored bench results (docs/settle.md, "Two against
+ * one"): their answer was right 10 times in 12, the attempt's 2. {@link ADOPT_TWO_AGAINST_ONE},
+ * when set, goes first (another attempt told their answer).
+ */
+export const TWO_AGAINST_ONE_ANSWER = true;
 
 /**
  * A new attempt of a run (not yet in `run.attempts`).

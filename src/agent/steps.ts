@@ -22,11 +22,14 @@ import { boundLine } from '../text/cut.js';
 import { checksFromReply, trailingChecks } from './reply-checks.js';
 import { adoptionFeedback, checksRequest, profileRunInputs, settleByAgreement } from './data-steps.js';
 import { keepWritten } from './workspace-turn.js';
-import { ADOPT_TWO_AGAINST_ONE, ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from './step-options.js';
+import { ADOPT_TWO_AGAINST_ONE, TWO_AGAINST_ONE_ANSWER, ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from './step-options.js';
 import { sameFailuresBefore } from './repeated-failure.js';
 import { readCheckReport } from './guess-step.js';
 import { answerPending } from './first-answer.js';
 import { budgetStop } from './time-budget.js';
+import { unmetRequirements } from './methods/requirements.js';
+import { adoptLeader, adoptedNote } from './two-against-one.js';
+import { lastResortAttempt, lastResortReason } from './last-resort.js';
 import { forPurpose } from '../log/scope.js';
 import { BudgetRefusedError } from '../usage/reservations.js';
 import { withTeamModule } from '../memory/helpers.js';
@@ -81,7 +84,8 @@ export class RunSteps {
       const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
       const noTime = budgetStop(options.budget, retry, 'a cross-check');
       const system = await this.systemPrompt(run, options.signal);
-      const { verdict, final, adopt } = await forPurpose('agreement', () => settleByAgreement({ ...this.options, system, noTime, workspace: options.workspace?.manifest }, run, attempt, reviewed, options));
+      const requirements = (code: string, stdout: string) => this.unmetRequirements(run, code, stdout, options.signal);
+      const { verdict, final, adopt } = await forPurpose('agreement', () => settleByAgreement({ ...this.options, system, noTime, workspace: options.workspace?.manifest, requirements }, run, attempt, reviewed, options));
       if (verdict.kind === 'confirmed') {
         await this.finish(run, 'success', undefined, options);
         return;
@@ -94,16 +98,26 @@ export class RunSteps {
         await this.makeAttempt(run, 'review', adoptionFeedback(adopt), options);
         continue;
       }
+      // two against one: the independent programs' answer is the run's answer, unconfirmed, without another attempt
+      if (adopt !== undefined && (this.options.twoAgainstOneAnswer ?? TWO_AGAINST_ONE_ANSWER)) {
+        const leader = adoptLeader(run);
+        if (leader) {
+          await this.finish(run, 'unverified', `${verdict.reason}; ${adoptedNote(leader, run)}`, options);
+          return;
+        }
+      }
       if (final) {
         await this.finishUnconfirmed(run, verdict.reason, verdict.reason, options);
         return;
       }
       const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
-      const stop = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment())) ?? (retry > maxRetries ? undefined : budgetStop(options.budget, retry, 'another attempt'));
+      const noFix = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment()));
+      const timeUp = noFix === undefined && retry <= maxRetries ? budgetStop(options.budget, retry, 'another attempt') : undefined;
+      const stop = noFix ?? timeUp;
       // a spent budget (limits.budgets) stops the run once its current attempt is done
       const spent = stop === undefined ? (options.budgetStop ?? (retry <= maxRetries ? this.options.usage?.stopReason() : undefined)) : undefined;
       if (stop !== undefined || retry > maxRetries || spent !== undefined) {
-        await this.finishUnconfirmed(run, verdict.reason, stop ?? spent, options);
+        await this.finishUnconfirmed(run, verdict.reason, stop ?? spent, options, { timeUp: timeUp !== undefined });
         return;
       }
       const next = run.attempts.length + 1;
@@ -123,10 +137,18 @@ export class RunSteps {
    * An earlier attempt kept as the answer is appended as a `rerun` (result copied, not executed).
    * @param reason why the last attempt was not confirmed
    * @param stop why the run stops before its retries are spent, if it does (then it is the run's error)
+   * @param how `timeUp`: the run's time is up (its budget or deadline): with no attempt that ran,
+   *   one that printed a plausible answer before it failed is shown, unconfirmed (`last-resort.ts`)
    */
-  async finishUnconfirmed(run: Run, reason: string, stop: string | undefined, options: CallOptions): Promise<void> {
+  async finishUnconfirmed(run: Run, reason: string, stop: string | undefined, options: CallOptions, how: { timeUp?: boolean } = {}): Promise<void> {
     const kept = keptAttempt(run);
     if (!kept) {
+      const partial = how.timeUp ? lastResortAttempt(run) : undefined;
+      if (partial) {
+        if (partial !== run.attempts.at(-1)) run.attempts.push({ ...newAttempt(run, 'rerun', partial.code), keptFrom: partial.index, result: partial.result });
+        await this.finish(run, 'unverified', lastResortReason(stop ?? reason, partial), options);
+        return;
+      }
       await this.finish(run, 'failed', stop ?? reason, options);
       return;
     }
@@ -271,6 +293,10 @@ export class RunSteps {
     if (result.checks && run.checks?.code) result.checks = await readCheckReport(run, result.checks, requestSoFar(run), checksRequest(run));
     // a table the program wrote is previewed in the thread; without a preview it is still returned
     if (result.success) await previewTables(this.options.executor, result.artifacts, options.signal).catch(() => undefined);
+    // what the request states (a method, the answer's form) and the program did not follow: never confirmed
+    delete attempt.unmet;
+    const unmet = result.success ? await this.unmetRequirements(run, attempt.code, result.stdout, options.signal) : [];
+    if (unmet.length > 0) attempt.unmet = unmet;
     const kept = await keepFullOutput(result, artifactDir);
     attempt.result = kept.stored; // bounded for the history; the full text of a cut stream is in a file
     await this.save(run);
@@ -282,6 +308,15 @@ export class RunSteps {
       await keepWritten(deps, run, attempt.index, result.artifacts, options.workspace);
       options.inputFiles = options.workspace.files;
     }
+  }
+
+  /**
+   * With checks on, what the request states that a program did not follow (`methods/requirements.ts`):
+   * its stated methods, read from its calls, and the answer's form. Empty with checks off.
+   */
+  async unmetRequirements(run: Run, code: string, stdout: string, signal?: AbortSignal): Promise<string[]> {
+    if (!this.usesChecks) return [];
+    return unmetRequirements(this.options.executor, requestSoFar(run), code, stdout, signal);
   }
 
   async finish(run: Run, status: Run['status'], error: string | undefined, options: CallOptions): Promise<Run> {

@@ -117,7 +117,7 @@ async function turn(deps: TurnDeps, run: Run, options: CallOptions, retries: num
     if (deadline.expired && run.status === 'running') throw new Error(deadline.message);
   } catch (err) {
     if (deadline.expired && !options.signal?.aborted) {
-      await deps.steps.finishUnconfirmed(run, deadline.message, deadline.message, options);
+      await deps.steps.finishUnconfirmed(run, deadline.message, deadline.message, options, { timeUp: true });
     } else if (err instanceof BudgetRefusedError && !options.signal?.aborted) {
       // an LLM call a daily budget could not cover was not made: the best answer so far stands
       await deps.steps.finishUnconfirmed(run, err.message, err.message, options);

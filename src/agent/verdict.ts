@@ -49,6 +49,8 @@ export function judgeSettingAside(attempt: Attempt, run: Pick<Run, 'attempts' | 
   if (!result.success) return { kind: 'failed', reason: summarizeFailure(result) };
   if (answeredNothing(attempt, run)) return { kind: 'ran', reason: run.inputProfile?.files.length ? PRINTED_NOTHING : PRINTED_NOTHING_AT_ALL };
   if (answeredOnlyMissing(attempt, run)) return { kind: 'ran', reason: PRINTED_ONLY_MISSING };
+  // a stated method ignored, an answer not in the form asked: never confirmed, whatever the checks say
+  if (attempt.unmet?.length) return { kind: 'ran', reason: attempt.unmet.join('; ') };
   const missing = missingOutputs(attempt, run, requestSoFar(run));
   if (missing.length > 0) return { kind: 'ran', reason: missingOutputsReason(missing) };
   if (missingChart(attempt, requestSoFar(run))) return { kind: 'ran', reason: NO_CHART_REASON };
@@ -91,11 +93,11 @@ export function answeredOnlyMissing(attempt: Attempt, run: Pick<Run, 'inputProfi
   return !!result?.success && !!run.inputProfile?.files.length && onlyMissingValues(result.stdout);
 }
 
-/** Score of an attempt that ran: checks passed (−1 when they could not run), a failed review last. */
+/** Score of an attempt that ran: checks passed (−1 when they could not run), then one that followed what the request states, a failed review last. */
 function score(attempt: Attempt): number {
   const report = attempt.result?.checks;
   const passed = report ? (report.error ? -1 : checkCounts(report).passed) : 0;
-  return passed * 2 + (attempt.review && !attempt.review.ok ? 0 : 1);
+  return passed * 4 + (attempt.unmet?.length ? 0 : 2) + (attempt.review && !attempt.review.ok ? 0 : 1);
 }
 
 /**
@@ -109,7 +111,7 @@ export function keptAttempt(run: Run): Attempt | undefined {
   let best: Attempt | undefined;
   let empty: Attempt | undefined;
   for (const attempt of run.attempts) {
-    if (attempt.trigger === 'rerun' && attempt.keptFrom !== undefined) continue;
+    if (attempt.trigger === 'rerun' && (attempt.keptFrom !== undefined || attempt.adoptedFrom !== undefined)) continue;
     if (attempt.repeatOf !== undefined || !attempt.result?.success) continue;
     if (answeredNothing(attempt, run) || answeredOnlyMissing(attempt, run)) empty ??= attempt;
     else if (!best || score(attempt) > score(best)) best = attempt;

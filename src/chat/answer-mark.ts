@@ -15,6 +15,8 @@ export type AnswerState =
   | { state: 'kept' }
   /** Another attempt's answer is the run's (`by`). */
   | { state: 'replaced'; by: number }
+  /** Two independent programs agreed on another answer, which is the run's (the candidate `n`), unconfirmed. */
+  | { state: 'adopted'; candidate: number }
   /** The run ended without an answer it keeps (failed, cancelled or stopped). */
   | { state: 'ended' };
 
@@ -31,6 +33,8 @@ function answerOf(run: Run): number | undefined {
 export function settledAnswer(attempt: number, run: Run | undefined): AnswerState {
   const answer = run ? answerOf(run) : undefined;
   if (answer === undefined) return { state: 'ended' };
+  const adopted = run!.attempts.at(-1)?.adoptedFrom;
+  if (adopted !== undefined) return { state: 'adopted', candidate: adopted };
   if (answer !== attempt) return { state: 'replaced', by: answer };
   return run!.status === 'success' ? { state: 'confirmed' } : { state: 'kept' };
 }
@@ -47,6 +51,8 @@ export function answerMarkText(attempt: number, mark: AnswerState): string {
       return `⚠️ ${whose} is the run's answer, but it could not be confirmed (why below).`;
     case 'replaced':
       return `↪️ ${whose} was not confirmed: the run's answer is attempt ${mark.by}'s (below).`;
+    case 'adopted':
+      return `↪️ ${whose} was not confirmed: two independent programs agreed on another answer, which is the run's, unconfirmed (candidate ${mark.candidate}, below).`;
     case 'ended':
       return `⏹️ ${whose} was not confirmed: the run ended without an answer it could keep.`;
     default:

@@ -59,6 +59,17 @@ export interface Attempt {
    * the same answer). They no longer count against it.
    */
   setAside?: { checks: string[]; why: string };
+  /**
+   * What the request states that this attempt did not follow, one message each (a stated method the
+   * program's calls ignore, an answer not in the form asked: `src/agent/methods/requirements.ts`).
+   * Such an attempt is never confirmed. Absent when it followed every one (or nothing was judged).
+   */
+  unmet?: string[];
+  /**
+   * Two against one: this attempt copies the candidate (its `n`) that two independent programs
+   * agreed on against the run's attempt; it is the run's answer, unconfirmed (nothing executed).
+   */
+  adoptedFrom?: number;
   /** The review of this attempt's successful execution, when one was made. */
   review?: { ok: boolean; defect?: string; usage: TokenUsage };
   /**

@@ -102,12 +102,21 @@ const NONE_WORDS = new Set(['none', 'no', 'empty', 'nothing', 'null', 'nil']);
  * (`[]`, `{}`, `()`, `set()`) or a word other than `no` (a country code, too): `@outliers[[]]`, `[]`, `None`, `No outliers: none`.
  */
 export function saysNoValues(text: string, request: string): boolean {
+  text = withoutObjectWrappers(text);
   if (text.trim() === '' || placedNumbers(text).length > 0) return false;
   // a word before `:`, `=` or an opening bracket is a label of the (empty) value that follows it
   const placed = placedWords(text, requestWords(request)).filter((p) => !/^[:=[{(]$/.test(p.after ?? ''));
   const words = placed.map((p) => (p.token as { value: string }).value);
   if (words.some((w) => !NONE_WORDS.has(w))) return false;
   return /\[\s*\]|\{\s*\}|\(\s*\)/.test(text) || words.some((w) => NONE_WORDS.has(w) && w !== 'no');
+}
+
+/**
+ * The text without the wrappers pandas and NumPy print around values (`Series([], Name: x, dtype:
+ * float64)` → `[]`, `array([])` → `[]`): the type names and labels of the object, not its values.
+ */
+export function withoutObjectWrappers(text: string): string {
+  return text.replace(/,?\s*\b(?:Name|dtype|Length)(?:: |=)[^,)\n]*/g, ' ').replace(/\b(?:Series|array|Index|Int64Index|Float64Index)\((?=\[)/g, '(');
 }
 
 /** A value printed as missing: pandas' and numpy's `NaN`/`nan`, `NaT`, `<NA>`. */

@@ -126,7 +126,8 @@ describe('the agent looks at the data', () => {
     expect(run.status).toBe('unverified');
     const wrong = run.attempts[0]!.result!.stdout.trim();
     expect(wrong).not.toBe('16');
-    expect(run.error).toBe(`two independent programs printed «16» where this one printed «${wrong}»`);
+    expect(run.error).toBe(`two independent programs printed «16» where this one printed «${wrong}»; two against one: their answer is the run's answer, unconfirmed (the attempt's is candidate 2)`);
+    expect(run.attempts.at(-1)!.result!.stdout.trim()).toBe('16'); // their answer is the run's, unconfirmed
     const agreement = events.find((e): e is AgreementEvent => e.type === 'agreement')!;
     expect(agreement).toMatchObject({ outcome: 'disagreed', answer: wrong, others: ['16', '16'] });
     expect(fake.requests.filter(isAttempt)).toHaveLength(1); // no attempt spent: the same model cannot say which is right
@@ -409,7 +410,8 @@ describe('no checks could be derived (no input files)', () => {
     fake = wrong.fake;
     const bad = await wrong.agent.run('cli:t', 'Print the largest palindrome made from the product of two 3-digit numbers');
     expect(bad.status).toBe('unverified');
-    expect(bad.error).toBe('two independent programs printed «906609» where this one printed «580085»');
+    expect(bad.error).toBe("two independent programs printed «906609» where this one printed «580085»; two against one: their answer is the run's answer, unconfirmed (the attempt's is candidate 2)");
+    expect(bad.attempts.at(-1)).toMatchObject({ adoptedFrom: 1, result: { stdout: '906609\n' } });
   });
 
   it('an attempt that printed part of what an independent program printed is not confirmed by it', async () => {

@@ -15,6 +15,8 @@ import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/ope
 import { isChecksRequest } from '../helpers/verify-replies.js';
 import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
 import { candidatesNotice, choicesOf, confirmedBy } from '../../src/chat/settle-view.js';
+import { answerMarkText, settledAnswer } from '../../src/chat/answer-mark.js';
+import { madeAttempts } from '../../src/history/attempts.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 let fake: FakeOpenAi | undefined;
@@ -24,7 +26,7 @@ afterEach(async () => {
 });
 const isIndependent = (r: FakeRequest) => r.messages.at(-1)?.content.includes(INDEPENDENT_INSTRUCTION) ?? false;
 
-async function setup(script: { code: string[]; independent: string[] }) {
+async function setup(script: { code: string[]; independent: string[] }, options: { twoAgainstOneAnswer?: boolean } = {}) {
   const next = { code: 0, independent: 0 };
   const pick = (list: string[], kind: keyof typeof next) => list[Math.min(next[kind]++, list.length - 1)]!;
   fake = await startFakeOpenAi({
@@ -38,6 +40,7 @@ async function setup(script: { code: string[]; independent: string[] }) {
     store,
     artifactRoot: tempDir('settle-artifacts-'),
     maxRetries: 3,
+    ...options,
   });
   return { agent, store, fake };
 }
@@ -80,6 +83,30 @@ describe('candidates', () => {
       [2, 'attempt', 1, false],
     ]);
     expect(candidatesNotice(run)!.lines[0]).toBe('[1] (leads) 2 independent programs (they agree with each other)');
+  });
+
+  it("two against one, adopted: their answer is the run's answer (⚠️, marked), the attempt's the other candidate, with no other attempt", async () => {
+    const { agent, fake } = await setup({ code: [py(ALL_ROWS)], independent: [py(PER_COUNTRY), py(PER_COUNTRY)] });
+    const run = await agent.run('cli:t', 'items sold per country', { inputFiles: [file('sales.csv', SALES)] });
+    expect(fake.requests).toHaveLength(3); // the attempt and two independent programs: no other attempt
+    expect(run.status).toBe('unverified');
+    const answer = run.attempts.at(-1)!;
+    expect(answer).toMatchObject({ index: 2, trigger: 'rerun', adoptedFrom: 1 });
+    expect(answer.result!.stdout).toBe('DE 14\nFR 9\nIT 1\n');
+    expect(run.attempts[0]!.result!.stdout).toBe('DE 14\nFR 9\nIT 6\n');
+    expect(run.error).toBe("two independent programs printed «DE 14 FR 9 IT 1» where this one printed «DE 14 FR 9 IT 6»; two against one: their answer is the run's answer, unconfirmed (the attempt's is candidate 2)");
+    expect(settledAnswer(1, run)).toEqual({ state: 'adopted', candidate: 1 });
+    expect(answerMarkText(1, settledAnswer(1, run))).toMatch(/two independent programs agreed on another answer, which is the run's, unconfirmed \(candidate 1, below\)/);
+    expect(madeAttempts(run)).toBe(1);
+  });
+
+  it('two against one, not adopted (twoAgainstOneAnswer off): the attempt\'s answer stays the run\'s', async () => {
+    const { agent } = await setup({ code: [py(ALL_ROWS)], independent: [py(PER_COUNTRY), py(PER_COUNTRY)] }, { twoAgainstOneAnswer: false });
+    const run = await agent.run('cli:t', 'items sold per country', { inputFiles: [file('sales.csv', SALES)] });
+    expect(run.status).toBe('unverified');
+    expect(run.attempts).toHaveLength(1);
+    expect(run.attempts[0]!.adoptedFrom).toBeUndefined();
+    expect(settledAnswer(1, run)).toEqual({ state: 'kept' });
   });
 });
 

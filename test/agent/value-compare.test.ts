@@ -68,4 +68,30 @@ describe('agreement by value', () => {
     expect(sameAnswer('2', '8: 2', 'errors per hour')).toBe(false);
     expect(sameAnswer('NO', '[]', 'Which country ordered the most items?')).toBe(false);
   });
+
+  it.each([
+    ['a list of one', '[12.5]', '12.5', 'the mean of x'],
+    ['a dict and a label', "{'mean': 3.21}", 'mean: 3.21', 'the mean of x'],
+    ['a NumPy scalar', 'np.float64(3.21)', '3.21', 'the mean of x'],
+    ['a NumPy integer', 'np.int64(24)', '24', 'how many rows'],
+    ['a Decimal', "Decimal('753.2')", '753.2', 'the sum of the rounded weights'],
+    ['a NumPy array and its print', 'array([1, 2, 3])', '[1 2 3]', 'the values of x'],
+    ['a printed array and a comma list', '[1 2 3]', '1, 2, 3', 'the values of x'],
+    ['a list of names and one per line', "['A', 'B']", 'A\nB', 'which groups'],
+    ['an empty Series and an empty list', 'Series([], Name: x, dtype: float64)', '[]', 'the outliers of x'],
+    ['an empty array and none', 'array([], dtype=float64)', 'none', 'the outliers of x'],
+    ['a one-value tuple', '(0.8199,)', '0.8199', 'the Spearman correlation'],
+    ['a JSON object and rows', '{"A": 17.45, "B": 15.6}', 'A 17.45\nB 15.60', 'price per group'],
+  ])('wrappers agree: %s', (_what, a, b, request) => {
+    expect(agreeEitherWay(a, b, request)).toBe(true);
+  });
+
+  it.each([
+    ['a list of one', '[12.5]', '12.4', 'the mean of x'],
+    ['a NumPy scalar', 'np.float64(3.21)', '3.12', 'the mean of x'],
+    ['an empty Series and a value', 'Series([], Name: x, dtype: float64)', '[4.5]', 'the outliers of x'],
+    ['an array and another list', 'array([1, 2, 3])', '[1 2 4]', 'the values of x'],
+  ])('different values in wrappers disagree: %s', (_what, a, b, request) => {
+    expect(agreeEitherWay(a, b, request)).toBe(false);
+  });
 });

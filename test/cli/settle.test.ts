@@ -106,7 +106,8 @@ describe('code-agent run', () => {
     const code = await runOnce(config(dir), 'how many items were sold?', { json: true, stdin, stdout, stderr: new PassThrough(), inputFiles: files });
     expect(code).toBe(0);
     const json = JSON.parse(text) as Record<string, unknown>;
-    expect(json).toMatchObject({ success: true, stdout: '24\n', outcome: 'unverified' });
+    // two against one: the independent programs' answer (23) is the run's answer, unconfirmed
+    expect(json).toMatchObject({ success: true, stdout: '23\n', outcome: 'unverified' });
     expect(text).not.toContain('which is right?');
   });
 });
