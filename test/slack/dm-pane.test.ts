@@ -8,6 +8,9 @@ import { allText, py, startWorld, type World } from './harness.js';
 import { DEFAULT_PROMPTS } from '../../adapters/slack/assistant.js';
 import { startQueueWorld, SECRET as QUEUE_SECRET, TEAM } from '../queue/harness.js';
 import { sendEvent } from '../fakes/slack-signed.js';
+import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { join } from 'node:path';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -31,6 +34,33 @@ describe('Slack DM pane', () => {
     expect(world.slack.agent.thread('D_ALICE', pane.thread_ts).prompts).toHaveLength(DEFAULT_PROMPTS.length);
     await world.event({ type: 'assistant_thread_context_changed', assistant_thread: { ...pane, user_id: 'U_ALICE', context: { channel_id: 'C_OTHER', team_id: 'T0001' } } }, 'Ev_pane2');
     await world.slack.waitFor(() => world!.slack.callsOf('assistant.threads.setSuggestedPrompts').length === 2, 10_000, 'the prompts again');
+  });
+
+  it("suggests the viewed channel's team programs (their requests), and the defaults for a channel with none", async () => {
+    const dir = tempDir('dm-pane-');
+    const url = `sqlite://${join(dir, 'history.sqlite')}`;
+    const store = await KeyvHistoryStore.open(url);
+    const version = (request: string) => ({
+      code: 'print(1)',
+      request,
+      inputs: { files: [], sources: [], hosts: [] },
+      parameters: [],
+      runId: 'r-src',
+      approvedBy: 'U_ALICE',
+      approvedByName: 'alice',
+      approvedAt: new Date().toISOString(),
+    });
+    await store.programs!.save('slack:T0001:C_MAIN', 'weekly-revenue', version('revenue per region last week'));
+    await store.programs!.save('slack:T0001:C_MAIN', 'late-orders', version('orders shipped later than promised'));
+    await store.close();
+    world = await startWorld({ agentSurface: true, store: { url, data_dir: join(dir, 'data') } });
+    await world.event({ type: 'assistant_thread_started', assistant_thread: { ...pane, user_id: 'U_ALICE', context: { channel_id: 'C_MAIN', team_id: 'T0001' } } }, 'Ev_pane5');
+    const first = await world.slack.waitFor(() => world!.slack.callsOf('assistant.threads.setSuggestedPrompts')[0], 10_000, 'the prompts');
+    const messages = (first.args.prompts as { message: string }[]).map((p) => p.message);
+    expect(messages.sort()).toEqual(['orders shipped later than promised', 'revenue per region last week']);
+    await world.event({ type: 'assistant_thread_context_changed', assistant_thread: { ...pane, user_id: 'U_ALICE', context: { channel_id: 'C_OTHER', team_id: 'T0001' } } }, 'Ev_pane6');
+    const second = await world.slack.waitFor(() => world!.slack.callsOf('assistant.threads.setSuggestedPrompts')[1], 10_000, 'the prompts again');
+    expect(second.args.prompts).toEqual(DEFAULT_PROMPTS);
   });
 
   it('a message in the pane runs in its thread, titled from the request, streamed; a reply there improves it', async () => {
