@@ -52,12 +52,12 @@ afterAll(async () => {
 });
 
 describe('first requests and one click', () => {
-  it('a wrong attempt against two right independent programs: the teammate clicks the right candidate and the run ends ✅ right', async () => {
+  it('a wrong attempt against two right independent programs: their answer is shown ⚠️ (two against one), the teammate confirms it in one click and the run ends ✅ right', async () => {
     programs = { attempt: NAIVE, independent: RIGHT };
     const r = await askFirst(agent, c);
     expect(r.status).toBe('unverified');
     expect(r.candidates).toBeGreaterThanOrEqual(2);
-    expect(r.reason).not.toBe('');
+    expect(r.reason).toBe(''); // the answer shown before the click is already the two programs' right one
     expect(r.outcome).toBe('right-one-click');
     const stored = (await store.getRun(r.conversationId, r.runId))!;
     expect(stored.status).toBe('success');

@@ -135,7 +135,7 @@ describe('Slack in queue mode', () => {
     expect(notice.at - killedAt).toBeLessThan(10_000);
     expect(allText([notice])).toContain('❌ *Failed*');
     await w.slack.waitFor(
-      () => w.slack.callsOf('chat.update').some((c) => c.args.ts === ts && /failed.*the worker running it stopped/.test(allText([c]))),
+      () => w.slack.callsOf('chat.update').some((c) => c.args.ts === ts && /Failed.*the worker running it stopped/.test(allText([c]))),
       10_000,
       'the channel message says failed',
     );

@@ -89,6 +89,6 @@ describe('Slack API errors', () => {
     const finals = await world.finished(root);
     expect(String(finals[0]!.args.text)).toContain('Failed');
     const last = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root).at(-1);
-    expect(String(last?.args.text)).toContain('failed');
+    expect(String(last?.args.text)).toContain('❌ Failed');
   });
 });
