@@ -6,14 +6,10 @@
  * SQLite history; the fake LLM.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseConfig } from '../../src/config/load.js';
-import { createApp, type App } from '../../src/app/app.js';
-import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
+import type { App } from '../../src/app/app.js';
+import type { FakeOpenAi } from '../fakes/openai-server.js';
 import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
-import { recordingThread } from '../helpers/recording-thread.js';
+import { recordingThread, startRunJobWorld, type RunJobWorld } from '../helpers/recording-thread.js';
 import { choicesOf, NEW_PROGRAM_CHOICE, NEW_PROGRAM_FEEDBACK, ranMatchedProgram } from '../../src/chat/settle-view.js';
 import { CONFIRM_SYSTEM } from '../../src/programs/match.js';
 
@@ -21,40 +17,24 @@ const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
 const CONV = 'test:T:C1';
 
 describe('a team program found for a request in other words', () => {
-  let dir: string;
+  let world: RunJobWorld;
   let llm: FakeOpenAi;
   let app: App;
   let deps: RunJobDeps;
   const NO_HOOKS = { setThread: async () => undefined, ending: async () => undefined };
-  const warnings: string[] = [];
+  let warnings: string[];
   const isConfirm = (i: number) => llm.requests[i]!.messages[0]!.content === CONFIRM_SYSTEM;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'program-match-'));
-    llm = await startFakeOpenAi({ replies: [] });
-    const config = parseConfig(
-      {
-        llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
-        agent: { max_retries: 1, verify: 'off' },
-        sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
-        store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
-        log: { level: 'error' },
-      },
-      {},
-    );
-    app = await createApp(config);
-    deps = { agent: app.agent, store: app.store, onInternalError: (err) => warnings.push(String(err)), onWarning: (what, err) => warnings.push(`${what}: ${String(err)}`) };
+    world = await startRunJobWorld('program-match-');
+    ({ llm, app, deps, warnings } = world);
     // the team's program: a finished run, saved by Alice
     llm.enqueue(py('REGION = "EU"\nWEEKS = 1\nprint("weekly revenue of", REGION, "over", WEEKS, "weeks:", 42 * WEEKS)'));
     const run = await runInThread(deps, recordingThread('t-saved'), { conversation: CONV, userId: 'U1', request: { kind: 'run', requirement: 'weekly revenue for the EU region' }, job: NO_HOOKS });
     await app.agent.programs.save(CONV, run!.id, 'weekly-revenue', { id: 'U1', name: 'Alice' });
   }, 90_000);
 
-  afterAll(async () => {
-    await app?.close();
-    await llm?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => world?.close());
 
   it('runs at once with the values the request sets: one short LLM call, none for code; the thread names the program', async () => {
     const asked = llm.requests.length;

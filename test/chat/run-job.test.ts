@@ -6,14 +6,10 @@
  * waits for the thread's link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseConfig } from '../../src/config/load.js';
-import { createApp, type App } from '../../src/app/app.js';
-import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
+import type { App } from '../../src/app/app.js';
+import type { FakeOpenAi } from '../fakes/openai-server.js';
 import { runInThread, type RunJobDeps } from '../../src/chat/run-job.js';
-import { recordingThread } from '../helpers/recording-thread.js';
+import { recordingThread, startRunJobWorld, type RunJobWorld } from '../helpers/recording-thread.js';
 import type { ThreadRef } from '../../src/chat/thread-ref.js';
 import { linkedRunId } from '../../src/chat/thread-link.js';
 
@@ -21,40 +17,19 @@ const py = (code: string) => `Here you go:\n\`\`\`python\n${code}\n\`\`\``;
 const CONV = 'test:T:C1';
 
 describe('the run lifecycle', () => {
-  let dir: string;
+  let world: RunJobWorld;
   let llm: FakeOpenAi;
   let app: App;
   let deps: RunJobDeps;
   const NO_HOOKS = { setThread: async () => undefined, ending: async () => undefined };
-  const warnings: string[] = [];
+  let warnings: string[];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'run-job-'));
-    llm = await startFakeOpenAi({ replies: [] });
-    const config = parseConfig(
-      {
-        llm: { provider: 'openai', base_url: llm.url, api_key: 'sk-test', model: 'fake-model', max_retries: 0, timeout_s: 20 },
-        agent: { max_retries: 1, verify: 'off' },
-        sandbox: { timeout_s: 20, cpu_time_s: 20, memory_mb: 1024 },
-        store: { url: `sqlite://${join(dir, 'history.sqlite')}`, data_dir: join(dir, 'data') },
-        log: { level: 'error' },
-      },
-      {},
-    );
-    app = await createApp(config);
-    deps = {
-      agent: app.agent,
-      store: app.store,
-      onInternalError: (err) => warnings.push(String(err)),
-      onWarning: (what, err) => warnings.push(`${what}: ${String(err)}`),
-    };
+    world = await startRunJobWorld('run-job-');
+    ({ llm, app, deps, warnings } = world);
   }, 60_000);
 
-  afterAll(async () => {
-    await app?.close();
-    await llm?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => world?.close());
 
   it('links a new run\'s thread before the agent is called, under the id the run is then stored with', async () => {
     llm.enqueue(py('print("hi")'));
