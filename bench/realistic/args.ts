@@ -26,7 +26,7 @@ export interface RealisticArgs extends CommonArgs {
 
 /** The usage text printed with a usage error and for `--help`. */
 export const USAGE = `node dist/bench/realistic.js [--verify checks|review|both|off] [--retries 3] [--kind all|classic|files|methods|data|…] [--limit N] [--offset N]
-  [--separate] [--skip-off] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N]
+  [--separate] [--skip-off] [--model-path F.gguf | --base-url URL --model NAME [--api-key K]] [--threads N] [--seed N]
   [--context-size N] [--max-tokens N] [--timeout-s S] [--run-timeout-s S] [--ids ID,ID…] [--adopt] [--json out.json]
 node dist/bench/realistic.js --merge shard1.json shard2.json … [--ids ID,ID…] [--json all.json] [--baseline before.json]`;
 

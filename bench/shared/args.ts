@@ -19,6 +19,7 @@ export const COMMON_OPTIONS = {
   model: { type: 'string' },
   'api-key': { type: 'string' },
   threads: { type: 'string', default: '0' },
+  seed: { type: 'string' },
   'context-size': { type: 'string', default: '4096' },
   'max-tokens': { type: 'string', default: '768' },
   'timeout-s': { type: 'string', default: '10' },
@@ -36,6 +37,8 @@ export interface LlmArgs {
   apiKey?: string;
   /** llama.cpp threads (0: its default). */
   threads: number;
+  /** The seed of sampled calls (`llm.seed`): the same requests sample the same replies. Unset: a new one each call. */
+  seed?: number;
   /** Context window of the local model, in tokens. */
   contextSize: number;
   /** Longest completion, in tokens. */
@@ -108,6 +111,7 @@ export function commonArgs(parsed: { values: object; positionals: string[] }, us
     model: str('model'),
     apiKey: str('api-key') ?? process.env.OPENAI_API_KEY,
     threads: wholeNumber(values.threads, 'threads'),
+    seed: values.seed === undefined ? undefined : wholeNumber(values.seed, 'seed'),
     contextSize: wholeNumber(values['context-size'], 'context-size'),
     maxTokens: wholeNumber(values['max-tokens'], 'max-tokens'),
     timeoutS: wholeNumber(values['timeout-s'], 'timeout-s'),

@@ -21,6 +21,7 @@ export async function buildProvider(args: LlmArgs, timings: CompletionTiming[]):
       apiKey: args.apiKey ?? 'none',
       model: args.model ?? 'default',
       temperature: 0,
+      seed: args.seed,
       maxTokens: args.maxTokens,
       maxRetries: 2,
       timeoutMs: 300_000,
@@ -31,6 +32,7 @@ export async function buildProvider(args: LlmArgs, timings: CompletionTiming[]):
     contextSize: args.contextSize,
     threads: args.threads,
     temperature: 0,
+    seed: args.seed,
     maxTokens: args.maxTokens,
     onTiming: (t) => timings.push(t),
   });

@@ -103,6 +103,12 @@ export const llmSchema = z
     /** Local model: how long finding a model to download may take before giving up, in seconds. */
     download_timeout_s: num(30),
     temperature: z.number().min(0).max(2).default(0),
+    /**
+     * A fixed seed for sampled calls (temperature above 0: a retry after a repeat, an independent
+     * program): the same request then samples the same replies, for reproducible runs and
+     * measurements. Unset: a new seed each call.
+     */
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
     max_tokens: int(2048),
     timeout_s: num(120),
     max_retries: int(3, 0),

@@ -67,6 +67,7 @@ export async function createLlmProvider(
       timeoutMs: llm.timeout_s * 1000,
       maxRetries: llm.max_retries,
       temperature: llm.temperature,
+      seed: llm.seed,
       maxTokens: llm.max_tokens,
     });
   }
@@ -83,6 +84,7 @@ export async function createLlmProvider(
     contextSize: llm.context_size,
     threads: llm.threads,
     temperature: llm.temperature,
+    seed: llm.seed,
     maxTokens: llm.max_tokens,
     slots: llm.cached_chats,
     parallel: llm.parallel,

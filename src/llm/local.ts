@@ -48,6 +48,8 @@ export interface LocalProviderOptions {
   threads?: number;
   /** Sampling temperature. Default 0 (greedy: the most likely code). */
   temperature?: number;
+  /** The seed of sampled calls (temperature above 0; config `llm.seed`). Unset: node-llama-cpp's own, new each call. */
+  seed?: number;
   /** Longest reply in tokens. Default 2048. */
   maxTokens?: number;
   /** Context sequences kept, each with the last chat it evaluated (config `llm.cached_chats`). Default 3. */
@@ -264,6 +266,7 @@ export class LocalLlamaProvider implements LlmProvider {
       result = await slot.chat.generateResponse(history, {
         maxTokens: Math.max(1, Math.min(options.maxTokens ?? this.maxTokens, room)),
         temperature: options.temperature ?? this.options.temperature ?? 0,
+        ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
         ...(options.avoidRepetition ? { repeatPenalty: AVOID_REPETITION } : {}),
         signal: ended.signal,
         stopOnAbortSignal: options.endWhen !== undefined,

@@ -37,6 +37,8 @@ export interface OpenAiProviderOptions {
   /** Retries on 408/409/429/5xx and network errors. */
   maxRetries?: number;
   temperature?: number;
+  /** `seed` sent with every call (config `llm.seed`; a server that supports it samples reproducibly). Unset: not sent. */
+  seed?: number;
   maxTokens?: number;
   /** Stream the reply (calls `onToken` per piece). Default true. */
   stream?: boolean;
@@ -65,6 +67,7 @@ export class OpenAiProvider implements LlmProvider {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly temperature: number | undefined;
+  private readonly seed: number | undefined;
   readonly maxTokens: number | undefined;
   private readonly stream: boolean;
   private readonly compat: Compat = { maxCompletionTokens: false, noTemperature: false, noStreamOptions: false, noPenalties: false };
@@ -85,6 +88,7 @@ export class OpenAiProvider implements LlmProvider {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.temperature = options.temperature;
+    this.seed = options.seed;
     this.maxTokens = options.maxTokens;
     this.stream = options.stream ?? true;
     this.client = new OpenAI({
@@ -121,6 +125,7 @@ export class OpenAiProvider implements LlmProvider {
       model: this.model,
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       ...(temperature !== undefined && !this.compat.noTemperature ? { temperature } : {}),
+      ...(this.seed !== undefined ? { seed: this.seed } : {}),
       ...(maxTokens !== undefined
         ? this.compat.maxCompletionTokens
           ? { max_completion_tokens: maxTokens }

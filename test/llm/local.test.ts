@@ -69,6 +69,19 @@ describe('LocalLlamaProvider (real model)', () => {
     expect(a.usage).toEqual(b.usage);
   }, 120_000);
 
+  it('with llm.seed, a sampled call (temperature 1.5) gives the same reply each time', async () => {
+    const seeded = await LocalLlamaProvider.load({ modelPath: testModelPath(), contextSize: 1024, threads: testThreads(), maxTokens: 24, seed: 7 });
+    try {
+      const messages = ask('Name a random animal and a random colour, then a random number.');
+      const a = await seeded.complete(messages, { temperature: 1.5 });
+      const b = await seeded.complete(messages, { temperature: 1.5 });
+      expect(a.content.length).toBeGreaterThan(0);
+      expect(b.content).toBe(a.content);
+    } finally {
+      await seeded.dispose();
+    }
+  }, 120_000);
+
   it('reads the stop reason: a reply that reaches maxTokens is "length", a finished one "stop"', async () => {
     const cut = await provider.complete(ask('Count from one to fifty in words, separated by commas.'), { maxTokens: 6 });
     expect(cut.stopReason).toBe('length');

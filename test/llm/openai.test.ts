@@ -58,6 +58,15 @@ describe('OpenAiProvider', () => {
     expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-test');
   });
 
+  it('sends llm.seed with every call when it is set, and no seed when it is not', async () => {
+    const { fake, provider } = await setup({ replies: [CODE, CODE] }, { seed: 42 });
+    await provider.complete(MESSAGES, { temperature: 0.7 });
+    expect(fake.requests[0]!.body!.seed).toBe(42);
+    const plain = await setup({ replies: [CODE] });
+    await plain.provider.complete(MESSAGES);
+    expect(plain.fake.requests[0]!.body).not.toHaveProperty('seed');
+  });
+
   it('streams: onToken pieces concatenate to the content, usage is counted', async () => {
     const { fake, provider } = await setup({
       replies: [{ content: 'Here it is:\n' + CODE, usage: { prompt_tokens: 20, completion_tokens: 9 } }],
