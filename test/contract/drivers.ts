@@ -1,5 +1,5 @@
 /**
- * One chat contract, every platform in both modes (test/contract/chat-contract.ts, run by chat-contract-embedded.test.ts and chat-contract-queue.test.ts): each
+ * One chat contract, every platform in both modes (test/contract/chat-contract.ts, run by a chat-contract-<platform>-<mode>.test.ts each): each
  * platform's fakes speak its real protocol (or it runs against a real server), embedded (the app
  * runs its jobs on its in-memory queue) and in queue mode (a real redis-server, `code-agent`
  * ingress and worker processes built from dist/). A {@link ChatDriver} says the same things on
@@ -7,7 +7,8 @@
  * Improve, ask for the history or a run; and reads back what the thread shows.
  *
  * A new platform plugs in with one entry in {@link PLATFORMS}: its driver (a file of its own,
- * like slack-driver.ts, implementing chat-driver.ts's ChatDriver) started embedded and in queue mode.
+ * like slack-driver.ts, implementing chat-driver.ts's ChatDriver) started embedded and in queue mode,
+ * and its two test files (chat-contract-<platform>-embedded.test.ts and -queue.test.ts).
  */
 import { slackEmbedded, slackQueue } from './slack-driver.js';
 import { discordEmbedded, discordQueue } from './discord-driver.js';

@@ -1,0 +1,4 @@
+/** The chat contract (chat-contract.ts) on Matrix, embedded: the app runs its jobs on its in-memory queue. */
+import { chatContract } from './chat-contract.js';
+
+chatContract('Matrix', 'embedded');
