@@ -14,10 +14,10 @@ import type {
   WorkspaceEvent,
   WorkspaceRefusedEvent,
   WorkspaceReplacedEvent,
-} from '../agent/events.js';
+} from '../agent/run/events.js';
 import { queuedText, replacedText, workspaceEntryText } from '../text/workspace-entry.js';
 import { FEEDBACK_CALLS, toolCallLine } from '../tools/records.js';
-import { checkLines, checksPassedText } from '../agent/checks.js';
+import { checkLines, checksPassedText } from '../agent/verification/checks.js';
 import type { CheckReport, ExecutionResult } from '../history/execution.js';
 import { previewLines } from '../data/table-preview.js';
 
