@@ -4,11 +4,10 @@
  * workspace listing, profile), and only then says how it differs.
  */
 import { describe, expect, it } from 'vitest';
-import { firstMessage, sharedOpening, systemPrompt } from '../../src/agent/replies/prompts.js';
-import { buildMessages } from '../../src/agent/loop/conversation.js';
+import { firstMessage, sharedOpening, systemPrompt } from '../../src/agent/replies/index.js';
+import { buildMessages, newAttempt } from '../../src/agent/loop/index.js';
 import { independentMessages } from '../../src/agent/verification/agreement-step.js';
 import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/agreement.js';
-import { newAttempt } from '../../src/agent/loop/steps.js';
 import type { Run } from '../../src/history/types.js';
 import type { WorkspaceManifest } from '../../src/history/workspace.js';
 

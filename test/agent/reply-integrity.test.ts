@@ -3,7 +3,7 @@
  * (streaming, real `openai` client) and the real sandbox.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/agent/loop/agent.js';
+import { Agent } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';

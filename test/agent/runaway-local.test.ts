@@ -4,7 +4,7 @@
  * 20th, long before its token limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { askForProgram } from '../../src/agent/replies/reply.js';
+import { askForProgram } from '../../src/agent/replies/index.js';
 import { MAX_NESTING } from '../../src/agent/replies/runaway.js';
 import { LocalLlamaProvider } from '../../src/llm/local.js';
 import { freeSharedModels } from '../helpers/models.js';

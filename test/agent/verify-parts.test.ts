@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { brokenCheck, droppedAsserts, MAX_CHECKS, parseChecks, requestNamesCode } from '../../src/agent/verification/checks.js';
 import { parseReview } from '../../src/agent/verification/review.js';
-import { unfixableFailure } from '../../src/agent/failures/unfixable.js';
+import { unfixableFailure } from '../../src/agent/failures/index.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 const failed = (stderr: string): ExecutionResult => ({

@@ -3,7 +3,7 @@
  * event to its execution's result, or to its code's failure when nothing ran), and, when the turn
  * ends, the run's outcome and the turn's duration.
  */
-import type { AgentEvent, AgentEventListener } from '../run/events.js';
+import type { AgentEvent, AgentEventListener } from '../run/index.js';
 import type { AttemptTrigger, Run } from '../../history/types.js';
 import type { Metrics } from '../../metrics/metrics.js';
 

@@ -11,8 +11,7 @@ import type { HistoryStore, Run } from '../../history/types.js';
 import type { Candidate, Person, RunApproval } from '../../history/candidates.js';
 import type { ChannelMemory } from '../../memory/channel-memory.js';
 import { InputError } from '../../config/errors.js';
-import { newAttempt } from '../run/step-options.js';
-import { takeTurn } from '../run/turn-lease.js';
+import { newAttempt, takeTurn } from '../run/index.js';
 import { inlineHelpers, usesHelper } from '../../memory/helpers.js';
 
 /** What settling and approving use. */

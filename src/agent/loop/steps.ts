@@ -5,39 +5,21 @@
  */
 import { join } from 'node:path';
 import type { Attempt, AttemptTrigger, Run } from '../../history/types.js';
-import type { AgentEvent } from '../run/events.js';
-import { emit, type CallOptions } from '../run/call-options.js';
-import { safeSegment } from '../run/ids.js';
-import { askForProgram, samplingAfter } from '../replies/reply.js';
-import { systemPrompt } from '../replies/prompts.js';
+import { type AgentEvent, emit, type CallOptions, safeSegment, keepFullOutput, keepWritten, ADOPT_TWO_AGAINST_ONE, TWO_AGAINST_ONE_ANSWER, ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions, budgetStop } from '../run/index.js';
+import { askForProgram, samplingAfter, systemPrompt, codeStreamer } from '../replies/index.js';
 import { buildMessages } from './conversation.js';
-import { availableLibraries, librariesSentence } from '../failures/environment-text.js';
+import { availableLibraries, librariesSentence, sameFailuresBefore } from '../failures/index.js';
 import { cleanName } from '../../text/file-names.js';
-import { brokenCheck, deriveChecks } from '../verification/checks.js';
-import { reviewResult } from '../verification/review.js';
-import { requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict } from '../verification/verdict.js';
-import { keepFullOutput } from '../run/kept-output.js';
+import { brokenCheck, deriveChecks, reviewResult, requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict, checksFromReply, trailingChecks, adoptionFeedback, settleByAgreement, checksRequest, readCheckReport, answerPending, adoptLeader, adoptedNote, lastResortAttempt, lastResortReason } from '../verification/index.js';
 import { previewTables } from '../../data/table-preview.js';
-import { codeStreamer } from '../replies/partial-code.js';
 import { boundLine } from '../../text/cut.js';
-import { checksFromReply, trailingChecks } from '../verification/reply-checks.js';
-import { adoptionFeedback, settleByAgreement } from '../verification/by-agreement.js';
-import { checksRequest } from '../verification/checks-request.js';
-import { profileRunInputs } from '../reading/profile-step.js';
-import { keepWritten } from '../run/workspace-turn.js';
-import { ADOPT_TWO_AGAINST_ONE, TWO_AGAINST_ONE_ANSWER, ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from '../run/step-options.js';
-import { sameFailuresBefore } from '../failures/repeated-failure.js';
-import { readCheckReport } from '../verification/guess-step.js';
-import { answerPending } from '../verification/first-answer.js';
-import { budgetStop } from '../run/time-budget.js';
-import { unmetRequirements } from '../requirements/methods/requirements.js';
-import { adoptLeader, adoptedNote } from '../verification/two-against-one.js';
-import { lastResortAttempt, lastResortReason } from '../verification/last-resort.js';
+import { profileRunInputs } from '../reading/index.js';
+import { unmetRequirements } from '../requirements/index.js';
 import { forPurpose } from '../../log/scope.js';
 import { BudgetRefusedError } from '../../usage/reservations.js';
 import { withTeamModule } from '../../memory/helpers.js';
 
-export { ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from '../run/step-options.js';
+export { ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from '../run/index.js';
 
 /** The steps of runs (see the module doc). */
 export class RunSteps {

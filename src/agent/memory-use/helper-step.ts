@@ -19,9 +19,8 @@ import type { LlmProvider, ChatMessage } from '../../llm/types.js';
 import type { Executor } from '../../sandbox/types.js';
 import type { Run } from '../../history/types.js';
 import { profileSection } from '../../data/profile.js';
-import { extractCode } from '../replies/extract.js';
-import { emit } from '../run/call-options.js';
-import type { TurnOptions } from '../run/step-options.js';
+import { extractCode } from '../replies/index.js';
+import { emit, type TurnOptions } from '../run/index.js';
 import {
   checkableFiles,
   HELPER_MAX_TOKENS,

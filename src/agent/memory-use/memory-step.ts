@@ -7,7 +7,7 @@
 import type { Run } from '../../history/types.js';
 import type { ChannelMemory } from '../../memory/channel-memory.js';
 import { recallQuery } from '../../memory/channel-memory.js';
-import { emit, type CallOptions } from '../run/call-options.js';
+import { emit, type CallOptions } from '../run/index.js';
 
 /**
  * Recalls the memory of the run's conversation into `run.memory` and emits `memory_used` when there

@@ -7,10 +7,9 @@ import type { HistoryStore, Run } from '../../history/types.js';
 import type { WorkspaceLimits, WorkspaceManifest, WorkspacePut } from '../../history/workspace.js';
 import type { InputFile } from '../../sandbox/types.js';
 import { sandboxInputNames } from '../../text/file-names.js';
-import { takeTurn } from '../run/turn-lease.js';
+import { takeTurn, type AgentEventListener } from '../run/index.js';
 import type { WorkspaceCache } from '../../history/workspace-cache.js';
 import { cacheStored } from '../../history/workspace-restore.js';
-import type { AgentEventListener } from '../run/events.js';
 
 /** What the workspace operations need. */
 export interface WorkspaceFilesDeps {

@@ -5,23 +5,19 @@
  */
 import { withTeamModule } from '../../memory/helpers.js';
 import type { AgentTools } from '../../tools/types.js';
-import { emit } from '../run/call-options.js';
+import { emit, type CallOptions, safeSegment, wholeStdout } from '../run/index.js';
 import { join } from 'node:path';
 import type { ChatMessage, LlmProvider } from '../../llm/types.js';
 import type { ExecutionResult, Executor } from '../../sandbox/types.js';
 import type { Attempt, Run } from '../../history/types.js';
-import type { CallOptions } from '../run/call-options.js';
-import { askForProgram } from '../replies/reply.js';
-import { SYSTEM_PROMPT, sharedOpening } from '../replies/prompts.js';
+import { askForProgram, SYSTEM_PROMPT, sharedOpening } from '../replies/index.js';
 import type { WorkspaceManifest } from '../../history/workspace.js';
 import { profileSection } from '../../data/profile.js';
 import { judgeSettingAside, requestSoFar } from './verdict.js';
 import { guessOnlyShortfall } from './guess-step.js';
 import type { GuessedCheck } from './guesses.js';
-import { summarizeFailure } from '../failures/failure.js';
-import { safeSegment } from '../run/ids.js';
+import { summarizeFailure } from '../failures/index.js';
 import { boundLine } from '../../text/cut.js';
-import { wholeStdout } from '../run/kept-output.js';
 import { AGREEMENT_TEMPERATURE, FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, answerAgrees, type RunAgreement } from './agreement.js';
 
 /** What the request states that a program did not follow (its code and output), one message each: `methods/requirements.ts`. */

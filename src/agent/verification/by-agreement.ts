@@ -8,13 +8,12 @@ import type { ExecutionResult, Executor } from '../../sandbox/types.js';
 import { makeCandidates } from './candidates.js';
 import type { LlmProvider } from '../../llm/types.js';
 import type { Attempt, Run } from '../../history/types.js';
-import { emit, type CallOptions, type VerifyMode } from '../run/call-options.js';
+import { emit, type CallOptions, type VerifyMode, wholeStdout } from '../run/index.js';
 import type { Verdict } from './verdict.js';
 import { requestSoFar } from './verdict.js';
 import { guessesOnly, needsAgreement, programLines, seekAgreement, AGREEMENT_OUTPUT_CHARS } from './agreement-step.js';
 import { boundLine, cutChars } from '../../text/cut.js';
 import { MAX_INDEPENDENT, agreeEitherWay, answerAgrees, partialAnswer, type RunAgreement } from './agreement.js';
-import { wholeStdout } from '../run/kept-output.js';
 import type { WorkspaceManifest } from '../../history/workspace.js';
 import type { UnmetRequirements } from './agreement-step.js';
 

@@ -10,8 +10,8 @@ import type { Attempt } from '../../history/types.js';
 import { CANDIDATE_OUTPUT_CHARS, type Candidate } from '../../history/candidates.js';
 import { cutChars } from '../../text/cut.js';
 import { agreeEitherWay, answerAgrees, type RunAgreement } from './agreement.js';
-import { wholeStdout } from '../run/kept-output.js';
-import { readPrograms } from '../reading/readings.js';
+import { wholeStdout } from '../run/index.js';
+import { readPrograms } from '../reading/index.js';
 
 type Group = Omit<Candidate, 'n' | 'reading' | 'backers' | 'leads'>;
 

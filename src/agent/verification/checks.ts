@@ -7,7 +7,7 @@
  */
 import type { ChatMessage, LlmProvider, TokenUsage } from '../../llm/types.js';
 import type { CheckReport } from '../../sandbox/types.js';
-import { extractCode } from '../replies/extract.js';
+import { extractCode } from '../replies/index.js';
 import { boundLine } from '../../text/cut.js';
 import { doctestAsserts } from './doctest-checks.js';
 import type { RunChecks } from '../../history/run-parts.js';

@@ -3,7 +3,7 @@
  * exit 0 and showed something, whose verdict is not settled at once (see `AnswerEvent`).
  */
 import type { Attempt, Run } from '../../history/types.js';
-import type { VerifyMode } from '../run/call-options.js';
+import type { VerifyMode } from '../run/index.js';
 import { needsAgreement } from './agreement-step.js';
 import type { Verdict } from './verdict.js';
 

@@ -6,8 +6,8 @@
  */
 import type { Attempt, Run } from '../../history/types.js';
 import { onlyMissingValues } from '../../text/answer-values.js';
-import { formFault } from '../requirements/answer-form.js';
-import { summarizeFailure } from '../failures/failure.js';
+import { formFault } from '../requirements/index.js';
+import { summarizeFailure } from '../failures/index.js';
 import { requestSoFar } from './verdict.js';
 
 /**

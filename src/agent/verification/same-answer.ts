@@ -6,7 +6,7 @@
  * with a constant the request does not state (a guess), the reason says so and sets them aside.
  */
 import type { Attempt, Run } from '../../history/types.js';
-import { stretch } from '../failures/repeated-failure.js';
+import { stretch } from '../failures/index.js';
 import { agreeEitherWay } from './agreement.js';
 import { onlyGuessesFailed } from './guesses.js';
 import { boundLine } from '../../text/cut.js';

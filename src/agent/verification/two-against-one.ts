@@ -8,7 +8,7 @@
  */
 import type { Run } from '../../history/types.js';
 import type { Candidate } from '../../history/candidates.js';
-import { newAttempt } from '../run/step-options.js';
+import { newAttempt } from '../run/index.js';
 
 /** What the run's error adds when the independent programs' answer is adopted. */
 export function adoptedNote(leader: Candidate, run: Pick<Run, 'candidates'>): string {

@@ -6,10 +6,8 @@
  */
 import type { Attempt, Run } from '../../history/types.js';
 import { checkCounts, checksShortfall } from './checks.js';
-import { summarizeFailure } from '../failures/failure.js';
-import { missingModule, unfixableFailure } from '../failures/unfixable.js';
-import { missingChart, missingOutputs, missingOutputsReason, NO_CHART_REASON } from '../requirements/requested-files.js';
-import { factsOfFailure, repeatedFailureStop } from '../failures/repeated-failure.js';
+import { summarizeFailure, missingModule, unfixableFailure, factsOfFailure, repeatedFailureStop } from '../failures/index.js';
+import { missingChart, missingOutputs, missingOutputsReason, NO_CHART_REASON } from '../requirements/index.js';
 import { onlyMissingValues } from '../../text/answer-values.js';
 import { withoutSetAside } from './guess-step.js';
 import { sameAnswerStop } from './same-answer.js';
