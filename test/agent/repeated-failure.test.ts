@@ -9,7 +9,7 @@ import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import type { InputFile } from '../../src/sandbox/types.js';
-import { REPEAT_TEMPERATURE } from '../../src/agent/loop/steps.js';
+import { REPEAT_TEMPERATURE } from '../../src/agent/run/step-options.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
 import { INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/index.js';

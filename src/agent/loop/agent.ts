@@ -8,15 +8,16 @@
 import type { Executor, InputFile } from '../../sandbox/types.js';
 import type { LlmProvider } from '../../llm/types.js';
 import type { HistoryStore, Run } from '../../history/types.js';
-import { type AgentEventListener, type CallOptions, type VerifyMode, TURN_LEASE_MS, newRunId } from '../run/index.js';
+import { type AgentEventListener, type CallOptions, type VerifyMode, TURN_LEASE_MS, newRunId, newAttempt, type TurnOptions } from '../run/index.js';
 import type { AgentTools } from '../../tools/types.js';
 import { thisProcess } from '../../history/process-identity.js';
 import { judgeAttempt, CHECKS_PROMPT, REVIEW_PROMPT } from '../verification/index.js';
-import { newAttempt, RunSteps, type TurnOptions } from './steps.js';
+import { RunSteps } from './steps.js';
 
 export type { CallOptions, VerifyMode } from '../run/index.js';
 import { InputError } from '../../config/errors.js';
 import { runTurn } from './turn.js';
+import { FixLoop } from './fix-loop.js';
 import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from '../../history/workspace.js';
 import { addWorkspaceFiles, listWorkspace, removeWorkspaceFile, type WorkspaceFilesDeps } from '../reading/index.js';
 import { systemPrompt } from '../replies/index.js';
@@ -107,6 +108,8 @@ export class Agent {
   readonly workspaceLimits: WorkspaceLimits;
   private readonly turnWaitMs: number;
   private readonly steps: RunSteps;
+  /** The fix loop of `run` and `improve` calls (`fix-loop.ts`). */
+  private readonly fixLoop: FixLoop;
   /** The channel memory new runs are given (absent when turned off). */
   readonly memory: ChannelMemory | undefined;
   /** The channels' team programs (save, list, show, remove, prepare a run; src/programs). */
@@ -122,7 +125,9 @@ export class Agent {
     this.memory = options.memory === false ? undefined : new ChannelMemory(options.store, options.memory);
     this.programs = new TeamPrograms({ store: options.store, executor: options.executor, ...(options.programLimits ? { limits: options.programLimits } : {}) });
     const environment = async () => options.executor.environment?.().catch(() => undefined);
-    this.steps = new RunSteps({ ...options, maxRetries: this.maxRetries, verify: this.verify, environment, workspaceLimits: this.workspaceLimits });
+    const stepsOptions = { ...options, maxRetries: this.maxRetries, verify: this.verify, environment, workspaceLimits: this.workspaceLimits };
+    this.steps = new RunSteps(stepsOptions);
+    this.fixLoop = new FixLoop(this.steps, stepsOptions);
     // a local model reads the system prompts now, not during the first request (with the sandbox's
     // packages as last probed: the probe itself starts with the first run)
     void options.llm.prepare?.(systemPrompts(this.verify, options.executor.cachedEnvironment?.()));
@@ -147,7 +152,7 @@ export class Agent {
       await this.recall(run, o);
       if (this.memory?.definitionHelpers && (await giveHelpers(this.options, run, o))) await this.steps.save(run);
       await this.steps.makeAttempt(run, 'requirement', undefined, o);
-      await this.steps.executeAndFix(run, o);
+      await this.fixLoop.run(run, o);
     }, undefined, 'run');
   }
 
@@ -249,7 +254,7 @@ export class Agent {
       await this.steps.profileInputs(run, o);
       await this.steps.makeAttempt(run, text ? 'feedback' : 'error', text, o);
       if (text) await this.steps.deriveChecks(run, o);
-      await this.steps.executeAndFix(run, o);
+      await this.fixLoop.run(run, o);
     }, check, 'improve');
   }
 

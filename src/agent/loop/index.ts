@@ -12,4 +12,3 @@ export { TurnObserver } from './run-observer.js';
 export { personName } from './settle.js';
 export type { SettleOutcome } from './settle.js';
 export type { CallOptions, VerifyMode } from '../run/index.js';
-export { newAttempt } from '../run/index.js';

@@ -13,9 +13,9 @@ import type { InputFile } from '../../sandbox/types.js';
 import { fitCheck } from '../../programs/inputs.js';
 import { pythonLiteral } from '../../programs/parameters.js';
 import type { PreparedProgram } from '../../programs/team-programs.js';
-import { emit } from '../run/index.js';
+import { emit, newAttempt, type TurnOptions } from '../run/index.js';
 import { summarizeFailure } from '../failures/index.js';
-import { newAttempt, type RunSteps, type TurnOptions } from './steps.js';
+import type { RunSteps } from './steps.js';
 
 /** The mark a new program run is stored with (its attempt is the run's first). */
 export function runProgramMark(prepared: PreparedProgram, matched = false): RunProgram {

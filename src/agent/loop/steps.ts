@@ -1,16 +1,16 @@
 /**
- * The steps of a run, shared by the agent's entry points: make an attempt (LLM), execute it
- * (sandbox), verify it (checks, review), decide whether another attempt can help, and finish the
- * run. Every step stores the run and emits its events.
+ * The steps of a run, shared by the agent's entry points and the fix loop (`fix-loop.ts`, which
+ * decides whether another attempt can help): make an attempt (LLM), execute it (sandbox), derive
+ * and repair its checks, review it, and finish the run. Every step stores the run and emits its
+ * events.
  */
 import { join } from 'node:path';
 import type { Attempt, AttemptTrigger, Run } from '../../history/types.js';
-import { type AgentEvent, emit, type CallOptions, safeSegment, keepFullOutput, keepWritten, ADOPT_TWO_AGAINST_ONE, TWO_AGAINST_ONE_ANSWER, ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions, budgetStop } from '../run/index.js';
+import { type AgentEvent, emit, type CallOptions, safeSegment, keepFullOutput, keepWritten, ERROR_MAX_CHARS, newAttempt, type StepsOptions, type TurnOptions } from '../run/index.js';
 import { askForProgram, samplingAfter, systemPrompt, codeStreamer } from '../replies/index.js';
 import { buildMessages } from './conversation.js';
-import { availableLibraries, librariesSentence, sameFailuresBefore } from '../failures/index.js';
-import { cleanName } from '../../text/file-names.js';
-import { brokenCheck, deriveChecks, reviewResult, requestSoFar, judgeAttempt, keptAttempt, sameCodeAs, stopReason, type Verdict, checksFromReply, trailingChecks, adoptionFeedback, settleByAgreement, checksRequest, readCheckReport, answerPending, adoptLeader, adoptedNote, lastResortAttempt, lastResortReason } from '../verification/index.js';
+import { librariesSentence } from '../failures/index.js';
+import { brokenCheck, deriveChecks, reviewResult, requestSoFar, judgeAttempt, keptAttempt, type Verdict, checksFromReply, trailingChecks, checksRequest, readCheckReport, lastResortAttempt, lastResortReason } from '../verification/index.js';
 import { previewTables } from '../../data/table-preview.js';
 import { boundLine } from '../../text/cut.js';
 import { profileRunInputs } from '../reading/index.js';
@@ -18,8 +18,6 @@ import { unmetRequirements } from '../requirements/index.js';
 import { forPurpose } from '../../log/scope.js';
 import { BudgetRefusedError } from '../../usage/reservations.js';
 import { withTeamModule } from '../../memory/helpers.js';
-
-export { ERROR_MAX_CHARS, REPEAT_TEMPERATURE, newAttempt, type StepsOptions, type TurnOptions } from '../run/index.js';
 
 /** The steps of runs (see the module doc). */
 export class RunSteps {
@@ -30,90 +28,13 @@ export class RunSteps {
   }
 
   /** The system prompt of a program's LLM call, naming the packages the sandbox's probe found. */
-  private async systemPrompt(run: Run, signal?: AbortSignal): Promise<string> {
+  async systemPrompt(run: Run, signal?: AbortSignal): Promise<string> {
     const tools = (await this.options.tools?.describe(run.conversationId, signal)) ?? '';
     return systemPrompt(librariesSentence(await this.options.environment()), tools);
   }
 
   private get usesReview(): boolean {
     return this.options.verify === 'review' || this.options.verify === 'both';
-  }
-
-  /**
-   * Executes the latest attempt and makes new ones while a new attempt can change the outcome:
-   * a program that repeats an earlier one is not executed again (the model is told, and the next
-   * call samples at {@link REPEAT_TEMPERATURE}; a second repeat in a row ends the run), a failure
-   * that repeats an earlier one is told as such and the next call samples at that temperature too
-   * (the third time, the run ends: `repeated-failure.ts`), and a failure no code can fix ends the
-   * run at once with what to do.
-   */
-  async executeAndFix(run: Run, options: TurnOptions): Promise<void> {
-    const maxRetries = options.maxRetries ?? this.options.maxRetries;
-    let answerShown = false; // the call's first answer is said to be unconfirmed until its verdict
-    for (let retry = 1; ; retry++) {
-      const attempt = run.attempts.at(-1)!;
-      const repeatOf = attempt.code ? sameCodeAs(run, attempt) : undefined;
-      if (repeatOf !== undefined) {
-        attempt.repeatOf = repeatOf;
-        await this.save(run);
-        emit(options, { type: 'repeated', runId: run.id, attempt: attempt.index, repeatOf });
-      } else {
-        if (run.checks === undefined && attempt.code) await this.deriveChecks(run, options);
-        await this.executeLatest(run, options);
-        await this.repairChecks(run, attempt, options);
-        if (!answerShown && answerPending(run, attempt, judgeAttempt(attempt, run), this.options.verify)) {
-          answerShown = true;
-          emit(options, { type: 'answer', runId: run.id, attempt: attempt.index });
-        }
-      }
-      const reviewed = await this.review(run, attempt, judgeAttempt(attempt, run), options);
-      const noTime = budgetStop(options.budget, retry, 'a cross-check');
-      const system = await this.systemPrompt(run, options.signal);
-      const requirements = (code: string, stdout: string) => this.unmetRequirements(run, code, stdout, options.signal);
-      const { verdict, final, adopt } = await forPurpose('agreement', () => settleByAgreement({ ...this.options, system, noTime, workspace: options.workspace?.manifest, requirements }, run, attempt, reviewed, options));
-      if (verdict.kind === 'confirmed') {
-        await this.finish(run, 'success', undefined, options);
-        return;
-      }
-      // two against one: one more attempt, told the independent programs' answer (its candidates stay until it is confirmed)
-      if (adopt !== undefined && (this.options.adoptTwoAgainstOne ?? ADOPT_TWO_AGAINST_ONE) && retry <= maxRetries && budgetStop(options.budget, retry, 'another attempt') === undefined) {
-        run.agreement!.adopt = { attempt: run.attempts.length + 1, output: adopt };
-        const next = run.attempts.length + 1;
-        emit(options, { type: 'improving', runId: run.id, retry, maxRetries, attempt: next, lastAttempt: Math.max(next, options.lastAttempt ?? next), reason: verdict.reason });
-        await this.makeAttempt(run, 'review', adoptionFeedback(adopt), options);
-        continue;
-      }
-      // two against one: the independent programs' answer is the run's answer, unconfirmed, without another attempt
-      if (adopt !== undefined && (this.options.twoAgainstOneAnswer ?? TWO_AGAINST_ONE_ANSWER)) {
-        const leader = adoptLeader(run);
-        if (leader) {
-          await this.finish(run, 'unverified', `${verdict.reason}; ${adoptedNote(leader, run)}`, options);
-          return;
-        }
-      }
-      if (final) {
-        await this.finishUnconfirmed(run, verdict.reason, verdict.reason, options);
-        return;
-      }
-      const inputNames = (options.inputFiles ?? []).map((f) => cleanName(f.name)).filter((n): n is string => n !== null);
-      const noFix = stopReason(run, attempt, verdict, inputNames, availableLibraries(await this.options.environment()));
-      const timeUp = noFix === undefined && retry <= maxRetries ? budgetStop(options.budget, retry, 'another attempt') : undefined;
-      const stop = noFix ?? timeUp;
-      // a spent budget (limits.budgets) stops the run once its current attempt is done
-      const spent = stop === undefined ? (options.budgetStop ?? (retry <= maxRetries ? this.options.usage?.stopReason() : undefined)) : undefined;
-      if (stop !== undefined || retry > maxRetries || spent !== undefined) {
-        await this.finishUnconfirmed(run, verdict.reason, stop ?? spent, options, { timeUp: timeUp !== undefined });
-        return;
-      }
-      const next = run.attempts.length + 1;
-      emit(options, { type: 'improving', runId: run.id, retry, maxRetries, attempt: next, lastAttempt: Math.max(next, options.lastAttempt ?? next), reason: verdict.reason });
-      const fromReview = verdict.kind === 'ran' && verdict.defect !== undefined;
-      // a program or a failure seen before: the next attempt leaves the greedy path
-      const again = repeatOf !== undefined || sameFailuresBefore(run, attempt).length > 0;
-      await this.makeAttempt(run, fromReview ? 'review' : 'error', fromReview ? verdict.defect : undefined, options, {
-        temperature: again ? REPEAT_TEMPERATURE : undefined,
-      });
-    }
   }
 
   /**
@@ -146,7 +67,7 @@ export class RunSteps {
   }
 
   /** With review on, asks the LLM to review a confirmed attempt; a defect makes the verdict `ran`. */
-  private async review(run: Run, attempt: Attempt, verdict: Verdict, options: CallOptions): Promise<Verdict> {
+  async review(run: Run, attempt: Attempt, verdict: Verdict, options: CallOptions): Promise<Verdict> {
     if (verdict.kind !== 'confirmed' || !this.usesReview || !attempt.result) return verdict;
     const review = await forPurpose('review', () => reviewResult(this.options.llm, requestSoFar(run), attempt.code, attempt.result!, options.signal));
     attempt.review = review;
@@ -161,7 +82,7 @@ export class RunSteps {
    * executes the same attempt again with the new ones; broken twice, the run keeps no checks
    * (judged by exit code) and says so.
    */
-  private async repairChecks(run: Run, attempt: Attempt, options: CallOptions): Promise<void> {
+  async repairChecks(run: Run, attempt: Attempt, options: CallOptions): Promise<void> {
     const report = attempt.result?.checks;
     if (!run.checks || !report) return;
     const broken = brokenCheck(report, requestSoFar(run));

@@ -6,9 +6,9 @@
 import type { HistoryStore, Run } from '../../history/types.js';
 import type { WorkspaceLimits } from '../../history/workspace.js';
 import { thisProcess } from '../../history/process-identity.js';
-import { type CallOptions, type AgentEvent, publicReason, emit, takeTurn, openWorkspace } from '../run/index.js';
+import { type CallOptions, type AgentEvent, type TurnOptions, publicReason, emit, takeTurn, openWorkspace } from '../run/index.js';
 import { startDeadline } from './deadline.js';
-import { type RunSteps, type TurnOptions } from './steps.js';
+import type { RunSteps } from './steps.js';
 import type { WorkspaceCache } from '../../history/workspace-cache.js';
 import { accountOf, currentScope, emptyRunUsage, inRun, type RunScope } from '../../log/scope.js';
 import type { UsageRecorder } from '../../usage/recorder.js';

@@ -16,6 +16,6 @@ export { readCheckReport } from './guess-step.js';
 export { lastResortAttempt, lastResortReason } from './last-resort.js';
 export { checksFromReply, trailingChecks } from './reply-checks.js';
 export { REVIEW_PROMPT, reviewResult } from './review.js';
-export { adoptLeader, adoptedNote } from './two-against-one.js';
+export { adoptLeader, adoptedNote, leadingCandidate } from './two-against-one.js';
 export { answeredNothing, answeredOnlyMissing, judgeAttempt, keptAttempt, requestSoFar, sameCodeAs, stopReason } from './verdict.js';
 export type { Verdict } from './verdict.js';

@@ -16,19 +16,20 @@ export function adoptedNote(leader: Candidate, run: Pick<Run, 'candidates'>): st
   return `two against one: their answer is the run's answer, unconfirmed${own ? ` (the attempt's is candidate ${own.n})` : ''}`;
 }
 
+/** The leading candidate of a run whose two independent programs agree against its attempt, if it has one. */
+export function leadingCandidate(run: Pick<Run, 'candidates'>): Candidate | undefined {
+  return run.candidates?.find((c) => c.leads && c.from === 'independent');
+}
+
 /**
- * Makes the leading candidate (two independent programs against the attempt) the run's answer:
- * appends an attempt that copies its code, output and files (`adoptedFrom`). Returns it, or
- * undefined when the run has no leading candidate.
+ * Makes `leader` ({@link leadingCandidate}: two independent programs against the attempt) the run's
+ * answer: appends an attempt that copies its code, output and files (`adoptedFrom`).
  */
-export function adoptLeader(run: Run): Candidate | undefined {
-  const leader = run.candidates?.find((c) => c.leads && c.from === 'independent');
-  if (!leader) return undefined;
+export function adoptLeader(run: Run, leader: Candidate): void {
   const last = run.attempts.at(-1);
   run.attempts.push({
     ...newAttempt(run, 'rerun', leader.code, undefined, last?.workspace),
     adoptedFrom: leader.n,
     result: { success: true, stdout: leader.output, stderr: '', exitCode: 0, signal: null, timedOut: false, limitHit: null, durationMs: 0, artifacts: leader.artifacts },
   });
-  return leader;
 }
