@@ -2,7 +2,7 @@
  * The orchestrator: generate → derive checks → execute → verify → on failure (or an unconfirmed
  * result) improve and execute again, while another attempt can help, up to `maxRetries`. It knows
  * no platform and no vendor; it emits events and keeps every run in the history store. The steps
- * themselves are in `steps.ts`, a turn (lease, workspace, deadline) in `turn.ts`; this file holds
+ * themselves are in `steps.ts`, the fix loop in `fix-loop.ts`, a turn (lease, workspace, deadline) in `turn.ts`; this file holds
  * the entry points.
  */
 import type { Executor, InputFile } from '../../sandbox/types.js';
@@ -63,9 +63,9 @@ export interface AgentOptions {
   log?: (message: string) => void;
   /** How results are verified beyond the exit code. Default `checks`. */
   verify?: VerifyMode;
-  /** Two against one: adopt the independent programs' agreed answer with one more attempt (step-options.ts). */
+  /** Two against one: adopt the independent programs' agreed answer with one more attempt (`../run/step-options.ts`). */
   adoptTwoAgainstOne?: boolean;
-  /** Two against one: their answer is the run's answer, unconfirmed, with no other attempt (step-options.ts; default on). */
+  /** Two against one: their answer is the run's answer, unconfirmed, with no other attempt (`../run/step-options.ts`; default on). */
   twoAgainstOneAnswer?: boolean;
   /** The longest a call (run, improve, execute) may take, in ms; 0: no deadline. Default {@link DEFAULT_RUN_TIMEOUT_MS}. */
   runTimeoutMs?: number;
@@ -309,7 +309,7 @@ export class Agent {
     return { store: this.options.store, memory: this.memory, turnWaitMs: this.turnWaitMs, log: this.options.log };
   }
 
-  /** Gives a new run its channel's memory (see `memory-step.ts`) and stores what it was given. */
+  /** Gives a new run its channel's memory (see `../memory-use/memory-step.ts`) and stores what it was given. */
   private async recall(run: Run, options: CallOptions): Promise<void> {
     const log = this.options.log ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
     if (await recallMemory(this.memory, run, options, log)) await this.steps.save(run);

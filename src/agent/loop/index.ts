@@ -1,6 +1,6 @@
 /**
  * The loop, the agent's entry (`Agent`, `agent.ts`): a turn (lease, workspace, deadline:
- * `turn.ts`, `deadline.ts`), the steps of a run and the fix loop (`steps.ts`), the conversation
+ * `turn.ts`, `deadline.ts`), the steps of a run (`steps.ts`) and the fix loop (`fix-loop.ts`), the conversation
  * told to the model after each attempt (`conversation.ts`), team programs' runs, settling and
  * approving, and the metrics read from a turn's events. Imports every other room.
  */

@@ -44,7 +44,7 @@ export class RunSteps {
    * @param reason why the last attempt was not confirmed
    * @param stop why the run stops before its retries are spent, if it does (then it is the run's error)
    * @param how `timeUp`: the run's time is up (its budget or deadline): with no attempt that ran,
-   *   one that printed a plausible answer before it failed is shown, unconfirmed (`last-resort.ts`)
+   *   one that printed a plausible answer before it failed is shown, unconfirmed (`../verification/last-resort.ts`)
    */
   async finishUnconfirmed(run: Run, reason: string, stop: string | undefined, options: CallOptions, how: { timeUp?: boolean } = {}): Promise<void> {
     const kept = keptAttempt(run);
@@ -217,7 +217,7 @@ export class RunSteps {
   }
 
   /**
-   * With checks on, what the request states that a program did not follow (`methods/requirements.ts`):
+   * With checks on, what the request states that a program did not follow (`../requirements/methods/requirements.ts`):
    * its stated methods, read from its calls, and the answer's form. Empty with checks off.
    */
   async unmetRequirements(run: Run, code: string, stdout: string, signal?: AbortSignal): Promise<string[]> {

@@ -5,7 +5,7 @@
  * the sandbox (it imports, runs and returns one value per row or a number), and shown in the
  * thread (`definition_helper`). The run's programs then find it importable (`from team import
  * revenue`: `team.py` is placed in every work dir of the run, `helpers.ts` `withTeamModule`) and
- * the glossary tells them so. A 👍 of the run keeps it with the definition (`settle.ts`), so later
+ * the glossary tells them so. A 👍 of the run keeps it with the definition (`../loop/settle.ts`), so later
  * runs get it without writing it again; the helpers memory keeps are shown as used.
  *
  * Written at first use, not at `/remember`: a helper must be written against real columns and

@@ -71,7 +71,7 @@ export function firstMessage(run: Pick<Run, 'requirement' | 'inputProfile' | 'me
 
 /**
  * How every program call of a run starts its first user message (an attempt's and an independent
- * program's alike): the requirement, the methods it states as requirements (`methods/stated.ts`), the workspace listing, the profile, the channel's definitions. The same text, so a local
+ * program's alike): the requirement, the methods it states as requirements (`../requirements/methods/stated.ts`), the workspace listing, the profile, the channel's definitions. The same text, so a local
  * model finds it evaluated already (a call shares its longest prefix with the one before it).
  */
 export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile' | 'memory'>, options: PromptOptions = {}): string {
@@ -83,7 +83,7 @@ export function sharedOpening(run: Pick<Run, 'requirement' | 'inputProfile' | 'm
 
 /**
  * Instructions given to the model before the requirement.
- * @param libraries the sentence saying which packages are installed (environment-text.ts), probed in the sandbox
+ * @param libraries the sentence saying which packages are installed (`../failures/environment-text.ts`), probed in the sandbox
  * @param tools what the conversation's tools offer (src/tools, `Toolbox.describe`); '' when none
  */
 export function systemPrompt(libraries: string = librariesSentence(undefined), tools = ''): string {

@@ -2,7 +2,7 @@
  * Asks the LLM for a program and takes a reply as a program only when it is whole:
  * - a reply cut at the token limit (`stopReason: 'length'`) is asked for once more with twice the
  *   room; a stream that ended early (`unfinished`) once more as it was. Still cut, it is reported
- *   as cut off (fault `length` when the limit cut it twice: the run ends, see `repeated-failure.ts`)
+ *   as cut off (fault `length` when the limit cut it twice: the run ends, see `../failures/repeated-failure.ts`)
  *   and never run: the part of a program that fits proves nothing;
  * - a reply that degenerates while it streams (see `runaway.ts`) is stopped at once and reported,
  *   and the next attempt of the run samples differently (see {@link samplingAfter});

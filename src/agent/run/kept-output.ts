@@ -14,7 +14,7 @@ export const HISTORY_STREAM_CHARS = 16_000;
 
 /**
  * File names of the full text inside an attempt's artifact folder. Artifact names never start with
- * a dot (names.ts), so these cannot collide with a file the program wrote.
+ * a dot (`src/text/file-names.ts`), so these cannot collide with a file the program wrote.
  */
 export const FULL_OUTPUT_FILES = { stdout: '.stdout.txt', stderr: '.stderr.txt' } as const;
 

@@ -1,6 +1,6 @@
 /**
  * What the steps of a run work with: the agent's parts and settings, a call's options as its turn
- * completes them, and the shape of a new attempt (see `steps.ts`).
+ * completes them, and the shape of a new attempt (see `../loop/steps.ts`, `../loop/fix-loop.ts`).
  */
 import type { Executor } from '../../sandbox/types.js';
 import type { LlmProvider } from '../../llm/types.js';
@@ -29,7 +29,7 @@ export interface TurnOptions extends CallOptions {
   budgetStop?: string;
   /**
    * What the independent programs of this turn printed when they cross-checked an answer whose only
-   * disagreement was a guessed constant (`data-steps.ts`): a later attempt that prints the same is
+   * disagreement was a guessed constant (`../verification/by-agreement.ts`): a later attempt that prints the same is
    * confirmed without a new program.
    */
   independentAnswers?: string[];
@@ -63,9 +63,9 @@ export interface StepsOptions {
   workspaceCache?: WorkspaceCache;
   /** Charges usage and says when a budget stops a run (src/usage). Default: none. */
   usage?: UsageRecorder;
-  /** Two against one: adopt the independent programs' answer through one more attempt (see `data-steps.ts`). Default {@link ADOPT_TWO_AGAINST_ONE}. */
+  /** Two against one: adopt the independent programs' answer through one more attempt (see `../loop/fix-loop.ts`). Default {@link ADOPT_TWO_AGAINST_ONE}. */
   adoptTwoAgainstOne?: boolean;
-  /** Two against one: their answer is the run's answer, without another attempt (`two-against-one.ts`). Default {@link TWO_AGAINST_ONE_ANSWER}. */
+  /** Two against one: their answer is the run's answer, without another attempt (`../verification/two-against-one.ts`). Default {@link TWO_AGAINST_ONE_ANSWER}. */
   twoAgainstOneAnswer?: boolean;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A run keeps its time budget (`agent.run_timeout_s`): the deadline stops whatever runs when it
- * passes (`deadline.ts`), and before that, work that cannot finish in what is left is not started:
+ * passes (`../loop/deadline.ts`), and before that, work that cannot finish in what is left is not started:
  * another attempt, or an independent program to cross-check an answer, once the time left is less
  * than what an attempt has taken in this call so far. The run then ends with its best answer and
  * the reason.

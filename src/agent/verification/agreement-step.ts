@@ -20,7 +20,7 @@ import { summarizeFailure } from '../failures/index.js';
 import { boundLine } from '../../text/cut.js';
 import { AGREEMENT_TEMPERATURE, FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION, MAX_INDEPENDENT, answerAgrees, type RunAgreement } from './agreement.js';
 
-/** What the request states that a program did not follow (its code and output), one message each: `methods/requirements.ts`. */
+/** What the request states that a program did not follow (its code and output), one message each: `../requirements/methods/requirements.ts`. */
 export type UnmetRequirements = (code: string, stdout: string) => Promise<string[]>;
 
 /** Longest output kept per program in the agreement record and shown in its event, in characters. */

@@ -1,7 +1,7 @@
 /**
  * The candidates of a run that ends unconfirmed (DESIGN "Words": candidate): the attempt's answer
  * and the independent programs', grouped by {@link agreeEitherWay} (programs that printed the same
- * answer are one candidate), each with how its program read the request (`readings.ts`). When
+ * answer are one candidate), each with how its program read the request (`../reading/readings.ts`). When
  * the independent programs agree with each other and not with the attempt (two against one), their
  * answer leads. Fewer than two distinct answers: no candidates.
  */

@@ -2,7 +2,7 @@
  * The guess step of a run: which of its checks compare with a constant the request does not state
  * (`guesses.ts`), and whether an attempt's only disagreement is such a guess. A guess that fails is
  * one opinion against another (the check writer's, worked out in its head, against the program's):
- * an independent program decides between them (`data-steps.ts`), and two attempts that print the
+ * an independent program decides between them (`by-agreement.ts`), and two attempts that print the
  * same answer need no third (`verdict.ts`). A check set aside is named in the thread with the reason.
  */
 import type { Attempt, Run } from '../../history/types.js';

@@ -21,7 +21,7 @@ export type Verdict =
 /**
  * Judges an executed attempt against the run's checks (without any — verify off, or nothing
  * checkable — exit 0 is confirmed). An attempt that ran but showed no answer ({@link answeredNothing})
- * or did not write a file the request asks for (`requested-files.ts`) is never confirmed. A repeated
+ * or did not write a file the request asks for (`../requirements/requested-files.ts`) is never confirmed. A repeated
  * program is judged as a failure that carries the verdict of the attempt it repeats.
  */
 export function judgeAttempt(attempt: Attempt, run: Pick<Run, 'attempts' | 'checks' | 'inputProfile' | 'requirement'>): Verdict {
@@ -156,9 +156,9 @@ export function requestSoFar(run: Pick<Run, 'requirement' | 'attempts'>): string
 
 /**
  * Why no further attempt can help, if so: the model repeated an earlier program twice in a row,
- * a failure came back too often or the reply could not be finished (`repeated-failure.ts`), two
+ * a failure came back too often or the reply could not be finished (`../failures/repeated-failure.ts`), two
  * attempts printed the same answer and failed the same checks (`same-answer.ts`), or the
- * failure is one no code can fix (see `unfixable.ts`).
+ * failure is one no code can fix (see `../failures/unfixable.ts`).
  * @param inputNames cleaned names of the files the program was given
  * @param libraries what the sandbox offers, in words (told with a missing module)
  */

@@ -1,7 +1,7 @@
 /**
  * The methods a request states (the table: `table.ts`), what every program of the run is told of
  * them, and whether a program follows them. A stated method is a requirement: it is added to every
- * program's prompt (attempts and independent programs, `prompts.ts`), and a program that does not
+ * program's prompt (attempts and independent programs, `../../replies/prompts.ts`), and a program that does not
  * follow it fails a check whose message names the convention and the call.
  */
 import type { ProgramCalls } from './calls.js';
