@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { firstMessage, sharedOpening, systemPrompt } from '../../src/agent/replies/index.js';
-import { buildMessages, newAttempt } from '../../src/agent/loop/index.js';
+import { buildMessages } from '../../src/agent/loop/index.js';
+import { newAttempt } from '../../src/agent/run/index.js';
 import { independentMessages } from '../../src/agent/verification/agreement-step.js';
 import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/agreement.js';
 import type { Run } from '../../src/history/types.js';
