@@ -23,7 +23,18 @@ import type { Candidate } from '../../history/candidates.js';
 import { emit, ADOPT_TWO_AGAINST_ONE, TWO_AGAINST_ONE_ANSWER, REPEAT_TEMPERATURE, budgetStop, type StepsOptions, type TurnOptions } from '../run/index.js';
 import { availableLibraries, sameFailuresBefore } from '../failures/index.js';
 import { cleanName } from '../../text/file-names.js';
-import { judgeAttempt, sameCodeAs, stopReason, adoptionFeedback, settleByAgreement, answerPending, adoptLeader, adoptedNote, leadingCandidate, type Verdict } from '../verification/index.js';
+import {
+  judgeAttempt,
+  sameCodeAs,
+  stopReason,
+  adoptionFeedback,
+  settleByAgreement,
+  answerPending,
+  adoptLeader,
+  adoptedNote,
+  leadingCandidate,
+  type Verdict,
+} from '../verification/index.js';
 import { forPurpose } from '../../log/scope.js';
 import type { RunSteps } from './steps.js';
 

@@ -6,11 +6,36 @@
  */
 import { join } from 'node:path';
 import type { Attempt, AttemptTrigger, Run } from '../../history/types.js';
-import { type AgentEvent, emit, type CallOptions, safeSegment, keepFullOutput, keepWritten, ERROR_MAX_CHARS, newAttempt, type StepsOptions, type TurnOptions } from '../run/index.js';
+import {
+  type AgentEvent,
+  emit,
+  type CallOptions,
+  safeSegment,
+  keepFullOutput,
+  keepWritten,
+  ERROR_MAX_CHARS,
+  newAttempt,
+  type StepsOptions,
+  type TurnOptions,
+} from '../run/index.js';
 import { askForProgram, samplingAfter, systemPrompt, codeStreamer } from '../replies/index.js';
 import { buildMessages } from './conversation.js';
 import { librariesSentence } from '../failures/index.js';
-import { brokenCheck, deriveChecks, reviewResult, requestSoFar, judgeAttempt, keptAttempt, type Verdict, checksFromReply, trailingChecks, checksRequest, readCheckReport, lastResortAttempt, lastResortReason } from '../verification/index.js';
+import {
+  brokenCheck,
+  deriveChecks,
+  reviewResult,
+  requestSoFar,
+  judgeAttempt,
+  keptAttempt,
+  type Verdict,
+  checksFromReply,
+  trailingChecks,
+  checksRequest,
+  readCheckReport,
+  lastResortAttempt,
+  lastResortReason,
+} from '../verification/index.js';
 import { previewTables } from '../../data/table-preview.js';
 import { boundLine } from '../../text/cut.js';
 import { profileRunInputs } from '../reading/index.js';
