@@ -6,6 +6,11 @@
  *
  * The layers, lowest first (LAYERS below): a folder of src/ imports only itself and the folders
  * before it. Every folder of src/ is named there (test/architecture/nevers.test.ts checks it).
+ *
+ * The agent's rooms, lowest first (AGENT_ROOMS below): each is a folder of src/agent with one entry,
+ * its index.ts. Any other module (another room, another layer, an adapter, the bench) imports a room
+ * only through that entry, and a room imports only the rooms before it. Every folder of src/agent
+ * is named there, and no module lies outside a room (the test checks both).
  */
 const LAYERS = [
   'text', // words and bytes: cutting, escaping, reading values out of printed text
@@ -27,6 +32,29 @@ const LAYERS = [
   'queue', // BullMQ on Redis: the chat queue's workers and the schedulers
   'app', // the wiring
 ];
+
+const AGENT_ROOMS = [
+  'run', // the run's shared parts: events, call and turn options, ids, turn lease, time budget, turn workspace, kept output
+  'failures', // what went wrong in an execution, in words; failures no code can fix; repeated failures
+  'requirements', // what the request states: its methods, the answer's form, the files it asks for
+  'reading', // reading the data: the profile step, the workspace between turns, how each program read the data
+  'replies', // asking the LLM for a program: the prompt's opening, a whole reply, the code extracted
+  'verification', // checks, review, agreement, the verdict, candidates, two against one, first answer, last resort
+  'memory-use', // the channel's memory given to a run, the definitions' helpers
+  'loop', // the Agent: turns, the run's steps, the fix loop, the conversation, team programs' runs, settling
+];
+
+/** The rule that keeps room `room` of src/agent from importing any room after it in AGENT_ROOMS. */
+function roomUpwardRule(room, i) {
+  const above = AGENT_ROOMS.slice(i + 1);
+  return {
+    name: 'agent-room-no-upward-import',
+    severity: 'error',
+    comment: `src/agent/${room} imports only itself and the rooms before it (${AGENT_ROOMS.slice(0, i).join(', ') || 'none'}).`,
+    from: { path: `^src/agent/${room}/` },
+    to: { path: above.length ? `^src/agent/(${above.join('|')})/` : '^$' },
+  };
+}
 
 /** The rule that keeps `folder` from importing any folder after it in LAYERS. */
 function upwardRule(folder, i) {
@@ -95,6 +123,21 @@ module.exports = {
       to: { path: '^(src/(chat|queue)|adapters)/' },
     },
     ...LAYERS.map(upwardRule),
+    {
+      name: 'agent-room-only-through-its-entry',
+      severity: 'error',
+      comment: 'A room of src/agent imports another room only through its entry (index.ts).',
+      from: { path: '^src/agent/([^/]+)/' },
+      to: { path: '^src/agent/[^/]+/', pathNot: ['^src/agent/$1/', '^src/agent/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'agent-only-through-room-entries',
+      severity: 'error',
+      comment: 'Code outside src/agent (other layers, adapters, the bench) imports the agent only through its rooms\' entries (index.ts).',
+      from: { path: '^(src|adapters|bench)/', pathNot: '^src/agent/' },
+      to: { path: '^src/agent/', pathNot: '^src/agent/[^/]+/index\\.ts$' },
+    },
+    ...AGENT_ROOMS.map(roomUpwardRule),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from '../src/agent/agent.js';
+import { Agent } from '../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../src/history/keyv-store.js';
 import type { CompletionTiming } from '../src/llm/local.js';
 import { parseEvalArgs, type EvalArgs } from './agent-eval/args.js';

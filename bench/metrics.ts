@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../src/config/load.js';
 import { createApp, type App } from '../src/app/app.js';
 import { Metrics } from '../src/metrics/metrics.js';
-import { TurnObserver } from '../src/agent/run-observer.js';
+import { TurnObserver } from '../src/agent/loop/index.js';
 import { inAccount } from '../src/log/scope.js';
 import { startFakeOpenAi } from '../test/fakes/openai-server.js';
 import { median } from './shared/stats.js';

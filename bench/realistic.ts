@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, type AgentOptions } from '../src/agent/agent.js';
+import { Agent, type AgentOptions } from '../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../src/history/keyv-store.js';
 import type { CompletionTiming } from '../src/llm/local.js';
 import type { Executor } from '../src/sandbox/types.js';

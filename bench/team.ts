@@ -19,8 +19,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from '../src/agent/agent.js';
-import type { AgentEvent, MemoryUsedEvent } from '../src/agent/events.js';
+import { Agent } from '../src/agent/loop/index.js';
+import type { AgentEvent, MemoryUsedEvent } from '../src/agent/run/index.js';
 import { KeyvHistoryStore } from '../src/history/keyv-store.js';
 import { COMMON_OPTIONS, commonArgs, parseOptions, wholeNumber } from './shared/args.js';
 import { UsageError } from './shared/errors.js';

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../../src/config/schema.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
-import { InputError } from '../../src/agent/agent.js';
+import { InputError } from '../../src/agent/loop/index.js';
 import { ChannelMemory, MemoryEntryError, MemoryFullError } from '../../src/memory/channel-memory.js';
 import { entryLine } from '../../src/memory/commands.js';
 import { memoryOptions } from '../../src/memory/config.js';

@@ -2,13 +2,13 @@
  * Renders agent events as the terminal's progress lines, e.g. `[Agent] Generating code…`,
  * `[Agent] Execution failed: NameError…`, `[Agent] --- Improvement attempt 1/3 ---` (README).
  */
-import type { AgentEvent, AgreementEvent } from '../../src/agent/events.js';
+import type { AgentEvent, AgreementEvent } from '../../src/agent/run/index.js';
 import { agreementNotice, NO_CHECKS_TEXT, tablePreviewNotices } from '../../src/chat/verification.js';
-import { summarizeFailure } from '../../src/agent/failure.js';
+import { summarizeFailure } from '../../src/agent/failures/index.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { terminalText } from './bounded-output.js';
 import { boundLine } from '../../src/text/cut.js';
-import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/checks.js';
+import { checkLines, checksPassedText, checksShortfall } from '../../src/agent/verification/index.js';
 import { madeAttempts } from '../../src/history/attempts.js';
 import { CANCELLED } from './outcome.js';
 import { queuedText, replacedText, workspaceEntryText } from '../../src/text/workspace-entry.js';

@@ -4,7 +4,7 @@
  * improves the run in the same process). Enter, or the end of input, leaves it unsettled.
  */
 import { createInterface } from 'node:readline';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/loop/index.js';
 import type { Run } from '../../src/history/types.js';
 import { createRenderer } from './render.js';
 import { describeError } from './errors.js';

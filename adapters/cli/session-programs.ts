@@ -5,7 +5,7 @@
  * `/save <file>` keeps its meaning (the code to a file).
  */
 import type { App } from '../../src/app/app.js';
-import type { CallOptions } from '../../src/agent/agent.js';
+import type { CallOptions } from '../../src/agent/loop/index.js';
 import type { Run } from '../../src/history/types.js';
 import { InputError } from '../../src/config/errors.js';
 import { parseProgramCommand } from '../../src/chat/program-commands.js';

@@ -11,7 +11,7 @@ import type { App } from '../../src/app/app.js';
 import type { Run } from '../../src/history/types.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import { InputError } from '../../src/config/errors.js';
-import type { CallOptions } from '../../src/agent/agent.js';
+import type { CallOptions } from '../../src/agent/loop/index.js';
 import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
 import { createRenderer, formatCode } from './render.js';
 import { workspaceEntryText } from '../../src/text/workspace-entry.js';

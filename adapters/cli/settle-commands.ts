@@ -3,7 +3,7 @@
  * question after a run that ended with candidates, and `code-agent run`'s on a terminal): the same
  * choices as the chat buttons (src/chat/settle-view.ts), made by the local user, no LLM call.
  */
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/loop/index.js';
 import type { Run } from '../../src/history/types.js';
 import type { Person } from '../../src/history/candidates.js';
 import { InputError } from '../../src/config/errors.js';

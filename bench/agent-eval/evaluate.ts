@@ -3,9 +3,9 @@
  * tests in the sandbox.
  */
 import { join } from 'node:path';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/loop/index.js';
 import type { Attempt, Run } from '../../src/history/types.js';
-import { judgeAttempt } from '../../src/agent/verdict.js';
+import { judgeAttempt } from '../../src/agent/verification/index.js';
 import type { Executor } from '../../src/sandbox/types.js';
 import { checkProgram, requirementOf, type ExampleStyle, type Problem } from './dataset.js';
 

@@ -1,7 +1,7 @@
 /** Prints the figures of an agent evaluation. */
 import type { CompletionTiming } from '../../src/llm/local.js';
 import type { Outcome, ProblemResult } from './evaluate.js';
-import type { VerifyMode } from '../../src/agent/agent.js';
+import type { VerifyMode } from '../../src/agent/loop/index.js';
 import { localProviderLines } from '../shared/report.js';
 import { median, pct, sum } from '../shared/stats.js';
 

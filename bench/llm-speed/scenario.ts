@@ -8,11 +8,10 @@ import type { Attempt, Run } from '../../src/history/types.js';
 import type { CompletionTiming } from '../../src/llm/local.js';
 import type { LlmProvider } from '../../src/llm/types.js';
 import type { ExecutionResult, Executor } from '../../src/sandbox/types.js';
-import { buildMessages } from '../../src/agent/prompts.js';
-import { deriveChecks } from '../../src/agent/checks.js';
-import { extractCode } from '../../src/agent/extract.js';
-import { newAttempt } from '../../src/agent/steps.js';
-import { requestSoFar } from '../../src/agent/verdict.js';
+import { buildMessages } from '../../src/agent/loop/index.js';
+import { newAttempt } from '../../src/agent/run/index.js';
+import { deriveChecks, requestSoFar } from '../../src/agent/verification/index.js';
+import { extractCode } from '../../src/agent/replies/index.js';
 import type { RealisticRequest } from '../realistic/types.js';
 
 /** What kind of call a timing belongs to. */

@@ -3,7 +3,7 @@
  * checker, never with the run's status: once per verify setting, at `max_retries N`, with the
  * `max_retries 0` outcome read off the first attempt (or run on its own with `separate`).
  */
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent, VerifyMode } from '../../src/agent/loop/index.js';
 import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
 import type { Attempt, Run } from '../../src/history/types.js';
 import type { Executor, InputFile } from '../../src/sandbox/types.js';
@@ -11,7 +11,6 @@ import type { CallRecord, CountingProvider } from '../shared/counting-provider.j
 import type { CheckInput, RealisticRequest, RequestKind } from './types.js';
 import { scoreAgreements, type RecordingExecutor, type ScoredAgreement } from './independents.js';
 
-import type { VerifyMode } from '../../src/agent/agent.js';
 export type { VerifyMode };
 
 /** One setting (a verify mode and a fix-loop budget) on one request. */

@@ -6,7 +6,7 @@
  */
 import { basename } from 'node:path';
 import type { ExecuteOptions, ExecutionResult, Executor } from '../../src/sandbox/types.js';
-import { agreeEitherWay, answerAgrees } from '../../src/agent/agreement.js';
+import { agreeEitherWay, answerAgrees } from '../../src/agent/verification/index.js';
 import type { Run } from '../../src/history/types.js';
 import type { RealisticRequest } from './types.js';
 

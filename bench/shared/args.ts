@@ -4,7 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './errors.js';
-import type { VerifyMode } from '../../src/agent/agent.js';
+import type { VerifyMode } from '../../src/agent/loop/index.js';
 
 /** The values of `--verify` (`agent.verify`). */
 export const VERIFY_MODES: readonly VerifyMode[] = ['off', 'checks', 'review', 'both'];

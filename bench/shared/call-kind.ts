@@ -5,9 +5,7 @@
  * check writer, `review` the reviewer.
  */
 import type { ChatMessage } from '../../src/llm/types.js';
-import { CHECKS_PROMPT } from '../../src/agent/checks.js';
-import { REVIEW_PROMPT } from '../../src/agent/review.js';
-import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+import { CHECKS_PROMPT, REVIEW_PROMPT, INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/index.js';
 
 /** The kinds of LLM call a run makes. */
 export type CallKind = 'code' | 'improve' | 'independent' | 'checks' | 'review';

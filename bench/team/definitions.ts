@@ -5,8 +5,8 @@
  * answers per case, whether the case's own definition was given to the run, and, with definition
  * helpers on (`memory.definition_helpers`), the helper each run wrote, checked and used.
  */
-import type { Agent } from '../../src/agent/agent.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { Agent } from '../../src/agent/loop/index.js';
+import type { AgentEvent } from '../../src/agent/run/index.js';
 import type { ChannelMemory } from '../../src/memory/channel-memory.js';
 import type { LlmProvider } from '../../src/llm/types.js';
 import { usesHelper } from '../../src/memory/helpers.js';

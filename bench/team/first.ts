@@ -7,7 +7,7 @@
  * answer left ⚠️ with candidates is confirmed with one click too (the teammate picks the candidate
  * that printed it). Reports the share of first requests that end right after at most one click.
  */
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/loop/index.js';
 import type { Run } from '../../src/history/types.js';
 import { median, pct } from '../shared/stats.js';
 import type { TeamCase } from './cases.js';

@@ -8,7 +8,7 @@
  * matched (right, wrong, none) and the time to the answer.
  */
 import { profileInputs } from '../../src/data/profile.js';
-import type { Agent } from '../../src/agent/agent.js';
+import type { Agent } from '../../src/agent/loop/index.js';
 import type { HistoryStore, Run } from '../../src/history/types.js';
 import type { LlmProvider } from '../../src/llm/types.js';
 import type { Executor } from '../../src/sandbox/types.js';

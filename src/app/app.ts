@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { safeSegment } from '../history/ids.js';
 import { memoryOptions } from '../memory/config.js';
 import type { Config } from '../config/schema.js';
-import { Agent } from '../agent/agent.js';
+import { Agent } from '../agent/loop/index.js';
 import { createLlmProvider } from '../llm/factory.js';
 import { executorFromConfig } from '../sandbox/from-config.js';
 import { KeyvHistoryStore } from '../history/keyv-store.js';

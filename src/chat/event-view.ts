@@ -4,7 +4,7 @@
  * the end). A platform only formats these views for its markup. A new kind of agent event fails
  * the type check here until it is given its case.
  */
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../agent/run/index.js';
 import type { AttemptTrigger, Run } from '../history/types.js';
 import type { ExecutionResult } from '../history/execution.js';
 import {

@@ -5,9 +5,9 @@
  */
 import { constants } from 'node:os';
 import type { ExecutionResult } from '../history/execution.js';
-import { summarizeFailure } from '../agent/failure.js';
+import { summarizeFailure } from '../agent/failures/index.js';
 import { cutChars } from '../text/cut.js';
-import { checksPassedText, checksShortfall } from '../agent/checks.js';
+import { checksPassedText, checksShortfall } from '../agent/verification/index.js';
 import type { RunStatus } from '../history/types.js';
 
 /** The mark of each run status, the same on every surface. `unverified`: it ran, but was not confirmed. */

@@ -5,9 +5,9 @@
  * as listener, and the turn always ends with a last message in the thread, then the platform's
  * outside view (a channel message, a header) updated. A platform provides the thread (port.ts).
  */
-import type { Agent } from '../agent/agent.js';
+import type { Agent } from '../agent/loop/index.js';
 import { InputError } from '../config/errors.js';
-import { newRunId } from '../agent/ids.js';
+import { newRunId } from '../agent/run/index.js';
 import type { HistoryStore, Run, RunChat } from '../history/types.js';
 import type { InputFile } from '../history/execution.js';
 import { callAgent } from './agent-call.js';

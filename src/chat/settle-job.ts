@@ -1,6 +1,6 @@
 /**
  * The job of a `settle` request (a candidate button, "Neither", 👍 or 👎), once for every platform
- * and both modes: the choice is taken on the run (src/agent/settle.ts: no LLM call), and the run's
+ * and both modes: the choice is taken on the run (src/agent/loop/settle.ts: no LLM call), and the run's
  * thread is told what it did — who confirmed which candidate, with that candidate's output and
  * files as the answer, then a new last message (👍/👎 now) — or, for "Neither" and 👎, asked
  * what is wrong (a reply improves the run, as any reply does). A choice that cannot be taken

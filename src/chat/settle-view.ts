@@ -10,7 +10,7 @@
 import type { Run } from '../history/types.js';
 import type { Candidate } from '../history/candidates.js';
 import { boundLine } from '../text/cut.js';
-import { personName, type SettleOutcome } from '../agent/settle.js';
+import { personName, type SettleOutcome } from '../agent/loop/index.js';
 import type { Notice } from './verification.js';
 import { NEW_PROGRAM_LABEL } from '../programs/text.js';
 

@@ -12,7 +12,7 @@
  * and a slow or failing post never blocks or breaks the agent.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../agent/run/index.js';
 import type { Run } from '../history/types.js';
 import type { WorkspaceManifest } from '../history/workspace.js';
 import { STREAM_EDIT_INTERVAL_MS, Throttle } from './stream-edits.js';

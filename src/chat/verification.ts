@@ -3,21 +3,10 @@
  * program), platform-neutral: a title in plain words and lines of untrusted text that each adapter
  * shows inside a code block with its own caps and escaping.
  */
-import type {
-  AgreementEvent,
-  ChecksEvent,
-  ProfiledEvent,
-  QueuedEvent,
-  RepeatedEvent,
-  ReviewedEvent,
-  ToolCallsEvent,
-  WorkspaceEvent,
-  WorkspaceRefusedEvent,
-  WorkspaceReplacedEvent,
-} from '../agent/events.js';
+import type { AgreementEvent, ChecksEvent, ProfiledEvent, QueuedEvent, RepeatedEvent, ReviewedEvent, ToolCallsEvent, WorkspaceEvent, WorkspaceRefusedEvent, WorkspaceReplacedEvent } from '../agent/run/index.js';
 import { queuedText, replacedText, workspaceEntryText } from '../text/workspace-entry.js';
 import { FEEDBACK_CALLS, toolCallLine } from '../tools/records.js';
-import { checkLines, checksPassedText } from '../agent/checks.js';
+import { checkLines, checksPassedText } from '../agent/verification/index.js';
 import type { CheckReport, ExecutionResult } from '../history/execution.js';
 import { previewLines } from '../data/table-preview.js';
 

@@ -9,7 +9,7 @@ import { workspaceEntryText } from '../text/workspace-entry.js';
 import { formatBytes } from '../text/bytes.js';
 import type { Notice } from './verification.js';
 
-/** A run's workspace, read and changed (the agent's: src/agent/agent.ts). */
+/** A run's workspace, read and changed (the agent's: src/agent/loop/agent.ts). */
 export interface WorkspaceAccess {
   /** @throws the store's errors */
   workspace(run: Run): Promise<WorkspaceManifest>;

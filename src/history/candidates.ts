@@ -2,7 +2,7 @@
  * What a run keeps of its candidates and of what people said of it (DESIGN "Words": candidate,
  * settle): the candidate answers of a run that ended unconfirmed, the person's choice among them,
  * and the 👍/👎 of people in the channel. Types only, low in the layers: the agent writes them
- * (`src/agent/candidates.ts`, `src/agent/settle.ts`), chat and the terminal show them.
+ * (`src/agent/verification/candidates.ts`, `src/agent/loop/settle.ts`), chat and the terminal show them.
  */
 import type { Artifact } from './execution.js';
 

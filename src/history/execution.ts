@@ -80,7 +80,7 @@ export interface CheckResult {
   /**
    * A failed `==` or `in` between values of different types (`'21'` and `21`): both sides as text
    * (a str as it is, else its repr) and which of them is a str, for the comparison by value
-   * (`value-compare.ts`). Set by the sandbox runner.
+   * (`src/agent/verification/value-compare.ts`). Set by the sandbox runner.
    */
   compared?: { op: '==' | 'in'; sides: [string, string]; text: [boolean, boolean] };
   /** Set when the agent counted a failed comparison as passed because both sides hold the same values. */

@@ -23,11 +23,11 @@ export interface RunChecks {
   dropped?: string[];
   /** Set when these checks were written again because the first ones were broken: what was wrong. */
   repairOf?: string;
-  /** True when they came in the code's reply (a ```checks block, see `reply-checks.ts`), not from a call of their own. */
+  /** True when they came in the code's reply (a ```checks block, see `src/agent/verification/reply-checks.ts`), not from a call of their own. */
   fromReply?: boolean;
   /**
    * The asserts that compare with a literal the request does not state (guesses, see
-   * `src/agent/guesses.ts`); absent until they were read, empty when none is a guess.
+   * `src/agent/verification/guesses.ts`); absent until they were read, empty when none is a guess.
    */
   guesses?: GuessedCheck[];
 }

@@ -61,7 +61,7 @@ export interface Attempt {
   setAside?: { checks: string[]; why: string };
   /**
    * What the request states that this attempt did not follow, one message each (a stated method the
-   * program's calls ignore, an answer not in the form asked: `src/agent/methods/requirements.ts`).
+   * program's calls ignore, an answer not in the form asked: `src/agent/requirements/methods/requirements.ts`).
    * Such an attempt is never confirmed. Absent when it followed every one (or nothing was judged).
    */
   unmet?: string[];

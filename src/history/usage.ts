@@ -50,7 +50,7 @@ export type BudgetName = 'channel_day' | 'user_day';
 
 /**
  * A reservation of an LLM call's most tokens against the daily budgets of its channel and user,
- * made before the call and settled to its real usage after it (see `usage-reserve.ts`).
+ * made before the call and settled to its real usage after it (see `src/usage/reservations.ts`).
  */
 export interface ReservationRequest {
   /** Unique among reservations (a random id). */

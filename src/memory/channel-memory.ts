@@ -32,7 +32,7 @@ export class MemoryUnavailableError extends Error {
 export interface ChannelMemoryOptions {
   limits?: MemoryLimits;
   budget?: RecallBudget;
-  /** Definitions as code (`memory.definition_helpers`, src/agent/helper-step.ts). Default false: definitions are given as sentences only. */
+  /** Definitions as code (`memory.definition_helpers`, src/agent/memory-use/helper-step.ts). Default false: definitions are given as sentences only. */
   definitionHelpers?: boolean;
 }
 

@@ -3,7 +3,7 @@
  * run writes a definition's helper (a small named function, `def revenue(df)`), how the helpers a
  * run has become one module `team.py` in its work dir, the program that checks a helper on the
  * run's files in the sandbox, and how its report reads. The step that uses them is
- * `src/agent/helper-step.ts`; keeping an approved helper with its definition is
+ * `src/agent/memory-use/helper-step.ts`; keeping an approved helper with its definition is
  * `ChannelMemory.keepHelper`.
  *
  * Why a helper at all: the small local model, given a definition as a sentence, often computes the

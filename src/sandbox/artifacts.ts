@@ -1,7 +1,7 @@
 /**
  * Artifacts: regular files the program created or changed in its work dir, copied to the host.
  * Symlinks are never followed (lstat, then open with O_NOFOLLOW and check the opened file),
- * so a link to a host file cannot leak its content; names are cleaned (`names.ts`); count and
+ * so a link to a host file cannot leak its content; names are cleaned (`src/text/file-names.ts`); count and
  * size are capped. Every file is returned: two whose names are the same once cleaned (or where one
  * would be a folder of another) get distinct names (`data-2.csv`) and say so (`renamedFrom`).
  */

@@ -1,5 +1,5 @@
 /**
- * The values of a printed answer, as agreement compares them (`agreement.ts`): numbers when the
+ * The values of a printed answer, as agreement compares them (`src/agent/verification/agreement.ts`): numbers when the
  * text holds any, else words; each with where it stands (its line, and what comes just before it
  * on that line), so that a value another answer lacks can be told apart from a label or a total.
  */

@@ -5,7 +5,7 @@
  * each LLM call of a run is reserved in the store before it is made (src/usage/reservations.ts),
  * so calls in progress never take a budget past its limit: a call that does not fit is not made
  * and its run stops with its best answer so far ({@link Budgets.callRefusalText}); a run whose
- * budget is spent after an attempt finishes that attempt and stops (src/agent/steps.ts asks
+ * budget is spent after an attempt finishes that attempt and stops (src/agent/loop/fix-loop.ts asks
  * {@link Budgets.stopText} between attempts). The terminal (`cli:`) has no budget.
  */
 import { utcDay, type BudgetName, type UsageLedger, type UsageTotals } from '../history/usage.js';

@@ -60,7 +60,7 @@ export function callTokensAtMost(messages: readonly ChatMessage[], maxTokens: nu
 /**
  * An LLM call was not made: its reservation does not fit in a daily budget. `message` says which
  * budget, what is left, and when it resets (for the run's thread); the run stops with its best
- * answer so far (src/agent/turn.ts).
+ * answer so far (src/agent/loop/turn.ts).
  */
 export class BudgetRefusedError extends Error {
   override name = 'BudgetRefusedError';

@@ -1,9 +1,9 @@
 /** What counts as the same answer between two programs, and which failures are about the data. */
 import { describe, expect, it } from 'vitest';
-import { agreeEitherWay, answerAgrees, asksForOrder, partialAnswer, sameAnswer } from '../../src/agent/agreement.js';
+import { agreeEitherWay, answerAgrees, asksForOrder, partialAnswer, sameAnswer } from '../../src/agent/verification/agreement.js';
 import { onlyMissingValues } from '../../src/text/answer-values.js';
 import { dataFeedback, failedOnData } from '../../src/data/feedback.js';
-import { checksBlock, trailingChecks } from '../../src/agent/reply-checks.js';
+import { checksBlock, trailingChecks } from '../../src/agent/verification/reply-checks.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 describe('sameAnswer', () => {

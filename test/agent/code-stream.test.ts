@@ -1,6 +1,6 @@
 /** Code shown while a reply streams in: partial extraction, the agent's `code_delta` events, the throttle. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { codeStreamer, partialCode, programClosed } from '../../src/agent/partial-code.js';
+import { codeStreamer, partialCode, programClosed } from '../../src/agent/replies/partial-code.js';
 import { codeTail, Throttle } from '../../src/chat/stream-edits.js';
 
 describe('partialCode', () => {

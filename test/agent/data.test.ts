@@ -5,19 +5,20 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
-import type { AgentEvent, AgreementEvent, ProfiledEvent } from '../../src/agent/events.js';
+import { Agent } from '../../src/agent/loop/index.js';
+import type { AgentEvent, AgreementEvent, ProfiledEvent } from '../../src/agent/run/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
-import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
-import { DATA_ANSWER_INSTRUCTION, NOTHING_PRINTED_FEEDBACK, ONLY_MISSING_FEEDBACK, PERIOD_INSTRUCTION } from '../../src/agent/prompts.js';
-import { PRINTED_NOTHING, PRINTED_NOTHING_AT_ALL, PRINTED_ONLY_MISSING } from '../../src/agent/verdict.js';
-import { NO_CHART_FEEDBACK } from '../../src/agent/requested-files.js';
-import { HISTORY_STREAM_CHARS } from '../../src/agent/kept-output.js';
+import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/agreement.js';
+import { DATA_ANSWER_INSTRUCTION, PERIOD_INSTRUCTION } from '../../src/agent/replies/prompts.js';
+import { NOTHING_PRINTED_FEEDBACK, ONLY_MISSING_FEEDBACK } from '../../src/agent/loop/conversation.js';
+import { PRINTED_NOTHING, PRINTED_NOTHING_AT_ALL, PRINTED_ONLY_MISSING } from '../../src/agent/verification/verdict.js';
+import { NO_CHART_FEEDBACK } from '../../src/agent/requirements/index.js';
+import { HISTORY_STREAM_CHARS } from '../../src/agent/run/kept-output.js';
 import { readFileSync } from 'node:fs';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { doctestAsserts } from '../../src/agent/doctest-checks.js';
-import { withoutCopiedFunctions, withRequestExamples } from '../../src/agent/checks.js';
+import { doctestAsserts } from '../../src/agent/verification/doctest-checks.js';
+import { withoutCopiedFunctions, withRequestExamples } from '../../src/agent/verification/checks.js';
 
 const STUB = `from typing import List
 

@@ -1,8 +1,7 @@
 /** What the LLM and users are told about the sandbox's packages, and missing modules in a library's own words. */
 import { describe, expect, it } from 'vitest';
-import { librariesSentence } from '../../src/agent/environment-text.js';
-import { systemPrompt, SYSTEM_PROMPT } from '../../src/agent/prompts.js';
-import { missingModule, unfixableFailure } from '../../src/agent/unfixable.js';
+import { librariesSentence, missingModule, unfixableFailure } from '../../src/agent/failures/index.js';
+import { systemPrompt, SYSTEM_PROMPT } from '../../src/agent/replies/index.js';
 import type { PythonEnvironment } from '../../src/sandbox/environment.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractCode, NO_CODE } from '../../src/agent/extract.js';
+import { extractCode, NO_CODE } from '../../src/agent/replies/extract.js';
 
 const F = '```';
 

@@ -3,8 +3,8 @@
  * parser on the host (nothing executed), and which of them the request states.
  */
 import { describe, expect, it } from 'vitest';
-import { assertLiterals } from '../../src/agent/check-literals.js';
-import { guessedChecks, onlyGuessesFailed, statedNumbers } from '../../src/agent/guesses.js';
+import { assertLiterals } from '../../src/agent/verification/check-literals.js';
+import { guessedChecks, onlyGuessesFailed, statedNumbers } from '../../src/agent/verification/guesses.js';
 
 async function guesses(checks: string, request: string) {
   const literals = await assertLiterals(checks);

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
-import { readCalls } from '../../src/agent/methods/calls.js';
-import { methodsSection, statedMethods, unmetMethods } from '../../src/agent/methods/stated.js';
-import { functionsWithDefaults } from '../../src/agent/methods/defaults.js';
+import { readCalls } from '../../src/agent/requirements/methods/calls.js';
+import { methodsSection, statedMethods, unmetMethods } from '../../src/agent/requirements/methods/stated.js';
+import { functionsWithDefaults } from '../../src/agent/requirements/methods/defaults.js';
 
 const executor = new BubblewrapExecutor({ limits: { wallTimeS: 10 } });
 

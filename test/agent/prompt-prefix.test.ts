@@ -4,10 +4,11 @@
  * workspace listing, profile), and only then says how it differs.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMessages, firstMessage, sharedOpening, systemPrompt } from '../../src/agent/prompts.js';
-import { independentMessages } from '../../src/agent/agreement-step.js';
-import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
-import { newAttempt } from '../../src/agent/steps.js';
+import { firstMessage, sharedOpening, systemPrompt } from '../../src/agent/replies/index.js';
+import { buildMessages } from '../../src/agent/loop/index.js';
+import { newAttempt } from '../../src/agent/run/index.js';
+import { independentMessages } from '../../src/agent/verification/agreement-step.js';
+import { FROM_FIELDS_INSTRUCTION, INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/agreement.js';
 import type { Run } from '../../src/history/types.js';
 import type { WorkspaceManifest } from '../../src/history/workspace.js';
 

@@ -3,7 +3,7 @@
  * explanation the model writes after the program is never generated (it would be read by no one).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { askForProgram } from '../../src/agent/reply.js';
+import { askForProgram } from '../../src/agent/replies/index.js';
 import { LocalLlamaProvider } from '../../src/llm/local.js';
 import { freeSharedModels } from '../helpers/models.js';
 import { testModelPath, testThreads } from '../../scripts/test-model.js';

@@ -3,11 +3,11 @@
  * (streaming, real `openai` client) and the real sandbox.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
-import { AFTER_RUNAWAY_TEMPERATURE } from '../../src/agent/reply.js';
+import { AFTER_RUNAWAY_TEMPERATURE } from '../../src/agent/replies/reply.js';
 import { startFakeOpenAi, openAiError, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -1,6 +1,6 @@
 /** Which files a request asks the program to write, and which of them an attempt did not write. */
 import { describe, expect, it } from 'vitest';
-import { missingChart, missingOutputs, requestedOutputs } from '../../src/agent/requested-files.js';
+import { missingChart, missingOutputs, requestedOutputs } from '../../src/agent/requirements/requested-files.js';
 import type { Attempt } from '../../src/history/types.js';
 
 describe('requestedOutputs', () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, type VerifyMode } from '../../src/agent/agent.js';
+import { Agent, type VerifyMode } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';

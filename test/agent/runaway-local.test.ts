@@ -4,8 +4,8 @@
  * 20th, long before its token limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { askForProgram } from '../../src/agent/reply.js';
-import { MAX_NESTING } from '../../src/agent/runaway.js';
+import { askForProgram } from '../../src/agent/replies/index.js';
+import { MAX_NESTING } from '../../src/agent/replies/runaway.js';
 import { LocalLlamaProvider } from '../../src/llm/local.js';
 import { freeSharedModels } from '../helpers/models.js';
 import { testModelPath, testThreads } from '../../scripts/test-model.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REPLY_CHARS, RunawayWatch } from '../../src/agent/runaway.js';
+import { MAX_REPLY_CHARS, RunawayWatch } from '../../src/agent/replies/runaway.js';
 
 /** Feeds `text` in pieces of `size` characters; the reason, if the reply ran away. */
 function watch(text: string, size = 7): string | undefined {

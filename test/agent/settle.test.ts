@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/loop/index.js';
 import { InputError } from '../../src/config/errors.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
@@ -13,7 +13,7 @@ import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
-import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+import { INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/index.js';
 import { candidatesNotice, choicesOf, confirmedBy } from '../../src/chat/settle-view.js';
 import { answerMarkText, settledAnswer } from '../../src/chat/answer-mark.js';
 import { madeAttempts } from '../../src/history/attempts.js';

@@ -7,14 +7,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import type { InputFile } from '../../src/sandbox/types.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
-import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+import { INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/index.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const file = (name: string, content: string): InputFile => ({ name, content: Buffer.from(content) });

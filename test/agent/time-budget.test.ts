@@ -5,13 +5,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
-import { budgetStop } from '../../src/agent/time-budget.js';
+import { budgetStop } from '../../src/agent/run/index.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
-import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/agent.js';
+import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/loop/agent.js';
 import { parseConfig } from '../../src/config/load.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
-import { describeResult } from '../../src/agent/failure.js';
-import { withoutLibraryFrames } from '../../src/agent/traceback.js';
+import { describeResult } from '../../src/agent/failures/index.js';
+import { withoutLibraryFrames } from '../../src/agent/failures/traceback.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 let executor: BubblewrapExecutor;

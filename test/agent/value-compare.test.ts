@@ -4,8 +4,8 @@
  * values still disagree.
  */
 import { describe, expect, it } from 'vitest';
-import { sameByValue, withValueComparisons } from '../../src/agent/value-compare.js';
-import { agreeEitherWay, answerAgrees, sameAnswer } from '../../src/agent/agreement.js';
+import { sameByValue, withValueComparisons } from '../../src/agent/verification/value-compare.js';
+import { agreeEitherWay, answerAgrees, sameAnswer } from '../../src/agent/verification/agreement.js';
 
 const eq = (got: string, expected: string, text: [boolean, boolean]) => ({ op: '==' as const, sides: [got, expected] as [string, string], text });
 const CONVERT = 'convert ff (hex) and 777 (octal) to decimal and print them';

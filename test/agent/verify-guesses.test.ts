@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
-import type { AgentEvent, AgreementEvent } from '../../src/agent/events.js';
+import { Agent } from '../../src/agent/loop/index.js';
+import type { AgentEvent, AgreementEvent } from '../../src/agent/run/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';

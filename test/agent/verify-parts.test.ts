@@ -1,8 +1,8 @@
 /** The pure parts of verification: reading checks and reviews, comparing checks, unfixable failures. */
 import { describe, expect, it } from 'vitest';
-import { brokenCheck, droppedAsserts, MAX_CHECKS, parseChecks, requestNamesCode } from '../../src/agent/checks.js';
-import { parseReview } from '../../src/agent/review.js';
-import { unfixableFailure } from '../../src/agent/unfixable.js';
+import { brokenCheck, droppedAsserts, MAX_CHECKS, parseChecks, requestNamesCode } from '../../src/agent/verification/checks.js';
+import { parseReview } from '../../src/agent/verification/review.js';
+import { unfixableFailure } from '../../src/agent/failures/index.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 const failed = (stderr: string): ExecutionResult => ({

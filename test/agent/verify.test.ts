@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { tempDir } from '../helpers/temp-dir.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, type VerifyMode } from '../../src/agent/agent.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import { Agent, type VerifyMode } from '../../src/agent/loop/index.js';
+import type { AgentEvent } from '../../src/agent/run/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { WorkspaceCache } from '../../src/history/workspace-cache.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';

@@ -1,7 +1,8 @@
 /**
  * The architecture's "nevers" (.dependency-cruiser.cjs, docs/architecture.md): the repository's
  * imports break none of them; and each rule does fire on a small tree that breaks it (so a rule
- * that no longer matches anything cannot pass unnoticed).
+ * that no longer matches anything cannot pass unnoticed). The agent's rooms likewise: every folder
+ * of src/agent is a room of the rules, and a room imported around its entry or upward is caught.
  */
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -45,11 +46,14 @@ const BROKEN: Record<string, string[]> = {
   'src/queue/q.ts': [],
   'src/llm/types.ts': [],
   'src/tools/t.ts': [],
+  'src/agent/loop/index.ts': [],
+  'src/agent/loop/l.ts': ['../verification/v.js'], // a room around another's entry
+  'src/agent/verification/v.ts': ['../loop/index.js'], // a room upward
 };
 
 describe('the architecture', () => {
-  it('the repository keeps every never: no violation in src/ and adapters/', async () => {
-    const found = await violations(ROOT, ['src', 'adapters']);
+  it('the repository keeps every never: no violation in src/, adapters/ and bench/', async () => {
+    const found = await violations(ROOT, ['src', 'adapters', 'bench']);
     expect(found.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
   }, 120_000);
 
@@ -61,6 +65,51 @@ describe('the architecture', () => {
     expect(new Set(layered).size).toBe(layered.length);
     expect([...layered].sort()).toEqual(folders.sort());
   });
+
+  it('the rooms name every folder of src/agent, each once, and every module lies in a room', async () => {
+    const { createRequire } = await import('node:module');
+    const config = createRequire(import.meta.url)(CONFIG) as { forbidden: { name: string; from: { path: string } }[] };
+    const rooms = config.forbidden.filter((r) => r.name === 'agent-room-no-upward-import').map((r) => /^\^src\/agent\/([^/]+)\/$/.exec(r.from.path)?.[1]);
+    const entries = await readdir(join(ROOT, 'src/agent'), { withFileTypes: true });
+    expect(new Set(rooms).size).toBe(rooms.length);
+    expect([...rooms].sort()).toEqual(entries.filter((d) => d.isDirectory()).map((d) => d.name).sort());
+    expect(entries.filter((d) => !d.isDirectory()).map((d) => d.name)).toEqual([]);
+    for (const room of rooms) expect((await readdir(join(ROOT, 'src/agent', room!))).includes('index.ts'), `src/agent/${room}/index.ts`).toBe(true);
+  });
+
+  it('a room of the agent imported around its entry or upward is caught, from a room or from another layer', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rooms-'));
+    const tree: Record<string, string[]> = {
+      'src/agent/run/index.ts': ['./events.js'],
+      'src/agent/run/events.ts': [],
+      'src/agent/verification/index.ts': ['./verdict.js'],
+      'src/agent/verification/verdict.ts': ['../run/index.js', '../loop/index.js'], // through the entry (fine), then upward
+      'src/agent/verification/checks.ts': ['../run/events.js'], // a lower room, around its entry
+      'src/agent/loop/index.ts': ['./agent.js'],
+      'src/agent/loop/agent.ts': ['../verification/index.js', './steps.js'], // through the entry, and its own room's file: fine
+      'src/agent/loop/steps.ts': ['../verification/checks.js'], // around the entry
+      'src/chat/job.ts': ['../agent/loop/index.js', '../agent/loop/steps.js'], // another layer: the entry (fine), then around it
+    };
+    try {
+      await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src'] }));
+      for (const [file, imports] of Object.entries(tree)) {
+        await mkdir(dirname(join(dir, file)), { recursive: true });
+        const body = imports.map((to, i) => `import * as m${i} from '${to}';\nexport const u${i} = m${i};`).join('\n');
+        await writeFile(join(dir, file), `${body}\nexport const here = 1;\n`);
+      }
+      const found = (await violations(dir, ['src'])).filter((v) => v.rule.name.startsWith('agent-'));
+      expect(found.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort()).toEqual(
+        [
+          'agent-room-no-upward-import: src/agent/verification/verdict.ts → src/agent/loop/index.ts',
+          'agent-room-only-through-its-entry: src/agent/verification/checks.ts → src/agent/run/events.ts',
+          'agent-room-only-through-its-entry: src/agent/loop/steps.ts → src/agent/verification/checks.ts',
+          'agent-only-through-room-entries: src/chat/job.ts → src/agent/loop/steps.ts',
+        ].sort(),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('each rule fires on a tree that breaks it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nevers-'));
@@ -82,6 +131,9 @@ describe('the architecture', () => {
           'sandbox-knows-no-llm',
           'store-knows-no-chat',
           'no-upward-import',
+          'agent-room-only-through-its-entry',
+          'agent-only-through-room-entries', // src/text/cut.ts → src/agent/a.ts
+          'agent-room-no-upward-import',
         ].sort(),
       );
     } finally {

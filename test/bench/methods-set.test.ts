@@ -9,7 +9,7 @@ import { METHOD_REQUESTS } from '../../bench/realistic/cases/methods.js';
 import { judgeNumbers } from '../../bench/realistic/method-check.js';
 import { requestsOfKind } from '../../bench/realistic/requests.js';
 import { parseRealisticArgs } from '../../bench/realistic/args.js';
-import { statedMethods } from '../../src/agent/methods/stated.js';
+import { statedMethods } from '../../src/agent/requirements/index.js';
 
 const executor = new BubblewrapExecutor({ limits: { wallTimeS: 20 } });
 

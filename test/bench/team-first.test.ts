@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
-import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+import { INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/index.js';
 import { TEAM_CASES } from '../../bench/team/cases.js';
 import { askFirst, formatFirstReport } from '../../bench/team/first.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';

@@ -5,10 +5,9 @@ import type { ChatJobData, PlatformJobs } from '../../src/chat/job-queue.js';
 import { requestJobs } from '../../src/chat/request-jobs.js';
 import type { OutgoingPort } from '../../src/chat/port.js';
 import type { HistoryStore } from '../../src/history/types.js';
-import type { Agent } from '../../src/agent/agent.js';
+import { type Agent, InputError } from '../../src/agent/loop/index.js';
 import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import { thrownReason } from '../../src/chat/agent-call.js';
-import { InputError } from '../../src/agent/agent.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 const result = (over: Partial<ExecutionResult>): ExecutionResult => ({

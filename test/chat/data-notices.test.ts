@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { agreementNotice, checksNotices, NO_CHECKS_TEXT, profileNotice } from '../../src/chat/verification.js';
 import { progressLine } from '../../adapters/cli/render.js';
 import { noticeMessage } from '../../adapters/discord/render.js';
-import type { AgreementEvent, ProfiledEvent } from '../../src/agent/events.js';
+import type { AgreementEvent, ProfiledEvent } from '../../src/agent/run/index.js';
 
 const profiled: ProfiledEvent = {
   type: 'profiled',

@@ -6,14 +6,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import { Agent } from '../../src/agent/loop/index.js';
+import type { AgentEvent } from '../../src/agent/run/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import { ThreadRenderer } from '../../src/chat/thread-renderer.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
-import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+import { INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/index.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
 

@@ -15,7 +15,7 @@ import { SECTION_TEXT_MAX, escapeMrkdwn } from '../../adapters/slack/mrkdwn.js';
 import { finalStatus, finalText, improvingText, resultView, rootText } from '../../adapters/slack/views.js';
 import { formatOutput, progressLine } from '../../adapters/cli/render.js';
 import { TERMINAL_STREAM_CHARS } from '../../adapters/cli/bounded-output.js';
-import { summarizeFailure } from '../../src/agent/failure.js';
+import { summarizeFailure } from '../../src/agent/failures/index.js';
 import { executionResult, fenceCount, untrusted } from './arbitraries.js';
 
 const RUNS = { numRuns: 150 };

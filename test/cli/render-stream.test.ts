@@ -1,7 +1,7 @@
 /** The terminal shows an attempt's code line by line while it streams in, each line once. */
 import { describe, expect, it } from 'vitest';
 import { createRenderer } from '../../adapters/cli/render.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/agent/run/index.js';
 
 function render(events: AgentEvent[]): string[] {
   const out: string[] = [];

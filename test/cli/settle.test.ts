@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from '../fakes/openai-server.js';
 import { isChecksRequest } from '../helpers/verify-replies.js';
-import { INDEPENDENT_INSTRUCTION } from '../../src/agent/agreement.js';
+import { INDEPENDENT_INSTRUCTION } from '../../src/agent/verification/index.js';
 import { parseConfig } from '../../src/config/load.js';
 import { runOnce } from '../../adapters/cli/run-command.js';
 

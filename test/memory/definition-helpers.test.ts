@@ -9,8 +9,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
-import type { AgentEvent, DefinitionHelperEvent } from '../../src/agent/events.js';
+import { Agent } from '../../src/agent/loop/index.js';
+import type { AgentEvent, DefinitionHelperEvent } from '../../src/agent/run/events.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Agent } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import { IngressOnlyLlm } from '../../src/queue/ingress-llm.js';

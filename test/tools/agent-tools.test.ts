@@ -4,8 +4,8 @@
  * event, kept with the attempt); a channel not listed is told nothing and its program reaches nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/agent/agent.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import { Agent } from '../../src/agent/loop/index.js';
+import type { AgentEvent } from '../../src/agent/run/index.js';
 import { parseConfig } from '../../src/config/load.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';

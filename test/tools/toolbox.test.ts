@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../sandbox/helpers.js';
 import { parseConfig } from '../../src/config/load.js';
 import { Toolbox } from '../../src/tools/toolbox.js';
-import { systemPrompt } from '../../src/agent/prompts.js';
-import { describeResult } from '../../src/agent/failure.js';
+import { systemPrompt } from '../../src/agent/replies/index.js';
+import { describeResult } from '../../src/agent/failures/index.js';
 
 const toolbox = (tools: unknown) => new Toolbox(parseConfig({ tools }, { TOKEN: 'tok-abcdef' }).tools);
 const SLACK = 'slack:T01:C0123';
