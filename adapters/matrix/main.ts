@@ -27,7 +27,7 @@ LogService.muteModule('MatrixHttpClient');
 
 /** The outgoing port on a client that never syncs (a queue worker's, or the bot's own). */
 export function matrixPort(settings: MatrixSettings, log: ChatLog, client = new MatrixClient(settings.homeserverUrl, settings.accessToken)): OutgoingPort<MatrixMessage, MessageId> {
-  return matrixOutgoing(new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`)), settings.limits);
+  return matrixOutgoing(new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`)), settings.inputLimits);
 }
 
 /** A running bot. */
@@ -56,7 +56,7 @@ export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot>
   const transport = new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`));
   const service = await startChatService(app, {
     incoming: matrixIncoming(settings),
-    outgoing: () => matrixOutgoing(transport, settings.limits),
+    outgoing: () => matrixOutgoing(transport, settings.inputLimits),
     maxQueuePerChannel: settings.maxQueuePerChannel,
     dedupeTtlMs: settings.dedupeTtlMs,
     log,

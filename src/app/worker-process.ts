@@ -20,14 +20,15 @@ import type { OpsServer } from '../health/ops-server.js';
 import { platformJobs, type ChatLog } from './chat-service.js';
 import { JobQueue } from '../queue/queue.js';
 import { Deliveries } from '../chat/deliveries.js';
+import { chatSettings } from '../chat/chat-settings.js';
 import type { Admitter } from '../chat/admission.js';
 import type { TickJobs } from '../chat/request-jobs.js';
 import { startSchedules, type SchedulesService } from './schedules-service.js';
 
 /** The per-channel queue bound and dedupe time a worker admits ticks with: the first configured platform's. */
 function tickAdmission(config: Config): { maxPerChannel: number; dedupeTtlMs: number } {
-  const p = config.slack ?? config.discord ?? config.matrix;
-  return { maxPerChannel: p?.max_queue_per_channel ?? 5, dedupeTtlMs: (p?.dedupe_ttl_s ?? 3600) * 1000 };
+  const chat = chatSettings(config.slack ?? config.discord ?? config.matrix);
+  return { maxPerChannel: chat.maxQueuePerChannel, dedupeTtlMs: chat.dedupeTtlMs };
 }
 
 /**
