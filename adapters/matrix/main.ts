@@ -20,6 +20,7 @@ import { matrixOutgoing } from './outgoing.js';
 import { matrixSettings, type MatrixSettings } from './settings.js';
 import { describe, MatrixTransport } from './transport.js';
 import { SyncingClient } from './sync-client.js';
+import { untilStopSignal } from '../../src/app/stop-signal.js';
 
 // matrix-bot-sdk logs each request, and as errors the 404s it expects; failures reach us as rejections
 LogService.setLevel(LogLevel.ERROR);
@@ -89,10 +90,7 @@ export async function runMatrixBot(config: Config): Promise<number> {
     throw err;
   });
   process.stderr.write(`code-agent: Matrix bot ${bot.userId} running${bot.service.queueMode ? ' (queue mode: jobs go to the workers)' : ''}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal();
   await bot.stop();
   await app.close();
   return 0;

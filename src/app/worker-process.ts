@@ -24,6 +24,7 @@ import { chatSettings } from '../chat/chat-settings.js';
 import type { Admitter } from '../chat/admission.js';
 import type { TickJobs } from '../chat/request-jobs.js';
 import { startSchedules, type SchedulesService } from './schedules-service.js';
+import { untilStopSignal } from './stop-signal.js';
 
 /** The per-channel queue bound and dedupe time a worker admits ticks with: the first configured platform's. */
 function tickAdmission(config: Config): { maxPerChannel: number; dedupeTtlMs: number } {
@@ -98,10 +99,7 @@ export async function runWorker(config: Config, outgoing: Record<string, Outgoin
     process.stderr.write(
       `code-agent: worker running (queue "${settings.name}" at ${redactedUrl(settings.url)}, ${settings.concurrency} job(s) at once; ${Object.keys(platforms).join(', ')})\n`,
     );
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
+    await untilStopSignal();
     process.stderr.write('code-agent: worker stopping (finishing its running jobs)…\n');
     await worker.close();
   } finally {
