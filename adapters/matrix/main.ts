@@ -58,8 +58,7 @@ export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot>
   const service = await startChatService(app, {
     incoming: matrixIncoming(settings),
     outgoing: () => matrixOutgoing(transport, settings.inputLimits),
-    maxQueuePerChannel: settings.maxQueuePerChannel,
-    dedupeTtlMs: settings.dedupeTtlMs,
+    settings,
     log,
   });
   const profile = (await client.getUserProfile(whoami.user_id).catch(() => ({}))) as { displayname?: string };
