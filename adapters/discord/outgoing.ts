@@ -2,8 +2,9 @@
  * Discord's side of the outgoing port (src/chat/port.ts: OutgoingPort): messages are Discord
  * payloads (markup.ts, render.ts), posted on a {@link Surface} (the bot's messages in the thread,
  * falling back to the interaction's follow-ups); attachments are downloaded from Discord's file
- * hosts (src/chat/input-downloads.ts, context.ts). A new run's thread is started from the interaction's answer (its header)
- * where the channel allows it, else the run answers in place and the header says why. Posts go
+ * hosts only (context.ts: discordDownloads; the loop: src/chat/input-downloads.ts). A new run's
+ * thread is started from the interaction's answer (its header) where the channel allows it, else
+ * the run answers in place and the header says why. Posts go
  * through Discord REST with the bot token — the interaction's follow-ups and response edits while
  * its token lives, the bot's own messages after that — from the bot's process (its logged-in
  * client) or a queue worker (a REST-only client).
