@@ -89,8 +89,7 @@ export class DiscordBot {
     this.service = await startChatService(app, {
       incoming: discordIncoming(settings),
       outgoing: (app) => discordOutgoing(app, app.config, this.logger, { client: this.client, settings, logger: this.logger }),
-      maxQueuePerChannel: settings.maxQueuePerChannel,
-      dedupeTtlMs: settings.dedupeTtlMs,
+      settings,
       log: { info: (...m) => this.logger.info(m.join(' ')), warn: (...m) => this.logger.warn(m.join(' ')), error: (...m) => this.logger.error(m.join(' ')) },
       ops: this.options.ops ?? false,
     });

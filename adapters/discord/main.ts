@@ -9,6 +9,7 @@ import { registerCommands, type RegisterTarget } from './commands.js';
 import { DiscordBot } from './bot.js';
 import { createLogger } from './log.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
+import { untilStopSignal } from '../../src/app/stop-signal.js';
 
 /** The `discord` section with what the bot cannot start without. */
 function requireDiscord(config: Config, needApplicationId: boolean): NonNullable<Config['discord']> & { token: string } {
@@ -46,10 +47,7 @@ export async function runDiscordBot(config: Config): Promise<number> {
   }
   logger.info(`Discord bot is online as ${bot.client.user?.tag ?? 'unknown user'}`);
   if (bot.queueMode) process.stderr.write('code-agent: Discord gateway ingress running (queue mode: jobs go to the queue at queue.url)\n');
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal();
   logger.info('stopping: waiting for running jobs to post their final message');
   await bot.stop();
   await app.close();

@@ -2,22 +2,23 @@
  * Discord's side of the outgoing port (src/chat/port.ts: OutgoingPort): messages are Discord
  * payloads (markup.ts, render.ts), posted on a {@link Surface} (the bot's messages in the thread,
  * falling back to the interaction's follow-ups); attachments are downloaded from Discord's file
- * hosts (attachments.ts). A new run's thread is started from the interaction's answer (its header)
- * where the channel allows it, else the run answers in place and the header says why. Posts go
+ * hosts only (context.ts: discordDownloads; the loop: src/chat/input-downloads.ts). A new run's
+ * thread is started from the interaction's answer (its header) where the channel allows it, else
+ * the run answers in place and the header says why. Posts go
  * through Discord REST with the bot token — the interaction's follow-ups and response edits while
  * its token lives, the bot's own messages after that — from the bot's process (its logged-in
  * client) or a queue worker (a REST-only client).
  */
 import { MessageFlags, type BaseMessageOptions, type Client, type Message, type SendableChannels } from 'discord.js';
 import type { ChatThread, OutgoingPort, ThreadOutput } from '../../src/chat/port.js';
-import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js';
+import { startsRun, type IncomingFile, type IncomingRequest } from '../../src/chat/incoming-port.js';
 import type { Run, RunChat, TurnKind } from '../../src/history/types.js';
 import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import type { App } from '../../src/app/app.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { downloadLimits, settingsFrom, type BotContext, type DiscordSettings } from './context.js';
-import { inputFiles, type RemoteFile } from './attachments.js';
+import { discordDownloads, settingsFrom, type BotContext, type DiscordSettings } from './context.js';
+import { threadInputs } from '../../src/chat/input-downloads.js';
 import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
 import { discordMarkup } from './markup.js';
 import { finalStatus, headerMessage, oneLine, threadName, workingState, type Outgoing } from './render.js';
@@ -41,7 +42,7 @@ function discordThread(
   ctx: BotContext,
   surface: Surface,
   where: { channel: string; key: string | undefined },
-  attachments: RemoteFile[],
+  attachments: IncomingFile[],
   ended: (run: Run | undefined, failure: string | undefined) => Promise<void>,
 ): ChatThread<Outgoing, Message> {
   return {
@@ -49,7 +50,7 @@ function discordThread(
     key: where.key,
     output: surfaceOutput(surface, discordTyping(ctx.client, where.channel, ctx.logger)),
     markup: discordMarkup,
-    inputs: () => inputFiles(downloadLimits(ctx.settings), surface, attachments),
+    inputs: () => threadInputs(attachments, discordDownloads(ctx.settings), { post: (msg) => surface.post(msg), note: discordMarkup.note }),
     async ended(run, failure) {
       try {
         await ended(run, failure);
@@ -84,7 +85,7 @@ export interface NewRunThreadSpec {
   /** Starts a thread from the header message. @throws the REST error when Discord refuses. */
   startThread(first: Message, name: string): Promise<SendableChannels>;
   /** Files given with the command. */
-  attachments: RemoteFile[];
+  attachments: IncomingFile[];
 }
 
 /**
@@ -161,7 +162,7 @@ export async function actionThread(ctx: BotContext, spec: ActionThreadSpec): Pro
 }
 
 /** The thread of a reply in it (its attachments become input files); its end refreshes the run's header. */
-export function replyThread(ctx: BotContext, channel: SendableChannels | undefined, channelId: string, attachments: RemoteFile[]): ChatThread<Outgoing, Message> {
+export function replyThread(ctx: BotContext, channel: SendableChannels | undefined, channelId: string, attachments: IncomingFile[]): ChatThread<Outgoing, Message> {
   return discordThread(ctx, new ChannelSurface(channel, ctx.logger), { channel: channelId, key: undefined }, attachments, async (run) => {
     if (run) await refreshRunHeader(ctx, run);
   });

@@ -14,8 +14,6 @@ import { finalStatus, oneLine, threadName, type Outgoing } from './render.js';
 import { cutChars } from '../../src/text/cut.js';
 import { ChannelSurface, describe, editChannelMessage, NO_MENTIONS, toOptions } from './surface.js';
 import { sendableById, startThreadFrom } from './worker-channels.js';
-import { inputFiles } from './attachments.js';
-import { downloadLimits } from './context.js';
 
 /** Discord's message length. */
 const MESSAGE_CHARS = 2000;
@@ -58,7 +56,7 @@ export async function openScheduledThread(ctx: BotContext, client: Client, reque
     key: threadId,
     output: { post: (msg) => surface.post(msg), edit: async (m, msg) => void (await surface.edit(m, msg)) },
     markup: discordMarkup,
-    inputs: () => inputFiles(downloadLimits(ctx.settings), surface, []),
+    inputs: async () => [],
     async ended(run: Run | undefined, failure: string | undefined) {
       const state = run ? finalStatus(run) : `⚠️ ${failure ?? 'failed'}`;
       await editChannelMessage(client, first.channelId, first.id, scheduledHeader(request, state), ctx.logger).catch(() => undefined);

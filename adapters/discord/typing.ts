@@ -7,32 +7,19 @@
  */
 import { Routes, type Client } from 'discord.js';
 import type { ThreadSigns } from '../../src/chat/port.js';
+import { typingSign } from '../../src/chat/typing-sign.js';
 import type { Outgoing } from './render.js';
 import type { Logger } from './log.js';
 
 /** How often the typing indicator is renewed, in ms (before Discord's 10 s lapse). */
 export const TYPING_RENEW_MS = 8000;
 
-/** The typing indicator of one channel or thread, for one turn. Never throws. */
+/** The typing indicator of one channel or thread, for one turn (src/chat/typing-sign.ts). Never throws. */
 export function discordTyping(client: Client, channelId: string, logger: Logger): ThreadSigns<Outgoing> {
-  let timer: NodeJS.Timeout | undefined;
-  const type = () =>
-    client.rest.post(Routes.channelTyping(channelId)).catch((err: unknown) => {
-      logger.warn(`the typing indicator in ${channelId} failed: ${(err as Error).message}`);
-    });
-  return {
-    async working(line) {
-      if (!line) {
-        clearInterval(timer);
-        timer = undefined;
-        return false;
-      }
-      if (timer === undefined) {
-        timer = setInterval(() => void type(), TYPING_RENEW_MS);
-        timer.unref();
-        await type();
-      }
-      return false;
-    },
-  };
+  const show = () =>
+    client.rest.post(Routes.channelTyping(channelId)).then(
+      () => undefined,
+      (err: unknown) => logger.warn(`the typing indicator in ${channelId} failed: ${(err as Error).message}`),
+    );
+  return typingSign({ show, renewMs: TYPING_RENEW_MS });
 }

@@ -20,6 +20,7 @@ import { matrixOutgoing } from './outgoing.js';
 import { matrixSettings, type MatrixSettings } from './settings.js';
 import { describe, MatrixTransport } from './transport.js';
 import { SyncingClient } from './sync-client.js';
+import { untilStopSignal } from '../../src/app/stop-signal.js';
 
 // matrix-bot-sdk logs each request, and as errors the 404s it expects; failures reach us as rejections
 LogService.setLevel(LogLevel.ERROR);
@@ -27,7 +28,7 @@ LogService.muteModule('MatrixHttpClient');
 
 /** The outgoing port on a client that never syncs (a queue worker's, or the bot's own). */
 export function matrixPort(settings: MatrixSettings, log: ChatLog, client = new MatrixClient(settings.homeserverUrl, settings.accessToken)): OutgoingPort<MatrixMessage, MessageId> {
-  return matrixOutgoing(new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`)), settings.limits);
+  return matrixOutgoing(new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`)), settings.inputLimits);
 }
 
 /** A running bot. */
@@ -56,9 +57,8 @@ export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot>
   const transport = new MatrixTransport(client, settings.homeserverUrl, settings.accessToken, (m) => log.warn(`matrix: ${m}`));
   const service = await startChatService(app, {
     incoming: matrixIncoming(settings),
-    outgoing: () => matrixOutgoing(transport, settings.limits),
-    maxQueuePerChannel: settings.maxQueuePerChannel,
-    dedupeTtlMs: settings.dedupeTtlMs,
+    outgoing: () => matrixOutgoing(transport, settings.inputLimits),
+    settings,
     log,
   });
   const profile = (await client.getUserProfile(whoami.user_id).catch(() => ({}))) as { displayname?: string };
@@ -89,10 +89,7 @@ export async function runMatrixBot(config: Config): Promise<number> {
     throw err;
   });
   process.stderr.write(`code-agent: Matrix bot ${bot.userId} running${bot.service.queueMode ? ' (queue mode: jobs go to the workers)' : ''}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal();
   await bot.stop();
   await app.close();
   return 0;

@@ -8,8 +8,7 @@
 import type { ChatThread, MessageId, OutgoingPort } from '../../src/chat/port.js';
 import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { downloadInputs } from '../../src/chat/input-downloads.js';
-import { formatBytes } from '../../src/text/bytes.js';
+import { threadInputs, type InputDownloads, type InputLimits } from '../../src/chat/input-downloads.js';
 import { line, lines, matrixMarkup, type MatrixMessage } from './markup.js';
 import type { MatrixTransport } from './transport.js';
 import { matrixTyping } from './typing.js';
@@ -18,13 +17,6 @@ import { matrixTyping } from './typing.js';
 export interface MatrixOrigin {
   [key: string]: string;
   event: string;
-}
-
-/** Caps on the files a request brings. */
-export interface FileLimits {
-  maxFiles: number;
-  /** Per file, in bytes. */
-  maxBytes: number;
 }
 
 /** Where a job renders: the room, the thread's root event (none: replies in the room), and its files. */
@@ -40,8 +32,10 @@ interface ThreadSpec {
 }
 
 /** Matrix's {@link OutgoingPort}: threads, posts and edits through `transport`, files within `limits`. */
-export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): OutgoingPort<MatrixMessage, MessageId> {
+export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits): OutgoingPort<MatrixMessage, MessageId> {
   const origin = (r: IncomingRequest) => r.origin as MatrixOrigin;
+  // from the media repository, with the bot's token (transport.ts)
+  const downloads: InputDownloads = { ...limits, fetch: (file, cap) => transport.download(file.url, cap.maxBytes, cap.tooLarge) };
   const thread = (spec: ThreadSpec): ChatThread<MatrixMessage, MessageId> => {
     const place = { roomId: spec.roomId, ...(spec.root ? { threadRoot: spec.root } : { replyTo: spec.replyTo }) };
     return {
@@ -56,12 +50,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
         signs: matrixTyping(transport, spec.roomId, spec.taken),
       },
       markup: matrixMarkup,
-      async inputs() {
-        const over = `larger than the ${formatBytes(limits.maxBytes)} limit`;
-        const { files, skipped } = await downloadInputs(spec.files, { ...limits, fetch: (file) => transport.download(file.url, limits.maxBytes, over) });
-        if (skipped.length) await transport.post(place, lines([line(`⚠️ Not used: ${skipped.join('; ')}`)]));
-        return files;
-      },
+      inputs: () => threadInputs(spec.files, downloads, { post: (msg) => transport.post(place, msg), note: matrixMarkup.note }),
       // the thread summary under the root shows the last message: nothing to update outside
       ended: async () => undefined,
     };

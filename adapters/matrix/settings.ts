@@ -1,21 +1,16 @@
 /** The `matrix` config section in the units the adapter uses, and what it cannot start without. */
 import { ConfigError } from '../../src/config/errors.js';
 import type { Config } from '../../src/config/schema.js';
+import { chatSettings, type ChatSettings } from '../../src/chat/chat-settings.js';
 
-/** Settings of the Matrix adapter. */
-export interface MatrixSettings {
+/** Settings of the Matrix adapter (the shared chat keys: {@link ChatSettings}). */
+export interface MatrixSettings extends ChatSettings {
   homeserverUrl: string;
   accessToken: string;
   /** The bot's user id; undefined: asked of the homeserver (`/account/whoami`). */
   userId: string | undefined;
   allowedRooms: string[];
   allowedUsers: string[];
-  maxQueuePerChannel: number;
-  /** Most files one request takes, and the largest, in bytes. */
-  limits: { maxFiles: number; maxBytes: number };
-  /** How long event ids are remembered for deduplication, in ms. */
-  dedupeTtlMs: number;
-  historyLimit: number;
   /** Where the sync token is kept between restarts (so no event is handled twice or missed). */
   dataDir: string;
 }
@@ -34,10 +29,7 @@ export function matrixSettings(config: Config): MatrixSettings {
     userId: m.user_id,
     allowedRooms: m.allowed_rooms,
     allowedUsers: m.allowed_users,
-    maxQueuePerChannel: m.max_queue_per_channel,
-    limits: { maxFiles: m.max_input_files, maxBytes: Math.round(m.max_input_file_mb * 1024 * 1024) },
-    dedupeTtlMs: m.dedupe_ttl_s * 1000,
-    historyLimit: m.history_limit,
+    ...chatSettings(m),
     dataDir: config.store.data_dir,
   };
 }

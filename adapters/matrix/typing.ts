@@ -5,6 +5,7 @@
  * {@link TYPING_RENEW_MS}), stopped at the end. They go along with the progress message.
  */
 import type { ThreadSigns } from '../../src/chat/port.js';
+import { typingSign } from '../../src/chat/typing-sign.js';
 import type { MatrixMessage } from './markup.js';
 import type { MatrixTransport } from './transport.js';
 
@@ -13,29 +14,12 @@ export const TYPING_TIMEOUT_MS = 30_000;
 /** How often it is renewed while the turn works, in ms. */
 export const TYPING_RENEW_MS = 20_000;
 
-/** The signs of one turn in `roomId` (`taken`: the event it answers). Never throws. */
+/** The signs of one turn in `roomId` (`taken`: the event it answers; src/chat/typing-sign.ts). Never throws. */
 export function matrixTyping(transport: MatrixTransport, roomId: string, taken: string | undefined): ThreadSigns<MatrixMessage> {
-  let timer: NodeJS.Timeout | undefined;
-  let read = false;
-  return {
-    async working(line) {
-      if (!line) {
-        if (timer === undefined) return false;
-        clearInterval(timer);
-        timer = undefined;
-        await transport.typing(roomId, false);
-        return false;
-      }
-      if (!read && taken) {
-        read = true;
-        await transport.receipt(roomId, taken);
-      }
-      if (timer === undefined) {
-        timer = setInterval(() => void transport.typing(roomId, true, TYPING_TIMEOUT_MS), TYPING_RENEW_MS);
-        timer.unref();
-        await transport.typing(roomId, true, TYPING_TIMEOUT_MS);
-      }
-      return false;
-    },
-  };
+  return typingSign({
+    show: () => transport.typing(roomId, true, TYPING_TIMEOUT_MS),
+    hide: () => transport.typing(roomId, false),
+    ...(taken ? { started: () => transport.receipt(roomId, taken) } : {}),
+    renewMs: TYPING_RENEW_MS,
+  });
 }

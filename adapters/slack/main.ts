@@ -6,6 +6,7 @@ import { startSlackAdapter } from './server.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 import { createLogger } from '../../src/log/logger.js';
 import { boltLogger } from './bolt-logger.js';
+import { untilStopSignal } from '../../src/app/stop-signal.js';
 
 /**
  * Starts the adapter and resolves with exit code 0 after a signal stopped it.
@@ -20,11 +21,7 @@ export async function runSlack(config: Config): Promise<number> {
   const where = adapter.settings.mode === 'http' ? `HTTP on port ${adapter.port} (/slack/events)` : 'Socket Mode';
   const role = adapter.ingress ? ' as a queue ingress (workers run the jobs: code-agent worker)' : '';
   process.stderr.write(`code-agent: Slack app running in ${where}${role}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilStopSignal();
   process.stderr.write('code-agent: stopping (waiting for running jobs)…\n');
   await adapter.stop();
   return 0;

@@ -7,13 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, parseDocument, type YAMLMap } from 'yaml';
 import { InputError } from '../../src/config/errors.js';
+import { slackCommandsSchema } from '../../src/config/schema.js';
 import type { SlackCommandNames } from './settings.js';
 
 /** The shipped manifest, next to this adapter's sources. */
 export const MANIFEST_FILE = new URL('../../../adapters/slack/manifest.yml', import.meta.url);
 
-/** The default name each manifest entry has, by command kind. */
-const DEFAULT_NAMES: SlackCommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' };
+/** The default name each manifest entry has, by command kind (the schema's defaults). */
+const DEFAULT_NAMES: SlackCommandNames = slackCommandsSchema.parse({});
 
 /**
  * The manifest text with the configured command names and, when `publicUrl` is given, request URLs

@@ -2,7 +2,7 @@
  * Slack's side of the outgoing port (src/chat/port.ts: OutgoingPort): a run's thread is the thread
  * of a channel message that names who asked, the requirement and the status; messages are mrkdwn
  * sections (markup.ts), files are uploaded after the message they belong to, and files given with a
- * request are downloaded with the bot token (inputs.ts). Posts go straight to the Web API with the
+ * request are downloaded with the bot token, from Slack's file hosts only (src/chat/input-downloads.ts). Posts go straight to the Web API with the
  * bot token, from the app's process or a queue worker alike. Where the workspace offers Slack's
  * agent surface, a thread's signs of work are its status and streamed messages (surface.ts).
  */
@@ -13,7 +13,7 @@ import type { ChatThread, MessageId, OutgoingPort, ThreadOutput } from '../../sr
 import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js';
 import type { Log } from './context.js';
 import type { SlackOrigin } from './incoming.js';
-import { downloadInputs } from './inputs.js';
+import { fetchFromHosts, threadInputs, type InputDownloads } from '../../src/chat/input-downloads.js';
 import { slackMarkup, type SlackOut } from './markup.js';
 import { escapeMrkdwn, inlineText } from './mrkdwn.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
@@ -22,9 +22,20 @@ import { slackSettings, type SlackSettings } from './settings.js';
 import { finalStatus, rootText } from './views.js';
 import { slackSigns, SurfaceSupport } from './surface.js';
 
+/**
+ * How a request's files are downloaded: from `url_private` with the bot token
+ * (https://docs.slack.dev/messaging/working-with-files#authenticating), only from Slack's file hosts
+ * (or the configured API host), every redirect checked the same way.
+ */
+export function slackDownloads(settings: Pick<SlackSettings, 'botToken' | 'apiUrl' | 'inputLimits'>): InputDownloads {
+  const origins = ['https://files.slack.com', 'https://slack.com', new URL(settings.apiUrl).origin];
+  return { ...settings.inputLimits, fetch: fetchFromHosts({ origins, headers: { authorization: `Bearer ${settings.botToken}` } }) };
+}
+
 /** What Slack's outgoing side uses. */
 interface Out {
   settings: SlackSettings;
+  downloads: InputDownloads;
   poster: SlackPoster;
   log: Log;
   /** What this process learnt of each workspace's agent surface. */
@@ -69,14 +80,7 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
     key: threadTs,
     output,
     markup: slackMarkup,
-    async inputs() {
-      if (!request.files.length) return [];
-      const inputs = await downloadInputs(request.files, out.settings);
-      if (inputs.skipped.length > 0) {
-        await output.post({ text: `⚠️ Some attached files were not used:\n${inputs.skipped.map((s) => `• ${inlineText(s, 300)}`).join('\n')}` }).catch(() => undefined);
-      }
-      return inputs.files;
-    },
+    inputs: () => threadInputs(request.files, out.downloads, { post: (msg) => output.post(msg), note: slackMarkup.note }),
     async ended(run, failure) {
       if (pane) return; // the DM pane's thread has no channel message of ours to update
       const text = run ? rootText(run, finalStatus(run)) : root && rootText(root, `❌ failed: ${inlineText(failure ?? 'failed', 300)}`);
@@ -99,7 +103,7 @@ function rootOf(request: IncomingRequest): { chat: RunChat; root: Root } {
 export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, MessageId> {
   const settings = slackSettings(config, 'worker');
   const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
-  const out: Out = { settings, poster, log, support: new SurfaceSupport() };
+  const out: Out = { settings, downloads: slackDownloads(settings), poster, log, support: new SurfaceSupport() };
 
   /** Tells the requester something only they see (plain text): through the command's response_url, else an ephemeral message. */
   async function tell(request: IncomingRequest, text: string): Promise<void> {

@@ -71,8 +71,7 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   const service = await startChatService(app, {
     incoming: slackIncoming(settings),
     outgoing: () => slackOutgoing(config, log),
-    maxQueuePerChannel: settings.maxQueuePerChannel,
-    dedupeTtlMs: settings.dedupeTtlMs,
+    settings,
     log,
   }).catch(async (err: unknown) => {
     await app.close();

@@ -5,12 +5,14 @@
 import type { Config } from '../../src/config/schema.js';
 import { slackSchema } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
+import { chatSettings, type ChatSettings } from '../../src/chat/chat-settings.js';
+import type { CommandNames } from '../../src/chat/incoming-port.js';
 
 /** Slack's documented `slackApiUrl` default (https://docs.slack.dev/tools/node-slack-sdk/web-api). */
 export const SLACK_API_URL = 'https://slack.com/api/';
 
-/** Everything the adapter needs from the config, with defaults applied. */
-export interface SlackSettings {
+/** Everything the adapter needs from the config, with defaults applied (the shared chat keys: {@link ChatSettings}). */
+export interface SlackSettings extends ChatSettings {
   botToken: string;
   /** `http` serves Bolt's `/slack/events` on `port`; `socket` connects out with `appToken`. */
   mode: 'http' | 'socket';
@@ -27,32 +29,12 @@ export interface SlackSettings {
   allowedUsers: string[];
   /** User ids allowed to use `/usage`; empty = nobody. */
   adminUsers: string[];
-  maxQueuePerChannel: number;
-  /** Largest attached file taken as input, in bytes. */
-  maxInputFileBytes: number;
-  maxInputFiles: number;
-  /** How long delivery ids are remembered, in ms. */
-  dedupeTtlMs: number;
-  historyLimit: number;
   /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`, `/remember`, `/memory`, `/programs`, `/program`). */
   commands: SlackCommandNames;
 }
 
-/** The names the slash commands answer to. */
-export interface SlackCommandNames {
-  run: string;
-  generate: string;
-  history: string;
-  show: string;
-  usage: string;
-  remember: string;
-  memory: string;
-  schedule: string;
-  schedules: string;
-  unschedule: string;
-  programs: string;
-  program: string;
-}
+/** The names the slash commands answer to: the chat commands', and `/usage` (`slack.commands`). */
+export type SlackCommandNames = CommandNames & { usage: string };
 
 /**
  * Resolves the settings. The port is `slack.port` (whose default is `$PORT`), else 3000.
@@ -94,11 +76,7 @@ export function slackSettings(config: Config, role: 'receiver' | 'worker' = 'rec
     allowedChannels: s.allowed_channels,
     allowedUsers: s.allowed_users,
     adminUsers: s.admin_users,
-    maxQueuePerChannel: s.max_queue_per_channel,
-    maxInputFileBytes: Math.round(s.max_input_file_mb * 1024 * 1024),
-    maxInputFiles: s.max_input_files,
-    dedupeTtlMs: s.dedupe_ttl_s * 1000,
-    historyLimit: s.history_limit,
+    ...chatSettings(s),
     commands: s.commands,
   };
 }

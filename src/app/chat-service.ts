@@ -26,6 +26,7 @@ import { startRetention } from '../history/retention.js';
 import { runDeletion } from '../chat/run-deletion.js';
 import { startSchedules, type SchedulesService } from './schedules-service.js';
 import type { TickJobs } from '../chat/request-jobs.js';
+import type { ChatSettings } from '../chat/chat-settings.js';
 
 /** Where the service logs (Bolt's logger, the Discord bot's, pino: any with these three). */
 export interface ChatLog {
@@ -39,10 +40,11 @@ export interface ChatPlatformSpec<A, M, R> {
   incoming: IncomingPort<A>;
   /** Its outgoing port for the jobs this process runs (embedded only; a worker builds its own). */
   outgoing: (app: App) => OutgoingPort<M, R>;
-  /** Jobs waiting or running in one channel, at most (the platform's `max_queue_per_channel`). */
-  maxQueuePerChannel: number;
-  /** How long delivery ids are remembered, in ms (the platform's `dedupe_ttl_s`). */
-  dedupeTtlMs: number;
+  /**
+   * Its shared chat settings (src/chat/chat-settings.ts): the bound of jobs per channel
+   * (`max_queue_per_channel`) and how long delivery ids are remembered (`dedupe_ttl_s`).
+   */
+  settings: Pick<ChatSettings, 'maxQueuePerChannel' | 'dedupeTtlMs'>;
   log: ChatLog;
   /** Start the ops listener (`ops.port`) here (default true). */
   ops?: boolean;
@@ -104,16 +106,16 @@ export async function startChatService<A, M, R>(app: App, spec: ChatPlatformSpec
   let ticks: TickJobs | undefined;
   const lateTicks: TickJobs = { run: (port, request, job) => ticks!.run(port, request, job), retry: (request) => ticks!.retry(request) };
   if (queueMode) {
-    redis = await JobQueue.open(config, spec.maxQueuePerChannel);
+    redis = await JobQueue.open(config, spec.settings.maxQueuePerChannel);
     queue = redis;
   } else {
     await app.executor.check();
     const jobs = platformJobs(app, spec.outgoing(app), spec.log, lateTicks);
-    memory = new MemoryJobQueue({ [platform]: jobs }, spec.maxQueuePerChannel, (what, err) => spec.log.error(`${platform}: ${what}: ${(err as Error)?.stack ?? String(err)}`));
+    memory = new MemoryJobQueue({ [platform]: jobs }, spec.settings.maxQueuePerChannel, (what, err) => spec.log.error(`${platform}: ${what}: ${(err as Error)?.stack ?? String(err)}`));
     queue = memory;
   }
   app.metrics?.watchQueue(() => queue.counts());
-  const deliveries = new Deliveries(app.store, spec.dedupeTtlMs, (err) => spec.log.warn(`${platform}: deduplication unavailable: ${(err as Error)?.message ?? String(err)}`));
+  const deliveries = new Deliveries(app.store, spec.settings.dedupeTtlMs, (err) => spec.log.warn(`${platform}: deduplication unavailable: ${(err as Error)?.message ?? String(err)}`));
   const admitter: Admitter = {
     deliveries,
     queue,

@@ -10,7 +10,7 @@
  * A store that keeps no schedules gets none of it (the commands say so).
  */
 import type { App } from './app.js';
-import type { Config } from '../config/schema.js';
+import { slackSchema, type Config } from '../config/schema.js';
 import type { Admitter } from '../chat/admission.js';
 import type { TickJobs } from '../chat/request-jobs.js';
 import type { ScheduleBackend } from '../history/schedules.js';
@@ -79,7 +79,7 @@ export function programLookup(app: Pick<App, 'agent'>): ProgramLookup {
 
 /** How people resume a paused schedule on a platform (said in the pause's post). */
 export function resumeText(config: Config, schedule: Pick<Schedule, 'id' | 'platform'>): string {
-  const name = schedule.platform === 'slack' ? (config.slack?.commands.schedules ?? '/schedules') : schedule.platform === 'matrix' ? '!schedules' : '/schedules';
+  const name = schedule.platform === 'slack' ? ((config.slack ?? slackSchema.parse({})).commands.schedules) : schedule.platform === 'matrix' ? '!schedules' : '/schedules';
   return `${name} resume ${schedule.id}`;
 }
 

@@ -20,14 +20,16 @@ import type { OpsServer } from '../health/ops-server.js';
 import { platformJobs, type ChatLog } from './chat-service.js';
 import { JobQueue } from '../queue/queue.js';
 import { Deliveries } from '../chat/deliveries.js';
+import { chatSettings } from '../chat/chat-settings.js';
 import type { Admitter } from '../chat/admission.js';
 import type { TickJobs } from '../chat/request-jobs.js';
 import { startSchedules, type SchedulesService } from './schedules-service.js';
+import { untilStopSignal } from './stop-signal.js';
 
 /** The per-channel queue bound and dedupe time a worker admits ticks with: the first configured platform's. */
 function tickAdmission(config: Config): { maxPerChannel: number; dedupeTtlMs: number } {
-  const p = config.slack ?? config.discord ?? config.matrix;
-  return { maxPerChannel: p?.max_queue_per_channel ?? 5, dedupeTtlMs: (p?.dedupe_ttl_s ?? 3600) * 1000 };
+  const chat = chatSettings(config.slack ?? config.discord ?? config.matrix);
+  return { maxPerChannel: chat.maxQueuePerChannel, dedupeTtlMs: chat.dedupeTtlMs };
 }
 
 /**
@@ -97,10 +99,7 @@ export async function runWorker(config: Config, outgoing: Record<string, Outgoin
     process.stderr.write(
       `code-agent: worker running (queue "${settings.name}" at ${redactedUrl(settings.url)}, ${settings.concurrency} job(s) at once; ${Object.keys(platforms).join(', ')})\n`,
     );
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
+    await untilStopSignal();
     process.stderr.write('code-agent: worker stopping (finishing its running jobs)…\n');
     await worker.close();
   } finally {

@@ -150,22 +150,29 @@ export const sandboxSchema = z
   .strict();
 
 /**
- * The `slack` section (docs/slack.md). `port` has no default here: the adapter uses `$PORT`,
- * else 3000 (see `adapters/slack/settings.ts`); 0 picks a free port (tests).
+ * The keys every chat platform's section has (`slack`, `discord`, `matrix`), with their defaults:
+ * mapped once to the pipeline's settings by src/chat/chat-settings.ts.
  */
+export const chatSchema = z
+  .object({
+    /** Jobs waiting or running in one channel, at most. */
+    max_queue_per_channel: int(5),
+    /** Largest attached file placed in the sandbox, in MB. */
+    max_input_file_mb: num(10),
+    /** Most attached files taken from one message. */
+    max_input_files: int(5),
+    /** How long a delivery id (event, command, interaction or message id) is remembered for deduplication, in s. */
+    dedupe_ttl_s: int(3600),
+    /** Runs listed by /history. */
+    history_limit: int(10),
+  })
+  .strict();
+
+/** The shared chat keys of a platform's section, validated. */
+export type ChatKeys = z.infer<typeof chatSchema>;
+
 /** Keys every chat adapter has. */
-const chatKeys = {
-  /** Jobs waiting or running in one channel, at most. */
-  max_queue_per_channel: int(5),
-  /** Largest attached file placed in the sandbox, in MB. */
-  max_input_file_mb: num(10),
-  /** Most attached files taken from one message. */
-  max_input_files: int(5),
-  /** How long a delivery id (event, command, interaction or message id) is remembered for deduplication, in s. */
-  dedupe_ttl_s: int(3600),
-  /** Runs listed by /history. */
-  history_limit: int(10),
-};
+const chatKeys = chatSchema.shape;
 
 /**
  * A Slack slash command name: a slash, then at most 31 lowercase letters, digits, `-` or `_`
@@ -197,6 +204,10 @@ export const slackCommandsSchema = z
   .strict()
   .refine((c) => new Set(Object.values(c)).size === Object.values(c).length, { message: 'the commands need different names' });
 
+/**
+ * The `slack` section (docs/slack.md). `port` has no default here: the adapter uses `$PORT`,
+ * else 3000 (see `adapters/slack/settings.ts`); 0 picks a free port (tests).
+ */
 export const slackSchema = z
   .object({
     commands: slackCommandsSchema.default({ run: '/run', generate: '/generate', history: '/history', show: '/show', usage: '/usage', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' }),
@@ -238,6 +249,28 @@ export const queueSchema = z
     stalled_interval_s: num(30),
     /** Longest a job may hold its user's and channel's slots, in s (a job whose process died frees them after this). */
     job_timeout_s: num(1800),
+  })
+  .strict();
+
+/** The `discord` section (docs/discord.md): the bot's token and application, who may use it. */
+export const discordSchema = z
+  .object({
+    token: optionalString,
+    application_id: optionalString,
+    /** REST base (default https://discord.com/api), for tests and proxies. */
+    api_url: optionalString,
+    /** Default guild of `discord register-commands`. */
+    guild_id: optionalString,
+    allowed_guilds: idList,
+    /** A thread is allowed when its parent channel is. */
+    allowed_channels: idList,
+    /** With roles or users set, a member needs one of the roles or to be listed. */
+    allowed_roles: idList,
+    allowed_users: idList,
+    /** Who may use `/usage`: these users, and members with one of `admin_roles`; both empty: nobody. */
+    admin_users: idList,
+    admin_roles: idList,
+    ...chatKeys,
   })
   .strict();
 
@@ -344,27 +377,7 @@ export const configSchema = z
     /** What programs may reach through the host-side broker (src/config/tools-schema.ts). */
     tools: toolsSchema.default(toolsSchema.parse({})),
     slack: slackSchema.optional(),
-    discord: z
-      .object({
-        token: optionalString,
-        application_id: optionalString,
-        /** REST base (default https://discord.com/api), for tests and proxies. */
-        api_url: optionalString,
-        /** Default guild of `discord register-commands`. */
-        guild_id: optionalString,
-        allowed_guilds: idList,
-        /** A thread is allowed when its parent channel is. */
-        allowed_channels: idList,
-        /** With roles or users set, a member needs one of the roles or to be listed. */
-        allowed_roles: idList,
-        allowed_users: idList,
-        /** Who may use `/usage`: these users, and members with one of `admin_roles`; both empty: nobody. */
-        admin_users: idList,
-        admin_roles: idList,
-        ...chatKeys,
-      })
-      .strict()
-      .optional(),
+    discord: discordSchema.optional(),
     matrix: matrixSchema.optional(),
   })
   .strict();

@@ -32,6 +32,6 @@ describe('matrix config', () => {
     expect(() => matrixSettings(parseConfig({}, {}))).toThrow(/matrix\.homeserver_url is not set: set MATRIX_HOMESERVER_URL/);
     expect(() => matrixSettings(parseConfig({ matrix: { homeserver_url: 'https://m.example.org' } }, {}))).toThrow(/matrix\.access_token is not set: set MATRIX_ACCESS_TOKEN/);
     const settings = matrixSettings(parseConfig({ matrix: { homeserver_url: 'https://m.example.org/', access_token: 't', max_input_file_mb: 2 } }, {}));
-    expect(settings).toMatchObject({ homeserverUrl: 'https://m.example.org', limits: { maxFiles: 5, maxBytes: 2 * 1024 * 1024 } });
+    expect(settings).toMatchObject({ homeserverUrl: 'https://m.example.org', inputLimits: { maxFiles: 5, maxBytes: 2 * 1024 * 1024 } });
   });
 });
