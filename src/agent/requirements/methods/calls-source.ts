@@ -67,7 +67,7 @@ def main():
             return n.value
         return None
 
-    calls, names, formats, compares, hundreds, plus3 = [], set(), [], [], [], False
+    calls, names, formats, compares, hundreds, plus3, plus1 = [], set(), [], [], [], False, False
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and len(calls) < MAX_CALLS:
             f = node.func
@@ -102,10 +102,14 @@ def main():
                 hundreds.append(text(node, 80))
             if isinstance(node.op, ast.Add) and 3 in (number(node.left), number(node.right)):
                 plus3 = True
+            if isinstance(node.op, ast.Add) and 1 in (number(node.left), number(node.right)):
+                plus1 = True
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and number(node.value) == 1:
+            plus1 = True
     for c in calls:
         if c["method"] == "mul" and c["args"][:1] == ["100"]:
             hundreds.append(c["text"])
-    print(json.dumps({"calls": calls, "names": sorted(names)[:800], "formats": formats[:50], "compares": compares[:200], "hundreds": hundreds[:20], "plus3": plus3}))
+    print(json.dumps({"calls": calls, "names": sorted(names)[:800], "formats": formats[:50], "compares": compares[:200], "hundreds": hundreds[:20], "plus3": plus3, "plus1": plus1}))
 
 main()
 `;

@@ -42,6 +42,8 @@ export interface ProgramCalls {
   hundreds: string[];
   /** Whether the code adds 3 somewhere (an excess kurtosis made Pearson's). */
   plus3: boolean;
+  /** Whether the code adds 1 somewhere (`+ 1`, `+= 1`: a day count that includes both ends). */
+  plus1: boolean;
 }
 
 /** Wall and CPU time of the reading execution, in s. */
@@ -70,6 +72,7 @@ export async function readCalls(executor: Executor, code: string, signal?: Abort
       compares: data.compares ?? [],
       hundreds: data.hundreds ?? [],
       plus3: data.plus3 === true,
+      plus1: data.plus1 === true,
     };
   } catch {
     return undefined;

@@ -105,5 +105,22 @@ const rangeEnds: Convention = {
   },
 };
 
+/** A count of days that includes the first and the last day ("counting both the first and the last day"). */
+const BOTH_DAYS = /\b(?:count(?:ing)?|includ(?:e|ing))\s+both\s+(?:the\s+)?(?:first\s+and\s+(?:the\s+)?last\s+day|start\s+and\s+(?:the\s+)?end\s+dates?|end\s*(?:points|days|dates)|dates|days)\b|\bdays?\b[^.?!]{0,60}\binclusive\b|\binclusive\b[^.?!]{0,30}\bdays?\b/i;
+
+const dayCount: Convention = {
+  id: 'day-count',
+  recognise(request) {
+    if (!BOTH_DAYS.test(request)) return [];
+    return [{ convention: 'day-count', variant: 'both-ends', label: 'a count of days that includes the first and the last day', requirement: 'Count both the first and the last day: (end - start).days + 1, or len(pd.date_range(start, end)) (it includes both dates).' }];
+  },
+  unmet(stated, program) {
+    // a timedelta's .days counts the days after the first one: both ends need one more
+    if (!program.names.includes('days') || program.plus1) return undefined;
+    if (program.calls.some((c) => /(?:^|\.)(?:b?date_range|busday_count)$/.test(c.fn || c.method))) return undefined;
+    return `${stated.label} asked; the program takes a difference's \`.days\` (the days after the first one) and never adds 1`;
+  },
+};
+
 /** The conventions of how numbers are given. */
-export const NUMBER_CONVENTIONS: readonly Convention[] = [rounding, percentOrFraction, rangeEnds];
+export const NUMBER_CONVENTIONS: readonly Convention[] = [rounding, percentOrFraction, rangeEnds, dayCount];

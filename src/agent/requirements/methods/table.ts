@@ -3,7 +3,7 @@
  * recognised in a request and how a program is judged by what it calls (`calls.ts`), no LLM call.
  * The conventions themselves are in `spread.ts` (variance and standard deviation, skewness and
  * kurtosis), `order.ts` (quantiles, the median of an even count, correlation), `numbers.ts`
- * (rounding, percentages, ranges) and `defaults.ts` (a library function with its defaults).
+ * (rounding, percentages, ranges, days counted with both ends) and `defaults.ts` (a library function with its defaults).
  */
 import type { CallFact, ProgramCalls } from './calls.js';
 
@@ -18,6 +18,7 @@ export type ConventionId =
   | 'rounding'
   | 'percent-or-fraction'
   | 'range-ends'
+  | 'day-count'
   | 'library-defaults';
 
 /** A convention a request states. */
