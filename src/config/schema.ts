@@ -105,8 +105,9 @@ export const llmSchema = z
     temperature: z.number().min(0).max(2).default(0),
     /**
      * A fixed seed for sampled calls (temperature above 0: a retry after a repeat, an independent
-     * program): the same request then samples the same replies, for reproducible runs and
-     * measurements. Unset: a new seed each call.
+     * program): the first call's, one more for each call after it (src/llm/seed.ts). The same
+     * request then samples the same replies, for reproducible runs and measurements. Unset: a new
+     * seed each call.
      */
     seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
     max_tokens: int(2048),

@@ -7,6 +7,7 @@
  * further ones wait in arrival order. A token predictor (`local-prediction.ts`) may speed up
  * generation; it never changes the text.
  */
+import { SeedSequence } from './seed.js';
 import { basename } from 'node:path';
 import { LlamaChat, resolveChatWrapper, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
 import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider } from './types.js';
@@ -48,7 +49,7 @@ export interface LocalProviderOptions {
   threads?: number;
   /** Sampling temperature. Default 0 (greedy: the most likely code). */
   temperature?: number;
-  /** The seed of sampled calls (temperature above 0; config `llm.seed`). Unset: node-llama-cpp's own, new each call. */
+  /** The base seed of the calls (config `llm.seed`; seed.ts: one more for each call). Unset: node-llama-cpp's own, new each call. */
   seed?: number;
   /** Longest reply in tokens. Default 2048. */
   maxTokens?: number;
@@ -100,6 +101,9 @@ export class LocalLlamaProvider implements LlmProvider {
   /** Requests being generated (awaited by {@link dispose}). */
   private readonly inFlight = new Set<Promise<unknown>>();
 
+  /** The seeds of the calls under `llm.seed` (seed.ts). */
+  private readonly seeds: SeedSequence;
+
   private constructor(
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
@@ -108,6 +112,7 @@ export class LocalLlamaProvider implements LlmProvider {
   ) {
     this.name = localModelName(options.modelPath);
     this.maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+    this.seeds = new SeedSequence(options.seed);
     const chatWrapper = resolveChatWrapper(model);
     this.slots = predictors.forSequence.map((tokenPredictor, index) => {
       const sequence = context.getSequence(tokenPredictor ? { tokenPredictor } : {});
@@ -260,13 +265,14 @@ export class LocalLlamaProvider implements LlmProvider {
     const onOuterAbort = () => ended.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onOuterAbort, { once: true });
     let text = '';
+    const seed = this.seeds.next();
     try {
       // never more than the context leaves after the prompt (more would shift the chat out of it)
       const room = (this.options.contextSize ?? 4096) - tokens.length - 1;
       result = await slot.chat.generateResponse(history, {
         maxTokens: Math.max(1, Math.min(options.maxTokens ?? this.maxTokens, room)),
         temperature: options.temperature ?? this.options.temperature ?? 0,
-        ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
+        ...(seed !== undefined ? { seed } : {}),
         ...(options.avoidRepetition ? { repeatPenalty: AVOID_REPETITION } : {}),
         signal: ended.signal,
         stopOnAbortSignal: options.endWhen !== undefined,

@@ -14,6 +14,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
+import { SeedSequence } from './seed.js';
 import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider, type StopReason, type TokenUsage } from './types.js';
 
 /** Where requests go when no base URL is configured. */
@@ -37,7 +38,7 @@ export interface OpenAiProviderOptions {
   /** Retries on 408/409/429/5xx and network errors. */
   maxRetries?: number;
   temperature?: number;
-  /** `seed` sent with every call (config `llm.seed`; a server that supports it samples reproducibly). Unset: not sent. */
+  /** The base `seed` sent with the calls (config `llm.seed`; seed.ts: one more for each call). Unset: not sent. */
   seed?: number;
   maxTokens?: number;
   /** Stream the reply (calls `onToken` per piece). Default true. */
@@ -67,7 +68,7 @@ export class OpenAiProvider implements LlmProvider {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly temperature: number | undefined;
-  private readonly seed: number | undefined;
+  private readonly seeds: SeedSequence;
   readonly maxTokens: number | undefined;
   private readonly stream: boolean;
   private readonly compat: Compat = { maxCompletionTokens: false, noTemperature: false, noStreamOptions: false, noPenalties: false };
@@ -88,7 +89,7 @@ export class OpenAiProvider implements LlmProvider {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.temperature = options.temperature;
-    this.seed = options.seed;
+    this.seeds = new SeedSequence(options.seed);
     this.maxTokens = options.maxTokens;
     this.stream = options.stream ?? true;
     this.client = new OpenAI({
@@ -125,7 +126,7 @@ export class OpenAiProvider implements LlmProvider {
       model: this.model,
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       ...(temperature !== undefined && !this.compat.noTemperature ? { temperature } : {}),
-      ...(this.seed !== undefined ? { seed: this.seed } : {}),
+      ...seedOf(this.seeds.next()),
       ...(maxTokens !== undefined
         ? this.compat.maxCompletionTokens
           ? { max_completion_tokens: maxTokens }
@@ -361,4 +362,9 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
       },
     );
   });
+}
+
+/** The `seed` parameter of a call, when there is one. */
+function seedOf(seed: number | undefined): { seed?: number } {
+  return seed === undefined ? {} : { seed };
 }

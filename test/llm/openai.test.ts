@@ -58,10 +58,11 @@ describe('OpenAiProvider', () => {
     expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-test');
   });
 
-  it('sends llm.seed with every call when it is set, and no seed when it is not', async () => {
+  it('sends llm.seed with the first call and one more with each later one; no seed when it is not set', async () => {
     const { fake, provider } = await setup({ replies: [CODE, CODE] }, { seed: 42 });
     await provider.complete(MESSAGES, { temperature: 0.7 });
-    expect(fake.requests[0]!.body!.seed).toBe(42);
+    await provider.complete(MESSAGES, { temperature: 0.7 });
+    expect(fake.requests.map((r) => r.body!.seed)).toEqual([42, 43]);
     const plain = await setup({ replies: [CODE] });
     await plain.provider.complete(MESSAGES);
     expect(plain.fake.requests[0]!.body).not.toHaveProperty('seed');
