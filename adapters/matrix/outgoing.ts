@@ -10,7 +10,8 @@ import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port
 import { chatOf } from '../../src/chat/run-chat.js';
 import { downloadInputs } from '../../src/chat/input-downloads.js';
 import { formatBytes } from '../../src/text/bytes.js';
-import { line, lines, matrixMarkup, type MatrixMessage } from './markup.js';
+import { line, lines, type MatrixMessage } from './markup.js';
+import { matrixThreadMarkup } from './renderer.js';
 import type { MatrixTransport } from './transport.js';
 import { matrixTyping } from './typing.js';
 
@@ -55,7 +56,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
         edit: (ref, msg) => transport.edit(place, ref.id, msg),
         signs: matrixTyping(transport, spec.roomId, spec.taken),
       },
-      markup: matrixMarkup,
+      markup: matrixThreadMarkup,
       async inputs() {
         const over = `larger than the ${formatBytes(limits.maxBytes)} limit`;
         const { files, skipped } = await downloadInputs(spec.files, { ...limits, fetch: (file) => transport.download(file.url, limits.maxBytes, over) });

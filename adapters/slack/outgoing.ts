@@ -14,7 +14,7 @@ import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js
 import type { Log } from './context.js';
 import type { SlackOrigin } from './incoming.js';
 import { downloadInputs } from './inputs.js';
-import { slackMarkup, type SlackOut } from './markup.js';
+import { slackThreadMarkup, type SlackOut } from './renderer.js';
 import { escapeMrkdwn, inlineText } from './mrkdwn.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
 import { ephemeral } from './requesters.js';
@@ -68,7 +68,7 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
     ref: { channel, thread: threadTs },
     key: threadTs,
     output,
-    markup: slackMarkup,
+    markup: slackThreadMarkup,
     async inputs() {
       if (!request.files.length) return [];
       const inputs = await downloadInputs(request.files, out.settings);
