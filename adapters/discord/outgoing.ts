@@ -1,6 +1,6 @@
 /**
  * Discord's side of the outgoing port (src/chat/port.ts: OutgoingPort): messages are Discord
- * payloads (markup.ts, render.ts), posted on a {@link Surface} (the bot's messages in the thread,
+ * payloads (renderer.ts, render.ts), posted on a {@link Surface} (the bot's messages in the thread,
  * falling back to the interaction's follow-ups); attachments are downloaded from Discord's file
  * hosts (attachments.ts). A new run's thread is started from the interaction's answer (its header)
  * where the channel allows it, else the run answers in place and the header says why. Posts go

@@ -1,7 +1,7 @@
 /**
  * Matrix's side of the chat port (src/chat/port.ts): a run's thread is an `m.thread` rooted at the
  * message that asked for it (its event id is the thread's key: replies in it are matched by it);
- * messages are `m.notice`s in Matrix HTML (markup.ts) posted and edited through the transport;
+ * messages are `m.notice`s in Matrix HTML (renderer.ts) posted and edited through the transport;
  * the request's files are downloaded from the media repository. The outside view of a run is the
  * thread summary clients show under its root (the final message), so `ended` adds nothing.
  */

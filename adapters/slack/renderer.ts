@@ -12,9 +12,9 @@
 import { neutraliseFences } from '../../src/chat/format.js';
 import { cutChars } from '../../src/text/cut.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
-import type { Action, Block, Inline, Line, View, ViewFile, ViewRenderer } from '../../src/chat/view/blocks.js';
+import type { Action, Block, Inline, Line, ViewFile, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
-import { attachedNote, codeTailShown, fitLine, flatLine, pieceText, splitLines } from '../../src/chat/view/fit.js';
+import { attachedNote, codeTailShown, fitLine, flatLine, splitLines } from '../../src/chat/view/fit.js';
 import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 import { escapeMrkdwn, fencedSection, SECTION_TEXT_MAX, type SlackButton } from './mrkdwn.js';
 import type { Upload } from './poster.js';
@@ -150,12 +150,6 @@ function unknownBlock(b: never): never {
   throw new Error(`block without a Slack rendering: ${JSON.stringify(b)}`);
 }
 
-/** The notification text of a view: its first heading or text, on one line (escaped). */
-function notification(view: View): string | undefined {
-  const first = view.blocks.find((b) => b.kind === 'heading' || b.kind === 'text');
-  return first && (first.kind === 'heading' || first.kind === 'text') ? fitLine(flatLine(first.text.map((p) => pieceText(p))), SECTION_TEXT_MAX, slackInline) || undefined : undefined;
-}
-
 /** Slack's renderer. */
 export const slackRenderer: ViewRenderer<SlackOut> = {
   render(view) {
@@ -171,11 +165,9 @@ export const slackRenderer: ViewRenderer<SlackOut> = {
     const shownSections = sections.filter((s) => s.trim() !== '');
     sections.splice(0, sections.length, ...shownSections);
     if (sections.length === 0) sections.push(buttons.length || uploads.length ? '\u200b' : '_(empty)_');
-    const plain = notification(view);
     const messages: SlackOut[] = [];
     for (let i = 0; i < sections.length; i += SECTIONS_MAX) messages.push({ text: sections.slice(i, i + SECTIONS_MAX) });
     const last = messages.at(-1)!;
-    if (plain) messages[0]!.plain = plain;
     if (buttons.length) last.buttons = buttons.slice(0, BUTTONS_MAX);
     if (uploads.length) last.uploads = uploads;
     return messages;

@@ -128,7 +128,7 @@ describe('Matrix bot (Synapse, embedded)', () => {
     const asked = await w.alice.client.sendText(w.roomId, '!generate print six times seven');
     const [generated] = await waitFinals(asked, 1);
     expect(generated!.content.body).toMatch(/📝 Code generated \(not run\)/);
-    expect(generated!.content.body).toMatch(/React 🔁 to run it;/);
+    expect(generated!.content.body).toMatch(/React 🔁 to run it\./);
     expect(threadText(asked)).not.toMatch(/Result of attempt/);
     await w.alice.client.sendEvent(w.roomId, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: generated!.event_id, key: '🔁' } });
     await waitFinals(asked, 2);
