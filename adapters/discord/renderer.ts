@@ -44,7 +44,7 @@ const ROWS = 5;
 /** Characters of a code block's or an output's label. */
 const LABEL_MAX = 600;
 /** Least room an output's code block is given before it moves to a message of its own. */
-const OUTPUT_MIN = 600;
+const OUTPUT_MIN = 200;
 
 /** One inline piece as Discord Markdown (fences neutralised; backticks in inline code become `'`). */
 export function discordInline(piece: Inline): string {
@@ -65,6 +65,8 @@ const language = (lang: string | undefined) => (lang === 'python' ? 'py' : (lang
 interface Part {
   text: string;
   files: OutFile[];
+  /** A batch of a files block: one request within Discord's sizes, sharing its message with no other file. */
+  batch?: boolean;
 }
 
 function button(action: Action): APIButtonComponent {
@@ -81,7 +83,7 @@ function button(action: Action): APIButtonComponent {
 function filesPart(files: { name: string; data: Buffer | string; bytes?: number }[]): Part[] {
   const sized = files.map((f) => ({ name: f.name.split('/').pop() || 'file', data: f.data, bytes: f.bytes ?? dataBytes(f.data) }));
   const { batches, unsendable } = packFiles(sized);
-  const parts: Part[] = batches.map((batch) => ({ text: '', files: batch.map((f) => ({ name: f.name, data: f.data })) }));
+  const parts: Part[] = batches.map((batch) => ({ text: '', files: batch.map((f) => ({ name: f.name, data: f.data })), batch: true }));
   for (const f of unsendable) parts.push({ text: neutraliseFences(`📎 \`${f.name.replace(/`/g, "'")}\` (${formatBytes(f.bytes)}): ${f.reason}`).slice(0, MESSAGE_CHARS), files: [] });
   return parts;
 }
@@ -142,14 +144,21 @@ export const discordRenderer: ViewRenderer<Outgoing> = {
     const share = outputShare(view.blocks);
     const messages: Outgoing[] = [];
     const rows: APIButtonComponent[][] = [];
+    const batched = new Set<Outgoing>();
     const add = (part: Part) => {
       const last = messages.at(-1);
       const files = last?.files?.length ?? 0;
       const joined = last && (last.content ? (part.text ? `${last.content}\n${part.text}` : last.content) : part.text);
-      if (last && joined !== undefined && joined.length <= MESSAGE_CHARS && files + part.files.length <= 10) {
+      // a batch of files is one request within Discord's sizes (file-batches.ts): it shares its message with no other file
+      const filesFit = part.files.length === 0 || (part.batch ? files === 0 : !(last && batched.has(last)) && files + part.files.length <= 10);
+      if (last && joined !== undefined && joined.length <= MESSAGE_CHARS && filesFit) {
         last.content = joined;
         if (part.files.length) last.files = [...(last.files ?? []), ...part.files];
-      } else messages.push({ content: part.text, ...(part.files.length ? { files: part.files } : {}) });
+        if (part.batch) batched.add(last);
+      } else {
+        messages.push({ content: part.text, ...(part.files.length ? { files: part.files } : {}) });
+        if (part.batch) batched.add(messages.at(-1)!);
+      }
     };
     for (const b of view.blocks) {
       if (b.kind === 'actions') {

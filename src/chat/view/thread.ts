@@ -8,6 +8,7 @@
 import type { ExecutionResult } from '../../history/execution.js';
 import type { MemoryOffer } from '../../memory/offer.js';
 import { formatBytes } from '../../text/bytes.js';
+import { boundLine } from '../../text/cut.js';
 import type { CodeShown, ProgressLine } from '../port.js';
 import { statusLine } from '../format.js';
 import { progressText, TRIGGER_WORDS } from '../progress-text.js';
@@ -16,6 +17,9 @@ import type { Block, Line, View } from './blocks.js';
 
 /** Most lines shown of a notice's lines, of the checks' report, of a stream, of an auto-fix's error, of an offered sentence. */
 export const SHOWN_LINES = { notice: 20, checks: 8, stream: 30, error: 20, offer: 6 } as const;
+
+/** Characters of a result's status line (it quotes the program's error). */
+const STATUS_MAX = 600;
 
 /** The progress line, e.g. `⚙️ Running attempt 2/4 in the sandbox…`. */
 export function progressView(line: ProgressLine): View {
@@ -49,7 +53,7 @@ const IMAGE = /\.(png|jpe?g|gif|webp|svg)$/i;
  * `attempt-<n>-<stream>.txt` when cut), and the files the program wrote, named and attached.
  */
 export function resultView(attempt: number, result: ExecutionResult): View {
-  const blocks: Block[] = [{ kind: 'heading', text: [{ strong: `Result of attempt ${attempt}` }, ` · ${statusLine(result)}`] }];
+  const blocks: Block[] = [{ kind: 'heading', text: [{ strong: `Result of attempt ${attempt}` }, ` · ${boundLine(statusLine(result), STATUS_MAX)}`] }];
   if (result.checks) {
     const report = checkReportNotice(result.checks);
     blocks.push({ kind: 'output', stream: 'checks', text: report.lines.join('\n'), label: [`${report.title}:`], maxLines: SHOWN_LINES.checks, file: `attempt-${attempt}-checks.txt` });
