@@ -1,6 +1,6 @@
 /**
  * Discord's side of the outgoing port (src/chat/port.ts: OutgoingPort): messages are Discord
- * payloads (markup.ts, render.ts), posted on a {@link Surface} (the bot's messages in the thread,
+ * payloads (renderer.ts, render.ts), posted on a {@link Surface} (the bot's messages in the thread,
  * falling back to the interaction's follow-ups); attachments are downloaded from Discord's file
  * hosts only (context.ts: discordDownloads; the loop: src/chat/input-downloads.ts). A new run's
  * thread is started from the interaction's answer (its header) where the channel allows it, else
@@ -20,7 +20,7 @@ import { chatOf } from '../../src/chat/run-chat.js';
 import { discordDownloads, settingsFrom, type BotContext, type DiscordSettings } from './context.js';
 import { threadInputs } from '../../src/chat/input-downloads.js';
 import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
-import { discordMarkup } from './markup.js';
+import { discordThreadMarkup } from './renderer.js';
 import { finalStatus, headerMessage, oneLine, threadName, workingState, type Outgoing } from './render.js';
 import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
@@ -49,8 +49,8 @@ function discordThread(
     ref: { channel: where.channel },
     key: where.key,
     output: surfaceOutput(surface, discordTyping(ctx.client, where.channel, ctx.logger)),
-    markup: discordMarkup,
-    inputs: () => threadInputs(attachments, discordDownloads(ctx.settings), { post: (msg) => surface.post(msg), note: discordMarkup.note }),
+    markup: discordThreadMarkup,
+    inputs: () => threadInputs(attachments, discordDownloads(ctx.settings), { post: (msg) => surface.post(msg), note: discordThreadMarkup.note }),
     async ended(run, failure) {
       try {
         await ended(run, failure);

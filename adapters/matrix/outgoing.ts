@@ -1,7 +1,7 @@
 /**
  * Matrix's side of the chat port (src/chat/port.ts): a run's thread is an `m.thread` rooted at the
  * message that asked for it (its event id is the thread's key: replies in it are matched by it);
- * messages are `m.notice`s in Matrix HTML (markup.ts) posted and edited through the transport;
+ * messages are `m.notice`s in Matrix HTML (renderer.ts) posted and edited through the transport;
  * the request's files are downloaded from the media repository. The outside view of a run is the
  * thread summary clients show under its root (the final message), so `ended` adds nothing.
  */
@@ -9,7 +9,8 @@ import type { ChatThread, MessageId, OutgoingPort } from '../../src/chat/port.js
 import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 import { threadInputs, type InputDownloads, type InputLimits } from '../../src/chat/input-downloads.js';
-import { line, lines, matrixMarkup, type MatrixMessage } from './markup.js';
+import { line, lines, type MatrixMessage } from './markup.js';
+import { matrixThreadMarkup } from './renderer.js';
 import type { MatrixTransport } from './transport.js';
 import { matrixTyping } from './typing.js';
 
@@ -49,8 +50,8 @@ export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits):
         edit: (ref, msg) => transport.edit(place, ref.id, msg),
         signs: matrixTyping(transport, spec.roomId, spec.taken),
       },
-      markup: matrixMarkup,
-      inputs: () => threadInputs(spec.files, downloads, { post: (msg) => transport.post(place, msg), note: matrixMarkup.note }),
+      markup: matrixThreadMarkup,
+      inputs: () => threadInputs(spec.files, downloads, { post: (msg) => transport.post(place, msg), note: matrixThreadMarkup.note }),
       // the thread summary under the root shows the last message: nothing to update outside
       ended: async () => undefined,
     };

@@ -14,7 +14,7 @@ import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js
 import type { Log } from './context.js';
 import type { SlackOrigin } from './incoming.js';
 import { fetchFromHosts, threadInputs, type InputDownloads } from '../../src/chat/input-downloads.js';
-import { slackMarkup, type SlackOut } from './markup.js';
+import { slackThreadMarkup, type SlackOut } from './renderer.js';
 import { escapeMrkdwn, inlineText } from './mrkdwn.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
 import { ephemeral } from './requesters.js';
@@ -79,8 +79,8 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
     ref: { channel, thread: threadTs },
     key: threadTs,
     output,
-    markup: slackMarkup,
-    inputs: () => threadInputs(request.files, out.downloads, { post: (msg) => output.post(msg), note: slackMarkup.note }),
+    markup: slackThreadMarkup,
+    inputs: () => threadInputs(request.files, out.downloads, { post: (msg) => output.post(msg), note: slackThreadMarkup.note }),
     async ended(run, failure) {
       if (pane) return; // the DM pane's thread has no channel message of ours to update
       const text = run ? rootText(run, finalStatus(run)) : root && rootText(root, `❌ failed: ${inlineText(failure ?? 'failed', 300)}`);

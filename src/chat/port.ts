@@ -7,8 +7,8 @@
  *   whose {@link ThreadRef} is plain JSON (it travels on the queue and survives a worker's death);
  * - post and edit messages there ({@link ThreadOutput}; uploads travel inside the platform's message
  *   type `M`, the platform decides whether a file rides on a message or is uploaded after it);
- * - format each neutral view under its markup profile ({@link ThreadMarkup}: its limits, escaping,
- *   code blocks, buttons);
+ * - show each message of a thread ({@link ThreadMarkup}, made by src/chat/view/thread-markup.ts from
+ *   the platform's renderer: its limits, escaping, code blocks, buttons);
  * - download the request's attachments with its credentials (`inputs`);
  * - say how a turn ended outside the thread (Slack's channel message, Discord's header: `ended`),
  *   and answer the requester privately where no thread could be opened (inside `openThread`).
@@ -84,7 +84,10 @@ export type { TurnKind } from '../history/types.js';
 /** An attempt's final code (`lastAttempt`: the highest attempt this call may reach). */
 export type CodeShown = Extract<EventView, { view: 'code' }> & { lastAttempt: number };
 
-/** How a platform formats each neutral view, under its limits and escaping. Pure functions. */
+/**
+ * How a platform shows each message of a thread, under its limits and escaping: composed once as
+ * views (src/chat/view/thread.ts) and rendered by its renderer (src/chat/view/thread-markup.ts). Pure functions.
+ */
 export interface ThreadMarkup<M> {
   /** The progress line (one message, edited in place); undefined: nothing to show for it. */
   progress(line: ProgressLine): M | undefined;

@@ -27,7 +27,7 @@ const AGENT = { max_retries: 1, verify: 'checks' };
 function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: () => Promise<void>): SettleDriver {
   const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
   const posts = (ts: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
-  const finals = (ts: string) => posts(ts).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)));
+  const finals = (ts: string) => posts(ts).filter((c) => /Reply in this thread to|❌ \*Failed\*/.test(String(c.args.text)));
   let seq = 0;
   return {
     llm,

@@ -17,7 +17,7 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
   const users = { 1: 'U_ALICE', 2: 'U_BOB' } as const;
   const roots = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C_MAIN' && !c.args.thread_ts && c.result?.ok);
   const posts = (ts: string) => threadMessages(slack, ts);
-  const finalPosts = (ts: string) => posts(ts).filter((c) => (c.method === 'chat.postMessage' || c.method === 'chat.stopStream') && /\*(Done|Failed)\*/.test(allText([c])));
+  const finalPosts = (ts: string) => posts(ts).filter((c) => (c.method === 'chat.postMessage' || c.method === 'chat.stopStream') && /Reply in this thread to|❌ \*Failed\*/.test(allText([c])));
   const eph = () => slack.callsOf('chat.postEphemeral').length;
   let seq = 0;
   const offers = (ts: string) => posts(ts).filter((c) => JSON.stringify(c.args.blocks ?? '').includes('ca_remember'));

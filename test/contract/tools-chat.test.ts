@@ -91,7 +91,7 @@ function slackPlatform(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close:
       await sendCommand(appUrl, SECRET, { command: '/run', text: requirement, user_id: 'U_ALICE', user_name: 'alice', channel_id: id, team_id: TEAM, trigger_id: `trig-${seq}`, response_url: slack.responseUrl(`tools-${seq}`) });
       await slack.waitFor(() => roots(id).length > before, 30_000, 'the channel message');
       const root = String(roots(id)[before]!.result!.ts);
-      await slack.waitFor(() => posts(root).some((c) => /\*(Done|Failed)\*/.test(String(c.args.text))), 60_000, 'the final message');
+      await slack.waitFor(() => posts(root).some((c) => /Reply in this thread to|❌ \*Failed\*/.test(String(c.args.text))), 60_000, 'the final message');
       return allText(posts(root));
     },
     systemPrompt: (n) => String(llm.requests[n]!.messages[0]!.content),

@@ -33,7 +33,7 @@ describe('/run', () => {
     const result = messages.find((m) => m.content.startsWith('**Result of attempt 1**'))!;
     expect(result.content).toContain('exit code 0');
     expect(result.content).toContain('saved');
-    const files = messages.find((m) => m.content.startsWith('**Files from attempt 1**'))!;
+    const files = messages.find((m) => m.content.includes('**Files from attempt 1**'))!;
     expect(files.attachments.map((a) => a.filename)).toContain('plot.png');
     expect(files.files.get('plot.png')!.subarray(1, 4).toString()).toBe('PNG');
     // Re-run and Improve, then 👍/👎 (a run with an answer can be approved) and Save as team program

@@ -101,7 +101,7 @@ describe('Matrix bot (Synapse, embedded)', () => {
     expect(history!.content.body).toContain('print the word fixed');
     expect(history!.content.body).toContain('add up nums.csv');
     expect(history!.content.body).not.toContain('codebot:'); // the mention is not part of the requirement
-    const runId = /run ([a-z0-9-]+)/.exec(finals(root)[0]!.content.body)![1]!;
+    const runId = String(finals(root)[0]!.content[RUN_KEY]);
     const s = await w.alice.client.sendText(w.roomId, `!show ${runId}`);
     const [shown] = await t().waitFor(() => (t().answersTo(s).length ? t().answersTo(s) : undefined), 20_000, 'the show answer');
     expect(shown!.content.body).toContain(`Run ${runId}`);
@@ -128,7 +128,7 @@ describe('Matrix bot (Synapse, embedded)', () => {
     const asked = await w.alice.client.sendText(w.roomId, '!generate print six times seven');
     const [generated] = await waitFinals(asked, 1);
     expect(generated!.content.body).toMatch(/📝 Code generated \(not run\)/);
-    expect(generated!.content.body).toMatch(/React 🔁 to run it;/);
+    expect(generated!.content.body).toMatch(/React 🔁 to run it\./);
     expect(threadText(asked)).not.toMatch(/Result of attempt/);
     await w.alice.client.sendEvent(w.roomId, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: generated!.event_id, key: '🔁' } });
     await waitFinals(asked, 2);

@@ -48,7 +48,7 @@ describe('a worker paused past its lock, then finishing its run', () => {
     paused.kill('SIGCONT');
     paused = undefined;
 
-    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === ts && /\*Done\*/.test(allText([c]))), 30_000, 'the run\'s end');
+    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === ts && /Reply in this thread to/.test(allText([c]))), 30_000, 'the run\'s end');
     const noticeTs = String(notice.result!.ts);
     await w.slack.waitFor(
       () => w.slack.callsOf('chat.update').some((c) => c.args.ts === noticeTs && /Not interrupted after all/.test(allText([c]))),

@@ -66,7 +66,7 @@ describe('Slack in queue mode', () => {
     const roots = () => w.slack.callsOf('chat.postMessage').filter((c) => !c.args.thread_ts && c.result?.ok);
     const jobOf = (c: SlackCall) => Number(allText([c]).match(/job (\d+)/)?.[1]);
     await w.slack.waitFor(() => roots().length >= accepted.length, 90_000, `${accepted.length} channel messages`);
-    const finals = () => w.slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts && /\*(Done|Failed)\*/.test(String(c.args.text)));
+    const finals = () => w.slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts && /Reply in this thread to|❌ \*Failed\*/.test(String(c.args.text)));
     await w.slack.waitFor(() => finals().length >= accepted.length, 90_000, `${accepted.length} final messages`);
     await new Promise((r) => setTimeout(r, 500)); // anything run twice would post now
 
@@ -76,7 +76,7 @@ describe('Slack in queue mode', () => {
     for (const root of roots()) {
       const thread = w.slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === root.result!.ts);
       expect(allText(thread)).toContain(`ran job ${jobOf(root)}`);
-      expect(allText(thread)).toMatch(/\*Done\*/);
+      expect(allText(thread)).toMatch(/Reply in this thread to/);
     }
     expect(w.llm.requests).toHaveLength(accepted.length);
 
@@ -152,14 +152,14 @@ describe('Slack in queue mode', () => {
       'the second run',
     );
     const secondTs = String(secondRoot.result!.ts);
-    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === secondTs && /\*Done\*/.test(allText([c]))), 30_000, 'the second run\'s end');
+    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === secondTs && /Reply in this thread to/.test(allText([c]))), 30_000, 'the second run\'s end');
 
     // a reply in the thread is a job too (improve), delivered twice: it runs once on a worker
     const reply = { type: 'message', channel: 'C_MAIN', channel_type: 'channel', user: 'U_ALICE', text: 'print it differently', ts: '1700009999.000001', thread_ts: secondTs };
     const options = { eventId: 'Ev-reply-1', teamId: TEAM };
     await Promise.all([sendEvent(w.ingress[0]!, SECRET, reply, options), sendEvent(w.ingress[0]!, SECRET, reply, { ...options, retryNum: 1 })]);
     await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === secondTs && /improved run/.test(allText([c]))), 30_000, 'the improved run');
-    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === secondTs && /\*Done\*/.test(allText([c]))).length >= 2, 30_000, 'the improvement\'s end');
+    await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === secondTs && /Reply in this thread to/.test(allText([c]))).length >= 2, 30_000, 'the improvement\'s end');
     await new Promise((r) => setTimeout(r, 500));
     expect(w.llm.requests).toHaveLength(3);
     expect(second.stderr()).not.toMatch(/unhandled/);
@@ -173,7 +173,7 @@ describe('Slack in queue mode', () => {
     expect(acks).toHaveLength(2);
     const root = await w.slack.waitFor(() => w.slack.callsOf('chat.postMessage').find((c) => !c.args.thread_ts && c.result?.ok), 20_000, 'the channel message');
     await w.slack.waitFor(
-      () => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === root.result!.ts && /\*Done\*/.test(allText([c]))),
+      () => w.slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === root.result!.ts && /Reply in this thread to/.test(allText([c]))),
       30_000,
       'the run\'s end',
     );
@@ -195,6 +195,6 @@ describe('Slack in queue mode', () => {
     expect(await exited).toBe(0);
     const thread = allText(w.slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === root.result!.ts));
     expect(thread).toContain('finished anyway');
-    expect(thread).toMatch(/\*Done\*/);
+    expect(thread).toMatch(/Reply in this thread to/);
   }, 60_000);
 });

@@ -57,7 +57,7 @@ describe('Slack agent surface', () => {
     expect(allText(slack.calls.filter((c) => c.args.ts === first!.ts))).toContain("NameError: name 'undefined_name' is not defined");
     // the last message closed the second stream, with the feedback buttons element
     const stop = slack.callsOf('chat.stopStream').find((c) => c.args.ts === second!.ts)!;
-    expect(allText([stop])).toMatch(/\*Done\*/);
+    expect(allText([stop])).toMatch(/Reply in this thread to/);
     expect(JSON.stringify(stop.args.blocks)).toContain('feedback_buttons');
     // nothing posted the code or the result as a message of its own; no stream was edited
     expect(allText(world.threadPosts(root))).not.toContain('print(undefined_name)');
@@ -76,7 +76,7 @@ describe('Slack agent surface', () => {
     expect(world.slack.callsOf('chat.startStream')).toHaveLength(1);
     const text = allText(world.threadPosts(root));
     expect(text).toContain('print("one")');
-    expect(text).toMatch(/\*Done\*/);
+    expect(text).toMatch(/Reply in this thread to/);
     // the next run, in the same workspace, does not ask again
     const asked = world.slack.calls.length;
     await world.command({ text: 'print two', channel_id: 'C_OTHER' });
@@ -96,6 +96,6 @@ describe('Slack agent surface', () => {
     expect(world.slack.agent.openStreams()).toHaveLength(0);
     const text = allText(world.threadMessages(root));
     expect(text).toContain('after the cut');
-    expect(allText(world.threadPosts(root))).toMatch(/\*Done\*/);
+    expect(allText(world.threadPosts(root))).toMatch(/Reply in this thread to/);
   }, 60_000);
 });

@@ -11,7 +11,7 @@ afterEach(async () => {
 
 /** The buttons of the last final message in a thread. */
 function finalButtons(w: World, threadTs: string): Array<{ action_id: string; value: string; text: { text: string }; messageTs: string }> {
-  const final = w.threadPosts(threadTs).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text))).at(-1)!;
+  const final = w.threadPosts(threadTs).filter((c) => /Reply in this thread to|❌ \*Failed\*/.test(String(c.args.text))).at(-1)!;
   const blocks = final.args.blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string; text: { text: string } }> }>;
   const elements = blocks.find((b) => b.type === 'actions')?.elements ?? [];
   return elements.map((e) => ({ ...e, messageTs: String(final.result?.ts) }));
@@ -33,7 +33,7 @@ describe('buttons on a run', () => {
     await world.finished(root, 2);
     expect(world.llm.requests).toHaveLength(1); // the same code, run again
     // attempt numbers continue across the turns of a run: the re-run is the run's attempt 2
-    expect(allText(world.threadPosts(root))).toMatch(/\*Result\* \(attempt 1\/4\)[\s\S]*\*Result\* \(attempt 2\/2\)/);
+    expect(allText(world.threadPosts(root))).toMatch(/\*Result of attempt 1\*[\s\S]*\*Result of attempt 2\*/);
 
     expect((await click(improve!)).status).toBe(200);
     const opened = await world.slack.waitFor(() => world!.slack.callsOf('views.open')[0]);
@@ -67,7 +67,7 @@ describe('buttons on a run', () => {
     expect(eph.args.user).toBe('U_MALLORY');
     expect(String(eph.args.text)).toContain('not on the list');
     await new Promise((r) => setTimeout(r, 300));
-    expect(world.threadPosts(root).filter((c) => /\*(Done|Failed)\*/.test(String(c.args.text)))).toHaveLength(1);
+    expect(world.threadPosts(root).filter((c) => /Reply in this thread to|❌ \*Failed\*/.test(String(c.args.text)))).toHaveLength(1);
   });
 });
 

@@ -17,8 +17,8 @@ describe('commands', () => {
     await world.finished(root);
     const text = allText(world.threadPosts(root));
     expect(text).toContain('print("not run")');
-    expect(text).not.toContain('*Result*');
-    expect(text).toContain('code generated');
+    expect(text).not.toContain('*Result of attempt');
+    expect(text).toContain('📝 Code generated (not run)');
   });
 
   it('/history lists the channel runs with who, requirement, status and link; /show the latest code', async () => {

@@ -51,7 +51,7 @@ describe('Slack: the disk fills during a run', () => {
     await w.command({ text: 'write 6 MB' });
     const ts = await w.rootTs();
     const [final] = await w.finished(ts);
-    expect(allText([final!])).toMatch(/❌ \*Failed\*.*disk is full/s);
+    expect(allText([final!])).toMatch(/❌ Failed · .*disk is full/s);
     expect(lastProgress(w, ts)).toMatch(/❌ (Finished with a failure|Stopped by an error)/);
     const listed = await history(w);
     expect(listed).toContain('write 6 MB');

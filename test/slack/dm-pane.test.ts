@@ -21,7 +21,7 @@ afterEach(async () => {
 const pane = { channel_id: 'D_ALICE', thread_ts: '1700000000.000100' };
 /** The pane's thread shows its n-th last message (no channel message to update there). */
 const finals = (w: World, n: number) =>
-  w.slack.waitFor(() => w.threadMessages(pane.thread_ts).filter((c) => c.method !== 'chat.update' && /\*(Done|Failed)\*/.test(allText([c]))).length >= n, 40_000, `last message #${n}`);
+  w.slack.waitFor(() => w.threadMessages(pane.thread_ts).filter((c) => c.method !== 'chat.update' && /Reply in this thread to|❌ \*Failed\*/.test(allText([c]))).length >= n, 40_000, `last message #${n}`);
 const inPane = (text: string, ts: string) => ({ type: 'message', channel: 'D_ALICE', channel_type: 'im', user: 'U_ALICE', text, ts, thread_ts: pane.thread_ts, parent_user_id: 'UBOT' });
 
 describe('Slack DM pane', () => {
@@ -89,7 +89,7 @@ describe('Slack DM pane', () => {
       await w.slack.waitFor(() => w.slack.agent.thread('D_ALICE', pane.thread_ts).prompts, 20_000, 'the prompts');
       const ack = await sendEvent(ingress, QUEUE_SECRET, inPane('print from the worker', '1700000003.000400'), { eventId: 'Ev_q2', teamId: TEAM });
       expect(ack.status).toBe(200);
-      await w.slack.waitFor(() => w.slack.agent.streams.find((s) => s.threadTs === pane.thread_ts && !s.open && JSON.stringify(s.blocks).includes('Done')), 60_000, 'the closed stream');
+      await w.slack.waitFor(() => w.slack.agent.streams.find((s) => s.threadTs === pane.thread_ts && !s.open && JSON.stringify(s.blocks).includes('Reply in this thread to')), 60_000, 'the closed stream');
       expect(w.slack.agent.thread('D_ALICE', pane.thread_ts).title).toBe('print from the worker');
       expect(w.slack.agent.streams.find((s) => s.threadTs === pane.thread_ts)!.text).toContain('print("from the worker")');
       expect(w.slack.agent.openStreams()).toHaveLength(0);

@@ -67,7 +67,7 @@ export interface World extends Fakes {
   threadMessages(threadTs: string): SlackCall[];
   /** The channel message ts of the n-th (0-based) run started in a channel. */
   rootTs(channel?: string, n?: number): Promise<string>;
-  /** Waits for the n-th final message ("Done" / "Failed") in a thread and the n-th final status of its channel message. */
+  /** Waits for the n-th final message (its "Reply in this thread to …", or "❌ *Failed*") in a thread and the n-th final status of its channel message. */
   finished(threadTs: string, count?: number): Promise<SlackCall[]>;
   close(): Promise<void>;
 }
@@ -188,7 +188,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     async finished(threadTs, count = 1) {
       return slack.waitFor(
         () => {
-          const finals = world.threadMessages(threadTs).filter((c) => /\*(Done|Failed)\*/.test(allText([c])) && c.method !== 'chat.update');
+          const finals = world.threadMessages(threadTs).filter((c) => /Reply in this thread to|❌ \*Failed\*/.test(allText([c])) && c.method !== 'chat.update');
           const rootFinals = slack
             .callsOf('chat.update')
             .filter((c) => c.args.ts === threadTs && /Status:\* (✅|⚠️|❌|📝)/.test(String(c.args.text)));

@@ -54,9 +54,9 @@ describe('/run', () => {
     const text = allText(world.threadPosts(root));
     expect(text).toContain('print(undefined_name)');
     expect(text).toContain("NameError: name 'undefined_name' is not defined");
-    expect(text).toMatch(/Attempt 2\/4\*: fixing/);
+    expect(text).toMatch(/🔧 \*Auto-fix 1\/3\* · the error that caused it:/);
     expect(text).toContain('print("fixed")');
-    expect(text).toContain('success after 2 attempt');
+    expect(text).toContain('✅ Success · 2 attempts');
     // the error went back to the LLM
     expect(JSON.stringify(world.llm.requests[1]?.messages)).toContain('NameError');
   });
@@ -70,7 +70,7 @@ describe('/run', () => {
       for (const block of sections(call)) expect(block.text.text.length).toBeLessThanOrEqual(3000);
     }
     expect(allText(world.threadPosts(root))).toContain('full text attached');
-    const file = await world.slack.waitFor(() => world!.slack.uploads.find((u) => u.filename === 'stdout.txt'));
+    const file = await world.slack.waitFor(() => world!.slack.uploads.find((u) => u.filename === 'attempt-1-stdout.txt'));
     expect(file.bytes.toString().trim()).toBe('x'.repeat(5000));
     expect(file.threadTs).toBe(root);
   });
@@ -121,7 +121,7 @@ describe('/run with verification', () => {
     expect(text).toContain('assert len(values) == 20, "20 numbers"');
     expect(text).toContain('Ran, not confirmed');
     expect(text).toContain('got 4, expected == 20');
-    expect(text).toContain('⚠️ *Done*, but not confirmed after 2 attempt(s)');
+    expect(text).toContain('⚠️ Ran, but not confirmed · 2 attempts');
     const updates = world.slack.callsOf('chat.update').filter((c) => c.args.ts === root);
     expect(String(updates.at(-1)?.args.text)).toContain('⚠️ Ran, but not confirmed · 2 attempts');
     // the checks step (an LLM call as long as writing code) is shown on the progress line like every other step

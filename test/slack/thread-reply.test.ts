@@ -50,7 +50,7 @@ describe('a reply in a run thread', () => {
     await world.finished(root, 2);
     await new Promise((r) => setTimeout(r, 500));
     expect(world.llm.requests).toHaveLength(2);
-    expect(world.threadPosts(root).filter((c) => /\*Done\*/.test(String(c.args.text)))).toHaveLength(2);
+    expect(world.threadPosts(root).filter((c) => /Reply in this thread to/.test(String(c.args.text)))).toHaveLength(2);
   });
 
   it('runs a slash command once when it arrives twice with the same trigger_id', async () => {

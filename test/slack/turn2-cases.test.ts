@@ -32,7 +32,7 @@ describe('C2: a long exception message on Slack', () => {
     expect(world.slack.callsOf('chat.postMessage').every((c) => c.result?.ok)).toBe(true);
     for (const text of sections(world)) expect(text.length).toBeLessThanOrEqual(3000);
     expect(allText(world.threadPosts(root))).toMatch(/❌ Failed · exit code 1 · [\d.]+ s · ValueError: y+… \(\d+ more characters\)/);
-    const stderr = world.slack.uploads.find((u) => u.filename === 'stderr.txt');
+    const stderr = world.slack.uploads.find((u) => u.filename.endsWith('-stderr.txt'));
     expect(stderr?.bytes.toString()).toContain(`ValueError: ${'y'.repeat(3500)}`);
   });
 });
