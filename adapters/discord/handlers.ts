@@ -5,7 +5,7 @@
  */
 import { MessageFlags, SnowflakeUtil, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
 import type { RequestKind } from '../../src/chat/incoming-port.js';
-import { notAdminText, usageAnswer } from '../../src/chat/usage-view.js';
+import { notAdminText, usageReply, usageUnreadable } from '../../src/chat/usage-view.js';
 import { budgetLimits } from '../../src/app/app.js';
 import type { IngressContext } from './context.js';
 import { showImproveModal } from './improve-modal.js';
@@ -14,7 +14,8 @@ import { fromDiscordText } from './incoming-text.js';
 import { FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
 import { FILE_OPTION } from './commands.js';
 import { interactionRequester, messageRequester } from './requesters.js';
-import { describe, replyEphemeral } from './surface.js';
+import { describe, replyEphemeral, toOptions } from './surface.js';
+import { discordAnswers } from './answers.js';
 import { checkAccess } from './incoming.js';
 
 /** The slash commands that are requests to the pipeline. */
@@ -163,6 +164,6 @@ async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInt
     ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
     return;
   }
-  const content = await usageAnswer(ctx.app.usage, budgetLimits(ctx.app.config), text, 1900).catch((err: unknown) => `⚠️ The usage could not be read: ${(err as Error).message}`.slice(0, 2000));
-  await interaction.editReply({ content, allowedMentions: { parse: [] } }).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
+  const reply = await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), text).catch(usageUnreadable);
+  await interaction.editReply(toOptions(discordAnswers.memory(reply))).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
 }
