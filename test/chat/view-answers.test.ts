@@ -12,6 +12,7 @@ import { historyView } from '../../src/chat/view/history-view.js';
 import { showView } from '../../src/chat/view/show-view.js';
 import { wordSpelling } from '../../src/chat/view/show-spelling.js';
 import { noticeView, textLine, textView } from '../../src/chat/view/text-view.js';
+import { skippedInputsView } from '../../src/chat/view/notices-view.js';
 import type { CommandNames } from '../../src/chat/incoming-port.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
@@ -183,5 +184,16 @@ describe('notices as answers (memory, programs, usage)', () => {
   it('answer a platform type of their own through `answer`', () => {
     const markup = answerMarkup(testRenderer(1000), { answer: (m: string) => ({ content: m }) });
     expect(markup.text('hi `/run`')).toEqual({ content: 'hi `/run`' });
+  });
+});
+
+describe('the files of a request that were not used', () => {
+  it('are named one per line, each bounded, under one wording', () => {
+    const view = skippedInputsView(['a.csv: 30 MB is over the 20 MB limit', `b.csv: ${'x'.repeat(1000)}`]);
+    const text = plainText((view.blocks[0] as { text: Line }).text).split('\n');
+    expect(text[0]).toBe('⚠️ Some attached files were not used:');
+    expect(text[1]).toBe('• a.csv: 30 MB is over the 20 MB limit');
+    expect(text[2]!.length).toBeLessThanOrEqual(302);
+    expect(text).toHaveLength(3);
   });
 });
