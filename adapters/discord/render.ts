@@ -8,6 +8,7 @@ import { codeBlock, fitBlock, neutraliseFences, STATUS_ICON, statusLine } from '
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { boundLine, cutChars } from '../../src/text/cut.js';
 import { packFiles, type Unsendable } from './file-batches.js';
+import { MESSAGE_CHARS, type OutFile, type Outgoing } from './renderer.js';
 
 /** Characters of a result message given to the checks' lines. */
 const CHECKS_CHARS = 500;
@@ -25,28 +26,12 @@ import { programMark } from '../../src/programs/text.js';
 import { outcomeLine, runOutcome } from '../../src/chat/run-outcome.js';
 
 /**
- * Characters in one message's content.
- * Source: https://discord.com/developers/docs/resources/message#create-message (content: up to 2000 characters)
- */
-export const MESSAGE_CHARS = 2000;
-/**
  * Characters in a thread name.
  * Source: https://discord.com/developers/docs/resources/channel#start-thread-from-message
  */
 export const THREAD_NAME_CHARS = 100;
 
-/** A file to attach: bytes in memory or a host path. */
-export interface OutFile {
-  name: string;
-  data: Buffer | string;
-}
-
-/** One message to post or edit. `content` is at most {@link MESSAGE_CHARS} characters. */
-export interface Outgoing {
-  content: string;
-  files?: OutFile[];
-  components?: APIActionRowComponent<APIButtonComponent>[];
-}
+export { MESSAGE_CHARS, type OutFile, type Outgoing } from './renderer.js';
 
 /** One line of user text, capped: for quotes and thread names. */
 export function oneLine(text: string, max: number): string {

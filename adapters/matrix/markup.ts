@@ -52,7 +52,7 @@ export interface MatrixMessage extends Rich {
 
 const ZWSP = '\u200b';
 /** Plain text as shown: `@room` broken (no room ping even in old clients). */
-const plain = (text: string) => text.replace(/@room\b/gi, (m) => `@${ZWSP}${m.slice(1)}`);
+export const plain = (text: string) => text.replace(/@room\b/gi, (m) => `@${ZWSP}${m.slice(1)}`);
 /** HTML-escaped plain text. */
 export const esc = (text: string) => plain(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

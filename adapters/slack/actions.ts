@@ -12,7 +12,7 @@ import { refusal, slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { ephemeralRequester } from './requesters.js';
 import { escapeMrkdwn } from './mrkdwn.js';
-import { IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './views.js';
+import { IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 
 /** The Improve modal's callback id, and its one input. */
 export const IMPROVE_VIEW = 'ca_improve_modal';

@@ -9,7 +9,7 @@ import type { App as BoltApp, BlockAction } from '@slack/bolt';
 import type { SlackContext } from './context.js';
 import { slackRequest } from './incoming.js';
 import { ephemeralRequester } from './requesters.js';
-import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION } from './views.js';
+import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION } from './action-ids.js';
 
 /** The choice and run of a click: from a choice button's action id and value, or a feedback button's value. */
 export function choiceOfClick(action: { action_id: string; value?: string }): { choice: string; runId: string } | undefined {

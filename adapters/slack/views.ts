@@ -14,6 +14,7 @@ import { chatOf } from '../../src/chat/run-chat.js';
 import { choicesOf, confirmedBy, NEW_PROGRAM_CHOICE, SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
 import { programMark } from '../../src/programs/text.js';
 import { outcomeLine, runOutcome } from '../../src/chat/run-outcome.js';
+import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 
 /** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
 export function whoAsked(run: Pick<Run, 'requestedBy' | 'chat' | 'meta'>): string {
@@ -111,14 +112,6 @@ export function finalText(run: Run): string {
   return fencedSection(run.error ?? 'failed', '❌ *Failed*. Reply in this thread with feedback to try again. Reason:', 3000, 12).text;
 }
 
-/** Action ids of the buttons on a run's final message (the button's value is the run id). */
-export const RERUN_ACTION = 'ca_rerun';
-export const IMPROVE_ACTION = 'ca_improve';
-
-/** Action ids of the offer to remember a correction (the button's value is the run id). */
-export const REMEMBER_ACTION = 'ca_remember';
-export const JUST_THIS_TIME_ACTION = 'ca_just_this_time';
-
 /** The offer after a correction (src/memory/offer.ts): the sentence in a code block, [Remember] [Just this time]. */
 export function memoryOfferView(offer: MemoryOffer): { text: string; buttons: SlackButton[] } {
   return {
@@ -129,11 +122,6 @@ export function memoryOfferView(offer: MemoryOffer): { text: string; buttons: Sl
     ],
   };
 }
-
-/** Action id prefix of a choice button (a candidate, "Neither"): `ca_choice:<choice id>` (src/chat/settle-view.ts); the value is the run id. */
-export const CHOICE_ACTION_PREFIX = 'ca_choice:';
-/** Action id of the 👍/👎 feedback buttons; each button's value is `<choice id>|<run id>`. */
-export const FEEDBACK_ACTION = 'ca_feedback';
 
 /**
  * The choice buttons of a run, then Re-run (`Run` for generated code) and Improve, then 👍/👎

@@ -8,6 +8,7 @@
  *   `X-RateLimit-*` headers that discord.js obeys (https://discord.com/developers/docs/topics/rate-limits).
  * One edit per second per run leaves room for the progress line's edits and for other runs.
  */
+import { cutCharsEnd } from '../text/cut.js';
 
 /** Shortest time between two edits of a streamed message, in ms. */
 export const STREAM_EDIT_INTERVAL_MS = 1000;
@@ -95,6 +96,6 @@ export function codeTail(code: string, maxChars: number): { text: string; omitte
     size += lines[first - 1]!.length + 1;
     first--;
   }
-  if (first === lines.length) return { text: lines.at(-1)!.slice(-maxChars), omittedLines: lines.length - 1 };
+  if (first === lines.length) return { text: cutCharsEnd(lines.at(-1)!, maxChars), omittedLines: lines.length - 1 };
   return { text: lines.slice(first).join('\n'), omittedLines: first };
 }

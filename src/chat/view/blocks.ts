@@ -20,7 +20,10 @@ export type Inline =
   | { struck: string }
   /** A link: `label` shown, `url` an https URL the renderer may drop where links are not allowed. */
   | { link: string; url: string }
-  /** A moment (ISO 8601): Slack shows it in the reader's time zone, others as `YYYY-MM-DD HH:MM UTC`. */
+  /**
+   * A moment (ISO 8601): Slack and Discord show it in the reader's time zone (Discord as a relative
+   * time, as `/history` does), Matrix as `YYYY-MM-DD HH:MM UTC`.
+   */
   | { time: string };
 
 /** A line or paragraph of inline pieces. */
@@ -41,7 +44,13 @@ export interface Action {
 /** A file a message carries: bytes in memory or a host path the renderer's transport uploads. */
 export interface ViewFile {
   name: string;
+  /** The bytes, or (a string) the host path of the file. */
   data: Buffer | string;
+  /**
+   * Its size in bytes when known (a host path's): a platform with upload limits (Discord) batches
+   * files by it. Default: the length of `data` when it is bytes, else 0.
+   */
+  bytes?: number;
 }
 
 /** One block of a view. */
@@ -50,14 +59,19 @@ export type Block =
   | { kind: 'heading'; text: Line }
   /** Paragraphs of our words with the team's text inline (lines separated by `'\n'` pieces). */
   | { kind: 'text'; text: Line }
-  /** Code, shown inert in a code block; `label` above it. Cut code goes whole into a file named `file`. */
-  | { kind: 'code'; code: string; language?: string; label?: Line; file?: string }
+  /**
+   * Code, shown inert in a code block; `label` above it. Cut code goes whole into a file named
+   * `file` (default `code.txt`). `tail`: code still being written, shown by its last lines that fit
+   * (the renderer says how many earlier lines it left out), never as a file.
+   */
+  | { kind: 'code'; code: string; language?: string; label?: Line; file?: string; tail?: boolean }
   /**
    * Untrusted program output (stdout, stderr, a check's report), inert in a code block, at most
    * `maxLines` lines (default 40); when the renderer cuts it, the whole text goes into a file
-   * named `file` (default `<stream>.txt`).
+   * named `file` (default `<stream>.txt`): `whole` when `text` is itself a cut copy (the bytes or
+   * the host path of the whole text, e.g. the file the agent kept of a long stdout).
    */
-  | { kind: 'output'; text: string; stream: 'stdout' | 'stderr' | 'checks'; label?: Line; maxLines?: number; file?: string }
+  | { kind: 'output'; text: string; stream: 'stdout' | 'stderr' | 'checks'; label?: Line; maxLines?: number; file?: string; whole?: Buffer | string }
   /** Label–value pairs (a run's id, status, attempts…). */
   | { kind: 'fields'; fields: { label: string; value: Line }[] }
   /** Choices on a run, one row per block (a platform without buttons shows them as reaction keys). */

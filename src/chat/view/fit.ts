@@ -1,0 +1,112 @@
+/**
+ * What every renderer does the same way before its own markup: lines of inline pieces split and
+ * flattened, a line fitted to a length measured *after* the renderer's escaping (the raw text is
+ * cut, never the rendered markup), the tail of code still being written, and the words saying what
+ * was left out. Platform-neutral and pure.
+ */
+import { codeTail } from '../stream-edits.js';
+import { cutChars } from '../../text/cut.js';
+import type { Inline, Line } from './blocks.js';
+
+/** The raw text of one piece. */
+export function pieceText(piece: Inline): string {
+  if (typeof piece === 'string') return piece;
+  if ('strong' in piece) return piece.strong;
+  if ('emphasis' in piece) return piece.emphasis;
+  if ('code' in piece) return piece.code;
+  if ('struck' in piece) return piece.struck;
+  if ('link' in piece) return piece.link;
+  return piece.time;
+}
+
+/** The same piece with other text (a time keeps its moment: it cannot be cut). */
+export function withText(piece: Inline, text: string): Inline {
+  if (typeof piece === 'string') return text;
+  if ('strong' in piece) return { strong: text };
+  if ('emphasis' in piece) return { emphasis: text };
+  if ('code' in piece) return { code: text };
+  if ('struck' in piece) return { struck: text };
+  if ('link' in piece) return { link: text, url: piece.url };
+  return text;
+}
+
+/** A line's pieces split at each `'\n'` into lines (a piece that spans lines is split in two). */
+export function splitLines(line: Line): Line[] {
+  const out: Line[] = [[]];
+  for (const piece of line) {
+    const parts = pieceText(piece).split('\n');
+    parts.forEach((part, i) => {
+      if (i > 0) out.push([]);
+      if (part !== '' || parts.length === 1) out.at(-1)!.push(withText(piece, part));
+    });
+  }
+  return out;
+}
+
+/** A line as one line: every run of whitespace (newlines too) becomes one space. */
+export function flatLine(line: Line): Line {
+  return line.map((piece) => withText(piece, pieceText(piece).replace(/\s+/g, ' ')));
+}
+
+/**
+ * A line rendered piece by piece within `max` characters of rendered text: when it does not fit,
+ * the raw text of the piece that overflows is cut (whole code points) and ends with `…`, and the
+ * pieces after it are left out. Never cuts rendered markup (no half entity, no open emphasis).
+ * @param max characters of the rendered line, ≥ 0
+ * @param render the platform's rendering of one piece (escaping included)
+ */
+export function fitLine(line: Line, max: number, render: (piece: Inline) => string): string {
+  let out = '';
+  for (const piece of line) {
+    // two pieces' backticks never join into a fence
+    const apart = (text: string) => (out.endsWith('`') && text.startsWith('`') ? `${ZWSP}${text}` : text);
+    const shown = apart(render(piece));
+    if (out.length + shown.length <= max) {
+      out += shown;
+      continue;
+    }
+    const raw = pieceText(piece);
+    let lo = 0;
+    let hi = raw.length;
+    let best = '';
+    while (lo <= hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const cut = apart(render(withText(piece, `${cutChars(raw, mid)}…`)));
+      if (out.length + cut.length <= max) {
+        best = cut;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return out + (best || (out.length + 1 <= max ? '…' : ''));
+  }
+  return out;
+}
+
+/** A zero-width space: keeps two runs of backticks apart without changing what people read. */
+const ZWSP = '\u200b';
+
+/** Most lines of code shown while it is being written. */
+export const TAIL_LINES = 30;
+
+/**
+ * The end of code still being written: its last lines (at most {@link TAIL_LINES}) within
+ * `maxChars` characters, and the words saying how many earlier lines are not shown ('' when none).
+ */
+export function codeTailShown(code: string, maxChars: number): { text: string; note: string } {
+  const lines = code.split('\n');
+  const recent = lines.slice(-TAIL_LINES).join('\n');
+  const tail = codeTail(recent, maxChars);
+  const omitted = lines.length - tail.text.split('\n').length;
+  return { text: tail.text, note: omitted > 0 ? ` (${omitted} earlier lines not shown)` : '' };
+}
+
+/** What a code block's label says when the code went into a file instead, e.g. ` · 120 lines, attached as a file`. */
+export function attachedNote(code: string): string {
+  const n = code.split('\n').length;
+  return ` · ${n} line${n === 1 ? '' : 's'}, attached as a file`;
+}
+
+/** The length in bytes of a file's data (0 for a host path, whose size the view says in `bytes`). */
+export function dataBytes(data: Buffer | string): number {
+  return typeof data === 'string' ? 0 : data.length;
+}
