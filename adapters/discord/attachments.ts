@@ -7,6 +7,8 @@ import { formatBytes } from '../../src/text/bytes.js';
 import { prepareInputs } from '../../src/chat/input-note.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 import type { Surface } from './surface.js';
+import { discordRenderer } from './renderer.js';
+import { skippedInputsView } from '../../src/chat/view/notices-view.js';
 import type { IncomingFile } from '../../src/chat/incoming-port.js';
 
 /** An attachment as the request names it (`bytes` as Discord declared it). */
@@ -73,6 +75,6 @@ export async function downloadAttachments(
 export async function inputFiles(limits: DownloadLimits, surface: Pick<Surface, 'post'>, attachments: RemoteFile[]): Promise<InputFile[]> {
   if (attachments.length === 0) return [];
   const { files, skipped } = await downloadAttachments(attachments, limits);
-  if (skipped.length) await surface.post({ content: `⚠️ Not used: ${skipped.join('; ')}`.slice(0, 2000) });
+  if (skipped.length) for (const msg of discordRenderer.render(skippedInputsView(skipped))) await surface.post(msg);
   return files;
 }

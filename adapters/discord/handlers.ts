@@ -41,7 +41,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     if (interaction.isChatInputCommand()) {
       const name = interaction.commandName;
       if (name === 'usage') return await handleUsage(ctx, interaction, roleIds);
-      if (!REQUEST_COMMANDS.has(name)) return await replyEphemeral(ctx.logger, interaction, `Unknown command /${name}.`);
+      if (!REQUEST_COMMANDS.has(name)) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(`Unknown command /${name}.`));
       await take(name as RequestKind, commandFields(interaction));
       return;
     }
@@ -60,7 +60,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       return;
     }
     if (interaction.isButton() && parsed.action === 'just-this-time') {
-      return await replyEphemeral(ctx.logger, interaction, 'Not remembered: only this run read it that way.');
+      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text('Not remembered: only this run read it that way.'));
     }
     if (interaction.isButton() && parsed.action === 'rerun') {
       await take('rerun', { runId: parsed.runId });
@@ -69,7 +69,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     if (interaction.isButton() && parsed.action === 'improve') {
       // the modal is the interaction's one answer: access and dedupe first, as for any request
       const refusal = checkAccess(ctx.settings.access, { userId: interaction.user.id, roleIds }, place);
-      if (refusal) return await replyEphemeral(ctx.logger, interaction, refusal);
+      if (refusal) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(refusal));
       if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
       await showImproveModal(ctx, interaction, parsed.runId);
     }
@@ -155,7 +155,7 @@ async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInt
   if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
   const { users, roles } = ctx.settings.admins;
   if (!users.includes(interaction.user.id) && !roleIds.some((r) => roles.includes(r))) {
-    return replyEphemeral(ctx.logger, interaction, notAdminText('discord.admin_users or discord.admin_roles'));
+    return replyEphemeral(ctx.logger, interaction, discordAnswers.text(notAdminText('discord.admin_users or discord.admin_roles')));
   }
   const text = [interaction.options.getString('by'), interaction.options.getString('since')].filter(Boolean).join(' ');
   try {

@@ -11,6 +11,9 @@ import { chatOf } from '../../src/chat/run-chat.js';
 import { downloadInputs } from '../../src/chat/input-downloads.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { line, lines, matrixMarkup, type MatrixMessage } from './markup.js';
+import { matrixRenderer } from './renderer.js';
+import { matrixAnswers } from './answers.js';
+import { skippedInputsView } from '../../src/chat/view/notices-view.js';
 import type { MatrixTransport } from './transport.js';
 import { matrixTyping } from './typing.js';
 
@@ -59,7 +62,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
       async inputs() {
         const over = `larger than the ${formatBytes(limits.maxBytes)} limit`;
         const { files, skipped } = await downloadInputs(spec.files, { ...limits, fetch: (file) => transport.download(file.url, limits.maxBytes, over) });
-        if (skipped.length) await transport.post(place, lines([line(`⚠️ Not used: ${skipped.join('; ')}`)]));
+        if (skipped.length) for (const msg of matrixRenderer.render(skippedInputsView(skipped))) await transport.post(place, msg);
         return files;
       },
       // the thread summary under the root shows the last message: nothing to update outside
@@ -68,7 +71,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
   };
   const tell = async (request: IncomingRequest, text: string) => {
     const where = request.where.thread ? { threadRoot: request.where.thread } : { replyTo: origin(request).event };
-    await transport.post({ roomId: request.where.channel, ...where }, lines([line(text)]));
+    await transport.post({ roomId: request.where.channel, ...where }, matrixAnswers.text(text));
   };
   return {
     platform: 'matrix',

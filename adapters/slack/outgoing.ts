@@ -15,7 +15,10 @@ import type { Log } from './context.js';
 import type { SlackOrigin } from './incoming.js';
 import { downloadInputs } from './inputs.js';
 import { slackMarkup, type SlackOut } from './markup.js';
-import { escapeMrkdwn, inlineText } from './mrkdwn.js';
+import { inlineText } from './mrkdwn.js';
+import { slackRenderer } from './renderer.js';
+import { slackAnswers } from './answers.js';
+import { skippedInputsView } from '../../src/chat/view/notices-view.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
 import { ephemeral } from './requesters.js';
 import { slackSettings, type SlackSettings } from './settings.js';
@@ -73,7 +76,7 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
       if (!request.files.length) return [];
       const inputs = await downloadInputs(request.files, out.settings);
       if (inputs.skipped.length > 0) {
-        await output.post({ text: `⚠️ Some attached files were not used:\n${inputs.skipped.map((s) => `• ${inlineText(s, 300)}`).join('\n')}` }).catch(() => undefined);
+        for (const msg of slackRenderer.render(skippedInputsView(inputs.skipped))) await output.post(msg).catch(() => undefined);
       }
       return inputs.files;
     },
@@ -104,7 +107,7 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
   /** Tells the requester something only they see (plain text): through the command's response_url, else an ephemeral message. */
   async function tell(request: IncomingRequest, text: string): Promise<void> {
     const { responseUrl } = request.origin as SlackOrigin;
-    const mrkdwn = escapeMrkdwn(text);
+    const mrkdwn = slackAnswers.text(text);
     if (!responseUrl) return poster.ephemeral(request.where.channel, request.who.userId, mrkdwn, request.where.thread, true);
     // https://docs.slack.dev/interactivity/handling-user-interaction#message_responses
     const res = await fetch(responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ephemeral(mrkdwn)) }).catch((err: unknown) => err as Error);

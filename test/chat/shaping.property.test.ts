@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { neutraliseFences } from '../../src/chat/format.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
-import { codeMessage, finalMessage, headerMessage, improvingMessage, MESSAGE_CHARS, resultMessage, showMessage } from '../../adapters/discord/render.js';
+import { codeMessage, finalMessage, headerMessage, improvingMessage, MESSAGE_CHARS, resultMessage } from '../../adapters/discord/render.js';
+import { discordAnswers } from '../../adapters/discord/answers.js';
+import type { CommandNames } from '../../src/chat/incoming-port.js';
+
+const DISCORD_NAMES: CommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule', programs: '/programs', program: '/program' };
 import { toOptions, withoutFiles } from '../../adapters/discord/surface.js';
 import { SECTION_TEXT_MAX, escapeMrkdwn } from '../../adapters/slack/mrkdwn.js';
 import { finalStatus, finalText, improvingText, resultView, rootText } from '../../adapters/slack/views.js';
@@ -65,7 +69,7 @@ describe('Discord shaping (2000 characters per message)', () => {
         expect(fenceCount(fix.content) % 2).toBe(0);
         if (!fix.content.includes(neutraliseFences(reason.replace(/\s+$/, '')))) expect(fix.files?.[0]?.data.toString()).toBe(reason);
         const run = runWith(result, summarizeFailure(result), requirement);
-        for (const msg of [headerMessage('run', requirement, '42', 'working'), finalMessage(run), showMessage(run), codeMessage(run.attempts[0]!)]) {
+        for (const msg of [headerMessage('run', requirement, '42', 'working'), finalMessage(run), discordAnswers.show({ run, workspace: { files: [] } }, DISCORD_NAMES), codeMessage(run.attempts[0]!)]) {
           expect(msg.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
           expect(fenceCount(msg.content) % 2).toBe(0);
         }
