@@ -113,7 +113,7 @@ describe('/history', () => {
     expect(view.blocks[0]).toEqual({ kind: 'heading', text: [{ strong: 'Recent runs in this channel' }, ' (newest first; ', { code: '/show <run id>' }, ' shows one)'] });
     const rows = plainText((view.blocks[1] as { text: Line }).text).split('\n');
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toBe('❌ r2 · requirement of r2 · 2026-01-02T03:04:05.000Z · alice · thread');
+    expect(rows[0]).toBe('❌ failed · r2 · requirement of r2 · 2026-01-02T03:04:05.000Z · alice · thread');
     expect(rows[1]!.length).toBeLessThan(200); // the long requirement is one bounded line
     expect(rows[1]).toMatch(/more characters\)/);
     expect((view.blocks[1] as { text: Line }).text).toContainEqual({ link: 'thread', url: 'https://example.test/r2' });

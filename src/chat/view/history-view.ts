@@ -1,7 +1,7 @@
 /**
  * `/history`'s answer as a view, the same on every platform: a heading, then one row per run,
- * newest first — its mark, its id, its requirement on one line, when it was asked, who asked (when
- * the platform gave a name) and a link to its thread (where the platform can link one).
+ * newest first — its mark and status, its id, its requirement on one line, when it was asked, who
+ * asked (when the platform gave a name) and a link to its thread (where the platform can link one).
  */
 import type { HistoryView } from '../incoming-port.js';
 import type { Run } from '../../history/types.js';
@@ -17,12 +17,12 @@ export const ROW_REQUIREMENT_CHARS = 100;
 /** A link to a run's thread (an https URL), or undefined where there is none (a run answered in place, a platform without links). */
 export type ThreadLink = (run: Run) => string | undefined;
 
-/** One run's row: `✅ r-12 · the requirement · <when> · alice · thread`. */
+/** One run's row: `✅ success · r-12 · the requirement · <when> · alice · thread`. */
 export function historyRow(run: Run, threadLink?: ThreadLink): Line {
   const who = chatOf(run)?.userName;
   const url = threadLink?.(run);
   return [
-    `${STATUS_ICON[run.status]} `,
+    `${STATUS_ICON[run.status]} ${run.status} · `,
     { code: run.id },
     ` · ${boundLine(run.requirement, ROW_REQUIREMENT_CHARS)} · `,
     { time: run.createdAt },
