@@ -31,7 +31,7 @@ const OUTPUT_LINES = 20;
 export function showView({ run, workspace }: ShowView, spelling: ShowSpelling, detail: ShowDetail = 'full'): View {
   const hint = `\`${spelling.removeFile(run.id)}\` removes one; \`${spelling.deleteRun(run.id)}\` deletes the run`;
   const blocks: Block[] = [
-    { kind: 'heading', text: [{ strong: 'Run' }, ' ', { code: run.id }, ` · ${outcomeLine(runOutcome(run), boundLine)}`] },
+    { kind: 'heading', text: [{ strong: `Run ${run.id}` }, ` · ${outcomeLine(runOutcome(run), boundLine)}`] },
     { kind: 'text', text: [{ emphasis: boundLine(run.requirement, REQUIREMENT_CHARS) }] },
     ...noticeBlocks(workspaceListing(workspace, hint)),
   ];
