@@ -19,7 +19,7 @@ import { chatOf } from '../../src/chat/run-chat.js';
 import { downloadLimits, settingsFrom, type BotContext, type DiscordSettings } from './context.js';
 import { inputFiles, type RemoteFile } from './attachments.js';
 import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
-import { discordMarkup } from './markup.js';
+import { discordThreadMarkup } from './renderer.js';
 import { discordAnswers } from './answers.js';
 import { finalStatus, headerMessage, oneLine, threadName, workingState, type Outgoing } from './render.js';
 import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
@@ -49,7 +49,7 @@ function discordThread(
     ref: { channel: where.channel },
     key: where.key,
     output: surfaceOutput(surface, discordTyping(ctx.client, where.channel, ctx.logger)),
-    markup: discordMarkup,
+    markup: discordThreadMarkup,
     inputs: () => inputFiles(downloadLimits(ctx.settings), surface, attachments),
     async ended(run, failure) {
       try {

@@ -10,7 +10,9 @@
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import { codeBlock, fitBlock, neutraliseFences } from '../../src/chat/format.js';
+import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { Action, Block, Inline, Line, ViewRenderer } from '../../src/chat/view/blocks.js';
+import { threadMarkup } from '../../src/chat/view/thread-markup.js';
 import { attachedNote, codeTailShown, dataBytes, fitLine, flatLine, splitLines } from '../../src/chat/view/fit.js';
 import { formatBytes } from '../../src/text/bytes.js';
 import { cutChars } from '../../src/text/cut.js';
@@ -161,3 +163,6 @@ export const discordRenderer: ViewRenderer<Outgoing> = {
     return messages;
   },
 };
+
+/** The messages of a run's thread on Discord (src/chat/view/thread-markup.ts): an edit cannot add files. */
+export const discordThreadMarkup: ThreadMarkup<Outgoing> = threadMarkup({ renderer: discordRenderer, hasFiles: (msg) => (msg.files?.length ?? 0) > 0 });

@@ -9,7 +9,7 @@ import type { ChatThread } from '../../src/chat/port.js';
 import type { IncomingRequest } from '../../src/chat/incoming-port.js';
 import type { Run, RunChat } from '../../src/history/types.js';
 import type { BotContext } from './context.js';
-import { discordMarkup } from './markup.js';
+import { discordThreadMarkup } from './renderer.js';
 import { finalStatus, oneLine, threadName, type Outgoing } from './render.js';
 import { cutChars } from '../../src/text/cut.js';
 import { ChannelSurface, describe, editChannelMessage, NO_MENTIONS, toOptions } from './surface.js';
@@ -57,7 +57,7 @@ export async function openScheduledThread(ctx: BotContext, client: Client, reque
     ref: { channel: where },
     key: threadId,
     output: { post: (msg) => surface.post(msg), edit: async (m, msg) => void (await surface.edit(m, msg)) },
-    markup: discordMarkup,
+    markup: discordThreadMarkup,
     inputs: () => inputFiles(downloadLimits(ctx.settings), surface, []),
     async ended(run: Run | undefined, failure: string | undefined) {
       const state = run ? finalStatus(run) : `⚠️ ${failure ?? 'failed'}`;

@@ -10,8 +10,8 @@ import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port
 import { chatOf } from '../../src/chat/run-chat.js';
 import { downloadInputs } from '../../src/chat/input-downloads.js';
 import { formatBytes } from '../../src/text/bytes.js';
-import { line, lines, matrixMarkup, type MatrixMessage } from './markup.js';
-import { matrixRenderer } from './renderer.js';
+import { line, lines, type MatrixMessage } from './markup.js';
+import { matrixRenderer, matrixThreadMarkup } from './renderer.js';
 import { matrixAnswers } from './answers.js';
 import { skippedInputsView } from '../../src/chat/view/notices-view.js';
 import type { MatrixTransport } from './transport.js';
@@ -58,7 +58,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: FileLimits): 
         edit: (ref, msg) => transport.edit(place, ref.id, msg),
         signs: matrixTyping(transport, spec.roomId, spec.taken),
       },
-      markup: matrixMarkup,
+      markup: matrixThreadMarkup,
       async inputs() {
         const over = `larger than the ${formatBytes(limits.maxBytes)} limit`;
         const { files, skipped } = await downloadInputs(spec.files, { ...limits, fetch: (file) => transport.download(file.url, limits.maxBytes, over) });

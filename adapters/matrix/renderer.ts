@@ -9,7 +9,9 @@
 import { neutraliseFences } from '../../src/chat/format.js';
 import { choiceKeysHint, keyOfChoice, offeredChoices, RERUN_KEY, type ChoiceKey } from '../../src/chat/choice-keys.js';
 import { SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
+import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { Action, Block, Inline, Line, ViewRenderer } from '../../src/chat/view/blocks.js';
+import { threadMarkup } from '../../src/chat/view/thread-markup.js';
 import { attachedNote, codeTailShown, fitLine, flatLine, splitLines } from '../../src/chat/view/fit.js';
 import { block, CHOICES_KEY, CONTENT_BYTES, esc, lines, plain, RUN_KEY, type MatrixMessage, type OutFile, type Rich } from './markup.js';
 
@@ -151,3 +153,6 @@ export const matrixRenderer: ViewRenderer<MatrixMessage> = {
     return pack(build(BLOCK_CHARS.at(-1)!), extra);
   },
 };
+
+/** The messages of a run's thread on Matrix (src/chat/view/thread-markup.ts): no buttons, so the memory offer names `!remember`. */
+export const matrixThreadMarkup: ThreadMarkup<MatrixMessage> = threadMarkup({ renderer: matrixRenderer, rememberCommand: '!remember' });

@@ -14,9 +14,8 @@ import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js
 import type { Log } from './context.js';
 import type { SlackOrigin } from './incoming.js';
 import { downloadInputs } from './inputs.js';
-import { slackMarkup, type SlackOut } from './markup.js';
+import { slackRenderer, slackThreadMarkup, type SlackOut } from './renderer.js';
 import { inlineText } from './mrkdwn.js';
-import { slackRenderer } from './renderer.js';
 import { slackAnswers } from './answers.js';
 import { skippedInputsView } from '../../src/chat/view/notices-view.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
@@ -71,7 +70,7 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
     ref: { channel, thread: threadTs },
     key: threadTs,
     output,
-    markup: slackMarkup,
+    markup: slackThreadMarkup,
     async inputs() {
       if (!request.files.length) return [];
       const inputs = await downloadInputs(request.files, out.settings);

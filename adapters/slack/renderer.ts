@@ -11,7 +11,9 @@
  */
 import { neutraliseFences } from '../../src/chat/format.js';
 import { cutChars } from '../../src/text/cut.js';
+import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { Action, Block, Inline, Line, View, ViewFile, ViewRenderer } from '../../src/chat/view/blocks.js';
+import { threadMarkup } from '../../src/chat/view/thread-markup.js';
 import { attachedNote, codeTailShown, fitLine, flatLine, pieceText, splitLines } from '../../src/chat/view/fit.js';
 import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 import { escapeMrkdwn, fencedSection, SECTION_TEXT_MAX, type SlackButton } from './mrkdwn.js';
@@ -179,3 +181,6 @@ export const slackRenderer: ViewRenderer<SlackOut> = {
     return messages;
   },
 };
+
+/** The messages of a run's thread on Slack (src/chat/view/thread-markup.ts). */
+export const slackThreadMarkup: ThreadMarkup<SlackOut> = threadMarkup({ renderer: slackRenderer });

@@ -13,7 +13,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AttemptStream, TaskState } from '../../src/chat/port.js';
 import { neutraliseFences } from '../../src/chat/format.js';
-import type { SlackOut } from './markup.js';
+import type { SlackOut } from './renderer.js';
 import { buttonBlocks, section } from './mrkdwn.js';
 import { slackError, type Upload } from './poster.js';
 

@@ -15,7 +15,7 @@ import type { WebClient } from '@slack/web-api';
 import type { ProgressLine, ThreadSigns } from '../../src/chat/port.js';
 import { progressText } from '../../src/chat/progress-text.js';
 import { slackError } from './poster.js';
-import type { SlackOut } from './markup.js';
+import type { SlackOut } from './renderer.js';
 import { SlackStream, type StreamPlace } from './stream.js';
 import type { Upload } from './poster.js';
 

@@ -9,20 +9,29 @@ import { describe, expect, it } from 'vitest';
 import { neutraliseFences } from '../../src/chat/format.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
-import { codeMessage, finalMessage, headerMessage, improvingMessage, MESSAGE_CHARS, resultMessage } from '../../adapters/discord/render.js';
+import { codeMessage, headerMessage, MESSAGE_CHARS, resultMessage } from '../../adapters/discord/render.js';
 import { discordAnswers } from '../../adapters/discord/answers.js';
 import type { CommandNames } from '../../src/chat/incoming-port.js';
-
-const DISCORD_NAMES: CommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule', programs: '/programs', program: '/program' };
+import { discordThreadMarkup, type Outgoing } from '../../adapters/discord/renderer.js';
+import { slackThreadMarkup, type SlackOut } from '../../adapters/slack/renderer.js';
 import { toOptions, withoutFiles } from '../../adapters/discord/surface.js';
 import { SECTION_TEXT_MAX, escapeMrkdwn } from '../../adapters/slack/mrkdwn.js';
-import { finalStatus, finalText, improvingText, resultView, rootText } from '../../adapters/slack/views.js';
+import { finalStatus, rootText } from '../../adapters/slack/views.js';
 import { formatOutput, progressLine } from '../../adapters/cli/render.js';
 import { TERMINAL_STREAM_CHARS } from '../../adapters/cli/bounded-output.js';
 import { summarizeFailure } from '../../src/agent/failure.js';
 import { executionResult, fenceCount, untrusted } from './arbitraries.js';
 
+/** Discord's command names, as its answers spell them. */
+const DISCORD_NAMES: CommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule', programs: '/programs', program: '/program' };
+
 const RUNS = { numRuns: 150 };
+
+const improving = (reason: string) => ({ view: 'improving' as const, retry: 1, maxRetries: 3, attempt: 2, lastAttempt: 4, reason });
+const finalMessage = (run: Run): Outgoing => discordThreadMarkup.final(run, undefined);
+const improvingMessage = (reason: string): Outgoing => discordThreadMarkup.improving(improving(reason));
+/** A Slack message's sections. */
+const sections = (msg: SlackOut): string[] => ([] as string[]).concat(msg.text);
 
 function runWith(result: ExecutionResult, error: string, requirement: string): Run {
   return {
@@ -46,10 +55,13 @@ describe('Discord shaping (2000 characters per message)', () => {
   it('result messages fit, keep fences balanced, and attach each stream they cut', () => {
     fc.assert(
       fc.property(executionResult, (result) => {
-        const msg = resultMessage(1, result);
-        expect(msg.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
-        expect(fenceCount(msg.content) % 2).toBe(0);
-        if (result.stdout.isWellFormed() && result.stderr.isWellFormed()) expect(msg.content.isWellFormed()).toBe(true);
+        const messages = discordThreadMarkup.result({ view: 'result', attempt: 1, lastAttempt: 1, result });
+        for (const m of [...messages, resultMessage(1, result)]) {
+          expect(m.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
+          expect(fenceCount(m.content) % 2).toBe(0);
+          if (result.stdout.isWellFormed() && result.stderr.isWellFormed()) expect(m.content.isWellFormed()).toBe(true);
+        }
+        const msg = { content: messages.map((m) => m.content).join('\n'), files: messages.flatMap((m) => m.files ?? []) };
         for (const stream of ['stdout', 'stderr'] as const) {
           if (result[stream] === '') continue;
           const attached = msg.files?.find((f) => f.name === `attempt-1-${stream}.txt`);
@@ -64,7 +76,7 @@ describe('Discord shaping (2000 characters per message)', () => {
   it('auto-fix, header, final and show messages fit; the auto-fix error is attached when cut', () => {
     fc.assert(
       fc.property(untrusted, executionResult, untrusted, (reason, result, requirement) => {
-        const fix = improvingMessage(1, 3, reason);
+        const fix = improvingMessage(reason);
         expect(fix.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
         expect(fenceCount(fix.content) % 2).toBe(0);
         if (!fix.content.includes(neutraliseFences(reason.replace(/\s+$/, '')))) expect(fix.files?.[0]?.data.toString()).toBe(reason);
@@ -108,7 +120,7 @@ describe('every final message stays well-formed after its last transformation (c
     expect(discord.length).toBeLessThanOrEqual(MESSAGE_CHARS);
     expect(fenceCount(discord) % 2).toBe(0);
     expect(discord).toContain('The answers differ');
-    for (const text of [finalText(run), finalStatus(run)]) {
+    for (const text of [...sections(slackThreadMarkup.final(run, undefined)), finalStatus(run)]) {
       expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
       expect(fenceCount(text) % 2).toBe(0);
     }
@@ -121,7 +133,7 @@ describe('every final message stays well-formed after its last transformation (c
         const discord = finalMessage(run).content;
         expect(discord.length).toBeLessThanOrEqual(MESSAGE_CHARS);
         expect(fenceCount(discord) % 2).toBe(0);
-        for (const text of [finalText(run), finalStatus(run)]) {
+        for (const text of [...sections(slackThreadMarkup.final(run, undefined)), finalStatus(run)]) {
           expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
           expect(fenceCount(text) % 2).toBe(0);
         }
@@ -135,16 +147,18 @@ describe('Slack shaping (3000 characters per section)', () => {
   it('result sections fit, are inert, keep fences balanced, and report each stream they cut', () => {
     fc.assert(
       fc.property(executionResult, (result) => {
-        const view = resultView(result, '*Result* (attempt 1/4):');
-        for (const text of view.sections) {
+        const messages = slackThreadMarkup.result({ view: 'result', attempt: 1, lastAttempt: 4, result });
+        const uploaded = (stream: string) => messages.some((m) => m.uploads?.some((u) => u.filename === `attempt-1-${stream}.txt`));
+        const all = messages.flatMap(sections);
+        for (const text of all) {
           expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
-          expect(slackInert(text.replace(/^\*[^*]*\*/, ''))).toBe(true);
+          expect(slackInert(text)).toBe(true);
           expect(fenceCount(text) % 2).toBe(0);
           if (result.stdout.isWellFormed() && result.stderr.isWellFormed()) expect(text.isWellFormed()).toBe(true);
         }
-        const joined = view.sections.join('\n');
-        if (result.stdout.trim() && !view.stdoutCut) expect(joined).toContain(escapeMrkdwn(neutraliseFences(result.stdout.replace(/\s+$/, ''))));
-        if (result.stderr.trim() && !view.stderrCut) expect(joined).toContain(escapeMrkdwn(neutraliseFences(result.stderr.replace(/\s+$/, ''))));
+        const joined = all.join('\n');
+        if (result.stdout && !uploaded('stdout')) expect(joined).toContain(escapeMrkdwn(neutraliseFences(result.stdout.replace(/\s+$/, ''))));
+        if (result.stderr && !uploaded('stderr')) expect(joined).toContain(escapeMrkdwn(neutraliseFences(result.stderr.replace(/\s+$/, ''))));
       }),
       RUNS,
     );
@@ -154,7 +168,7 @@ describe('Slack shaping (3000 characters per section)', () => {
     fc.assert(
       fc.property(executionResult, untrusted, untrusted, (result, reason, requirement) => {
         const run = runWith(result, reason, requirement);
-        const texts = [improvingText(2, 4, reason), finalText(run), rootText(run, finalStatus(run)), finalStatus(run)];
+        const texts = [...sections(slackThreadMarkup.improving(improving(reason))), ...sections(slackThreadMarkup.final(run, undefined)), rootText(run, finalStatus(run)), finalStatus(run)];
         for (const text of texts) {
           expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
           expect(fenceCount(text) % 2).toBe(0);

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { slackAnswers } from '../../adapters/slack/answers.js';
 import { discordAnswers } from '../../adapters/discord/answers.js';
-import { memoryOfferView } from '../../adapters/slack/views.js';
-import { memoryOfferMessage } from '../../adapters/discord/render.js';
+import { slackThreadMarkup } from '../../adapters/slack/renderer.js';
+import { discordThreadMarkup } from '../../adapters/discord/renderer.js';
 import { entryLine } from '../../src/memory/commands.js';
 
 const HOSTILE = 'revenue <!channel> <@U123> @everyone ``` closing the block\n```python\nprint("x")';
@@ -26,16 +26,18 @@ describe('remembered text shown back', () => {
     expect(text).not.toContain('<@U123>');
     expect(text.split('```')).toHaveLength(3); // one block: the hostile fences were neutralised
     expect(outsideBlocks(text)).not.toMatch(/everyone|channel&gt;|print/);
-    const offer = memoryOfferView({ runId: 'r1', sentence: HOSTILE });
-    expect(offer.text).not.toContain('<!channel>');
-    expect(offer.text.split('```')).toHaveLength(3);
+    const offer = slackThreadMarkup.memoryOffer!({ runId: 'r1', sentence: HOSTILE });
+    const offerText = ([] as string[]).concat(offer.text).join('\n');
+    expect(offerText).not.toContain('<!channel>');
+    expect(offerText.split('```')).toHaveLength(3);
+    expect(offer.buttons?.map((b) => b.text)).toEqual(['Remember', 'Just this time']);
   });
 
   it('Discord: in one code block', () => {
     const msg = discordAnswers.memory(reply);
     expect(msg.content.split('```')).toHaveLength(3);
     expect(outsideBlocks(msg.content)).not.toMatch(/everyone|<@U123>|print/);
-    const offer = memoryOfferMessage({ runId: 'r1', sentence: HOSTILE });
+    const offer = discordThreadMarkup.memoryOffer!({ runId: 'r1', sentence: HOSTILE });
     expect(offer.content.split('```')).toHaveLength(3);
     expect(outsideBlocks(offer.content)).not.toMatch(/everyone|<@U123>|print/);
   });
