@@ -5,7 +5,7 @@
  */
 import { MessageFlags, SnowflakeUtil, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
 import type { RequestKind } from '../../src/chat/incoming-port.js';
-import { notAdminText, usageAnswer } from '../../src/chat/usage-view.js';
+import { notAdminText, usageReply, usageUnreadable } from '../../src/chat/usage-view.js';
 import { budgetLimits } from '../../src/app/app.js';
 import type { IngressContext } from './context.js';
 import { showImproveModal } from './improve-modal.js';
@@ -14,7 +14,8 @@ import { fromDiscordText } from './incoming-text.js';
 import { FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
 import { FILE_OPTION } from './commands.js';
 import { interactionRequester, messageRequester } from './requesters.js';
-import { describe, replyEphemeral } from './surface.js';
+import { describe, replyEphemeral, toOptions } from './surface.js';
+import { discordAnswers } from './answers.js';
 import { checkAccess } from './incoming.js';
 
 /** The slash commands that are requests to the pipeline. */
@@ -40,7 +41,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     if (interaction.isChatInputCommand()) {
       const name = interaction.commandName;
       if (name === 'usage') return await handleUsage(ctx, interaction, roleIds);
-      if (!REQUEST_COMMANDS.has(name)) return await replyEphemeral(ctx.logger, interaction, `Unknown command /${name}.`);
+      if (!REQUEST_COMMANDS.has(name)) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(`Unknown command /${name}.`));
       await take(name as RequestKind, commandFields(interaction));
       return;
     }
@@ -59,7 +60,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       return;
     }
     if (interaction.isButton() && parsed.action === 'just-this-time') {
-      return await replyEphemeral(ctx.logger, interaction, 'Not remembered: only this run read it that way.');
+      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text('Not remembered: only this run read it that way.'));
     }
     if (interaction.isButton() && parsed.action === 'rerun') {
       await take('rerun', { runId: parsed.runId });
@@ -68,7 +69,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     if (interaction.isButton() && parsed.action === 'improve') {
       // the modal is the interaction's one answer: access and dedupe first, as for any request
       const refusal = checkAccess(ctx.settings.access, { userId: interaction.user.id, roleIds }, place);
-      if (refusal) return await replyEphemeral(ctx.logger, interaction, refusal);
+      if (refusal) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(refusal));
       if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
       await showImproveModal(ctx, interaction, parsed.runId);
     }
@@ -154,7 +155,7 @@ async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInt
   if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
   const { users, roles } = ctx.settings.admins;
   if (!users.includes(interaction.user.id) && !roleIds.some((r) => roles.includes(r))) {
-    return replyEphemeral(ctx.logger, interaction, notAdminText('discord.admin_users or discord.admin_roles'));
+    return replyEphemeral(ctx.logger, interaction, discordAnswers.text(notAdminText('discord.admin_users or discord.admin_roles')));
   }
   const text = [interaction.options.getString('by'), interaction.options.getString('since')].filter(Boolean).join(' ');
   try {
@@ -163,6 +164,6 @@ async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInt
     ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
     return;
   }
-  const content = await usageAnswer(ctx.app.usage, budgetLimits(ctx.app.config), text, 1900).catch((err: unknown) => `⚠️ The usage could not be read: ${(err as Error).message}`.slice(0, 2000));
-  await interaction.editReply({ content, allowedMentions: { parse: [] } }).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
+  const reply = await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), text).catch(usageUnreadable);
+  await interaction.editReply(toOptions(discordAnswers.memory(reply))).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
 }

@@ -21,6 +21,7 @@ import { discordDownloads, settingsFrom, type BotContext, type DiscordSettings }
 import { threadInputs } from '../../src/chat/input-downloads.js';
 import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
 import { discordThreadMarkup } from './renderer.js';
+import { discordAnswers } from './answers.js';
 import { finalStatus, headerMessage, oneLine, threadName, workingState, type Outgoing } from './render.js';
 import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
@@ -266,12 +267,12 @@ export function discordOutgoing(app: App, config: Config, log: { info(...m: unkn
 
     async tell(request, text) {
       const replies = repliesOf(partsOf(request).origin);
-      const content = oneLine(text, 1900);
+      const { content } = discordAnswers.text(text);
       if (replies && Date.now() - request.receivedAt < ttl) {
         await replies.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS } as BaseMessageOptions).catch((err: unknown) => logger.warn(`telling the requester failed: ${describe(err)}`));
         return;
       }
-      await new ChannelSurface(await sendableById(client, request.where.channel), logger).post({ content: `<@${request.who.userId}> ${content}` });
+      await new ChannelSurface(await sendableById(client, request.where.channel), logger).post(discordAnswers.text(`<@${request.who.userId}> ${text}`));
     },
 
     messageId: (message) => ({ channel: message.channelId, id: message.id }),

@@ -3,7 +3,7 @@
  * untrusted: it stays inside code blocks (fences neutralised) and is capped to Discord's limits,
  * with the full text attached when cut. Nothing here talks to Discord.
  */
-import { codeBlock, fitBlock, neutraliseFences, STATUS_ICON, statusLine } from '../../src/chat/format.js';
+import { codeBlock, fitBlock, neutraliseFences, statusLine } from '../../src/chat/format.js';
 import { checkReportNotice, type Notice } from '../../src/chat/verification.js';
 import { boundLine, cutChars } from '../../src/text/cut.js';
 import { MESSAGE_CHARS, type OutFile, type Outgoing } from './renderer.js';
@@ -12,7 +12,6 @@ import { MESSAGE_CHARS, type OutFile, type Outgoing } from './renderer.js';
 const CHECKS_CHARS = 500;
 import type { Attempt, Run, TurnKind } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/history/execution.js';
-import { chatOf } from '../../src/chat/run-chat.js';
 import { TRIGGER_WORDS } from '../../src/chat/progress-text.js';
 import { outcomeLine, runOutcome } from '../../src/chat/run-outcome.js';
 
@@ -109,47 +108,3 @@ export function noticeMessage(notice: Notice, maxChars = MESSAGE_CHARS): Outgoin
   if (notice.lines.length === 0) return { content: cutChars(title, maxChars) };
   return { content: fitBlock(notice.lines.join('\n'), maxChars, { maxLines: 20, wrap: (block) => `${title}\n${block}` }).text };
 }
-
-/** `/history`: the channel's recent runs, newest first. */
-export function historyMessage(runs: Run[]): Outgoing {
-  if (runs.length === 0) return { content: 'No runs in this channel yet. Start one with `/run`.' };
-  const icon = (r: Run) => STATUS_ICON[r.status];
-  const lines = runs.map((r) => {
-    const place = chatOf(r);
-    const thread = place && !place.inPlace ? ` · <#${place.thread.channel}>` : '';
-    return `${icon(r)} \`${r.id}\` · ${neutraliseFences(oneLine(r.requirement, 80))} · <t:${Math.floor(Date.parse(r.createdAt) / 1000)}:R>${thread}`;
-  });
-  let content = `**Recent runs in this channel** (\`/show run:<id>\` for details)`;
-  for (const line of lines) {
-    if (content.length + line.length + 1 > MESSAGE_CHARS) break;
-    content += `\n${line}`;
-  }
-  return { content };
-}
-
-/** A run's workspace as `/show` lists it: the title, then the files in a code block (at most 900 characters). */
-function workspaceText(listing: Notice): string {
-  const title = neutraliseFences(listing.title);
-  return listing.lines.length ? fitBlock(listing.lines.join('\n'), 900, { maxLines: 30, wrap: (block) => `${title}\n${block}` }).text : title;
-}
-
-/** `/show`: a run's requirement, status, its workspace, latest code and latest result (capped; files attached). */
-export function showMessage(run: Run, workspace?: Notice): Outgoing {
-  const listed = workspace ? `\n${workspaceText(workspace)}` : '';
-  const header = `**Run \`${run.id}\`** · ${finalStatus(run)}\n> ${neutraliseFences(oneLine(run.requirement, 300))}${listed}`;
-  const latest = run.attempts.at(-1);
-  if (!latest) return { content: header };
-  const code = codeMessage(latest);
-  const result = latest.result ? resultMessage(latest.index, latest.result) : undefined;
-  const files = [...(code.files ?? []), ...(result?.files ?? [])];
-  let content = `${header}\n${code.content}`;
-  if (result) {
-    content = content.length + result.content.length + 1 <= MESSAGE_CHARS ? `${content}\n${result.content}` : content;
-  }
-  if (content.length > MESSAGE_CHARS) {
-    files.push({ name: `run-${run.id}.py`, data: Buffer.from(latest.code) });
-    content = `${header}\nLatest code attached.`;
-  }
-  return { content: cutChars(content, MESSAGE_CHARS), ...(files.length ? { files } : {}) };
-}
-

@@ -11,7 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Requester } from '../../src/chat/incoming-port.js';
 import { ALREADY_HANDLED } from '../../src/chat/messages.js';
 import type { Logger } from './log.js';
-import type { DiscordAnswer } from './answers.js';
+import { discordAnswers, type DiscordAnswer } from './answers.js';
 import { describe, NO_MENTIONS, replyEphemeral, toOptions } from './surface.js';
 
 /** An interaction that can be answered. */
@@ -33,7 +33,7 @@ export function interactionRequester(interaction: Answerable, logger: Logger): R
   };
   return {
     async answer(msg) {
-      if (!deferred) return replyEphemeral(logger, interaction, msg.content);
+      if (!deferred) return replyEphemeral(logger, interaction, msg);
       await interaction.editReply(toOptions(msg)).catch((err: unknown) => logger.warn(`answer failed: ${describe(err)}`));
     },
     accepted: defer,
@@ -44,7 +44,7 @@ export function interactionRequester(interaction: Answerable, logger: Logger): R
       if (seenIn === 'memory') return;
       // a replay after a restart, or a delivery to another gateway process: whichever answered first keeps it
       await delay(REPEAT_ANSWER_DELAY_MS);
-      await replyEphemeral(logger, interaction, ALREADY_HANDLED);
+      await replyEphemeral(logger, interaction, discordAnswers.text(ALREADY_HANDLED));
     },
   };
 }

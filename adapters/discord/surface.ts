@@ -207,10 +207,10 @@ export function describe(err: unknown): string {
   return [e.status, e.code, e.message ?? String(err)].filter((x) => x !== undefined && x !== '').join(' ');
 }
 
-/** Replies ephemerally (only the requester sees it); never throws. */
-export async function replyEphemeral(logger: Logger, interaction: { reply: ChatInputCommandInteraction['reply'] }, content: string): Promise<void> {
+/** Replies ephemerally (only the requester sees it) with an answer (answers.ts); never throws. */
+export async function replyEphemeral(logger: Logger, interaction: { reply: ChatInputCommandInteraction['reply'] }, msg: Outgoing): Promise<void> {
   try {
-    await interaction.reply({ content, flags: 'Ephemeral', allowedMentions: NO_MENTIONS });
+    await interaction.reply({ ...toOptions(msg), flags: 'Ephemeral' });
   } catch (err) {
     logger.warn(`ephemeral reply failed: ${describe(err)}`);
   }

@@ -14,7 +14,7 @@ import type { MatrixClient } from 'matrix-bot-sdk';
 import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
 import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
 import { choiceOfKey, isAppKey, isRerunKey } from '../../src/chat/choice-keys.js';
-import { CHOICES_KEY, line, lines, RUN_KEY, type MatrixMessage } from './markup.js';
+import { CHOICES_KEY, RUN_KEY, type MatrixMessage } from './markup.js';
 import { matrixAnswers } from './answers.js';
 import type { MatrixTransport } from './transport.js';
 import type { MatrixSettings } from './settings.js';
@@ -102,7 +102,7 @@ export function listen(deps: ListenDeps): void {
   const refuseEncrypted = async (roomId: string, eventId?: string) => {
     if (Date.now() - (toldEncrypted.get(roomId) ?? 0) < PENDING_MS) return;
     toldEncrypted.set(roomId, Date.now());
-    await deps.transport.post({ roomId, ...(eventId ? { replyTo: eventId } : {}) }, lines([line(ENCRYPTED_REFUSAL)]));
+    await deps.transport.post({ roomId, ...(eventId ? { replyTo: eventId } : {}) }, matrixAnswers.text(ENCRYPTED_REFUSAL));
   };
 
   async function onEvent(roomId: string, ev: RoomEvent): Promise<void> {

@@ -11,6 +11,7 @@ import { chatOf } from '../../src/chat/run-chat.js';
 import { threadInputs, type InputDownloads, type InputLimits } from '../../src/chat/input-downloads.js';
 import { line, lines, type MatrixMessage } from './markup.js';
 import { matrixThreadMarkup } from './renderer.js';
+import { matrixAnswers } from './answers.js';
 import type { MatrixTransport } from './transport.js';
 import { matrixTyping } from './typing.js';
 
@@ -58,7 +59,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits):
   };
   const tell = async (request: IncomingRequest, text: string) => {
     const where = request.where.thread ? { threadRoot: request.where.thread } : { replyTo: origin(request).event };
-    await transport.post({ roomId: request.where.channel, ...where }, lines([line(text)]));
+    await transport.post({ roomId: request.where.channel, ...where }, matrixAnswers.text(text));
   };
   return {
     platform: 'matrix',

@@ -11,7 +11,7 @@ import type { SlackContext } from './context.js';
 import { refusal, slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { ephemeralRequester } from './requesters.js';
-import { escapeMrkdwn } from './mrkdwn.js';
+import { slackAnswers } from './answers.js';
 import { IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 
 /** The Improve modal's callback id, and its one input. */
@@ -75,7 +75,7 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     const where = threadOf(body);
     if (!where) return;
     const refused = refusal(ctx.settings, where.channel, body.user.id);
-    if (refused) return ctx.poster.ephemeral(where.channel, body.user.id, escapeMrkdwn(refused), where.threadTs, true);
+    if (refused) return ctx.poster.ephemeral(where.channel, body.user.id, slackAnswers.text(refused), where.threadTs, true);
     await client.views
       .open({
         trigger_id: body.trigger_id,

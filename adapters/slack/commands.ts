@@ -7,16 +7,13 @@
  */
 import type { App as BoltApp, SlashCommand } from '@slack/bolt';
 import type { RequestKind } from '../../src/chat/incoming-port.js';
-import { notAdminText, usageAnswer } from '../../src/chat/usage-view.js';
+import { notAdminText, usageReply, usageUnreadable } from '../../src/chat/usage-view.js';
 import { budgetLimits } from '../../src/app/app.js';
 import type { SlackContext } from './context.js';
 import { slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
-import { escapeMrkdwn } from './mrkdwn.js';
 import { answerCommand, ephemeral } from './requesters.js';
-
-/** Longest `/usage` answer, in characters (a section holds 3000). */
-const USAGE_MAX_CHARS = 2900;
+import { slackAnswers } from './answers.js';
 
 /** The commands that are requests to the pipeline. */
 const REQUEST_COMMANDS = ['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'schedule', 'schedules', 'unschedule'] as const satisfies readonly RequestKind[];
@@ -31,10 +28,10 @@ export function registerCommands(app: BoltApp, ctx: SlackContext): void {
   }
   app.command(names.usage, async ({ command, ack, respond }) => {
     // an access list of its own: slack.admin_users (empty: nobody)
-    if (!ctx.settings.adminUsers.includes(command.user_id)) return ack(ephemeral(escapeMrkdwn(notAdminText('slack.admin_users'))));
+    if (!ctx.settings.adminUsers.includes(command.user_id)) return ack(ephemeral(slackAnswers.text(notAdminText('slack.admin_users'))));
     await answerCommand(ack, respond, async (requester) => {
-      const text = await usageAnswer(ctx.app.usage, budgetLimits(ctx.app.config), command.text, USAGE_MAX_CHARS).catch((err: unknown) => `The usage could not be read: ${(err as Error).message}`);
-      await requester.answer(escapeMrkdwn(text));
+      const reply = await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), command.text).catch(usageUnreadable);
+      await requester.answer(slackAnswers.memory(reply));
     });
   });
 }

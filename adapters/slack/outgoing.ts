@@ -15,7 +15,8 @@ import type { Log } from './context.js';
 import type { SlackOrigin } from './incoming.js';
 import { fetchFromHosts, threadInputs, type InputDownloads } from '../../src/chat/input-downloads.js';
 import { slackThreadMarkup, type SlackOut } from './renderer.js';
-import { escapeMrkdwn, inlineText } from './mrkdwn.js';
+import { inlineText } from './mrkdwn.js';
+import { slackAnswers } from './answers.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
 import { ephemeral } from './requesters.js';
 import { slackSettings, type SlackSettings } from './settings.js';
@@ -108,7 +109,7 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
   /** Tells the requester something only they see (plain text): through the command's response_url, else an ephemeral message. */
   async function tell(request: IncomingRequest, text: string): Promise<void> {
     const { responseUrl } = request.origin as SlackOrigin;
-    const mrkdwn = escapeMrkdwn(text);
+    const mrkdwn = slackAnswers.text(text);
     if (!responseUrl) return poster.ephemeral(request.where.channel, request.who.userId, mrkdwn, request.where.thread, true);
     // https://docs.slack.dev/interactivity/handling-user-interaction#message_responses
     const res = await fetch(responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ephemeral(mrkdwn)) }).catch((err: unknown) => err as Error);

@@ -2,12 +2,12 @@
  * The `/usage` chat command, once for every platform: who may use it (an admin list of its own:
  * `slack.admin_users`, `discord.admin_users` / `admin_roles`; empty: nobody), its arguments
  * (`[channel|user|day] [30d|4w|2025-01-31]`, defaults `channel` and `30d`) and its answer (plain
- * text holding the report in a code block; each platform escapes and sends it).
+ * title and the report's lines, shown by each platform's answer markup as a notice).
  */
 import { utcDay, type UsageLedger } from '../history/usage.js';
 import type { BudgetLimits } from '../usage/budgets.js';
 import { sinceDay, usageReport, usageTable, UsageInputError, USAGE_GROUPINGS, type UsageGrouping } from '../usage/report.js';
-import { neutraliseFences } from './format.js';
+import type { Notice } from './verification.js';
 
 /** The refusal of a non-admin, naming the config key that lists admins. */
 export function notAdminText(key: string): string {
@@ -31,29 +31,31 @@ export function usageArgs(text: string, now = Date.now()): { by: UsageGrouping; 
 }
 
 /**
- * The answer to `/usage <text>`: a title and the report's table in a code block, at most
- * `maxChars` characters (the longest lines of the table are cut first).
+ * The answer to `/usage <text>`: a title (with the budgets, when set) and the report's table as
+ * the notice's lines (shown in a code block: src/chat/view/text-view.ts). A mistake in the text is
+ * answered as a title alone, saying what is expected.
  */
-export async function usageAnswer(ledger: UsageLedger, limits: BudgetLimits, text: string, maxChars: number, now = Date.now()): Promise<string> {
+export async function usageReply(ledger: UsageLedger, limits: BudgetLimits, text: string, now = Date.now()): Promise<Notice> {
   let args;
   try {
     args = usageArgs(text, now);
   } catch (err) {
-    if (err instanceof UsageInputError) return err.message;
+    if (err instanceof UsageInputError) return { title: err.message, lines: [] };
     throw err;
   }
   const to = utcDay(now);
   const rows = await ledger.rows(args.from, to);
   const price = limits.pricePer1kTokens !== undefined ? { pricePer1k: limits.pricePer1kTokens, currency: limits.currency } : undefined;
   const [title, , ...table] = usageTable(usageReport(rows, args.by, args.from, to, price)).split('\n');
-  if (table.length === 0) return title!;
+  if (table.length === 0) return { title: title!, lines: [] };
   const budgets = [
     limits.channelTokensPerDay !== undefined ? `${limits.channelTokensPerDay.toLocaleString('en-US')} tokens per channel per day` : undefined,
     limits.userTokensPerDay !== undefined ? `${limits.userTokensPerDay.toLocaleString('en-US')} per user per day` : undefined,
   ].filter(Boolean);
-  const head = `${title}${budgets.length ? `; budgets: ${budgets.join(', ')}` : ''}`;
-  let body = neutraliseFences(table.join('\n'));
-  const room = maxChars - head.length - 10;
-  if (body.length > room) body = `${body.slice(0, Math.max(0, room - 2)).replace(/\n[^\n]*$/, '')}\n…`;
-  return `${head}\n\`\`\`\n${body}\n\`\`\``;
+  return { title: `${title}${budgets.length ? `; budgets: ${budgets.join(', ')}` : ''}`, lines: table };
+}
+
+/** What `/usage` answers when the ledger cannot be read. */
+export function usageUnreadable(err: unknown): Notice {
+  return { title: `⚠️ The usage could not be read: ${(err as Error)?.message ?? String(err)}`, lines: [] };
 }

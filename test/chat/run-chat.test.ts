@@ -10,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import type { Run } from '../../src/history/types.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { historyText } from '../../adapters/slack/answers.js';
+import { slackAnswers } from '../../adapters/slack/answers.js';
+import type { CommandNames } from '../../src/chat/incoming-port.js';
 import { rootText } from '../../adapters/slack/views.js';
-import { historyMessage } from '../../adapters/discord/render.js';
+import { discordAnswers } from '../../adapters/discord/answers.js';
 
 const run = (id: string, over: Partial<Run>): Run => ({
   id,
@@ -31,6 +32,8 @@ const oldSlack = run('old-slack', { meta: { channel: 'C1', kind: 'generate', use
 /** As the same run is stored now. */
 const newSlack = run('new-slack', { chat: { thread: { channel: 'C1', thread: '1700000000.000200' }, kind: 'run', userName: 'bob' } });
 
+const NAMES: CommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule', programs: '/programs', program: '/program' };
+
 describe('a run\'s place in chat', () => {
   it('is read the same from the typed field and from an old row\'s meta strings', () => {
     expect(chatOf(oldSlack)).toEqual({ thread: { channel: 'C1', thread: '1700000000.000100' }, kind: 'generate', userName: 'alice' });
@@ -47,7 +50,7 @@ describe('a run\'s place in chat', () => {
     try {
       await store.saveRun(oldSlack);
       await store.saveRun(newSlack);
-      const text = historyText({ runs: await store.listRuns('slack:T1:C1', 10) });
+      const text = slackAnswers.history({ runs: await store.listRuns('slack:T1:C1', 10) }, NAMES);
       expect(text).toContain('<https://slack.com/archives/C1/p1700000000000100|thread>');
       expect(text).toContain('<https://slack.com/archives/C1/p1700000000000200|thread>');
       expect(text).toContain('*alice*');
@@ -63,10 +66,10 @@ describe('a run\'s place in chat', () => {
     const oldThread = run('d1', { meta: { kind: 'run', channelId: 'C9', threadId: 'TH1' } });
     const oldInPlace = run('d2', { meta: { kind: 'run', channelId: 'C9' } });
     const typed = run('d3', { chat: { thread: { channel: 'TH3' }, kind: 'run' } });
-    const { content } = historyMessage([oldThread, oldInPlace, typed]);
+    const { content } = discordAnswers.history({ runs: [oldThread, oldInPlace, typed].map((r) => ({ ...r, conversationId: 'discord:G1:C9' })) }, NAMES);
     const lines = content.split('\n');
-    expect(lines.find((l) => l.includes('`d1`'))).toContain('<#TH1>');
-    expect(lines.find((l) => l.includes('`d2`'))).not.toContain('<#');
-    expect(lines.find((l) => l.includes('`d3`'))).toContain('<#TH3>');
+    expect(lines.find((l) => l.includes('`d1`'))).toContain('[thread](<https://discord.com/channels/G1/TH1>)');
+    expect(lines.find((l) => l.includes('`d2`'))).not.toContain('thread');
+    expect(lines.find((l) => l.includes('`d3`'))).toContain('[thread](<https://discord.com/channels/G1/TH3>)');
   });
 });

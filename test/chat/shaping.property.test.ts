@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { neutraliseFences } from '../../src/chat/format.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
-import { codeMessage, headerMessage, MESSAGE_CHARS, resultMessage, showMessage } from '../../adapters/discord/render.js';
+import { codeMessage, headerMessage, MESSAGE_CHARS, resultMessage } from '../../adapters/discord/render.js';
+import { discordAnswers } from '../../adapters/discord/answers.js';
+import type { CommandNames } from '../../src/chat/incoming-port.js';
 import { discordThreadMarkup, type Outgoing } from '../../adapters/discord/renderer.js';
 import { slackThreadMarkup, type SlackOut } from '../../adapters/slack/renderer.js';
 import { toOptions, withoutFiles } from '../../adapters/discord/surface.js';
@@ -19,6 +21,9 @@ import { formatOutput, progressLine } from '../../adapters/cli/render.js';
 import { TERMINAL_STREAM_CHARS } from '../../adapters/cli/bounded-output.js';
 import { summarizeFailure } from '../../src/agent/failures/index.js';
 import { executionResult, fenceCount, untrusted } from './arbitraries.js';
+
+/** Discord's command names, as its answers spell them. */
+const DISCORD_NAMES: CommandNames = { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule', programs: '/programs', program: '/program' };
 
 const RUNS = { numRuns: 150 };
 
@@ -76,7 +81,7 @@ describe('Discord shaping (2000 characters per message)', () => {
         expect(fenceCount(fix.content) % 2).toBe(0);
         if (!fix.content.includes(neutraliseFences(reason.replace(/\s+$/, '')))) expect(fix.files?.[0]?.data.toString()).toBe(reason);
         const run = runWith(result, summarizeFailure(result), requirement);
-        for (const msg of [headerMessage('run', requirement, '42', 'working'), finalMessage(run), showMessage(run), codeMessage(run.attempts[0]!)]) {
+        for (const msg of [headerMessage('run', requirement, '42', 'working'), finalMessage(run), discordAnswers.show({ run, workspace: { files: [] } }, DISCORD_NAMES), codeMessage(run.attempts[0]!)]) {
           expect(msg.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
           expect(fenceCount(msg.content) % 2).toBe(0);
         }
