@@ -5,6 +5,9 @@
  * message), so the assertions are on the composition, not on a platform's markup.
  */
 import { describe, expect, it } from 'vitest';
+import { slackRenderer } from '../../adapters/slack/renderer.js';
+import { discordRenderer } from '../../adapters/discord/renderer.js';
+import { matrixRenderer } from '../../adapters/matrix/renderer.js';
 import type { Block, Line, View, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { plainText } from '../../src/chat/view/blocks.js';
 import { answerMarkup } from '../../src/chat/view/answer-markup.js';
@@ -183,5 +186,14 @@ describe('notices as answers (memory, programs, usage)', () => {
   it('answer a platform type of their own through `answer`', () => {
     const markup = answerMarkup(testRenderer(1000), { answer: (m: string) => ({ content: m }) });
     expect(markup.text('hi `/run`')).toEqual({ content: 'hi `/run`' });
+  });
+});
+
+describe('a moment in a line', () => {
+  it("is shown in each platform's own way after the line is split and bounded (Slack's date, Discord's relative time, Matrix's UTC)", () => {
+    const view: View = { blocks: [{ kind: 'text', text: ['run at ', { time: '2026-01-02T03:04:05.000Z' }, '\nnext line'] }] };
+    expect(JSON.stringify(slackRenderer.render(view))).toContain('<!date^1767323045^');
+    expect(JSON.stringify(discordRenderer.render(view))).toContain('<t:1767323045:R>');
+    expect(JSON.stringify(matrixRenderer.render(view))).toContain('2026-01-02 03:04 UTC');
   });
 });

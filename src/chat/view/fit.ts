@@ -19,9 +19,10 @@ export function pieceText(piece: Inline): string {
   return piece.time;
 }
 
-/** The same piece with other text (a time keeps its moment: it cannot be cut). */
+/** The same piece with other text (a time keeps its moment while its text is whole; cut, it is plain text). */
 export function withText(piece: Inline, text: string): Inline {
   if (typeof piece === 'string') return text;
+  if ('time' in piece) return text === piece.time ? piece : text;
   if ('strong' in piece) return { strong: text };
   if ('emphasis' in piece) return { emphasis: text };
   if ('code' in piece) return { code: text };
