@@ -88,7 +88,7 @@ describe('Matrix bot (Synapse, embedded)', () => {
       w.llm.enqueue(py('print("ok")'));
       const asked = await w.alice.client.sendText(w.roomId, '!run print ok');
       await waitFinals(asked, 1);
-      expect(threadText(asked)).toMatch(/Some attached files were not used:\n• x\.csv: not hosted by the platform\n• y\.csv: not hosted by the platform/);
+      expect(threadText(asked)).toMatch(/Not used: x\.csv: not hosted by the platform; y\.csv: not hosted by the platform/);
       expect(elsewhere.hits()).toBe(0);
     } finally {
       await elsewhere.close();

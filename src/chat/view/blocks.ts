@@ -96,17 +96,18 @@ export interface ViewRenderer<M> {
   render(view: View): M[];
 }
 
+/** The raw text of one inline piece (no markup). */
+export function pieceText(piece: Inline): string {
+  if (typeof piece === 'string') return piece;
+  if ('strong' in piece) return piece.strong;
+  if ('emphasis' in piece) return piece.emphasis;
+  if ('code' in piece) return piece.code;
+  if ('struck' in piece) return piece.struck;
+  if ('link' in piece) return piece.link;
+  return piece.time;
+}
+
 /** The plain text of a line (no markup): for summaries, notifications and tests. */
 export function plainText(line: Line): string {
-  return line
-    .map((piece) => {
-      if (typeof piece === 'string') return piece;
-      if ('strong' in piece) return piece.strong;
-      if ('emphasis' in piece) return piece.emphasis;
-      if ('code' in piece) return piece.code;
-      if ('struck' in piece) return piece.struck;
-      if ('link' in piece) return piece.link;
-      return piece.time;
-    })
-    .join('');
+  return line.map(pieceText).join('');
 }

@@ -6,18 +6,7 @@
  */
 import { codeTail } from '../stream-edits.js';
 import { cutChars } from '../../text/cut.js';
-import type { Inline, Line } from './blocks.js';
-
-/** The raw text of one piece. */
-export function pieceText(piece: Inline): string {
-  if (typeof piece === 'string') return piece;
-  if ('strong' in piece) return piece.strong;
-  if ('emphasis' in piece) return piece.emphasis;
-  if ('code' in piece) return piece.code;
-  if ('struck' in piece) return piece.struck;
-  if ('link' in piece) return piece.link;
-  return piece.time;
-}
+import { pieceText, type Inline, type Line } from './blocks.js';
 
 /** The same piece with other text (a time keeps its moment while its text is whole; cut, it is plain text). */
 export function withText(piece: Inline, text: string): Inline {
