@@ -161,7 +161,6 @@ describe('what the catalog allows', () => {
     await admin.connect();
     await admin.query("CREATE FUNCTION public.made_later() RETURNS int LANGUAGE sql AS 'SELECT 1'");
     await admin.end();
-    await new Promise((r) => setTimeout(r, 1100)); // past the re-read guard
     const err = (await sources.reader.query('SELECT made_later()', [], DEFAULT_SQL_LIMITS).catch((e: unknown) => e)) as SqlRefusedError;
     expect(err.message).toContain('public.made_later is a function of the schema public');
     const unknown = (await sources.reader.query('SELECT no_such_function(1)', [], DEFAULT_SQL_LIMITS).catch((e: unknown) => e)) as SqlRefusedError;

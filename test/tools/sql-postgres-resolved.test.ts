@@ -154,3 +154,19 @@ describe('a function the owner makes while the bot runs (T4)', () => {
     await holds(source, role, `SELECT initcap('a'::${domain}) AS t`);
   });
 });
+
+describe('a type made just after the catalog was read', () => {
+  it('is found when the catalog changed, and an unknown name is still refused when it did not', async () => {
+    const source = new PostgresSource('shop', server.url, { privilegedRole: 'allow' });
+    try {
+      expect((await source.query('SELECT 1 AS one', [], DEFAULT_SQL_LIMITS)).rows).toEqual([[1]]); // the catalog is read now
+      await admin(server.url, 'CREATE DOMAIN public.made_just_now AS text');
+      expect((await source.query("SELECT reverse('ab'::made_just_now) AS t", [], DEFAULT_SQL_LIMITS)).rows).toEqual([['ba']]);
+      const err = await source.query("SELECT reverse('ab'::never_made) AS t", [], DEFAULT_SQL_LIMITS).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SqlRefusedError);
+      expect((err as Error).message).toMatch(/no type named never_made in this database/);
+    } finally {
+      await source.close();
+    }
+  });
+});

@@ -4,7 +4,8 @@
  * the settings that decide how its text is read pinned (postgres-run.ts). The catalog, what the
  * role may do (pg-role.ts) and what it may reach (pg-reach.ts) are read on first use, again on the
  * statement's own connection whenever the catalog's fingerprint changed (read with every
- * statement), and at least every {@link CATALOG_TTL_MS}.
+ * statement) or the statement names something the cached catalog does not know, and at least every
+ * {@link CATALOG_TTL_MS}.
  */
 import pg from 'pg';
 import { formatDescription, type SchemaColumn } from './describe.js';
@@ -23,8 +24,6 @@ const POOL_SIZE = 4;
 const CONNECT_TIMEOUT_MS = 10_000;
 /** Longest the catalog read may take, in ms. */
 const CATALOG_TIMEOUT_MS = 15_000;
-/** A name the catalog does not know makes it be read again, at most this often, in ms. */
-const RELOAD_AFTER_MS = 1000;
 /** Limits of the schema query behind describe(). */
 const DESCRIBE_LIMITS: SqlLimits = { maxRows: 5000, maxBytes: 2 * 1024 * 1024, timeoutMs: 10_000 };
 
@@ -85,13 +84,14 @@ export class PostgresSource implements SqlSource {
 
   async query(sql: string, params: readonly SqlParam[], limits: SqlLimits, signal?: AbortSignal): Promise<SqlResult> {
     const refs = await checkPostgresStatement(sql);
-    const state = await this.#checked(refs);
+    const { state, unknown } = await this.#checked(refs);
     const searchPath = state.catalog.explicitSearchPath;
     return runReadOnly(this.#pool, (pid) => this.#cancel(pid), sql, params, limits, signal, {
       searchPath,
       tempFileLimit: state.role.superuser ? TEMP_FILE_LIMIT : undefined,
       catalog: {
-        fingerprint: state.catalog.fingerprint,
+        // a name the cached catalog does not know: read it again in the statement's transaction whatever its fingerprint
+        fingerprint: unknown ? '' : state.catalog.fingerprint,
         // the catalog changed since it was read: read it again in the statement's own transaction, and check again
         changed: async (client) => {
           const fresh = await readSourceState(client, this.#policy, searchPath).catch((err: unknown) => {
@@ -119,7 +119,7 @@ export class PostgresSource implements SqlSource {
    * @throws {SqlQueryError} when the server cannot be read
    */
   async inspect(): Promise<RoleInspection> {
-    const { role } = await this.#read(false);
+    const { role } = await this.#read();
     if (role.privileges.length === 0) return { role, usable: true, fix: [] };
     return { role, usable: this.#privilegedAllowed, warning: privilegedSentence(this.name, role, this.#privilegedAllowed), fix: fixLines(this.name, role) };
   }
@@ -128,17 +128,18 @@ export class PostgresSource implements SqlSource {
     await this.#pool.end();
   }
 
-  /** The role allowed and every name of the statement allowed by the catalog (read again once for a name it does not know). */
-  async #checked(refs: StatementReferences): Promise<SourceState> {
-    let state = await this.#read(false);
-    for (let reread = false; ; reread = true) {
-      try {
-        this.#allowed(state, refs, reread || Date.now() - state.catalog.loadedAt < RELOAD_AFTER_MS);
-        return state;
-      } catch (err) {
-        if (!(err instanceof UnknownNameError)) throw err;
-        state = await this.#read(true);
-      }
+  /**
+   * The cached state, the role allowed and every name of the statement allowed by it; `unknown` when
+   * the cached catalog does not know a name (the statement's own transaction reads it again).
+   */
+  async #checked(refs: StatementReferences): Promise<{ state: SourceState; unknown: boolean }> {
+    const state = await this.#read();
+    try {
+      this.#allowed(state, refs, false);
+      return { state, unknown: false };
+    } catch (err) {
+      if (!(err instanceof UnknownNameError)) throw err;
+      return { state, unknown: true };
     }
   }
 
@@ -159,10 +160,10 @@ export class PostgresSource implements SqlSource {
     }
   }
 
-  /** The cached catalog and role, read again when `fresh` or older than the TTL; a failed read is not kept. */
-  async #read(fresh: boolean): Promise<SourceState> {
+  /** The cached catalog and role, read again when older than the TTL; a failed read is not kept. */
+  async #read(): Promise<SourceState> {
     const cached = this.#state && (await this.#state.catch(() => undefined));
-    if (cached && !fresh && Date.now() - cached.catalog.loadedAt < CATALOG_TTL_MS) return cached;
+    if (cached && Date.now() - cached.catalog.loadedAt < CATALOG_TTL_MS) return cached;
     const reading = readState(this.#pool, this.#policy);
     this.#state = reading;
     reading.catch(() => {
