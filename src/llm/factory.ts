@@ -7,8 +7,7 @@
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import type { LlmProvider } from './types.js';
-import { OpenAiProvider } from './openai.js';
-import { LocalLlamaProvider, localModelName } from './local.js';
+import { localModelName } from './model-catalog.js';
 import { DeferredLlmProvider } from './deferred.js';
 import { resolveLocalModel } from './model-resolve.js';
 import type { DownloadProgress } from './model-files.js';
@@ -60,6 +59,8 @@ export async function createLlmProvider(
   const hasApi = Boolean(llm.api_key || llm.base_url);
   if (llm.provider === 'openai' || (llm.provider === 'auto' && hasApi)) {
     if (!hasApi) throw new ConfigError(NO_LLM_MESSAGE);
+    // each provider's library is imported when it is used (the CLI starts without either)
+    const { OpenAiProvider } = await import('./openai.js');
     return new OpenAiProvider({
       apiKey: llm.api_key,
       baseUrl: llm.base_url,
@@ -79,7 +80,7 @@ export async function createLlmProvider(
   if (llm.prediction === 'draft' && !llm.draft_model_path) {
     throw new ConfigError('llm.draft_model_path: required when llm.prediction is "draft" (a smaller GGUF model with the same tokenizer)');
   }
-  const load = () => LocalLlamaProvider.load({
+  const load = async () => (await import('./local.js')).LocalLlamaProvider.load({
     modelPath,
     contextSize: llm.context_size,
     threads: llm.threads,

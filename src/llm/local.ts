@@ -8,7 +8,7 @@
  * generation; it never changes the text.
  */
 import { SeedSequence } from './seed.js';
-import { basename } from 'node:path';
+import { localModelName } from './model-catalog.js';
 import { LlamaChat, resolveChatWrapper, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
 import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider } from './types.js';
 import { toChatHistory } from './local-messages.js';
@@ -78,11 +78,6 @@ export const DEFAULT_SLOTS = 3;
 
 /** Tokens {@link LocalLlamaProvider.prepare} evaluates at a time, so that a shutdown stops it within about a second. */
 const PREPARE_CHUNK_TOKENS = 32;
-
-/** The name of a local provider: `local:` and the GGUF file's name without `.gguf`, in lower case. */
-export function localModelName(modelPath: string): string {
-  return `local:${basename(modelPath).replace(/\.gguf$/i, '').toLowerCase()}`;
-}
 
 interface Slot {
   index: number;

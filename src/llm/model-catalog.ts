@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { userCacheDir } from '../config/cache-dir.js';
 
 export { userCacheDir } from '../config/cache-dir.js';
@@ -89,4 +89,9 @@ export function cachedDefaultModel(env: NodeJS.ProcessEnv = process.env): string
   const model = knownModel(DEFAULT_LOCAL_MODEL);
   const path = join(userModelsDir(env), model.file);
   return existsSync(path) && statSync(path).size === model.bytes ? path : undefined;
+}
+
+/** The provider's name of a local model file: `local:<file name without .gguf, lower case>`. */
+export function localModelName(modelPath: string): string {
+  return `local:${basename(modelPath).replace(/\.gguf$/i, '').toLowerCase()}`;
 }

@@ -5,7 +5,6 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { createModelDownloader, resolveModelFile } from 'node-llama-cpp';
 import { LlmError } from './types.js';
 
 /** How long finding the remote file may take before we call the network unreachable, in ms. */
@@ -63,6 +62,7 @@ export function downloadUrlOf(uri: string): string {
 /** The path of an already downloaded model URI in `directory`, or undefined. Never touches the network. */
 export async function findDownloadedModel(uri: string, directory: string): Promise<string | undefined> {
   try {
+    const { resolveModelFile } = await import('node-llama-cpp');
     return await resolveModelFile(uri, { directory, download: false, cli: false, fileName: cachedFileName(uri) });
   } catch {
     return undefined;
@@ -102,6 +102,7 @@ export async function pullModel(uri: string, options: PullOptions): Promise<stri
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   try {
     await probeNetwork(uri, connectTimeoutMs, options.signal);
+    const { createModelDownloader } = await import('node-llama-cpp');
     const downloader = await withTimeout(
       createModelDownloader({
         modelUri: uri,
