@@ -13,23 +13,35 @@ import { statedMethods } from '../../src/agent/requirements/index.js';
 
 const executor = new BubblewrapExecutor({ limits: { wallTimeS: 20 } });
 
-/** A program printing the values of a Python expression over measures.csv at `decimals`. */
-function program(expression: string, decimals: number): string {
+/** The line between the two programs' outputs in {@link bothPrograms}. */
+const BETWEEN = '--- the next program ---';
+
+/**
+ * Two programs in one sandbox run (the imports paid once): each prints the values of its Python
+ * expression over measures.csv at `decimals`, the first's output, then {@link BETWEEN}, then the second's.
+ */
+function bothPrograms(first: string, second: string, decimals: number): string {
+  const prints = (expression: string) => [`for v in (${expression}):`, `    print(f"{float(v):.${decimals}f}")`];
   return [
     'import json, statistics',
     'import numpy as np, pandas as pd',
     'from scipy import stats',
     'from decimal import Decimal, ROUND_HALF_UP',
     "df = pd.read_csv('measures.csv')",
-    `for v in (${expression}):`,
-    `    print(f"{float(v):.${decimals}f}")`,
+    ...prints(first),
+    `print(${JSON.stringify(BETWEEN)})`,
+    ...prints(second),
   ].join('\n');
 }
 
-async function verdict(request: (typeof METHOD_REQUESTS)[number], code: string) {
+/** The checker's verdicts on what the stated method's program and the usual default's print. */
+async function verdicts(request: (typeof METHOD_REQUESTS)[number]) {
+  const code = bothPrograms(request.method.right, request.method.wrong, request.method.decimals);
   const result = await executor.execute(code, { inputFiles: request.inputFiles });
   expect(result.success, result.stderr).toBe(true);
-  return request.check({ stdout: result.stdout, artifacts: [] }, { executor });
+  const [right, wrong] = result.stdout.split(`${BETWEEN}\n`) as [string, string];
+  const judge = (stdout: string) => request.check({ stdout, artifacts: [] }, { executor });
+  return { good: await judge(right), bad: await judge(wrong) };
 }
 
 describe('the methods set', () => {
@@ -43,10 +55,9 @@ describe('the methods set', () => {
 
   describe.each(METHOD_REQUESTS.map((r) => [r.id, r] as const))('%s', (_id, request) => {
     it('passes the stated method and fails the usual default', { timeout: 60_000 }, async () => {
-      const good = await verdict(request, program(request.method.right, request.method.decimals));
+      const { good, bad } = await verdicts(request);
       expect(good.pass, good.reason).toBe(true);
-      const wrong = await verdict(request, program(request.method.wrong, request.method.decimals));
-      expect(wrong.pass, wrong.reason).toBe(false);
+      expect(bad.pass, bad.reason).toBe(false);
     });
   });
 
