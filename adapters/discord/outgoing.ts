@@ -22,7 +22,8 @@ import { threadInputs } from '../../src/chat/input-downloads.js';
 import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
 import { discordThreadMarkup } from './renderer.js';
 import { discordAnswers } from './answers.js';
-import { finalStatus, headerMessage, oneLine, threadName, workingState, type Outgoing } from './render.js';
+import { againMessage, rootMessage, threadName, type Outgoing } from './render.js';
+import { runRootSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
 import type { Logger } from './log.js';
@@ -98,7 +99,8 @@ export async function openRunThread(ctx: BotContext, spec: NewRunThreadSpec): Pr
   const { kind, requirement, userId, place, header, receivedAt } = spec;
   const ttl = ctx.settings.interactionTokenTtlMs;
   header.fallBackTo(spec.channel);
-  const first = await header.set(headerMessage(kind, requirement, userId, workingState(place.canThread, 0)));
+  const root = (state: RootSpec['state'], inThread: boolean, note?: string) => rootMessage({ kind, requirement, who: { id: userId }, state, inThread, ...(note ? { note } : {}) });
+  const first = await header.set(root({ state: 'working' }, spec.canThread));
   let surface: Surface | undefined;
   let threadId: string | undefined;
   let note: string | undefined = spec.unseen ? CANNOT_SEE_CHANNEL : undefined;
@@ -119,7 +121,7 @@ export async function openRunThread(ctx: BotContext, spec: NewRunThreadSpec): Pr
   }
   if (!surface) {
     surface = new ChannelSurface(spec.channel, ctx.logger, spec.replies, receivedAt, ttl);
-    await header.set(headerMessage(kind, requirement, userId, workingState(false, 0, note)));
+    await header.set(root({ state: 'working' }, false, note));
   }
   const chat: RunChat = {
     thread: { channel: threadId ?? place.channelId },
@@ -128,8 +130,7 @@ export async function openRunThread(ctx: BotContext, spec: NewRunThreadSpec): Pr
     ...(first ? { header: { channel: first.channelId, message: first.id } } : {}),
   };
   const thread = discordThread(ctx, surface, { channel: threadId ?? place.channelId, key: threadId }, spec.attachments, async (run, failure) => {
-    const state = run ? finalStatus(run) : `⚠️ ${failure ?? 'failed'}`;
-    await header.set(headerMessage(kind, requirement, userId, note ? `${state}\n${note}` : state));
+    await header.set(root(run ? { state: 'ended', run } : { state: 'failed', reason: failure ?? 'failed' }, threadId !== undefined, note));
   });
   return { thread, chat };
 }
@@ -152,13 +153,12 @@ export async function actionThread(ctx: BotContext, spec: ActionThreadSpec): Pro
   const { runId, userId, feedback } = spec;
   const ttl = ctx.settings.interactionTokenTtlMs;
   const header = new Header(ctx.client, spec.replies, ctx.logger, spec.receivedAt, ttl);
-  const what = feedback === undefined ? '🔁 Re-run' : '💬 Improve';
-  const quote = feedback ? `\n> ${oneLine(feedback, 300)}` : '';
-  await header.set({ content: `${what} of run \`${runId}\` requested by <@${userId}>${quote}` });
+  const again = { action: feedback === undefined ? 'rerun' : 'improve', runId, who: { id: userId }, ...(feedback ? { feedback } : {}) } as const;
+  await header.set(againMessage(again));
   const surface = new ChannelSurface(spec.channel, ctx.logger, spec.replies, spec.receivedAt, ttl);
   return discordThread(ctx, surface, { channel: spec.channelId, key: undefined }, [], async (run) => {
     if (run) await refreshRunHeader(ctx, run);
-    await header.set({ content: `${what} of run \`${runId}\` by <@${userId}>: ${run ? finalStatus(run) : 'failed'}${quote}` });
+    await header.set(againMessage({ ...again, ended: { run } }));
   });
 }
 
@@ -176,7 +176,7 @@ export function replyThread(ctx: BotContext, channel: SendableChannels | undefin
 export async function refreshRunHeader(ctx: BotContext, run: Run): Promise<void> {
   const chat = chatOf(run);
   if (!chat?.header) return;
-  const msg = headerMessage(chat.kind, run.requirement, run.requestedBy ?? 'unknown', finalStatus(run));
+  const msg = rootMessage(runRootSpec(run, { state: 'ended', run }));
   await editChannelMessage(ctx.client, chat.header.channel, chat.header.message, msg, ctx.logger);
 }
 
@@ -260,7 +260,8 @@ export function discordOutgoing(app: App, config: Config, log: { info(...m: unkn
       return discordThread(ctx, surface, { channel: ref.channel, key: undefined }, [], async (run, failure) => {
         if (run) return refreshRunHeader(ctx, run);
         if (startsRun(request.kind) && replies) {
-          await new Header(client, replies, logger, request.receivedAt, ttl).set(headerMessage(kind, request.text, request.who.userId, `❌ Failed: ${oneLine(failure ?? 'failed', 300)}`));
+          const failed = { kind, requirement: request.text, who: { id: request.who.userId }, state: { state: 'failed', reason: failure ?? 'failed' }, inThread: false } as const;
+          await new Header(client, replies, logger, request.receivedAt, ttl).set(rootMessage(failed));
         }
       });
     },

@@ -54,6 +54,7 @@ export function discordInline(piece: Inline): string {
   if ('code' in piece) return piece.code ? `\`${piece.code.replace(/`/g, "'")}\`` : '';
   if ('struck' in piece) return piece.struck ? `~~${neutraliseFences(piece.struck)}~~` : '';
   if ('link' in piece) return /^https:\/\/[^\s<>()]+$/.test(piece.url) ? `[${neutraliseFences(piece.link).replace(/[[\]]/g, '')}](<${piece.url}>)` : neutraliseFences(piece.link);
+  if ('person' in piece) return piece.id && /^\d{15,25}$/.test(piece.id) ? `<@${piece.id}>` : piece.person ? `**${neutraliseFences(piece.person)}**` : '';
   const at = Date.parse(piece.time);
   return Number.isNaN(at) ? neutraliseFences(piece.time) : `<t:${Math.floor(at / 1000)}:R>`;
 }

@@ -10,17 +10,14 @@ import type { IncomingRequest } from '../../src/chat/incoming-port.js';
 import type { Run, RunChat } from '../../src/history/types.js';
 import type { BotContext } from './context.js';
 import { discordThreadMarkup } from './renderer.js';
-import { finalStatus, oneLine, threadName, type Outgoing } from './render.js';
-import { cutChars } from '../../src/text/cut.js';
+import { rootMessage, threadName, type Outgoing } from './render.js';
+import type { RootState } from '../../src/chat/view/root-view.js';
 import { ChannelSurface, describe, editChannelMessage, NO_MENTIONS, toOptions } from './surface.js';
 import { sendableById, startThreadFrom } from './worker-channels.js';
 
-/** Discord's message length. */
-const MESSAGE_CHARS = 2000;
-
-/** The header of a scheduled run: what runs, for whom it was scheduled (never a ping), and its state. */
-export function scheduledHeader(request: IncomingRequest, state: string): Outgoing {
-  return { content: cutChars(`**Scheduled** by <@${request.who.userId}>\n> ${oneLine(request.text, 300)}\n${state}`, MESSAGE_CHARS) };
+/** The header of a scheduled run: what runs, who scheduled it (never a ping), and its state. */
+export function scheduledHeader(request: IncomingRequest, state: RootState, inThread: boolean): Outgoing {
+  return rootMessage({ kind: 'scheduled', requirement: request.text, who: { id: request.who.userId, ...(request.who.userName ? { name: request.who.userName } : {}) }, state, inThread });
 }
 
 /**
@@ -35,7 +32,7 @@ export async function openScheduledThread(ctx: BotContext, client: Client, reque
   }
   let first: Message;
   try {
-    first = await channel.send({ ...toOptions(scheduledHeader(request, '⏳ Working…')), allowedMentions: NO_MENTIONS });
+    first = await channel.send({ ...toOptions(scheduledHeader(request, { state: 'working' }, true)), allowedMentions: NO_MENTIONS });
   } catch (err) {
     ctx.logger.warn(`schedule ${request.scheduled?.id}: posting in channel ${request.where.channel} failed: ${describe(err)}`);
     return undefined;
@@ -58,8 +55,8 @@ export async function openScheduledThread(ctx: BotContext, client: Client, reque
     markup: discordThreadMarkup,
     inputs: async () => [],
     async ended(run: Run | undefined, failure: string | undefined) {
-      const state = run ? finalStatus(run) : `⚠️ ${failure ?? 'failed'}`;
-      await editChannelMessage(client, first.channelId, first.id, scheduledHeader(request, state), ctx.logger).catch(() => undefined);
+      const state: RootState = run ? { state: 'ended', run } : { state: 'failed', reason: failure ?? 'failed' };
+      await editChannelMessage(client, first.channelId, first.id, scheduledHeader(request, state, threadId !== undefined), ctx.logger).catch(() => undefined);
     },
   };
   return { thread, chat };

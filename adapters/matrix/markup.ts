@@ -6,9 +6,6 @@
  * stays inside code blocks, and is capped. Pure functions; nothing here talks to Matrix.
  */
 import { capText, neutraliseFences } from '../../src/chat/format.js';
-import type { Run } from '../../src/history/types.js';
-import { boundLine } from '../../src/text/cut.js';
-import { outcomeLine, runOutcome } from '../../src/chat/run-outcome.js';
 
 /**
  * Bytes of one message's `body` and `formatted_body` as JSON, at most. The spec caps a whole event at
@@ -81,9 +78,4 @@ export function fitted(build: (chars: number) => MatrixMessage): MatrixMessage {
     if (contentBytes(msg) <= CONTENT_BYTES) return msg;
   }
   return build(100);
-}
-
-/** A run's outcome in one line (src/chat/run-outcome.ts), e.g. `✅ Success · 2 attempts · run r-1`. */
-export function finalState(run: Run): string {
-  return outcomeLine(runOutcome(run), boundLine, `run ${run.id}`);
 }

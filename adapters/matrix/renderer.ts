@@ -33,6 +33,7 @@ function inlineRich(piece: Inline): Rich {
     if (!/^https:\/\/[^\s<>"']+$/.test(piece.url)) return text(piece.link);
     return { body: `${text(piece.link).body} (${piece.url})`, html: `<a href="${esc(piece.url)}">${esc(piece.link)}</a>` };
   }
+  if ('person' in piece) return wrap(piece.person, '**', 'strong');
   const at = Date.parse(piece.time);
   return text(Number.isNaN(at) ? piece.time : `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
 }

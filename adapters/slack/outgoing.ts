@@ -20,7 +20,8 @@ import { slackAnswers } from './answers.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
 import { ephemeral } from './requesters.js';
 import { slackSettings, type SlackSettings } from './settings.js';
-import { finalStatus, rootText } from './views.js';
+import { rootMessage } from './views.js';
+import { runRootSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { slackSigns, SurfaceSupport } from './surface.js';
 
 /**
@@ -64,10 +65,15 @@ function slackOutput(out: Out, channel: string, threadTs: string, request: Incom
       return { channel, id: ts };
     },
     async edit(ref, msg) {
-      await out.poster.update(ref.channel, ref.id, Array.isArray(msg.text) ? msg.text.join('\n') : msg.text);
+      await out.poster.update(ref.channel, ref.id, msg.text);
       await uploadAll(msg.uploads);
     },
   };
+}
+
+/** Edits a run's channel message to show `spec` (an edit notifies no one: its text is the sections'). @throws the poster's errors */
+async function updateRoot(poster: SlackPoster, channel: string, ts: string, spec: RootSpec): Promise<void> {
+  await poster.update(channel, ts, rootMessage(spec).sections);
 }
 
 /** What the channel message shows of a request when its run is not known. */
@@ -84,8 +90,8 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
     inputs: () => threadInputs(request.files, out.downloads, { post: (msg) => output.post(msg), note: slackThreadMarkup.note }),
     async ended(run, failure) {
       if (pane) return; // the DM pane's thread has no channel message of ours to update
-      const text = run ? rootText(run, finalStatus(run)) : root && rootText(root, `❌ failed: ${inlineText(failure ?? 'failed', 300)}`);
-      if (text) await out.poster.update(channel, threadTs, text).catch((err: unknown) => out.log.warn('slack: updating the channel message failed:', (err as Error).message));
+      const spec = run ? runRootSpec(run, { state: 'ended', run }) : root && runRootSpec(root, { state: 'failed', reason: failure ?? 'failed' });
+      if (spec) await updateRoot(out.poster, channel, threadTs, spec).catch((err: unknown) => out.log.warn('slack: updating the channel message failed:', (err as Error).message));
     },
   };
 }
@@ -134,8 +140,8 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
       }
       let threadTs: string;
       try {
-        const who = inlineText(request.who.userName ?? 'someone', 80);
-        threadTs = await poster.post(channel, rootText(root, '⏳ working…'), undefined, `${who} asked: ${inlineText(request.text, 200)}`);
+        const { sections, plain } = rootMessage(runRootSpec(root, { state: 'working' }));
+        threadTs = await poster.post(channel, sections, undefined, plain);
       } catch (err) {
         if ((err as Error).name === 'NotInChannelError') await tell(request, 'I am not in this channel yet: invite me with `/invite @code-agent` (or the app\'s name), then try again.');
         else await tell(request, `Slack refused the message: ${(err as Error).message}`);
@@ -149,9 +155,9 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
     async runThread(request, run) {
       const channel = request.where.channel;
       const threadTs = request.where.thread ?? '';
-      const who = inlineText(request.who.userId, 40);
-      const status = request.kind === 'rerun' ? `⏳ re-running (for ${who})…` : `⏳ improving (reply by ${who})…`;
-      if (run) await poster.update(channel, threadTs, rootText(run, status)).catch(() => undefined);
+      const who = { id: request.who.userId, ...(request.who.userName ? { name: request.who.userName } : {}) };
+      const state = { state: 'again', action: request.kind === 'rerun' ? 'rerun' : 'improve', who } as const;
+      if (run) await updateRoot(poster, channel, threadTs, runRootSpec(run, state)).catch(() => undefined);
       return slackThread(out, channel, threadTs, request, undefined);
     },
 
@@ -161,7 +167,7 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
 
     messageId: (ref) => ref,
     async editMessage(id, msg) {
-      await poster.update(id.channel, id.id, Array.isArray(msg.text) ? msg.text.join('\n') : msg.text).catch((err: unknown) => log.warn('slack: editing a message failed:', (err as Error).message));
+      await poster.update(id.channel, id.id, msg.text).catch((err: unknown) => log.warn('slack: editing a message failed:', (err as Error).message));
     },
   };
 }

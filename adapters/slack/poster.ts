@@ -98,10 +98,11 @@ export class SlackPoster {
   }
 
   /** Replaces a message's text; errors other than "not in channel" are swallowed (the message stays as it was). */
-  async update(channel: string, ts: string, text: string, plain = text): Promise<void> {
+  async update(channel: string, ts: string, text: string | string[], plain?: string): Promise<void> {
+    const sections = Array.isArray(text) ? text : [text];
     // rate limits are retried by the client; a lost progress update is not worth failing a run
     try {
-      await this.client.chat.update({ channel, ts, text: plain, blocks: [section(text)], link_names: false });
+      await this.client.chat.update({ channel, ts, text: plain ?? sections.join('\n'), blocks: sections.map(section), link_names: false });
     } catch (err) {
       const code = slackError(err);
       if (code && NOT_IN_CHANNEL.has(code)) throw new NotInChannelError(code, { cause: err });

@@ -55,6 +55,7 @@ export function slackInline(piece: Inline): string {
   if ('code' in piece) return piece.code ? `\`${escapeMrkdwn(piece.code.replace(/`/g, "'"))}\`` : '';
   if ('struck' in piece) return piece.struck ? `~${text(piece.struck)}~` : '';
   if ('link' in piece) return /^https:\/\/[^\s<>|]+$/.test(piece.url) ? `<${escapeMrkdwn(piece.url)}|${text(piece.link)}>` : text(piece.link);
+  if ('person' in piece) return piece.person ? `*${text(piece.person)}*` : '';
   return time(piece.time);
 }
 

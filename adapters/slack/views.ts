@@ -1,25 +1,19 @@
 /**
- * The channel message of a run ("root": who asked, the requirement, the status) as mrkdwn, every
- * untrusted part escaped (see mrkdwn.ts). The thread's messages are views (src/chat/view/thread.ts)
- * rendered by renderer.ts.
+ * The channel message of a run ("root"), composed once (src/chat/view/root-view.ts) and rendered as
+ * mrkdwn sections with a short notification text. The thread's messages are views too
+ * (src/chat/view/thread.ts), rendered by renderer.ts.
  */
-import type { Run } from '../../src/history/types.js';
+import { plainText } from '../../src/chat/view/blocks.js';
+import { rootHeadline, rootView, type RootSpec } from '../../src/chat/view/root-view.js';
 import { inlineText } from './mrkdwn.js';
-import { chatOf } from '../../src/chat/run-chat.js';
-import { outcomeLine, runOutcome } from '../../src/chat/run-outcome.js';
+import { slackRenderer } from './renderer.js';
 
-/** Who asked, as shown (never a mention: names are escaped text, ids are not wrapped in `<@…>`). */
-export function whoAsked(run: Pick<Run, 'requestedBy' | 'chat' | 'meta'>): string {
-  return inlineText(chatOf(run)?.userName ?? run.requestedBy ?? 'someone', 80);
-}
+/** Characters of the root message's notification text. */
+const NOTIFICATION_CHARS = 200;
 
-/** The channel message of a run: who asked, the requirement, and the status (`kind`: default what started the run). */
-export function rootText(run: Pick<Run, 'requirement' | 'requestedBy' | 'chat' | 'meta'>, status: string, kind = chatOf(run)?.kind ?? 'run'): string {
-  const verb = kind === 'generate' ? 'asked for code' : 'asked';
-  return `*${whoAsked(run)}* ${verb}: ${inlineText(run.requirement, 1500)}\n*Status:* ${status}\n_Results are in the thread; reply there to improve._`;
-}
-
-/** The final status of a run for its channel message (src/chat/run-outcome.ts; the run's id is shown beside it). */
-export function finalStatus(run: Run): string {
-  return outcomeLine(runOutcome(run), inlineText);
+/** A run's channel message: its mrkdwn sections, and its notification text (`<who> asked: <request>`, escaped). */
+export function rootMessage(spec: RootSpec): { sections: string[]; plain: string } {
+  const [first] = slackRenderer.render(rootView(spec));
+  const sections = ([] as string[]).concat(first!.text);
+  return { sections, plain: inlineText(plainText(rootHeadline(spec)), NOTIFICATION_CHARS) };
 }

@@ -1,8 +1,8 @@
 /**
  * A run's outcome, the words of its status line, once for every platform: `✅ Success · 2 attempts`,
  * `⚠️ Ran, but not confirmed · 2 attempts · <why>`, `❌ Failed · 4 attempts · <why>`, a team
- * program's own mark. A platform only escapes and cuts the parts (its `text`) and says whether the
- * run's id goes in the line (`runRef`, already in its markup).
+ * program's own mark. The views compose it as a line (src/chat/view/final-view.ts `statusLineOf`,
+ * with the run's id); a renderer escapes and cuts it.
  */
 import { madeAttempts } from '../history/attempts.js';
 import type { Run } from '../history/types.js';
@@ -34,11 +34,8 @@ export function runOutcome(run: Run): RunOutcome {
   return { head: '❌ Failed', detail: attempts, why: run.error ?? 'failed' };
 }
 
-/**
- * The status line: the parts joined by ` · `, each through `text` (the platform's escaping and
- * cutting to `max` characters), with `runRef` (the run's id in the platform's markup) before the why.
- */
-export function outcomeLine(outcome: RunOutcome, text: (part: string, max: number) => string, runRef?: string): string {
-  const parts = [text(outcome.head, OUTCOME_MAX.head), outcome.detail && text(outcome.detail, OUTCOME_MAX.detail), runRef, outcome.why && text(outcome.why, OUTCOME_MAX.why)];
+/** The status line as text: the parts joined by ` · `, each through `text` (cutting to `max` characters). */
+export function outcomeLine(outcome: RunOutcome, text: (part: string, max: number) => string): string {
+  const parts = [text(outcome.head, OUTCOME_MAX.head), outcome.detail && text(outcome.detail, OUTCOME_MAX.detail), outcome.why && text(outcome.why, OUTCOME_MAX.why)];
   return parts.filter(Boolean).join(' · ');
 }

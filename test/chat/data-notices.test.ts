@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { agreementNotice, checksNotices, NO_CHECKS_TEXT, profileNotice } from '../../src/chat/verification.js';
 import { progressLine } from '../../adapters/cli/render.js';
-import { noticeMessage } from '../../adapters/discord/render.js';
+import { discordThreadMarkup } from '../../adapters/discord/renderer.js';
 import type { AgreementEvent, ProfiledEvent } from '../../src/agent/run/index.js';
 
 const profiled: ProfiledEvent = {
@@ -26,7 +26,7 @@ describe('the profiled event', () => {
     const notice = profileNotice(profiled);
     expect(notice.title).toBe('🔎 What the agent looked at in the input files:');
     expect(notice.lines).toEqual(profiled.files.map((f) => `🔎 ${f.name}: ${f.summary}`));
-    const discord = noticeMessage(notice).content!;
+    const discord = discordThreadMarkup.notice(notice).content;
     expect(discord).toContain('🔎 orders.json: object with key "orders": 1,204 records');
     expect(discord).not.toMatch(/(?<!`)```@everyone/); // a fence in file text cannot close the block
   });

@@ -12,7 +12,8 @@ import type { Run } from '../../src/history/types.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 import { slackAnswers } from '../../adapters/slack/answers.js';
 import type { CommandNames } from '../../src/chat/incoming-port.js';
-import { rootText } from '../../adapters/slack/views.js';
+import { rootMessage } from '../../adapters/slack/views.js';
+import { runRootSpec } from '../../src/chat/view/root-view.js';
 import { discordAnswers } from '../../adapters/discord/answers.js';
 
 const run = (id: string, over: Partial<Run>): Run => ({
@@ -56,7 +57,7 @@ describe('a run\'s place in chat', () => {
       expect(text).toContain('*alice*');
       expect(text).toContain('*bob*');
       // the channel message of an old run keeps its words (who asked, and "asked for code" for generate)
-      expect(rootText((await store.getRun('slack:T1:C1', 'old-slack'))!, 'done')).toMatch(/^\*alice\* asked for code: requirement of old-slack/);
+      expect(rootMessage(runRootSpec((await store.getRun('slack:T1:C1', 'old-slack'))!, { state: 'working' })).sections[0]).toMatch(/^\*alice\* asked for code: requirement of old-slack/);
     } finally {
       await store.close();
     }

@@ -1,15 +1,18 @@
 /**
- * One wording of a run's outcome on every platform (src/chat/run-outcome.ts): Slack's, Discord's and
- * Matrix's status lines say the same words for every status, each escaped its own way; hostile error
- * text stays inert and bounded in each.
+ * One wording of a run's outcome on every platform (src/chat/run-outcome.ts, composed as a line in
+ * src/chat/view/final-view.ts): Slack's, Discord's and Matrix's renderings of the status line say the
+ * same words for every status, each escaped its own way; hostile error text stays inert and bounded
+ * in each.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runOutcome } from '../../src/chat/run-outcome.js';
 import type { Run, RunStatus } from '../../src/history/types.js';
-import { finalStatus as slackStatus } from '../../adapters/slack/views.js';
-import { finalStatus as discordStatus } from '../../adapters/discord/render.js';
-import { finalState as matrixStatus } from '../../adapters/matrix/markup.js';
+import { statusLineOf } from '../../src/chat/view/final-view.js';
+import type { View } from '../../src/chat/view/blocks.js';
+import { slackRenderer } from '../../adapters/slack/renderer.js';
+import { discordRenderer } from '../../adapters/discord/renderer.js';
+import { matrixRenderer } from '../../adapters/matrix/renderer.js';
 import { untrusted } from './arbitraries.js';
 
 function run(status: RunStatus, attempts: number, error?: string): Run {
@@ -25,6 +28,11 @@ function run(status: RunStatus, attempts: number, error?: string): Run {
   };
 }
 
+/** The status line of `r` as one text block. */
+const statusView = (r: Run): View => ({ blocks: [{ kind: 'text', text: statusLineOf(r) }] });
+const slackStatus = (r: Run) => ([] as string[]).concat(slackRenderer.render(statusView(r))[0]!.text).join('\n');
+const discordStatus = (r: Run) => discordRenderer.render(statusView(r))[0]!.content;
+const matrixStatus = (r: Run) => matrixRenderer.render(statusView(r))[0]!.body;
 const platforms = { slack: slackStatus, discord: discordStatus, matrix: matrixStatus };
 
 describe('the outcome of a run, in one wording', () => {
@@ -42,11 +50,11 @@ describe('the outcome of a run, in one wording', () => {
     expect(runOutcome(r).head).toBe(words.split(' · ')[0]);
   });
 
-  it('the run id is in the line on Discord and Matrix, beside it on Slack', () => {
+  it('the run id is in the line on every platform, as inline code', () => {
     const r = run('success', 1);
     expect(discordStatus(r)).toContain('run `r-1`');
-    expect(matrixStatus(r)).toContain('run r-1');
-    expect(slackStatus(r)).not.toContain('r-1');
+    expect(matrixStatus(r)).toContain('run `r-1`');
+    expect(slackStatus(r)).toContain('run `r-1`');
   });
 
   it('a hostile error stays one bounded line, with no open fence or mention on any platform', () => {

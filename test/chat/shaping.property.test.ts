@@ -9,14 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { neutraliseFences } from '../../src/chat/format.js';
 import type { Run } from '../../src/history/types.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
-import { codeMessage, headerMessage, MESSAGE_CHARS, resultMessage } from '../../adapters/discord/render.js';
+import { againMessage, rootMessage as discordRoot } from '../../adapters/discord/render.js';
 import { discordAnswers } from '../../adapters/discord/answers.js';
 import type { CommandNames } from '../../src/chat/incoming-port.js';
-import { discordThreadMarkup, type Outgoing } from '../../adapters/discord/renderer.js';
+import { discordThreadMarkup, MESSAGE_CHARS, type Outgoing } from '../../adapters/discord/renderer.js';
 import { slackThreadMarkup, type SlackOut } from '../../adapters/slack/renderer.js';
 import { toOptions, withoutFiles } from '../../adapters/discord/surface.js';
 import { SECTION_TEXT_MAX, escapeMrkdwn } from '../../adapters/slack/mrkdwn.js';
-import { finalStatus, rootText } from '../../adapters/slack/views.js';
+import { rootMessage as slackRoot } from '../../adapters/slack/views.js';
+import { runRootSpec } from '../../src/chat/view/root-view.js';
 import { formatOutput, progressLine } from '../../adapters/cli/render.js';
 import { TERMINAL_STREAM_CHARS } from '../../adapters/cli/bounded-output.js';
 import { summarizeFailure } from '../../src/agent/failures/index.js';
@@ -30,6 +31,11 @@ const RUNS = { numRuns: 150 };
 const improving = (reason: string) => ({ view: 'improving' as const, retry: 1, maxRetries: 3, attempt: 2, lastAttempt: 4, reason });
 const finalMessage = (run: Run): Outgoing => discordThreadMarkup.final(run, undefined);
 const improvingMessage = (reason: string): Outgoing => discordThreadMarkup.improving(improving(reason));
+/** The code message of a run's first attempt, as its thread shows it once written. */
+const codeOf = (run: Run): Outgoing => {
+  const attempt = run.attempts[0]!;
+  return discordThreadMarkup.code({ view: 'code', attempt: attempt.index, trigger: attempt.trigger, code: attempt.code, lastAttempt: 1 }, false).edit;
+};
 /** A Slack message's sections. */
 const sections = (msg: SlackOut): string[] => ([] as string[]).concat(msg.text);
 
@@ -56,7 +62,7 @@ describe('Discord shaping (2000 characters per message)', () => {
     fc.assert(
       fc.property(executionResult, (result) => {
         const messages = discordThreadMarkup.result({ view: 'result', attempt: 1, lastAttempt: 1, result });
-        for (const m of [...messages, resultMessage(1, result)]) {
+        for (const m of messages) {
           expect(m.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
           expect(fenceCount(m.content) % 2).toBe(0);
           if (result.stdout.isWellFormed() && result.stderr.isWellFormed()) expect(m.content.isWellFormed()).toBe(true);
@@ -73,7 +79,7 @@ describe('Discord shaping (2000 characters per message)', () => {
     );
   });
 
-  it('auto-fix, header, final and show messages fit; the auto-fix error is attached when cut', () => {
+  it('auto-fix, header, Improve, final and show messages fit; the auto-fix error is attached when cut', () => {
     fc.assert(
       fc.property(untrusted, executionResult, untrusted, (reason, result, requirement) => {
         const fix = improvingMessage(reason);
@@ -81,7 +87,10 @@ describe('Discord shaping (2000 characters per message)', () => {
         expect(fenceCount(fix.content) % 2).toBe(0);
         if (!fix.content.includes(neutraliseFences(reason.replace(/\s+$/, '')))) expect(fix.files?.[0]?.data.toString()).toBe(reason);
         const run = runWith(result, summarizeFailure(result), requirement);
-        for (const msg of [headerMessage('run', requirement, '42', 'working'), finalMessage(run), discordAnswers.show({ run, workspace: { files: [] } }, DISCORD_NAMES), codeMessage(run.attempts[0]!)]) {
+        const header = discordRoot({ kind: 'run', requirement, who: { id: '123456789012345678' }, state: { state: 'working' }, inThread: true });
+        expect(header.content).toContain('<@123456789012345678>');
+        const again = againMessage({ action: 'improve', runId: 'r1', who: { id: '42', name: requirement }, feedback: reason, ended: { run } });
+        for (const msg of [header, discordRoot(runRootSpec(run, { state: 'ended', run })), again, finalMessage(run), discordAnswers.show({ run, workspace: { files: [] } }, DISCORD_NAMES), codeOf(run)]) {
           expect(msg.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
           expect(fenceCount(msg.content) % 2).toBe(0);
         }
@@ -93,7 +102,8 @@ describe('Discord shaping (2000 characters per message)', () => {
   it('never pings, and a message whose files were refused still fits and names them', () => {
     fc.assert(
       fc.property(executionResult, untrusted, (result, reason) => {
-        const msg = resultMessage(1, result);
+        for (const msg of discordThreadMarkup.result({ view: 'result', attempt: 1, lastAttempt: 1, result })) expect(toOptions(msg).allowedMentions).toEqual({ parse: [], repliedUser: false });
+        const msg = discordThreadMarkup.result({ view: 'result', attempt: 1, lastAttempt: 1, result })[0]!;
         expect(toOptions(msg).allowedMentions).toEqual({ parse: [], repliedUser: false });
         const fallback = withoutFiles({ ...msg, files: [{ name: 'stdout.txt', data: Buffer.from('x') }] }, reason);
         expect(fallback.content.length).toBeLessThanOrEqual(MESSAGE_CHARS);
@@ -120,7 +130,7 @@ describe('every final message stays well-formed after its last transformation (c
     expect(discord.length).toBeLessThanOrEqual(MESSAGE_CHARS);
     expect(fenceCount(discord) % 2).toBe(0);
     expect(discord).toContain('The answers differ');
-    for (const text of [...sections(slackThreadMarkup.final(run, undefined)), finalStatus(run)]) {
+    for (const text of [...sections(slackThreadMarkup.final(run, undefined)), ...slackRoot(runRootSpec(run, { state: 'ended', run })).sections]) {
       expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
       expect(fenceCount(text) % 2).toBe(0);
     }
@@ -133,7 +143,7 @@ describe('every final message stays well-formed after its last transformation (c
         const discord = finalMessage(run).content;
         expect(discord.length).toBeLessThanOrEqual(MESSAGE_CHARS);
         expect(fenceCount(discord) % 2).toBe(0);
-        for (const text of [...sections(slackThreadMarkup.final(run, undefined)), finalStatus(run)]) {
+        for (const text of [...sections(slackThreadMarkup.final(run, undefined)), ...slackRoot(runRootSpec(run, { state: 'ended', run })).sections]) {
           expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
           expect(fenceCount(text) % 2).toBe(0);
         }
@@ -168,7 +178,7 @@ describe('Slack shaping (3000 characters per section)', () => {
     fc.assert(
       fc.property(executionResult, untrusted, untrusted, (result, reason, requirement) => {
         const run = runWith(result, reason, requirement);
-        const texts = [...sections(slackThreadMarkup.improving(improving(reason))), ...sections(slackThreadMarkup.final(run, undefined)), rootText(run, finalStatus(run)), finalStatus(run)];
+        const texts = [...sections(slackThreadMarkup.improving(improving(reason))), ...sections(slackThreadMarkup.final(run, undefined)), ...slackRoot(runRootSpec(run, { state: 'ended', run })).sections, ...slackRoot(runRootSpec(run, { state: 'failed', reason })).sections];
         for (const text of texts) {
           expect(text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX);
           expect(fenceCount(text) % 2).toBe(0);

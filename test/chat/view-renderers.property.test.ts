@@ -52,6 +52,7 @@ const inline: fc.Arbitrary<Inline> = fc.oneof(
   text.map((struck) => ({ struck })),
   fc.tuple(text, fc.constantFrom('https://example.com/a?b=1&c=2', 'javascript:alert(1)', 'https://x|y>', 'https://ok.example/<@U1>')).map(([link, url]) => ({ link, url })),
   fc.constantFrom('2026-01-02T03:04:05Z', 'not a date', '').map((time) => ({ time })),
+  fc.tuple(text, fc.constantFrom(undefined, '123456789012345678', 'U1', '<@U1>', '@everyone')).map(([person, id]) => ({ person, ...(id ? { id } : {}) })),
 );
 const line = fc.array(inline, { maxLength: 5 });
 const action = fc.record({

@@ -40,7 +40,7 @@ describe('Discord: the history cannot be written mid-run', () => {
     await world.waitMessages(thread, /history could not record how this run ended/);
     const progress = discord.messagesIn(thread)[0]!;
     expect(progress.content).toMatch(/❌ Stopped by an error/);
-    await discord.waitFor(() => /⚠️/.test(discord.world.messages.get(i.originalMessageId!)!.content), 10_000, 'the header says it failed');
+    await discord.waitFor(() => /❌ Failed/.test(discord.world.messages.get(i.originalMessageId!)!.content), 10_000, 'the header says it failed');
 
     rmSync(filler);
     const runs = await world.app.store.listRuns(`discord:${discord.world.guildId}:${general.id}`);

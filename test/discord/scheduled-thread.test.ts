@@ -1,6 +1,6 @@
 /**
  * A schedule's tick on Discord (adapters/discord/scheduled-thread.ts): no interaction asked for it,
- * so the bot posts its own header in the schedule's channel ("Scheduled by …", never a ping),
+ * so the bot posts its own header in the schedule's channel ("@who scheduled: …", never a ping),
  * starts a thread from it, posts the team program's run there with its output and files, and edits
  * the header to the run's final status. The embedded bot over the fake Discord (REST + gateway),
  * the real sandbox and SQLite store; the timer scheduler takes the schedule from the store at
@@ -54,7 +54,7 @@ describe('a scheduled run on Discord', () => {
     await w.restart(); // the timer scheduler reads the store's schedules at start
 
     // the header: the bot's own message in the channel, naming who scheduled it without a ping
-    const [header] = await w.waitMessages(w.general.id, /^\*\*Scheduled\*\* by <@/);
+    const [header] = await w.waitMessages(w.general.id, /^<@\d+> scheduled: /);
     expect(header!.content).toContain(`<@${w.alice.id}>`);
     expect(header!.content).toContain(`${saved.id}: team program`);
     const sent = w.discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${w.general.id}/messages`);

@@ -24,7 +24,13 @@ export type Inline =
    * A moment (ISO 8601): Slack and Discord show it in the reader's time zone (Discord as a relative
    * time, as `/history` does), Matrix as `YYYY-MM-DD HH:MM UTC`.
    */
-  | { time: string };
+  | { time: string }
+  /**
+   * A person: `person` is the name shown; `id` their id on the platform. Discord shows a mention of
+   * the id (which never notifies: every message is sent with no allowed mention), Slack and Matrix
+   * the name in bold (a Slack mention would notify).
+   */
+  | { person: string; id?: string };
 
 /** A line or paragraph of inline pieces. */
 export type Line = Inline[];
@@ -104,6 +110,7 @@ export function pieceText(piece: Inline): string {
   if ('code' in piece) return piece.code;
   if ('struck' in piece) return piece.struck;
   if ('link' in piece) return piece.link;
+  if ('person' in piece) return piece.person;
   return piece.time;
 }
 

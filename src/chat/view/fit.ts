@@ -17,6 +17,7 @@ export function withText(piece: Inline, text: string): Inline {
   if ('code' in piece) return { code: text };
   if ('struck' in piece) return { struck: text };
   if ('link' in piece) return { link: text, url: piece.url };
+  if ('person' in piece) return { person: text, ...(piece.id ? { id: piece.id } : {}) };
   return text;
 }
 
