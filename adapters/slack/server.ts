@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { App as BoltApp, HTTPReceiver, LogLevel, SocketModeReceiver, type CustomRoute, type Logger } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../../src/config/schema.js';
-import { createApp, type AppOverrides } from '../../src/app/app.js';
+import type { AppOverrides } from '../../src/app/app.js';
 import { registerCommands } from './commands.js';
 import { registerReplies } from './replies.js';
 import { registerActions } from './actions.js';

@@ -18,10 +18,9 @@
  * reply in the thread). Nothing here knows whether the queue is in memory or in Redis.
  */
 import { accountOfJob, type ChatJobData, type ChatQueue } from './job-queue.js';
-import type { Refusal } from './job-limits.js';
 import type { Budgets } from '../usage/budgets.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { Deliveries, SeenIn } from './deliveries.js';
+import type { Deliveries } from './deliveries.js';
 import { busyText, couldNotQueueText, queuedText, tooLongText } from './messages.js';
 import { startsRun, type AdmissionResult, type IncomingRequest } from './incoming-port.js';
 

@@ -24,7 +24,6 @@ import type { TeamPrograms } from '../programs/team-programs.js';
 import { saveReplyName } from './program-commands.js';
 import { answerRefusal, programRequests } from './program-ingress.js';
 import {
-  startsRun,
   unknownKind,
   type ChatIngress,
   type CommandNames,

@@ -10,7 +10,7 @@ import { configSchema, type Config } from './schema.js';
 import { describeYamlError } from './yaml-error.js';
 import { unsetCredentials } from './unset-credentials.js';
 import { keysAt, unknownKeysProblem } from './key-hints.js';
-import { ConfigError, type ConfigProblem } from './errors.js';
+import { ConfigError } from './errors.js';
 
 export { ConfigError, type ConfigProblem } from './errors.js';
 

@@ -5,7 +5,6 @@
  * `llm.provider: auto` finds it there.
  */
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { userCacheDir } from '../config/cache-dir.js';
 

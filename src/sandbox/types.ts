@@ -29,7 +29,7 @@ export interface ExecutionLimits {
 }
 
 export type { LimitName, Artifact, InputFile, CheckResult, CheckReport, ExecutionResult } from '../history/execution.js';
-import type { LimitName, InputFile, ExecutionResult } from '../history/execution.js';
+import type { InputFile, ExecutionResult } from '../history/execution.js';
 
 /** Options of one execution. */
 export interface ExecuteOptions {

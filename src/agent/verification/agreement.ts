@@ -26,10 +26,8 @@
  * value), and two answers that both say there is none (`@outliers[[]]`, `[]`) agree. The checks'
  * comparisons use the same rules (`value-compare.ts`).
  */
-import type { TokenUsage } from '../../llm/types.js';
 import { equalTokens, onlyMissingValues, placedNumbers, placedWords, requestWords, saysNoValues, type Placed, type Token } from '../../text/answer-values.js';
 export type { RunAgreement } from '../../history/run-parts.js';
-import type { RunAgreement } from '../../history/run-parts.js';
 
 /** Temperature of an independent program: another sample, off the greedy path of the first. */
 export const AGREEMENT_TEMPERATURE = 0.7;

@@ -5,7 +5,7 @@
  * weaken a check to make its program pass. User feedback may change what the program must do;
  * the checks are then derived again and any assert that disappeared is reported as dropped.
  */
-import type { ChatMessage, LlmProvider, TokenUsage } from '../../llm/types.js';
+import type { ChatMessage, LlmProvider } from '../../llm/types.js';
 import type { CheckReport } from '../../sandbox/types.js';
 import { extractCode } from '../replies/index.js';
 import { boundLine } from '../../text/cut.js';
