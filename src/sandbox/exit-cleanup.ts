@@ -39,7 +39,8 @@ function hookExit(): void {
       process.off(sig, onSignal);
       process.kill(process.pid, sig);
     };
-    process.on(sig, onSignal);
+    // first in line, so that it counts the others before a `once` listener removes itself
+    process.prependListener(sig, onSignal);
   }
 }
 

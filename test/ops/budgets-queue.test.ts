@@ -119,7 +119,7 @@ describe.each(stores)('budgets in queue mode, history store on %s', (_name, stor
     expect(stops).not.toBeNull();
     expect(stops![0]).toContain('has 1,142 left today (4,958 used, 0 reserved by calls in progress), and the call may use up to 3,341.');
     // four runs stopped before their first call: their status says so (and their thread, with the reason)
-    const stoppedRuns = new Set(w.slack.callsOf('chat.update').filter((c) => /Status:\* ❌ Failed · 0 attempts · stopped before the next LLM call/.test(String(c.args.text))).map((c) => c.args.ts));
+    const stoppedRuns = new Set(w.slack.callsOf('chat.update').filter((c) => /Status:\* ❌ Failed · 0 attempts · run `[^`]+` · stopped before the next LLM call/.test(String(c.args.text))).map((c) => c.args.ts));
     expect(stoppedRuns.size).toBe(4);
 
     // spend the rest of the day (another process's runs): both ingresses refuse the channel, with no LLM call
