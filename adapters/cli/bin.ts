@@ -3,6 +3,14 @@
 import { main } from './main.js';
 import { EXIT } from './errors.js';
 
+// a reader that stops early (`code-agent --help | head -3`) closes the pipe: that ends the command, quietly
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

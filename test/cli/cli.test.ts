@@ -41,6 +41,16 @@ describe('the installed command', () => {
 });
 
 describe('help', () => {
+  it('a reader that closes the pipe early (`--help | head -1`) ends the command quietly, exit 0', async () => {
+    const child = spawn(process.execPath, [CLI_BIN, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader is gone before the first write
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
+  });
+
   it('`help` and `help <command>` print the usage on stdout and exit 0', async () => {
     const top = await cli(['help']);
     expect(top.code).toBe(0);
