@@ -34,6 +34,10 @@ const slackStatus = (r: Run) => ([] as string[]).concat(slackRenderer.render(sta
 const discordStatus = (r: Run) => discordRenderer.render(statusView(r))[0]!.content;
 const matrixStatus = (r: Run) => matrixRenderer.render(statusView(r))[0]!.body;
 const platforms = { slack: slackStatus, discord: discordStatus, matrix: matrixStatus };
+/** Most characters of one message's text on each platform (Slack's section, Discord's content). */
+const platformMax = { slack: 3000, discord: 2000, matrix: 4000 };
+/** The line as a person reads it: Slack's entities and Discord's markdown escapes undone. */
+const shown = (text: string) => text.replace(/&(amp|lt|gt);/g, '&').replace(/\\([\\*_~`|>#-])/g, '$1');
 
 describe('the outcome of a run, in one wording', () => {
   it.each([
@@ -57,6 +61,17 @@ describe('the outcome of a run, in one wording', () => {
     expect(slackStatus(r)).toContain('run `r-1`');
   });
 
+  it('an error of characters each platform escapes is bounded as shown and as sent', () => {
+    for (const ch of ['&', '<', '*', '`', '\\']) {
+      const r = run('failed', 3, ch.repeat(5000));
+      for (const [name, line] of Object.entries(platforms)) {
+        const text = line(r);
+        expect(shown(text).length, `${name} ${ch}`).toBeLessThanOrEqual(1000);
+        expect(text.length, `${name} ${ch}`).toBeLessThanOrEqual(platformMax[name as keyof typeof platformMax]);
+      }
+    }
+  });
+
   it('a hostile error stays one bounded line, with no open fence or mention on any platform', () => {
     fc.assert(
       fc.property(untrusted, (error) => {
@@ -64,7 +79,8 @@ describe('the outcome of a run, in one wording', () => {
         for (const [name, line] of Object.entries(platforms)) {
           const text = line(r);
           expect(text.includes('\n'), name).toBe(false);
-          expect(text.length, name).toBeLessThanOrEqual(1000);
+          expect(shown(text).length, name).toBeLessThanOrEqual(1000);
+          expect(text.length, name).toBeLessThanOrEqual(platformMax[name as keyof typeof platformMax]);
           expect(text.startsWith('❌ Failed · 3 attempts'), name).toBe(true);
         }
         expect(/```/.test(discordStatus(r))).toBe(false);
