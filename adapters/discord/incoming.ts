@@ -4,6 +4,7 @@
  * how the commands are spelled, the answers' markup (answers.ts), and Discord's traffic — slash
  * commands, buttons, modal submits, messages in a run's thread — as neutral requests.
  */
+import { accessRefusal } from '../../src/chat/access.js';
 import { ChannelType, type APIInteractionGuildMember, type Channel, type GuildMember } from 'discord.js';
 import type { IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
 import { discordAnswers, type DiscordAnswer } from './answers.js';
@@ -65,21 +66,15 @@ export function conversationId(guildId: string | null | undefined, channelId: st
   return `discord:${guildId ?? 'dm'}:${parentId ?? channelId}`;
 }
 
-/** @returns undefined when allowed, else the reason to show the requester. */
+/** Access from the settings' lists (src/chat/access.ts). @returns undefined when allowed, else the reason to show the requester. */
 export function checkAccess(lists: AccessLists, who: { userId: string; roleIds: string[] }, place: Omit<Place, 'canThread'>): string | undefined {
-  if (lists.guilds.length > 0 && (!place.guildId || !lists.guilds.includes(place.guildId))) {
-    return place.guildId ? 'This server is not allowed to use the bot.' : 'The bot cannot be used in direct messages here.';
-  }
-  if (lists.channels.length > 0) {
-    const ids = [place.channelId, place.parentId].filter((x): x is string => Boolean(x));
-    if (!ids.some((id) => lists.channels.includes(id))) return 'The bot is not enabled in this channel.';
-  }
-  if (lists.roles.length > 0 || lists.users.length > 0) {
-    const byUser = lists.users.includes(who.userId);
-    const byRole = who.roleIds.some((r) => lists.roles.includes(r));
-    if (!byUser && !byRole) return 'You do not have a role that may run code here.';
-  }
-  return undefined;
+  return accessRefusal({
+    places: [
+      { key: 'discord.allowed_guilds', allowed: lists.guilds, ids: [place.guildId], place: place.guildId ? 'server' : 'direct message' },
+      { key: 'discord.allowed_channels', allowed: lists.channels, ids: [place.channelId, place.parentId], place: 'channel' },
+    ],
+    people: { key: 'discord.allowed_users or discord.allowed_roles', allowed: [...lists.users, ...lists.roles], ids: [who.userId, ...who.roleIds] },
+  });
 }
 
 /** Discord's incoming port. */

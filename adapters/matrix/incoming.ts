@@ -12,6 +12,7 @@
  */
 import type { MatrixClient } from 'matrix-bot-sdk';
 import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
+import { accessRefusal } from '../../src/chat/access.js';
 import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
 import { choiceOfKey, isAppKey, isRerunKey } from '../../src/chat/choice-keys.js';
 import { CHOICES_KEY, RUN_KEY, type MatrixMessage } from './markup.js';
@@ -34,11 +35,12 @@ export const MATRIX_COMMANDS: CommandNames = {
   unschedule: '!unschedule',
 };
 
-/** The refusal of a request from outside the access lists (plain text), or undefined when it may go on. */
+/** The refusal of a request from outside the access lists (src/chat/access.ts), or undefined when it may go on. */
 export function refusalFor(settings: Pick<MatrixSettings, 'allowedRooms' | 'allowedUsers'>, roomId: string, userId: string): string | undefined {
-  if (settings.allowedRooms.length > 0 && !settings.allowedRooms.includes(roomId)) return 'This bot is not enabled in this room (matrix.allowed_rooms).';
-  if (settings.allowedUsers.length > 0 && !settings.allowedUsers.includes(userId)) return 'You are not on the list of people who may use this bot (matrix.allowed_users).';
-  return undefined;
+  return accessRefusal({
+    places: [{ key: 'matrix.allowed_rooms', allowed: settings.allowedRooms, ids: [roomId], place: 'room' }],
+    people: { key: 'matrix.allowed_users', allowed: settings.allowedUsers, ids: [userId] },
+  });
 }
 
 /** Matrix's {@link IncomingPort}. */

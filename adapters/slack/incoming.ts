@@ -4,6 +4,7 @@
  * (`slack.commands`), the answers' markup (answers.ts), and Slack's traffic — slash commands,
  * mentions, direct messages, thread replies, buttons, the Improve modal — as neutral requests.
  */
+import { accessRefusal } from '../../src/chat/access.js';
 import type { IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
 import type { SlackSettings } from './settings.js';
 import { slackAnswers } from './answers.js';
@@ -26,17 +27,14 @@ export function conversationId(team: string | undefined, channel: string): strin
 }
 
 /**
- * Access (step 1 of admission), from the settings' lists.
+ * Access (step 1 of admission), from the settings' lists (src/chat/access.ts).
  * @returns undefined when allowed, else the refusal shown (ephemerally) to the user.
  */
 export function refusal(settings: Pick<SlackSettings, 'allowedChannels' | 'allowedUsers'>, channel: string, user: string): string | undefined {
-  if (settings.allowedChannels.length > 0 && !settings.allowedChannels.includes(channel)) {
-    return 'This app is not enabled in this channel. Ask an admin to add it to slack.allowed_channels.';
-  }
-  if (settings.allowedUsers.length > 0 && !settings.allowedUsers.includes(user)) {
-    return 'You are not on the list of people who may run code with this app. Ask an admin to add you to slack.allowed_users.';
-  }
-  return undefined;
+  return accessRefusal({
+    places: [{ key: 'slack.allowed_channels', allowed: settings.allowedChannels, ids: [channel], place: 'channel' }],
+    people: { key: 'slack.allowed_users', allowed: settings.allowedUsers, ids: [user] },
+  });
 }
 
 /** Slack's incoming port. */

@@ -102,7 +102,7 @@ describe('Discord /show and the workspace', () => {
     const conv = conversationId(discord.discord.world.guildId, discord.general.id);
     const run = await discord.app.agent.run(conv, 'print in.txt', { inputFiles: [{ name: 'in.txt', content: Buffer.from('hello\n') }] });
     expect(run.status).toBe('success');
-    expect(await answer({ run: run.id, remove: 'in.txt' })).toContain('do not have a role');
+    expect(await answer({ run: run.id, remove: 'in.txt' })).toContain('not on the list of people who may use this bot');
     expect((await discord.app.agent.workspace(run)).files.map((f) => f.name)).toEqual(['in.txt']);
   });
 
@@ -110,7 +110,7 @@ describe('Discord /show and the workspace', () => {
     discord = await startDiscordWorld({ replies: [py('print(open("in.txt").read())')], discord: ({ coderRole }) => ({ allowed_roles: [coderRole] }) });
     const conv = conversationId(discord.discord.world.guildId, discord.general.id);
     const run = await discord.app.agent.run(conv, 'print in.txt', { inputFiles: [{ name: 'in.txt', content: Buffer.from('hello\n') }] });
-    expect(await answer({ run: run.id, delete_run: true }, 'bob')).toContain('do not have a role');
+    expect(await answer({ run: run.id, delete_run: true }, 'bob')).toContain('not on the list of people who may use this bot');
     expect((await discord.app.store.getRun(conv, run.id))?.id).toBe(run.id);
     expect(await answer({ run: run.id, delete_run: true })).toContain(`Deleted run ${run.id}`);
     expect(await discord.app.store.getRun(conv, run.id)).toBeUndefined();

@@ -101,7 +101,7 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
     },
     schedules: async () => deferredAnswer(discord.slash('schedules', {}, from(2)).id),
     outsider: {
-      refusal: /You do not have a role that may run code here/,
+      refusal: /You are not on the list of people who may use this bot/,
       async save(thread, name) {
         const final = finalMessages(thread).at(-1)!;
         const told = ephemerals().length;

@@ -60,7 +60,7 @@ function discordDriver(discord: FakeDiscord, llm: FakeOpenAi, channel: string, p
   const ephemeral = (m: FakeMessage) => (Number(m.flags) & 64) !== 0;
   return {
     llm,
-    refusal: /You do not have a role that may run code here/,
+    refusal: /You are not on the list of people who may use this bot/,
     async run(requirement) {
       const i = discord.slash('run', { requirement }, { user: alice, channelId: channel }, { file: { name: 'sales.csv', data: Buffer.from(SALES) } });
       return discord.waitFor(() => i.originalMessageId && discord.world.channels.has(i.originalMessageId) && i.originalMessageId, 30_000, 'the thread');

@@ -133,7 +133,7 @@ function slackDriver(slack: FakeSlack, llm: FakeOpenAi, appUrl: string, close: (
     },
     schedules: () => slackQuery('/schedules', '', users[2]),
     outsider: {
-      refusal: /not on the list of people who may run code/,
+      refusal: /not on the list of people who may use this bot/,
       async save(ts, name) {
         const told = eph();
         await sendInteraction(appUrl, SECRET, slackChoicePayload(finalPosts(ts).at(-1)!, 'program:save', OUTSIDER, ts));
