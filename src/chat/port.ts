@@ -37,7 +37,7 @@ export interface ThreadOutput<M, R> {
 export type TaskState = 'in_progress' | 'complete' | 'error';
 
 /**
- * A platform's own signs of work in a thread (DESIGN.md, "In chat"): Slack's thread status and
+ * A platform's own signs of work in a thread (docs/architecture.md, "How to add a platform" and "Where each concern lives"): Slack's thread status and
  * streamed messages, Discord's typing indicator, Matrix's typing notification. Best effort and
  * never throws; the renderer falls back to today's posted and edited messages wherever a sign is
  * refused.
