@@ -7,7 +7,7 @@ import type { Client } from 'discord.js';
 import type { App } from '../../src/app/app.js';
 import { discordSchema, type Config } from '../../src/config/schema.js';
 import type { AccessLists } from './incoming.js';
-import type { Logger } from './log.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
 import { chatSettings, type ChatSettings } from '../../src/chat/chat-settings.js';
 import { fetchFromHosts, type InputDownloads } from '../../src/chat/input-downloads.js';
@@ -58,7 +58,7 @@ export function discordDownloads(settings: Pick<DiscordSettings, 'inputLimits' |
 export interface BotContext {
   app: App;
   client: Client;
-  logger: Logger;
+  logger: ChatLog;
   settings: DiscordSettings;
 }
 

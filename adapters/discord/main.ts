@@ -7,7 +7,7 @@ import type { Config } from '../../src/config/schema.js';
 import { createChatApp } from '../../src/app/chat-service.js';
 import { registerCommands, type RegisterTarget } from './commands.js';
 import { DiscordBot } from './bot.js';
-import { createLogger } from './log.js';
+import { createLogger, partsLog } from '../../src/log/logger.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 import { untilStopSignal } from '../../src/app/stop-signal.js';
 
@@ -33,7 +33,7 @@ function requireDiscord(config: Config, needApplicationId: boolean): NonNullable
  */
 export async function runDiscordBot(config: Config): Promise<number> {
   requireDiscord(config, false);
-  const logger = createLogger(config.log.level, config.log.format);
+  const logger = partsLog(createLogger({ name: 'discord', level: config.log.level, format: config.log.format }));
   // queue mode (`queue.url`): this process only receives and enqueues; workers call the LLM and run the sandbox
   const app = await createChatApp(config, { warn: (m) => logger.warn(m) });
   keepRunningOnStrayErrors((err) => logger.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));

@@ -11,7 +11,7 @@ import { ConfigError } from '../../src/config/errors.js';
 import type { Config } from '../../src/config/schema.js';
 import type { App } from '../../src/app/app.js';
 import { createChatApp, startChatService, type ChatLog, type ChatService } from '../../src/app/chat-service.js';
-import { createLogger, logParts } from '../../src/log/logger.js';
+import { createLogger, partsLog } from '../../src/log/logger.js';
 import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
 import type { MessageId, OutgoingPort } from '../../src/chat/port.js';
 import { listen, matrixIncoming } from './incoming.js';
@@ -81,7 +81,7 @@ export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot>
 export async function runMatrixBot(config: Config): Promise<number> {
   matrixSettings(config); // a missing key is said before anything starts
   const pino = createLogger({ name: 'matrix', level: config.log.level, format: config.log.format });
-  const log: ChatLog = { info: (...m) => logParts(pino, 'info', m), warn: (...m) => logParts(pino, 'warn', m), error: (...m) => logParts(pino, 'error', m) };
+  const log: ChatLog = partsLog(pino);
   const app = await createChatApp(config, { warn: (m) => log.warn(m) });
   keepRunningOnStrayErrors((err) => log.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
   const bot = await startMatrixBot(app, log).catch(async (err: unknown) => {
