@@ -12,6 +12,7 @@ import { showImproveModal } from './improve-modal.js';
 import { discordRequest, placeOf, roleIdsOf, type DiscordDelivery } from './incoming.js';
 import { fromDiscordText } from './incoming-text.js';
 import { FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
+import { NOT_REMEMBERED } from '../../src/chat/messages.js';
 import { CHAT_COMMANDS, commandLine, type ChatCommand } from '../../src/chat/command-catalog.js';
 import { interactionRequester, messageRequester } from './requesters.js';
 import { describe, replyEphemeral, toOptions } from './surface.js';
@@ -59,7 +60,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       return;
     }
     if (interaction.isButton() && parsed.action === 'just-this-time') {
-      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text('Not remembered: only this run read it that way.'));
+      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(NOT_REMEMBERED));
     }
     if (interaction.isButton() && parsed.action === 'rerun') {
       await take('rerun', { runId: parsed.runId });
