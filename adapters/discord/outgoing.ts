@@ -2,7 +2,7 @@
  * Discord's side of the outgoing port (src/chat/port.ts: OutgoingPort): messages are Discord
  * payloads (renderer.ts, render.ts), posted on a {@link Surface} (the bot's messages in the thread,
  * falling back to the interaction's follow-ups); attachments are downloaded from Discord's file
- * hosts only (context.ts: discordDownloads; the loop: src/chat/input-downloads.ts). A new run's
+ * hosts only (context.ts: attachmentOrigins; the loop: src/chat/input-downloads.ts). A new run's
  * thread is started from the interaction's answer (its header) where the channel allows it, else
  * the run answers in place and the header says why. Posts go
  * through Discord REST with the bot token — the interaction's follow-ups and response edits while
@@ -17,8 +17,8 @@ import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import type { App } from '../../src/app/app.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { discordDownloads, settingsFrom, type BotContext, type DiscordSettings } from './context.js';
-import { threadInputs } from '../../src/chat/input-downloads.js';
+import { settingsFrom, type BotContext, type DiscordSettings } from './context.js';
+import { hostDownloads, threadInputs } from '../../src/chat/input-downloads.js';
 import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
 import { discordThreadMarkup } from './renderer.js';
 import { discordAnswers } from './answers.js';
@@ -52,7 +52,7 @@ function discordThread(
     key: where.key,
     output: surfaceOutput(surface, discordTyping(ctx.client, where.channel, ctx.logger)),
     markup: discordThreadMarkup,
-    inputs: () => threadInputs(attachments, discordDownloads(ctx.settings), { post: (msg) => surface.post(msg), note: discordThreadMarkup.note }),
+    inputs: () => threadInputs(attachments, hostDownloads(ctx.settings.inputLimits, { origins: ctx.settings.attachmentOrigins }), { post: (msg) => surface.post(msg), note: discordThreadMarkup.note }),
     async ended(run, failure) {
       try {
         await ended(run, failure);
