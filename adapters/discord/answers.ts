@@ -13,7 +13,7 @@ import { discordRenderer, type Outgoing } from './renderer.js';
 /** An answer: one Discord message. */
 export type DiscordAnswer = Outgoing;
 
-/** `/show`'s options as the answers name them (commands.ts: `run`, `remove`, `delete_run`). */
+/** `/show`'s options as the answers name them (src/chat/command-catalog.ts: `run`, `remove`, `delete_run`). */
 export function discordSpelling(names: { show: string }): ShowSpelling {
   return {
     one: (id) => `${names.show} run:${id}`,

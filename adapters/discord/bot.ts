@@ -7,13 +7,13 @@ import { Client, Events, type ClientOptions } from 'discord.js';
 import type { App } from '../../src/app/app.js';
 import { settingsFrom, type DiscordSettings, type IngressContext } from './context.js';
 import { onInteraction, onMessage } from './handlers.js';
-import { silentLogger, type Logger } from './log.js';
+import { silentLog } from '../../src/log/logger.js';
 import { describe } from './surface.js';
 import { clientOptionsFor } from './client-options.js';
 
 export { INTENTS } from './client-options.js';
 import { DiscordStartupError, startupErrorFor } from './startup-error.js';
-import { startChatService, type ChatService } from '../../src/app/chat-service.js';
+import { startChatService, type ChatLog, type ChatService } from '../../src/app/chat-service.js';
 import type { ChatIngress } from '../../src/chat/incoming-port.js';
 import { discordIncoming } from './incoming.js';
 import { discordOutgoing } from './outgoing.js';
@@ -24,7 +24,7 @@ export { DiscordStartupError } from './startup-error.js';
 /** What the bot needs. */
 export interface DiscordBotOptions {
   app: App;
-  logger?: Logger;
+  logger?: ChatLog;
   /** Overrides of the settings read from `app.config.discord` (tests). */
   settings?: Partial<DiscordSettings>;
   /** Extra discord.js client options (tests). */
@@ -38,13 +38,13 @@ export interface DiscordBotOptions {
 export class DiscordBot {
   readonly client: Client;
   readonly ctx: IngressContext;
-  private readonly logger: Logger;
+  private readonly logger: ChatLog;
   /** The pipeline (mode, queue, admission), once started. */
   private service: ChatService<DiscordAnswer> | undefined;
 
   constructor(private readonly options: DiscordBotOptions) {
     const discord = options.app.config.discord;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = options.logger ?? silentLog;
     this.client = new Client({ ...clientOptionsFor(discord?.api_url), ...options.clientOptions });
     const settings = { ...settingsFrom(discord), ...options.settings };
     // the entry and the dedupe are the service's, made at start(); handlers run only after login
@@ -90,7 +90,7 @@ export class DiscordBot {
       incoming: discordIncoming(settings),
       outgoing: (app) => discordOutgoing(app, app.config, this.logger, { client: this.client, settings, logger: this.logger }),
       settings,
-      log: { info: (...m) => this.logger.info(m.join(' ')), warn: (...m) => this.logger.warn(m.join(' ')), error: (...m) => this.logger.error(m.join(' ')) },
+      log: this.logger,
       ops: this.options.ops ?? false,
     });
     let onDisconnect!: (event: { code: number }) => void;

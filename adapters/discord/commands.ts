@@ -1,5 +1,6 @@
 /**
- * The slash commands of the bot and their registration through discord.js's REST client.
+ * The slash commands of the bot — the chat commands of src/chat/command-catalog.ts as Discord's
+ * JSON — and their registration through discord.js's REST client.
  *
  * Registration is a bulk overwrite (`PUT`), for one guild (development: visible at once) or
  * globally (may take up to an hour to appear).
@@ -11,212 +12,77 @@ import {
   InteractionContextType,
   REST,
   Routes,
+  type APIApplicationCommandBasicOption,
   type RESTPutAPIApplicationCommandsJSONBody,
 } from 'discord.js';
+import { CHAT_COMMANDS, type ChatCommand, type CommandOption, type OptionKind } from '../../src/chat/command-catalog.js';
 
 /**
- * Longest requirement accepted by the `requirement` option, in characters.
- * Discord caps string options at 6000 characters.
- * Source: https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-structure
+ * Discord's limits on a command, checked when the catalogue is mapped: names are 1-32 lower-case
+ * characters, descriptions 1-100 characters, string options at most 6000 characters, at most 25
+ * options and 25 choices, and required options come before optional ones.
+ * Source: https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-structure
+ * and https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-structure
  */
-export const MAX_REQUIREMENT_OPTION_CHARS = 6000;
-
-const requirementOption = {
-  name: 'requirement',
-  description: 'What the program should do, in plain language',
-  type: ApplicationCommandOptionType.String,
-  required: true,
-  min_length: 1,
-  max_length: MAX_REQUIREMENT_OPTION_CHARS,
-} as const;
+export const DISCORD_LIMITS = { name: /^[-_\p{L}\p{N}]{1,32}$/u, descriptionChars: 100, stringChars: 6000, options: 25, choices: 25 } as const;
 
 /**
- * An optional file for `/run` and `/generate`: it becomes an input file in the sandbox.
- * Source: https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-type (ATTACHMENT = 11)
+ * Discord's option type of each kind (ATTACHMENT = 11; a choice is a STRING with choices).
+ * Source: https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-type
  */
-export const FILE_OPTION = 'file';
-const fileOption = {
-  name: FILE_OPTION,
-  description: 'A file the program should read (placed in its working directory)',
-  type: ApplicationCommandOptionType.Attachment,
-  required: false,
-} as const;
+const OPTION_TYPES = {
+  text: ApplicationCommandOptionType.String,
+  choice: ApplicationCommandOptionType.String,
+  integer: ApplicationCommandOptionType.Integer,
+  boolean: ApplicationCommandOptionType.Boolean,
+  file: ApplicationCommandOptionType.Attachment,
+} as const satisfies Record<OptionKind, ApplicationCommandOptionType>;
 
 /** Where the commands may be used: guild channels and the bot's DM. */
 const contexts = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
-/** The command definitions (`/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/programs`, `/program`, `/usage`) as Discord's JSON. */
-export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
-  {
-    name: 'run',
-    description: 'Write Python for a requirement, run it in a sandbox and fix it until it works',
-    type: ApplicationCommandType.ChatInput,
-    options: [requirementOption, fileOption],
-    contexts,
-  },
-  {
-    name: 'generate',
-    description: 'Write Python for a requirement without running it',
-    type: ApplicationCommandType.ChatInput,
-    options: [requirementOption, fileOption],
-    contexts,
-  },
-  {
-    name: 'history',
-    description: "This channel's recent runs",
-    type: ApplicationCommandType.ChatInput,
-    options: [
-      {
-        name: 'limit',
-        description: 'How many runs (default 10)',
-        type: ApplicationCommandOptionType.Integer,
-        required: false,
-        min_value: 1,
-        max_value: 25,
-      },
-    ],
-    contexts,
-  },
-  {
-    name: 'show',
-    description: 'Show a run of this channel: its workspace, latest code and result',
-    type: ApplicationCommandType.ChatInput,
-    options: [
-      {
-        name: 'run',
-        description: 'Run id (from /history); default: the latest run',
-        type: ApplicationCommandOptionType.String,
-        required: false,
-        max_length: 64,
-      },
-      {
-        name: 'remove',
-        description: "A file to remove from the run's workspace (later turns no longer find it)",
-        type: ApplicationCommandOptionType.String,
-        required: false,
-        max_length: 255,
-      },
-      {
-        name: 'delete_run',
-        description: 'Delete the whole run (give its id): record, workspace files, outputs, thread link',
-        type: ApplicationCommandOptionType.Boolean,
-        required: false,
-      },
-    ],
-    contexts,
-  },
-  {
-    name: 'remember',
-    description: "Teach this channel a definition its next runs read requests with",
-    type: ApplicationCommandType.ChatInput,
-    options: [
-      {
-        name: 'definition',
-        description: 'One short sentence, e.g. revenue = units × unit_price',
-        type: ApplicationCommandOptionType.String,
-        required: true,
-        max_length: 1000,
-      },
-    ],
-    contexts,
-  },
-  {
-    name: 'memory',
-    description: "What this channel remembers (definitions, approved examples); forget an entry",
-    type: ApplicationCommandType.ChatInput,
-    options: [
-      {
-        name: 'forget',
-        description: 'The id of an entry to forget (from /memory, e.g. m12)',
-        type: ApplicationCommandOptionType.String,
-        required: false,
-        max_length: 64,
-      },
-    ],
-    contexts,
-  },
-  {
-    name: 'programs',
-    description: "This channel's team programs (saved runs that run again with no LLM call)",
-    type: ApplicationCommandType.ChatInput,
-    contexts,
-  },
-  {
-    name: 'program',
-    description: 'Run a team program by name (no LLM call), or show or remove it',
-    type: ApplicationCommandType.ChatInput,
-    options: [
-      {
-        name: 'name',
-        description: 'The program (from /programs)',
-        type: ApplicationCommandOptionType.String,
-        required: true,
-        max_length: 48,
-      },
-      {
-        name: 'args',
-        description: 'param=value … to run it with, or show, or remove',
-        type: ApplicationCommandOptionType.String,
-        required: false,
-        max_length: 2000,
-      },
-      { ...fileOption, description: 'An input file for the run (default: the files it was saved with)' },
-    ],
-    contexts,
-  },
-  {
-    name: 'schedule',
-    description: 'Run a team program on a schedule; each run posts a new thread in this channel',
-    type: ApplicationCommandType.ChatInput,
-    options: [
-      { name: 'program', description: 'The team program (from /programs)', type: ApplicationCommandOptionType.String, required: true, max_length: 64 },
-      { name: 'when', description: 'e.g. every Monday at 9, daily at 08:00, every 2 hours, or a cron line', type: ApplicationCommandOptionType.String, required: true, max_length: 200 },
-      { name: 'only_when', description: 'Post only when: it changed, or a condition such as refunds > 5 %', type: ApplicationCommandOptionType.String, required: false, max_length: 200 },
-      { name: 'params', description: 'Parameter values, e.g. region=EU days=7', type: ApplicationCommandOptionType.String, required: false, max_length: 500 },
-    ],
-    contexts,
-  },
-  {
-    name: 'schedules',
-    description: "This channel's schedules; resume a paused one",
-    type: ApplicationCommandType.ChatInput,
-    options: [{ name: 'resume', description: 'The id of a paused schedule to run again (e.g. s3)', type: ApplicationCommandOptionType.String, required: false, max_length: 64 }],
-    contexts,
-  },
-  {
-    name: 'unschedule',
-    description: 'Remove a schedule of this channel',
-    type: ApplicationCommandType.ChatInput,
-    options: [{ name: 'id', description: 'The schedule id (from /schedules, e.g. s3)', type: ApplicationCommandOptionType.String, required: true, max_length: 64 }],
-    contexts,
-  },
-  {
-    name: 'usage',
-    description: 'Admins: LLM tokens, time and CPU spent, per channel, user or day',
-    type: ApplicationCommandType.ChatInput,
-    options: [
-      {
-        name: 'by',
-        description: 'One line per channel (default), user or day',
-        type: ApplicationCommandOptionType.String,
-        required: false,
-        choices: [
-          { name: 'channel', value: 'channel' },
-          { name: 'user', value: 'user' },
-          { name: 'day', value: 'day' },
-        ],
-      },
-      {
-        name: 'since',
-        description: 'From this many days back (30d, the default), weeks (4w) or a date (2025-01-31), UTC',
-        type: ApplicationCommandOptionType.String,
-        required: false,
-        max_length: 20,
-      },
-    ],
-    contexts,
-  },
-];
+/** One option as Discord's JSON. */
+function discordOption(o: CommandOption): APIApplicationCommandBasicOption {
+  return {
+    name: o.name,
+    description: o.description,
+    type: OPTION_TYPES[o.kind],
+    required: o.required,
+    ...(o.minLength !== undefined ? { min_length: o.minLength } : {}),
+    ...(o.maxLength !== undefined ? { max_length: o.maxLength } : {}),
+    ...(o.min !== undefined ? { min_value: o.min } : {}),
+    ...(o.max !== undefined ? { max_value: o.max } : {}),
+    ...(o.choices ? { choices: o.choices.map((c) => ({ name: c, value: c })) } : {}),
+  } as APIApplicationCommandBasicOption;
+}
+
+/**
+ * The catalogue's commands as Discord's JSON (a chat input command each).
+ * @throws {Error} naming the command and option that break one of {@link DISCORD_LIMITS}.
+ */
+export function discordCommands(catalog: readonly ChatCommand[]): RESTPutAPIApplicationCommandsJSONBody {
+  return catalog.map((c) => {
+    const broken = (what: string) => new Error(`chat command /${c.name}: ${what} (Discord's limits: adapters/discord/commands.ts)`);
+    const texts = [c, ...c.options];
+    const bad = texts.find((t) => !DISCORD_LIMITS.name.test(t.name) || t.name !== t.name.toLowerCase() || !t.description || t.description.length > DISCORD_LIMITS.descriptionChars);
+    if (bad) throw broken(`${bad.name}: a name of 1-32 lower-case characters and a description of 1-${DISCORD_LIMITS.descriptionChars} characters`);
+    if (c.options.length > DISCORD_LIMITS.options) throw broken(`more than ${DISCORD_LIMITS.options} options`);
+    if (c.options.some((o) => (o.maxLength ?? 0) > DISCORD_LIMITS.stringChars || (o.choices?.length ?? 0) > DISCORD_LIMITS.choices)) {
+      throw broken(`an option longer than ${DISCORD_LIMITS.stringChars} characters or with more than ${DISCORD_LIMITS.choices} choices`);
+    }
+    if (c.options.some((o, i) => o.required && c.options.slice(0, i).some((before) => !before.required))) throw broken('a required option after an optional one');
+    return {
+      name: c.name,
+      description: c.description,
+      type: ApplicationCommandType.ChatInput,
+      ...(c.options.length ? { options: c.options.map(discordOption) } : {}),
+      contexts,
+    };
+  });
+}
+
+/** The command definitions (every command of src/chat/command-catalog.ts) as Discord's JSON. */
+export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = discordCommands(CHAT_COMMANDS);
 
 /** Where to register: one guild (development) or every guild (global). */
 export type RegisterTarget = { guildId: string } | { global: true };

@@ -7,10 +7,9 @@ import type { Client } from 'discord.js';
 import type { App } from '../../src/app/app.js';
 import { discordSchema, type Config } from '../../src/config/schema.js';
 import type { AccessLists } from './incoming.js';
-import type { Logger } from './log.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import { INTERACTION_TOKEN_TTL_MS } from './surface.js';
 import { chatSettings, type ChatSettings } from '../../src/chat/chat-settings.js';
-import { fetchFromHosts, type InputDownloads } from '../../src/chat/input-downloads.js';
 import type { ChatIngress } from '../../src/chat/incoming-port.js';
 import type { Deliveries } from '../../src/chat/deliveries.js';
 import type { DiscordAnswer } from './answers.js';
@@ -26,7 +25,7 @@ export interface DiscordSettings extends ChatSettings {
   access: AccessLists;
   /** Who may use `/usage` (`discord.admin_users`, `discord.admin_roles`); both empty: nobody. */
   admins: { users: string[]; roles: string[] };
-  /** Origins attachments are downloaded from: Discord's file hosts, and the `discord.api_url` origin when set. */
+  /** Origins attachments are downloaded from (no credentials): Discord's file hosts, and the `discord.api_url` origin when set. */
   attachmentOrigins: string[];
   /** How long the interaction token is used, in ms (default 14 minutes). */
   interactionTokenTtlMs: number;
@@ -49,16 +48,11 @@ export function settingsFrom(section: Config['discord']): DiscordSettings {
   };
 }
 
-/** How attachments are downloaded: from Discord's file hosts only (no credentials), within the settings' limits. */
-export function discordDownloads(settings: Pick<DiscordSettings, 'inputLimits' | 'attachmentOrigins'>): InputDownloads {
-  return { ...settings.inputLimits, fetch: fetchFromHosts({ origins: settings.attachmentOrigins }) };
-}
-
 /** Shared by the jobs (in the bot's process or a queue worker). */
 export interface BotContext {
   app: App;
   client: Client;
-  logger: Logger;
+  logger: ChatLog;
   settings: DiscordSettings;
 }
 

@@ -12,14 +12,12 @@ import { showImproveModal } from './improve-modal.js';
 import { discordRequest, placeOf, roleIdsOf, type DiscordDelivery } from './incoming.js';
 import { fromDiscordText } from './incoming-text.js';
 import { FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
-import { FILE_OPTION } from './commands.js';
+import { NOT_REMEMBERED } from '../../src/chat/messages.js';
+import { CHAT_COMMANDS, commandLine, type ChatCommand } from '../../src/chat/command-catalog.js';
 import { interactionRequester, messageRequester } from './requesters.js';
 import { describe, replyEphemeral, toOptions } from './surface.js';
 import { discordAnswers } from './answers.js';
 import { checkAccess } from './incoming.js';
-
-/** The slash commands that are requests to the pipeline. */
-const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'schedule', 'schedules', 'unschedule'] satisfies RequestKind[]);
 
 /** Handles one interaction; never throws. */
 export async function onInteraction(ctx: IngressContext, interaction: Interaction): Promise<void> {
@@ -40,9 +38,11 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       ctx.ingress.receive(discordRequest(kind, { ...base, ...more }), interactionRequester(interaction, ctx.logger));
     if (interaction.isChatInputCommand()) {
       const name = interaction.commandName;
-      if (name === 'usage') return await handleUsage(ctx, interaction, roleIds);
-      if (!REQUEST_COMMANDS.has(name)) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(`Unknown command /${name}.`));
-      await take(name as RequestKind, commandFields(interaction));
+      const command = CHAT_COMMANDS.find((c) => c.name === name);
+      if (!command) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(`Unknown command /${name}.`));
+      const fields = commandFields(interaction, command);
+      if (command.name === 'usage') return await handleUsage(ctx, interaction, roleIds, fields.text ?? '');
+      await take(command.name, fields);
       return;
     }
     const parsed = parseCustomId(interaction.customId);
@@ -60,7 +60,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       return;
     }
     if (interaction.isButton() && parsed.action === 'just-this-time') {
-      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text('Not remembered: only this run read it that way.'));
+      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(NOT_REMEMBERED));
     }
     if (interaction.isButton() && parsed.action === 'rerun') {
       await take('rerun', { runId: parsed.runId });
@@ -78,52 +78,17 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
   }
 }
 
-/** A command's options as a request's text and files. */
-function commandFields(interaction: ChatInputCommandInteraction): Partial<DiscordDelivery> {
-  switch (interaction.commandName) {
-    case 'run':
-    case 'generate': {
-      const file = interaction.options.getAttachment(FILE_OPTION);
-      return {
-        text: fromDiscordText(interaction.options.getString('requirement', true), interaction.channel),
-        files: file ? [{ name: file.name, url: file.url, bytes: file.size }] : [],
-      };
-    }
-    case 'history':
-      return { text: String(interaction.options.getInteger('limit') ?? '') };
-    case 'remember':
-      return { text: fromDiscordText(interaction.options.getString('definition', true), interaction.channel).trim() };
-    case 'memory': {
-      const forget = interaction.options.getString('forget')?.trim();
-      return { text: forget ? `forget ${forget}` : '' };
-    }
-    case 'schedule': {
-      // the pipeline reads one line: `<program> [name=value …] <when> [only when …]`
-      const get = (name: string) => fromDiscordText(interaction.options.getString(name) ?? '', interaction.channel).trim();
-      const onlyWhen = get('only_when').replace(/^only (?:when|if)\s+/i, '');
-      return { text: [get('program'), get('params'), get('when'), onlyWhen ? `only when ${onlyWhen}` : ''].filter(Boolean).join(' ') };
-    }
-    case 'schedules': {
-      const resume = interaction.options.getString('resume')?.trim();
-      return { text: resume ? `resume ${resume}` : '' };
-    }
-    case 'unschedule':
-      return { text: interaction.options.getString('id', true).trim() };
-    case 'programs':
-      return { text: '' };
-    case 'program': {
-      const file = interaction.options.getAttachment(FILE_OPTION);
-      const args = fromDiscordText(interaction.options.getString('args') ?? '', interaction.channel).trim();
-      return { text: `${interaction.options.getString('name', true).trim()} ${args}`.trim(), files: file ? [{ name: file.name, url: file.url, bytes: file.size }] : [] };
-    }
-    default: {
-      const run = interaction.options.getString('run')?.trim() ?? '';
-      const remove = interaction.options.getString('remove');
-      // delete_run: the whole run (`/show <id> remove` on the other platforms)
-      if (interaction.options.getBoolean('delete_run') === true) return { text: `${run} remove` };
-      return { text: remove !== null ? `${run} remove ${remove}`.trim() : run };
-    }
-  }
+/**
+ * A command's options as a request's text (its line: src/chat/command-catalog.ts, text options read
+ * as plain text: incoming-text.ts) and files.
+ */
+function commandFields(interaction: ChatInputCommandInteraction, command: ChatCommand): Partial<DiscordDelivery> {
+  const text = commandLine(command, (o) => {
+    const value = interaction.options.get(o.name)?.value;
+    return typeof value === 'string' ? fromDiscordText(value, interaction.channel) : value;
+  });
+  const files = command.options.flatMap((o) => (o.kind === 'file' ? [interaction.options.getAttachment(o.name)] : []));
+  return { text, files: files.flatMap((f) => (f ? [{ name: f.name, url: f.url, bytes: f.size }] : [])) };
 }
 
 /** Handles a message: only people's messages in a thread matter (the pipeline keeps those of a run's thread). Never throws. */
@@ -151,13 +116,12 @@ export async function onMessage(ctx: IngressContext, message: Message): Promise<
  * Answers `/usage [by] [since]` for an admin (`discord.admin_users`, `discord.admin_roles`), privately;
  * anyone else is told who may. Deduplicated like every interaction.
  */
-async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInteraction, roleIds: string[]): Promise<void> {
+async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInteraction, roleIds: string[], text: string): Promise<void> {
   if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
   const { users, roles } = ctx.settings.admins;
   if (!users.includes(interaction.user.id) && !roleIds.some((r) => roles.includes(r))) {
     return replyEphemeral(ctx.logger, interaction, discordAnswers.text(notAdminText('discord.admin_users or discord.admin_roles')));
   }
-  const text = [interaction.options.getString('by'), interaction.options.getString('since')].filter(Boolean).join(' ');
   try {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   } catch (err) {

@@ -7,6 +7,7 @@
 import { accessRefusal } from '../../src/chat/access.js';
 import { ChannelType, type APIInteractionGuildMember, type Channel, type GuildMember } from 'discord.js';
 import type { IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
+import { commandNames } from '../../src/chat/command-catalog.js';
 import { discordAnswers, type DiscordAnswer } from './answers.js';
 
 /** The access lists (ids as strings). */
@@ -81,7 +82,7 @@ export function checkAccess(lists: AccessLists, who: { userId: string; roleIds: 
 export function discordIncoming(settings: { access: AccessLists; historyLimit: number }): IncomingPort<DiscordAnswer> {
   return {
     platform: 'discord',
-    names: { run: '/run', generate: '/generate', history: '/history', show: '/show', remember: '/remember', memory: '/memory', programs: '/programs', program: '/program', schedule: '/schedule', schedules: '/schedules', unschedule: '/unschedule' },
+    names: commandNames('/'),
     access(request) {
       const origin = request.origin as DiscordOrigin;
       return checkAccess(settings.access, { userId: request.who.userId, roleIds: request.who.roleIds ?? [] }, { guildId: origin.guildId, channelId: request.where.channel, parentId: origin.parentId });

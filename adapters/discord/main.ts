@@ -4,12 +4,11 @@
  */
 import { ConfigError } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { createChatApp } from '../../src/app/chat-service.js';
+import type { App } from '../../src/app/app.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
+import { runChatProcess } from '../../src/app/chat-process.js';
 import { registerCommands, type RegisterTarget } from './commands.js';
 import { DiscordBot } from './bot.js';
-import { createLogger } from './log.js';
-import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
-import { untilStopSignal } from '../../src/app/stop-signal.js';
 
 /** The `discord` section with what the bot cannot start without. */
 function requireDiscord(config: Config, needApplicationId: boolean): NonNullable<Config['discord']> & { token: string } {
@@ -33,25 +32,19 @@ function requireDiscord(config: Config, needApplicationId: boolean): NonNullable
  */
 export async function runDiscordBot(config: Config): Promise<number> {
   requireDiscord(config, false);
-  const logger = createLogger(config.log.level, config.log.format);
-  // queue mode (`queue.url`): this process only receives and enqueues; workers call the LLM and run the sandbox
-  const app = await createChatApp(config, { warn: (m) => logger.warn(m) });
-  keepRunningOnStrayErrors((err) => logger.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
-  // no HTTP server here: /healthz, /readyz and /metrics on ops.port when it is set
-  const bot = new DiscordBot({ app, logger, ops: true });
-  try {
+  const start = async (app: App, logger: ChatLog) => {
+    // no HTTP server here: /healthz, /readyz and /metrics on ops.port when it is set
+    const bot = new DiscordBot({ app, logger, ops: true });
     await bot.start();
-  } catch (err) {
-    await app.close();
-    throw err;
-  }
-  logger.info(`Discord bot is online as ${bot.client.user?.tag ?? 'unknown user'}`);
-  if (bot.queueMode) process.stderr.write('code-agent: Discord gateway ingress running (queue mode: jobs go to the queue at queue.url)\n');
-  await untilStopSignal();
-  logger.info('stopping: waiting for running jobs to post their final message');
-  await bot.stop();
-  await app.close();
-  return 0;
+    return bot;
+  };
+  return runChatProcess(config, 'discord', start, {
+    started(bot, log) {
+      log.info(`Discord bot is online as ${bot.client.user?.tag ?? 'unknown user'}`);
+      if (bot.queueMode) process.stderr.write('code-agent: Discord gateway ingress running (queue mode: jobs go to the queue at queue.url)\n');
+    },
+    stopping: (log) => log.info('stopping: waiting for running jobs to post their final message'),
+  });
 }
 
 /**

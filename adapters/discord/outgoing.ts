@@ -2,7 +2,7 @@
  * Discord's side of the outgoing port (src/chat/port.ts: OutgoingPort): messages are Discord
  * payloads (renderer.ts, render.ts), posted on a {@link Surface} (the bot's messages in the thread,
  * falling back to the interaction's follow-ups); attachments are downloaded from Discord's file
- * hosts only (context.ts: discordDownloads; the loop: src/chat/input-downloads.ts). A new run's
+ * hosts only (context.ts: attachmentOrigins; the loop: src/chat/input-downloads.ts). A new run's
  * thread is started from the interaction's answer (its header) where the channel allows it, else
  * the run answers in place and the header says why. Posts go
  * through Discord REST with the bot token — the interaction's follow-ups and response edits while
@@ -17,8 +17,8 @@ import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import type { App } from '../../src/app/app.js';
 import { chatOf } from '../../src/chat/run-chat.js';
-import { discordDownloads, settingsFrom, type BotContext, type DiscordSettings } from './context.js';
-import { threadInputs } from '../../src/chat/input-downloads.js';
+import { settingsFrom, type BotContext, type DiscordSettings } from './context.js';
+import { hostDownloads, threadInputs } from '../../src/chat/input-downloads.js';
 import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
 import { discordThreadMarkup } from './renderer.js';
 import { discordAnswers } from './answers.js';
@@ -26,7 +26,7 @@ import { againMessage, rootMessage, threadName, type Outgoing } from './render.j
 import { runRootSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
-import type { Logger } from './log.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import { openScheduledThread } from './scheduled-thread.js';
 import { discordTyping } from './typing.js';
 
@@ -52,7 +52,7 @@ function discordThread(
     key: where.key,
     output: surfaceOutput(surface, discordTyping(ctx.client, where.channel, ctx.logger)),
     markup: discordThreadMarkup,
-    inputs: () => threadInputs(attachments, discordDownloads(ctx.settings), { post: (msg) => surface.post(msg), note: discordThreadMarkup.note }),
+    inputs: () => threadInputs(attachments, hostDownloads(ctx.settings.inputLimits, { origins: ctx.settings.attachmentOrigins }), { post: (msg) => surface.post(msg), note: discordThreadMarkup.note }),
     async ended(run, failure) {
       try {
         await ended(run, failure);
@@ -184,7 +184,7 @@ export async function refreshRunHeader(ctx: BotContext, run: Run): Promise<void>
 export interface InProcess {
   client: Client;
   settings: DiscordSettings;
-  logger: Logger;
+  logger: ChatLog;
 }
 
 /** The parts of a Discord request the outgoing side reads. */
@@ -199,16 +199,11 @@ function partsOf(request: IncomingRequest): { origin: DiscordOrigin; place: Plac
  * or of the bot's in-memory queue (`inProcess`: the bot's client, kept open by `close()`).
  * @throws {ConfigError} when `discord.token` is missing (a worker).
  */
-export function discordOutgoing(app: App, config: Config, log: { info(...m: unknown[]): void; warn(...m: unknown[]): void; error(...m: unknown[]): void }, inProcess?: InProcess): OutgoingPort<Outgoing, Message> {
+export function discordOutgoing(app: App, config: Config, log: ChatLog, inProcess?: InProcess): OutgoingPort<Outgoing, Message> {
   const token = config.discord?.token;
   if (!inProcess && !token) throw new ConfigError('discord.token is not set: the worker posts Discord jobs with the bot token (DISCORD_TOKEN), as the gateway process has it');
   const client = inProcess?.client ?? restOnlyClient(token!, config.discord?.api_url);
-  const logger: Logger = inProcess?.logger ?? {
-    info: (m) => log.info(`discord: ${m}`),
-    warn: (m) => log.warn(`discord: ${m}`),
-    error: (m) => log.error(`discord: ${m}`),
-    debug: () => undefined,
-  };
+  const logger: ChatLog = inProcess?.logger ?? { info: (...m) => log.info('discord:', ...m), warn: (...m) => log.warn('discord:', ...m), error: (...m) => log.error('discord:', ...m) };
   const ctx: BotContext = { app, client, logger, settings: inProcess?.settings ?? settingsFrom(config.discord) };
   const ttl = ctx.settings.interactionTokenTtlMs;
   /** The interaction's follow-ups and response edits (undefined for a message: it has no token). */

@@ -10,7 +10,7 @@ import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubm
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Requester } from '../../src/chat/incoming-port.js';
 import { ALREADY_HANDLED } from '../../src/chat/messages.js';
-import type { Logger } from './log.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import { discordAnswers, type DiscordAnswer } from './answers.js';
 import { describe, NO_MENTIONS, replyEphemeral, toOptions } from './surface.js';
 
@@ -25,7 +25,7 @@ export type Answerable = ChatInputCommandInteraction | ButtonInteraction | Modal
 export const REPEAT_ANSWER_DELAY_MS = 1000;
 
 /** Answers an interaction: ephemerally before it is deferred, by editing the deferred response after. */
-export function interactionRequester(interaction: Answerable, logger: Logger): Requester<DiscordAnswer> {
+export function interactionRequester(interaction: Answerable, logger: ChatLog): Requester<DiscordAnswer> {
   let deferred = false;
   const defer = async () => {
     await interaction.deferReply();
@@ -50,7 +50,7 @@ export function interactionRequester(interaction: Answerable, logger: Logger): R
 }
 
 /** Answers a message with a reply to it. */
-export function messageRequester(message: Message, logger: Logger): Requester<DiscordAnswer> {
+export function messageRequester(message: Message, logger: ChatLog): Requester<DiscordAnswer> {
   return {
     async answer(msg) {
       await message.reply({ content: msg.content, allowedMentions: NO_MENTIONS }).catch((err: unknown) => logger.warn(`answering a message failed: ${describe(err)}`));

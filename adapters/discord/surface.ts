@@ -11,7 +11,7 @@
  */
 import type { ChatInputCommandInteraction, Client, Message, BaseMessageOptions, SendableChannels } from 'discord.js';
 import { Routes } from 'discord.js';
-import type { Logger } from './log.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import type { Outgoing } from './render.js';
 import { boundLine, cutChars } from '../../src/text/cut.js';
 
@@ -75,7 +75,7 @@ export class ChannelSurface implements Surface {
    */
   constructor(
     private readonly channel: SendableChannels | undefined,
-    private readonly logger: Logger,
+    private readonly logger: ChatLog,
     private readonly interaction?: InteractionReplies,
     private readonly tokenSince = Date.now(),
     private readonly tokenTtlMs = INTERACTION_TOKEN_TTL_MS,
@@ -124,7 +124,7 @@ export class Header {
   constructor(
     private readonly client: Client,
     private readonly interaction: InteractionReplies,
-    private readonly logger: Logger,
+    private readonly logger: ChatLog,
     private readonly tokenSince = Date.now(),
     private readonly tokenTtlMs = INTERACTION_TOKEN_TTL_MS,
   ) {}
@@ -188,7 +188,7 @@ export async function editChannelMessage(
   channelId: string,
   messageId: string,
   msg: Outgoing,
-  logger: Logger,
+  logger: ChatLog,
 ): Promise<boolean> {
   try {
     await client.rest.patch(Routes.channelMessage(channelId, messageId), {
@@ -208,7 +208,7 @@ export function describe(err: unknown): string {
 }
 
 /** Replies ephemerally (only the requester sees it) with an answer (answers.ts); never throws. */
-export async function replyEphemeral(logger: Logger, interaction: { reply: ChatInputCommandInteraction['reply'] }, msg: Outgoing): Promise<void> {
+export async function replyEphemeral(logger: ChatLog, interaction: { reply: ChatInputCommandInteraction['reply'] }, msg: Outgoing): Promise<void> {
   try {
     await interaction.reply({ ...toOptions(msg), flags: 'Ephemeral' });
   } catch (err) {

@@ -9,13 +9,13 @@ import { Routes, type Client } from 'discord.js';
 import type { ThreadSigns } from '../../src/chat/port.js';
 import { typingSign } from '../../src/chat/typing-sign.js';
 import type { Outgoing } from './render.js';
-import type { Logger } from './log.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 
 /** How often the typing indicator is renewed, in ms (before Discord's 10 s lapse). */
 export const TYPING_RENEW_MS = 8000;
 
 /** The typing indicator of one channel or thread, for one turn (src/chat/typing-sign.ts). Never throws. */
-export function discordTyping(client: Client, channelId: string, logger: Logger): ThreadSigns<Outgoing> {
+export function discordTyping(client: Client, channelId: string, logger: ChatLog): ThreadSigns<Outgoing> {
   const show = () =>
     client.rest.post(Routes.channelTyping(channelId)).then(
       () => undefined,

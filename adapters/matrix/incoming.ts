@@ -1,6 +1,6 @@
 /**
- * Matrix's incoming port (src/chat/incoming-port.ts: commands spelled `!run`, `!generate`,
- * `!history`, `!show`, `!remember`, `!memory`, `!schedule`, `!schedules`, `!unschedule`; access by room id and user id), and its traffic → the pipeline's single
+ * Matrix's incoming port (src/chat/incoming-port.ts: the commands of src/chat/command-catalog.ts
+ * spelled `!run`, `!generate`, `!history`…; access by room id and user id), and its traffic → the pipeline's single
  * entry: each room event from the sync becomes one {@link IncomingRequest} (or nothing). `!run …` / `!generate …` / `!history` / `!show …`; a message
  * mentioning the bot starts a run; a message in a run's thread is a `reply`; on a run's final message,
  * a 🔁 reaction is a `rerun` and a reaction that message offers as a choice (1️⃣, ❌, 👍, …:
@@ -14,6 +14,7 @@ import type { MatrixClient } from 'matrix-bot-sdk';
 import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
 import { accessRefusal } from '../../src/chat/access.js';
 import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
+import { commandNames, REQUEST_COMMANDS } from '../../src/chat/command-catalog.js';
 import { choiceOfKey, isAppKey, isRerunKey } from '../../src/chat/choice-keys.js';
 import { CHOICES_KEY, RUN_KEY, type MatrixMessage } from './markup.js';
 import { matrixAnswers } from './answers.js';
@@ -21,19 +22,7 @@ import type { MatrixTransport } from './transport.js';
 import type { MatrixSettings } from './settings.js';
 
 /** How Matrix spells the commands (a room has no slash commands for bots: `!` is the custom). */
-export const MATRIX_COMMANDS: CommandNames = {
-  run: '!run',
-  generate: '!generate',
-  history: '!history',
-  show: '!show',
-  remember: '!remember',
-  memory: '!memory',
-  programs: '!programs',
-  program: '!program',
-  schedule: '!schedule',
-  schedules: '!schedules',
-  unschedule: '!unschedule',
-};
+export const MATRIX_COMMANDS: CommandNames = commandNames('!');
 
 /** The refusal of a request from outside the access lists (src/chat/access.ts), or undefined when it may go on. */
 export function refusalFor(settings: Pick<MatrixSettings, 'allowedRooms' | 'allowedUsers'>, roomId: string, userId: string): string | undefined {
@@ -85,7 +74,8 @@ export interface ListenDeps {
 /** What an end-to-end encrypted room is told (once per room every ten minutes). */
 export const ENCRYPTED_REFUSAL =
   '🔒 This room is end-to-end encrypted: this bot cannot read or send encrypted messages, so it does not work here. Use it in a room without encryption (docs/matrix.md).';
-const COMMAND = /^!(run|generate|history|show|remember|memory|programs|program|schedule|schedules|unschedule)(?:\s+([\s\S]*))?$/i;
+/** `!<command> [its line]`, for every request command of src/chat/command-catalog.ts. */
+const COMMAND = new RegExp(`^!(${REQUEST_COMMANDS.join('|')})(?:\\s+([\\s\\S]*))?$`, 'i');
 const FILE_TYPES = new Set(['m.file', 'm.image', 'm.audio', 'm.video']);
 /** How long a file without a caption waits for its sender's request, and how often an encrypted room is told, in ms. */
 const PENDING_MS = 10 * 60_000;

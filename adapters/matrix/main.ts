@@ -10,9 +10,8 @@ import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider } from 'mat
 import { ConfigError } from '../../src/config/errors.js';
 import type { Config } from '../../src/config/schema.js';
 import type { App } from '../../src/app/app.js';
-import { createChatApp, startChatService, type ChatLog, type ChatService } from '../../src/app/chat-service.js';
-import { createLogger, logParts } from '../../src/log/logger.js';
-import { keepRunningOnStrayErrors } from '../../src/chat/stray-errors.js';
+import { startChatService, type ChatLog, type ChatService } from '../../src/app/chat-service.js';
+import { runChatProcess } from '../../src/app/chat-process.js';
 import type { MessageId, OutgoingPort } from '../../src/chat/port.js';
 import { listen, matrixIncoming } from './incoming.js';
 import type { MatrixMessage } from './markup.js';
@@ -20,7 +19,6 @@ import { matrixOutgoing } from './outgoing.js';
 import { matrixSettings, type MatrixSettings } from './settings.js';
 import { describe, MatrixTransport } from './transport.js';
 import { SyncingClient } from './sync-client.js';
-import { untilStopSignal } from '../../src/app/stop-signal.js';
 
 // matrix-bot-sdk logs each request, and as errors the 404s it expects; failures reach us as rejections
 LogService.setLevel(LogLevel.ERROR);
@@ -80,17 +78,7 @@ export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot>
 /** `code-agent matrix`. @returns exit code 0 after a signal stopped it. @throws see {@link startMatrixBot} */
 export async function runMatrixBot(config: Config): Promise<number> {
   matrixSettings(config); // a missing key is said before anything starts
-  const pino = createLogger({ name: 'matrix', level: config.log.level, format: config.log.format });
-  const log: ChatLog = { info: (...m) => logParts(pino, 'info', m), warn: (...m) => logParts(pino, 'warn', m), error: (...m) => logParts(pino, 'error', m) };
-  const app = await createChatApp(config, { warn: (m) => log.warn(m) });
-  keepRunningOnStrayErrors((err) => log.error(`unhandled error (the bot keeps running): ${(err as Error)?.stack ?? String(err)}`));
-  const bot = await startMatrixBot(app, log).catch(async (err: unknown) => {
-    await app.close();
-    throw err;
+  return runChatProcess(config, 'matrix', startMatrixBot, {
+    started: (bot) => process.stderr.write(`code-agent: Matrix bot ${bot.userId} running${bot.service.queueMode ? ' (queue mode: jobs go to the workers)' : ''}\n`),
   });
-  process.stderr.write(`code-agent: Matrix bot ${bot.userId} running${bot.service.queueMode ? ' (queue mode: jobs go to the workers)' : ''}\n`);
-  await untilStopSignal();
-  await bot.stop();
-  await app.close();
-  return 0;
 }

@@ -27,13 +27,10 @@ import { runDeletion } from '../chat/run-deletion.js';
 import { startSchedules, type SchedulesService } from './schedules-service.js';
 import type { TickJobs } from '../chat/request-jobs.js';
 import type { ChatSettings } from '../chat/chat-settings.js';
+import type { PartsLog } from '../log/logger.js';
 
-/** Where the service logs (Bolt's logger, the Discord bot's, pino: any with these three). */
-export interface ChatLog {
-  info(...msg: unknown[]): void;
-  warn(...msg: unknown[]): void;
-  error(...msg: unknown[]): void;
-}
+/** Where the service logs (Bolt's logger, pino through src/log/logger.ts's `partsLog`: any with these three). */
+export type ChatLog = PartsLog;
 
 /** What a platform gives the service. */
 export interface ChatPlatformSpec<A, M, R> {

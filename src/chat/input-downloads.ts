@@ -55,6 +55,11 @@ export function fetchFromHosts(hosts: FileHosts): FetchFile {
   return (file, cap) => fetchFromOrigins(file.url, { origins, ...(hosts.headers ? { headers: hosts.headers } : {}), timeoutMs: hosts.timeoutMs ?? 30_000, ...cap });
 }
 
+/** How a platform's files are downloaded: within `limits`, from `hosts` only ({@link fetchFromHosts}). */
+export function hostDownloads(limits: InputLimits, hosts: FileHosts): InputDownloads {
+  return { ...limits, fetch: fetchFromHosts(hosts) };
+}
+
 /**
  * Downloads the files within the caps. Never throws.
  * @returns the files, and one line per file that was skipped (too many, too large, failed)

@@ -54,6 +54,21 @@ export function scopeFields(): Record<string, string> {
   return {};
 }
 
+/** Where a chat platform and its pipeline log: parts (strings and errors, as the adapters pass them) at three levels. */
+export interface PartsLog {
+  info(...parts: unknown[]): void;
+  warn(...parts: unknown[]): void;
+  error(...parts: unknown[]): void;
+}
+
+/** A pino logger as a {@link PartsLog} (each call: {@link logParts}). */
+export function partsLog(log: PinoLogger): PartsLog {
+  return { info: (...m) => logParts(log, 'info', m), warn: (...m) => logParts(log, 'warn', m), error: (...m) => logParts(log, 'error', m) };
+}
+
+/** A {@link PartsLog} that drops everything (a bot started without a log: tests). */
+export const silentLog: PartsLog = { info() {}, warn() {}, error() {} };
+
 /**
  * Logs `parts` (strings and errors, as the adapters pass them) on one line at `level`: the strings
  * joined as the message, the first error as pino's `err` (message and stack).

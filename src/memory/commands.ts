@@ -8,6 +8,7 @@
 import type { MemoryEntry } from '../history/memory.js';
 import { MemoryEntryError, MemoryFullError } from '../history/memory.js';
 import type { ChannelMemory } from './channel-memory.js';
+import { shortLine } from '../text/cut.js';
 
 /** A parsed memory command. */
 export type MemoryCommand = { kind: 'remember'; text: string } | { kind: 'list' } | { kind: 'forget'; id: string };
@@ -55,12 +56,7 @@ export function entryLine(e: MemoryEntry): string {
   const what = e.kind === 'definition' ? e.text : `example from run ${e.example?.runId ?? '?'}: ${e.text}`;
   const removed = e.removedAt ? ` · forgotten by ${e.removedBy} on ${e.removedAt.slice(0, 10)}` : '';
   const helper = e.helper ? ` · as code: from team import ${e.helper.name}${e.helper.approvedBy ? `, approved by ${e.helper.approvedBy}` : ''}` : '';
-  return `${e.id} · ${oneLine(what, 200)}${helper} · added by ${e.addedBy} on ${e.addedAt.slice(0, 10)}${removed}`;
-}
-
-function oneLine(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  return `${e.id} · ${shortLine(what, 200)}${helper} · added by ${e.addedBy} on ${e.addedAt.slice(0, 10)}${removed}`;
 }
 
 /**
@@ -85,8 +81,8 @@ export async function runMemoryCommand(memory: ChannelMemory, conversationId: st
       const entry = await memory.forget(conversationId, command.id, who);
       if (!entry) {
         const gone = await memory.forgotten(conversationId, command.id);
-        if (gone) return { title: `${gone.id} was forgotten already, by ${oneLine(gone.removedBy ?? 'someone', 80)}.`, lines: [entryLine(gone)], refused: true };
-        return { title: `There is no entry ${oneLine(command.id, 40)} in the memory of ${where}: ${names.memory} lists them.`, lines: [], refused: true };
+        if (gone) return { title: `${gone.id} was forgotten already, by ${shortLine(gone.removedBy ?? 'someone', 80)}.`, lines: [entryLine(gone)], refused: true };
+        return { title: `There is no entry ${shortLine(command.id, 40)} in the memory of ${where}: ${names.memory} lists them.`, lines: [], refused: true };
       }
       return { title: `🗑️ Forgotten (${entry.id}): later runs no longer get it; ${names.memory} no longer lists it (the store keeps who added and who removed it).`, lines: [entryLine(entry)] };
     }

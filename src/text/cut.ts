@@ -31,6 +31,16 @@ export function cutCharsEnd(text: string, max: number): string {
 }
 
 /**
+ * One short line of at most `max` characters: runs of whitespace become one space, and a cut line
+ * ends with `…`. For titles and list entries (a thread's name, a memory entry).
+ * @param max characters, including the `…`; ≥ 1
+ */
+export function shortLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${cutChars(line, max - 1)}…` : line;
+}
+
+/**
  * One line of at most `max` characters: runs of whitespace become one space, and a cut line ends
  * with `… (N more characters)`. For summaries, errors and status lines built from untrusted text.
  * @param max characters, including the marker; at least 40 is sensible

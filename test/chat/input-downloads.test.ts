@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { downloadInputs, fetchFromHosts, notUsedText, threadInputs, type FetchCap } from '../../src/chat/input-downloads.js';
+import { downloadInputs, fetchFromHosts, hostDownloads, notUsedText, threadInputs, type FetchCap } from '../../src/chat/input-downloads.js';
 import { startCountingServer, type CountingServer } from '../helpers/net.js';
 
 describe('downloadInputs', () => {
@@ -110,5 +110,9 @@ describe('fetchFromHosts', () => {
     expect(small.skipped).toEqual(['big.csv: larger than the 4 B limit']);
     const anonymous = await downloadInputs([{ name: 'ok.csv', url: `${origin}/f` }], { maxFiles: 5, maxBytes: 1024, fetch: fetchFromHosts({ origins: [origin] }) });
     expect(anonymous.skipped).toEqual(['ok.csv: download failed (HTTP 401)']);
+    // the same, with the limits: what a platform's thread gives threadInputs
+    const downloads = hostDownloads({ maxFiles: 1, maxBytes: 1024 }, { origins: [origin], headers: { authorization: 'Bearer t0k' } });
+    const limited = await downloadInputs([{ name: 'ok.csv', url: `${origin}/f` }, { name: 'second.csv', url: `${origin}/f` }], downloads);
+    expect([limited.files.map((f) => f.name), limited.skipped]).toEqual([['ok.csv'], ['second.csv: more than 1 files']]);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundLine, boundMiddle, cutChars, cutCharsEnd } from '../../src/text/cut.js';
+import { boundLine, boundMiddle, cutChars, cutCharsEnd, shortLine } from '../../src/text/cut.js';
 import { completeUtf8Length } from '../../src/text/utf8.js';
 import { redactUrls } from '../../src/text/redact.js';
 import { CappedOutput } from '../../src/sandbox/output.js';
@@ -26,6 +26,15 @@ describe('cutting on character boundaries', () => {
     const text = boundMiddle(`${'a'.repeat(10_000)}\nValueError: end`, 1000);
     expect(text.length).toBeLessThanOrEqual(1000);
     expect(text).toMatch(/^a+\n… \(\d+ characters left out\) …\na+\nValueError: end$/);
+  });
+
+  it('makes a short line of a title: one space for each run of whitespace, a cut marked … and never half an emoji', () => {
+    expect(shortLine('  plot\n\n a   sine ', 100)).toBe('plot a sine');
+    expect(shortLine('abcdef', 4)).toBe('abc…');
+    expect(shortLine('abcd', 4)).toBe('abcd');
+    const cut = shortLine(`ab${'😀'.repeat(3)}`, 4); // the pair at index 2-3 would be split by a plain slice
+    expect(cut).toBe('ab…');
+    expect(cut.isWellFormed()).toBe(true);
   });
 });
 
