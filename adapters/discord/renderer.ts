@@ -14,7 +14,7 @@ import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { Action, Block, Inline, Line, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
 import { attachedNote, codeTailShown, dataBytes, fitLine, flatLine, splitLines } from '../../src/chat/view/fit.js';
-import { formatBytes } from '../../src/text/bytes.js';
+import { uploadNoticeLine } from '../../src/chat/view/upload-notice.js';
 import { cutChars } from '../../src/text/cut.js';
 import { packFiles } from './file-batches.js';
 import { customId } from './ids.js';
@@ -85,7 +85,7 @@ function filesPart(files: { name: string; data: Buffer | string; bytes?: number 
   const sized = files.map((f) => ({ name: f.name.split('/').pop() || 'file', data: f.data, bytes: f.bytes ?? dataBytes(f.data) }));
   const { batches, unsendable } = packFiles(sized);
   const parts: Part[] = batches.map((batch) => ({ text: '', files: batch.map((f) => ({ name: f.name, data: f.data })), batch: true }));
-  for (const f of unsendable) parts.push({ text: neutraliseFences(`📎 \`${f.name.replace(/`/g, "'")}\` (${formatBytes(f.bytes)}): ${f.reason}`).slice(0, MESSAGE_CHARS), files: [] });
+  for (const f of unsendable) parts.push({ text: oneLine(uploadNoticeLine([f], f.reason), MESSAGE_CHARS), files: [] });
   return parts;
 }
 

@@ -14,8 +14,8 @@ import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js
 import type { Log } from './context.js';
 import type { SlackOrigin } from './incoming.js';
 import { fetchFromHosts, threadInputs, type InputDownloads } from '../../src/chat/input-downloads.js';
-import { slackThreadMarkup, type SlackOut } from './renderer.js';
-import { inlineText } from './mrkdwn.js';
+import { slackRenderer, slackThreadMarkup, type SlackOut } from './renderer.js';
+import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
 import { slackAnswers } from './answers.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
 import { ephemeral } from './requesters.js';
@@ -52,7 +52,7 @@ function slackOutput(out: Out, channel: string, threadTs: string, request: Incom
         await out.poster.upload(channel, threadTs, file);
       } catch (err) {
         out.log.warn(`slack: upload ${file.filename} failed:`, (err as Error).message);
-        await out.poster.post(channel, `⚠️ Could not upload \`${inlineText(file.filename, 100)}\`: ${inlineText((err as Error).message, 300)}`, threadTs);
+        await out.poster.post(channel, slackRenderer.render(uploadNoticeView([{ name: file.filename }], (err as Error).message))[0]!.text, threadTs);
       }
     }
   };
