@@ -17,6 +17,7 @@ import { interactionRequester, messageRequester } from './requesters.js';
 import { describe, replyEphemeral, toOptions } from './surface.js';
 import { discordAnswers } from './answers.js';
 import { checkAccess } from './incoming.js';
+import { NOT_REMEMBERED } from '../../src/chat/messages.js';
 
 /** The slash commands that are requests to the pipeline. */
 const REQUEST_COMMANDS = new Set<string>(['run', 'generate', 'history', 'show', 'remember', 'memory', 'programs', 'program', 'schedule', 'schedules', 'unschedule'] satisfies RequestKind[]);
@@ -60,7 +61,7 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       return;
     }
     if (interaction.isButton() && parsed.action === 'just-this-time') {
-      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text('Not remembered: only this run read it that way.'));
+      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(NOT_REMEMBERED));
     }
     if (interaction.isButton() && parsed.action === 'rerun') {
       await take('rerun', { runId: parsed.runId });

@@ -12,6 +12,7 @@ import { refusal, slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { ephemeralRequester } from './requesters.js';
 import { slackAnswers } from './answers.js';
+import { NOT_REMEMBERED } from '../../src/chat/messages.js';
 import { IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 
 /** The Improve modal's callback id, and its one input. */
@@ -67,7 +68,7 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     await ack();
     const where = threadOf(body);
     if (!where) return;
-    await ctx.poster.ephemeral(where.channel, body.user.id, 'Not remembered: only this run read it that way.', where.threadTs, true);
+    await ctx.poster.ephemeral(where.channel, body.user.id, slackAnswers.text(NOT_REMEMBERED), where.threadTs, true);
   });
 
   app.action<BlockAction<ButtonAction>>(IMPROVE_ACTION, async ({ ack, body, client }) => {

@@ -73,18 +73,17 @@ function packLines(lines: string[]): string[] {
   return sections.filter((s) => s.trim() !== '');
 }
 
+/** The action ids of the actions on a run that are not choices (action-ids.ts). */
+const RUN_ACTIONS = new Map([['rerun', RERUN_ACTION], ['improve', IMPROVE_ACTION], ['remember', REMEMBER_ACTION], ['just-this-time', JUST_THIS_TIME_ACTION]]);
+
 /** A button of an action: its action id and value say what the click does (action-ids.ts). */
 function button(action: Action): SlackButton {
   const text = cutChars(action.label.replace(/\s+/g, ' ').trim() || action.id, BUTTON_TEXT_MAX);
   const primary = action.style === 'primary' ? { primary: true } : {};
-  if (action.id === 'rerun') return { actionId: RERUN_ACTION, text, value: action.runId, ...primary };
-  if (action.id === 'improve') return { actionId: IMPROVE_ACTION, text, value: action.runId, ...primary };
-  if (action.id === 'remember') return { actionId: REMEMBER_ACTION, text, value: action.runId, ...primary };
-  if (action.id === 'just-this-time') return { actionId: JUST_THIS_TIME_ACTION, text, value: action.runId, ...primary };
   if (action.id === 'approve:up' || action.id === 'approve:down') {
     return { actionId: FEEDBACK_ACTION, text, value: `${action.id}|${action.runId}`, feedback: action.id === 'approve:up' ? 'positive' : 'negative' };
   }
-  return { actionId: `${CHOICE_ACTION_PREFIX}${action.id}`, text, value: action.runId, ...primary };
+  return { actionId: RUN_ACTIONS.get(action.id) ?? `${CHOICE_ACTION_PREFIX}${action.id}`, text, value: action.runId, ...primary };
 }
 
 /** A file of the view as an upload (a string is a host path). */

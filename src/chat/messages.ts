@@ -1,7 +1,7 @@
 /**
  * What every chat platform says, in one wording (plain text; each platform escapes it for its
  * markup): refusals of the limits, the queue position, a queue that could not be reached, a
- * requirement over the limit, and a repeated delivery.
+ * requirement over the limit, a repeated delivery, and the answer to "Just this time".
  */
 import type { Refusal } from './job-limits.js';
 
@@ -29,3 +29,6 @@ export function tooLongText(length: number, max: number): string {
 
 /** A request delivered again after it was handled (shown where a platform must answer every delivery). */
 export const ALREADY_HANDLED = 'This request was already handled.';
+
+/** The answer to "Just this time" on the offer to remember a correction (told only to who clicked). */
+export const NOT_REMEMBERED = 'Not remembered: only this run read it that way.';
