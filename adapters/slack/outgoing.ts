@@ -11,7 +11,7 @@ import type { Config } from '../../src/config/schema.js';
 import type { ChatThread, MessageId, OutgoingPort, ThreadOutput } from '../../src/chat/port.js';
 import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js';
 import { newRunChat } from '../../src/chat/run-chat.js';
-import type { Log } from './context.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import type { SlackOrigin } from './incoming.js';
 import { fetchFromHosts, threadInputs, type InputDownloads } from '../../src/chat/input-downloads.js';
 import { slackRenderer, slackThreadMarkup, type SlackOut } from './renderer.js';
@@ -42,7 +42,7 @@ interface Out {
   settings: SlackSettings;
   downloads: InputDownloads;
   poster: SlackPoster;
-  log: Log;
+  log: ChatLog;
   /** What this process learnt of each workspace's agent surface. */
   support: SurfaceSupport;
 }
@@ -104,7 +104,7 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
  * Slack's outgoing port (of the app's in-memory queue, or of a queue worker).
  * @throws {ConfigError} when `slack.bot_token` is missing.
  */
-export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, MessageId> {
+export function slackOutgoing(config: Config, log: ChatLog): OutgoingPort<SlackOut, MessageId> {
   const settings = slackSettings(config, 'worker');
   const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
   const out: Out = { settings, downloads: slackDownloads(settings), poster, log, support: new SurfaceSupport() };
