@@ -23,7 +23,7 @@ import { placeOf, type DiscordOrigin, type Place } from './incoming.js';
 import { discordThreadMarkup } from './renderer.js';
 import { discordAnswers } from './answers.js';
 import { againMessage, rootMessage, threadName, type Outgoing } from './render.js';
-import { runRootSpec, type RootSpec } from '../../src/chat/view/root-view.js';
+import { endedState, requestRootSpec, runRootSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
@@ -130,7 +130,7 @@ export async function openRunThread(ctx: BotContext, spec: NewRunThreadSpec): Pr
     ...(first ? { header: { channel: first.channelId, message: first.id } } : {}),
   };
   const thread = discordThread(ctx, surface, { channel: threadId ?? place.channelId, key: threadId }, spec.attachments, async (run, failure) => {
-    await header.set(root(run ? { state: 'ended', run } : { state: 'failed', reason: failure ?? 'failed' }, threadId !== undefined, note));
+    await header.set(root(endedState(run, failure), threadId !== undefined, note));
   });
   return { thread, chat };
 }
@@ -248,16 +248,13 @@ export function discordOutgoing(app: App, config: Config, log: ChatLog, inProces
     },
 
     async reopenThread(request, ref) {
-      const { origin, kind } = partsOf(request);
-      const replies = repliesOf(origin);
+      const replies = repliesOf(partsOf(request).origin);
       // in the thread (or channel) where it rendered; else, while its token lives, as a follow-up
       const surface = new ChannelSurface(await sendableById(client, ref.channel), logger, replies, request.receivedAt, ttl);
       return discordThread(ctx, surface, { channel: ref.channel, key: undefined }, [], async (run, failure) => {
         if (run) return refreshRunHeader(ctx, run);
-        if (startsRun(request.kind) && replies) {
-          const failed = { kind, requirement: request.text, who: { id: request.who.userId }, state: { state: 'failed', reason: failure ?? 'failed' }, inThread: false } as const;
-          await new Header(client, replies, logger, request.receivedAt, ttl).set(rootMessage(failed));
-        }
+        const failed = requestRootSpec(request, endedState(undefined, failure), false);
+        if (startsRun(request.kind) && replies) await new Header(client, replies, logger, request.receivedAt, ttl).set(rootMessage(failed));
       });
     },
 

@@ -3,8 +3,7 @@
  * message, composed once in src/chat/view/root-view.ts) and the answer to a Re-run or an Improve.
  * Nothing here talks to Discord.
  */
-import { shortLine } from '../../src/text/cut.js';
-import { againView, rootView, type AgainSpec, type RootSpec } from '../../src/chat/view/root-view.js';
+import { againView, rootView, threadTitle, type AgainSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { discordRenderer, type Outgoing } from './renderer.js';
 
 /**
@@ -15,9 +14,9 @@ export const THREAD_NAME_CHARS = 100;
 
 export { MESSAGE_CHARS, type OutFile, type Outgoing } from './renderer.js';
 
-/** The thread's name: the requirement, at most {@link THREAD_NAME_CHARS} characters. */
+/** The thread's name: the requirement, at most {@link THREAD_NAME_CHARS} characters (src/chat/view/root-view.ts). */
 export function threadName(requirement: string): string {
-  return shortLine(requirement, THREAD_NAME_CHARS) || 'code-agent run';
+  return threadTitle(requirement, THREAD_NAME_CHARS);
 }
 
 /** A run's first message (its header in the channel, or a schedule's tick's), composed once (src/chat/view/root-view.ts). */

@@ -13,9 +13,8 @@ import { codeBlock, fitBlock, neutraliseFences } from '../../src/chat/format.js'
 import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { Action, Block, Inline, Line, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
-import { attachedNote, codeTailShown, dataBytes, fitLine, flatLine, splitLines } from '../../src/chat/view/fit.js';
-import { formatBytes } from '../../src/text/bytes.js';
-import { cutChars } from '../../src/text/cut.js';
+import { actionLabel, attachedNote, codeTailShown, dataBytes, fitLine, flatLine, splitLines, wholeFile } from '../../src/chat/view/fit.js';
+import { uploadNoticeLine } from '../../src/chat/view/upload-notice.js';
 import { packFiles } from './file-batches.js';
 import { customId } from './ids.js';
 
@@ -77,7 +76,7 @@ function button(action: Action): APIButtonComponent {
   const known = ['rerun', 'improve', 'remember', 'just-this-time'] as const;
   const kind = known.find((k) => k === action.id);
   const id = kind ? customId(kind, action.runId) : customId('choice', action.runId, action.id);
-  return { type: ComponentType.Button, style, label: cutChars(action.label.replace(/\s+/g, ' ').trim() || action.id, 80), custom_id: id };
+  return { type: ComponentType.Button, style, label: actionLabel(action, 80), custom_id: id };
 }
 
 /** The files of a files block: attached, and those Discord would refuse named with why. */
@@ -85,7 +84,7 @@ function filesPart(files: { name: string; data: Buffer | string; bytes?: number 
   const sized = files.map((f) => ({ name: f.name.split('/').pop() || 'file', data: f.data, bytes: f.bytes ?? dataBytes(f.data) }));
   const { batches, unsendable } = packFiles(sized);
   const parts: Part[] = batches.map((batch) => ({ text: '', files: batch.map((f) => ({ name: f.name, data: f.data })), batch: true }));
-  for (const f of unsendable) parts.push({ text: neutraliseFences(`📎 \`${f.name.replace(/`/g, "'")}\` (${formatBytes(f.bytes)}): ${f.reason}`).slice(0, MESSAGE_CHARS), files: [] });
+  for (const f of unsendable) parts.push({ text: oneLine(uploadNoticeLine([f], f.reason), MESSAGE_CHARS), files: [] });
   return parts;
 }
 
@@ -107,12 +106,12 @@ function parts(b: Exclude<Block, { kind: 'actions' }>, share: number): Part[] {
       }
       const whole = `${label ? `${label}\n` : ''}${codeBlock(b.code, language(b.language))}`;
       if (whole.length <= MESSAGE_CHARS) return text(whole);
-      return text(`${label}${attachedNote(b.code)}`.replace(/^ · /, ''), [{ name: b.file ?? 'code.txt', data: Buffer.from(b.code) }]);
+      return text(`${label}${attachedNote(b.code, label !== '')}`, [wholeFile(b)]);
     }
     case 'output': {
       const label = b.label ? `${oneLine(b.label, LABEL_MAX)}\n` : '';
       const fitted = fitBlock(b.text, share, { maxLines: b.maxLines ?? 40, wrap: (block) => `${label}${block}` });
-      return text(fitted.text, fitted.truncated ? [{ name: b.file ?? `${b.stream}.txt`, data: b.whole ?? Buffer.from(b.text) }] : []);
+      return text(fitted.text, fitted.truncated ? [wholeFile(b)] : []);
     }
     case 'files':
       return filesPart(b.files);

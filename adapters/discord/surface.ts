@@ -12,8 +12,9 @@
 import type { ChatInputCommandInteraction, Client, Message, BaseMessageOptions, SendableChannels } from 'discord.js';
 import { Routes } from 'discord.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
-import type { Outgoing } from './render.js';
-import { boundLine, cutChars } from '../../src/text/cut.js';
+import { discordRenderer, type Outgoing } from './renderer.js';
+import { cutChars } from '../../src/text/cut.js';
+import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
 
 /**
  * How long an interaction token may be used for follow-ups and edits of the original response, in ms.
@@ -36,12 +37,13 @@ export function toOptions(msg: Outgoing): BaseMessageOptions {
 }
 
 /**
- * Without attachments, with a note naming each file and why (when an upload was refused, e.g. too
- * large): the note always fits, the content is shortened for it (Discord: 2000 characters).
+ * Without attachments, with the notice naming the files and why (src/chat/view/upload-notice.ts:
+ * when an upload was refused, e.g. too large): the notice always fits (it is bounded to about 1,000
+ * characters), the content is shortened for it (Discord: 2000 characters).
  */
 export function withoutFiles(msg: Outgoing, reason: string): Outgoing {
-  const names = (msg.files ?? []).map((f) => `\`${f.name.replace(/`/g, "'")}\``).join(', ');
-  const note = cutChars(`\n_(not uploaded: ${names}: ${boundLine(reason, 200).replace(/`/g, "'")})_`, 600);
+  const files = (msg.files ?? []).map((f) => ({ name: f.name }));
+  const note = `\n${discordRenderer.render(uploadNoticeView(files, reason))[0]!.content}`;
   // a cut inside a code block would unbalance its fence: keep only the first line when it does not fit
   const content = msg.content.length + note.length <= 2000 ? msg.content : cutChars(msg.content.split('\n')[0]!.replace(/`/g, "'"), 2000 - note.length);
   return { content: content + note, ...(msg.components ? { components: msg.components } : {}) };

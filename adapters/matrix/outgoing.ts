@@ -7,7 +7,7 @@
  */
 import type { ChatThread, MessageId, OutgoingPort } from '../../src/chat/port.js';
 import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port.js';
-import { chatOf } from '../../src/chat/run-chat.js';
+import { chatOf, newRunChat } from '../../src/chat/run-chat.js';
 import { threadInputs, type InputDownloads, type InputLimits } from '../../src/chat/input-downloads.js';
 import { line, lines, type MatrixMessage } from './markup.js';
 import { matrixThreadMarkup } from './renderer.js';
@@ -64,18 +64,17 @@ export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits):
   return {
     platform: 'matrix',
     async openThread(request) {
-      const kind = request.kind === 'generate' ? 'generate' : 'run';
       if (request.scheduled) {
         // no message asked for it (a schedule's tick): the bot's own message in the room roots the thread
         const root = await transport.post({ roomId: request.where.channel }, lines([line(request.text)]));
         if (!root) return undefined;
-        const chat = { thread: { channel: request.where.channel, thread: root }, kind } as const;
+        const chat = { thread: { channel: request.where.channel, thread: root }, kind: 'run' } as const;
         return { thread: thread({ roomId: request.where.channel, root, key: root, replyTo: root, files: [] }), chat };
       }
       // a thread cannot start inside another (https://spec.matrix.org/v1.11/client-server-api/#threading)
       if (request.where.thread) return void (await tell(request, `Start a run in the room's timeline, not inside a thread (a reply in a run's thread improves that run).`));
       const root = origin(request).event;
-      const chat = { thread: { channel: request.where.channel, thread: root }, kind, ...(request.who.userName ? { userName: request.who.userName } : {}) } as const;
+      const chat = newRunChat(request, root);
       return { thread: thread({ roomId: request.where.channel, root, key: root, replyTo: root, files: request.files, taken: root }), chat };
     },
     runThread: async (request, run) => {

@@ -12,7 +12,7 @@ import { SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { Action, Block, Inline, Line, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
-import { attachedNote, codeTailShown, fitLine, flatLine, splitLines } from '../../src/chat/view/fit.js';
+import { attachedNote, codeTailShown, fitLine, flatLine, splitLines, utcMinute, wholeFile } from '../../src/chat/view/fit.js';
 import { block, CHOICES_KEY, CONTENT_BYTES, esc, lines, plain, RUN_KEY, type MatrixMessage, type OutFile, type Rich } from './markup.js';
 
 /** Characters of one line of text (measured as HTML, after escaping), so that any line fits in an event. */
@@ -35,7 +35,7 @@ function inlineRich(piece: Inline): Rich {
   }
   if ('person' in piece) return wrap(piece.person, '**', 'strong');
   const at = Date.parse(piece.time);
-  return text(Number.isNaN(at) ? piece.time : `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  return text(Number.isNaN(at) ? piece.time : utcMinute(at));
 }
 
 /** A line in both forms, each within {@link LINE_MAX} characters. */
@@ -89,12 +89,12 @@ function parts(b: Exclude<Block, { kind: 'actions' }>, chars: number): Part[] {
       }
       const whole = [...label, block(b.code, b.code.length + 1, Infinity, lang)];
       if (CONTENT_OVERHEAD + partBytes({ rich: whole, files: [] }) <= CONTENT_BYTES) return one(whole);
-      const note = lineRich([...(b.label ? flatLine(b.label) : []), attachedNote(b.code).replace(/^ · /, b.label ? ' · ' : '')]);
-      return one([note], [{ name: b.file ?? 'code.txt', data: Buffer.from(b.code) }]);
+      const note = lineRich([...(b.label ? flatLine(b.label) : []), attachedNote(b.code, Boolean(b.label))]);
+      return one([note], [wholeFile(b)]);
     }
     case 'output': {
       const shown = block(b.text, chars, b.maxLines ?? 40);
-      const files = shown.truncated ? [{ name: b.file ?? `${b.stream}.txt`, data: b.whole ?? Buffer.from(b.text) }] : [];
+      const files = shown.truncated ? [wholeFile(b)] : [];
       return one([...(b.label ? [lineRich(flatLine(b.label))] : []), shown], files);
     }
     case 'files':

@@ -11,6 +11,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { MatrixClient } from 'matrix-bot-sdk';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 import type { MatrixMessage, OutFile } from './markup.js';
+import { matrixRenderer } from './renderer.js';
+import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
 
 /** Where messages go: a room, and the root event of the thread inside it (none: the room itself). */
 export interface MatrixPlace {
@@ -94,8 +96,8 @@ export class MatrixTransport {
       const msgtype = IMAGE_TYPES[ext] ? 'm.image' : 'm.file';
       await this.send(place.roomId, 'm.room.message', { msgtype, body: file.name, filename: file.name, url, info: { mimetype, size: data.length }, 'm.mentions': {}, ...relation(place) });
     } catch (err) {
-      const why = `📎 ${file.name} could not be uploaded: ${describe(err)}`;
-      await this.send(place.roomId, 'm.room.message', { msgtype: 'm.notice', body: why, 'm.mentions': {}, ...relation(place) });
+      const notice = matrixRenderer.render(uploadNoticeView([{ name: file.name }], describe(err)))[0]!;
+      await this.send(place.roomId, 'm.room.message', { ...text(notice), ...relation(place) });
     }
   }
 

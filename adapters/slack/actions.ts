@@ -12,6 +12,7 @@ import { refusal, slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { ephemeralRequester } from './requesters.js';
 import { slackAnswers } from './answers.js';
+import { NOT_REMEMBERED } from '../../src/chat/messages.js';
 import { IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 
 /** The Improve modal's callback id, and its one input. */
@@ -52,22 +53,13 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
     const where = threadOf(body);
     const runId = body.actions[0]?.value;
     if (!where || !runId) return;
-    const request = slackRequest('remember', {
-      team: where.team,
-      channel: where.channel,
-      user: body.user.id,
-      text: '',
-      deliveryId: `slack:action:${body.trigger_id}`,
-      thread: { ts: where.threadTs, byApp: true },
-      runId,
-    });
-    await ctx.ingress.receive(request, ephemeralRequester(ctx.poster, where.channel, body.user.id, where.threadTs));
+    await onRun(ctx, 'remember', where, body.user.id, '', `slack:action:${body.trigger_id}`, runId);
   });
   app.action<BlockAction<ButtonAction>>(JUST_THIS_TIME_ACTION, async ({ ack, body }) => {
     await ack();
     const where = threadOf(body);
     if (!where) return;
-    await ctx.poster.ephemeral(where.channel, body.user.id, 'Not remembered: only this run read it that way.', where.threadTs, true);
+    await ctx.poster.ephemeral(where.channel, body.user.id, slackAnswers.text(NOT_REMEMBERED), where.threadTs, true);
   });
 
   app.action<BlockAction<ButtonAction>>(IMPROVE_ACTION, async ({ ack, body, client }) => {
@@ -108,7 +100,7 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
 }
 
 /** Hands a request on the run of a thread to the pipeline; the user is answered ephemerally in the thread. */
-async function onRun(ctx: SlackContext, kind: 'rerun' | 'improve', where: ThreadOf, user: string, text: string, deliveryId: string, runId?: string): Promise<void> {
+async function onRun(ctx: SlackContext, kind: 'rerun' | 'improve' | 'remember', where: ThreadOf, user: string, text: string, deliveryId: string, runId?: string): Promise<void> {
   const request = slackRequest(kind, {
     team: where.team,
     channel: where.channel,

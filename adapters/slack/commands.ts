@@ -1,9 +1,8 @@
 /**
- * Slash commands: `/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/schedule`, `/schedules`,
- * `/unschedule` (requests to the pipeline) and `/usage`
- * Slash commands: `/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/programs`, `/program` (requests to the pipeline) and `/usage`
- * (admins), under the names of `slack.commands`. Each is acked within Slack's 3 s with what only
- * the requester should see (requesters.ts); work happens after.
+ * Slash commands: `/run`, `/generate`, `/history`, `/show`, `/remember`, `/memory`, `/programs`, `/program`,
+ * `/schedule`, `/schedules`, `/unschedule` (requests to the pipeline) and `/usage` (admins), under
+ * the names of `slack.commands`. Each is acked within Slack's 3 s with what only the requester
+ * should see (requesters.ts); work happens after.
  */
 import type { App as BoltApp, SlashCommand } from '@slack/bolt';
 import type { RequestKind } from '../../src/chat/incoming-port.js';

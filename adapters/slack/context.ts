@@ -5,22 +5,17 @@
  */
 import type { App } from '../../src/app/app.js';
 import type { ChatIngress } from '../../src/chat/incoming-port.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import type { SlackPoster } from './poster.js';
 import type { SlackSettings } from './settings.js';
-
-/** Minimal logger (Bolt's Logger satisfies it). */
-export interface Log {
-  info(...msg: unknown[]): void;
-  warn(...msg: unknown[]): void;
-  error(...msg: unknown[]): void;
-}
 
 /** Shared state of the adapter's handlers. */
 export interface SlackContext {
   app: App;
   settings: SlackSettings;
   poster: SlackPoster;
-  log: Log;
+  /** Bolt's logger satisfies it. */
+  log: ChatLog;
   /** The pipeline's entry for Slack's requests. */
   ingress: ChatIngress<string>;
 }

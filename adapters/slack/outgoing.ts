@@ -8,20 +8,20 @@
  */
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../../src/config/schema.js';
-import type { Run, RunChat } from '../../src/history/types.js';
 import type { ChatThread, MessageId, OutgoingPort, ThreadOutput } from '../../src/chat/port.js';
 import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js';
-import type { Log } from './context.js';
+import { newRunChat } from '../../src/chat/run-chat.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import type { SlackOrigin } from './incoming.js';
 import { fetchFromHosts, threadInputs, type InputDownloads } from '../../src/chat/input-downloads.js';
-import { slackThreadMarkup, type SlackOut } from './renderer.js';
-import { inlineText } from './mrkdwn.js';
+import { slackRenderer, slackThreadMarkup, type SlackOut } from './renderer.js';
+import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
 import { slackAnswers } from './answers.js';
 import { clientOptions, SlackPoster, type Upload } from './poster.js';
 import { ephemeral } from './requesters.js';
 import { slackSettings, type SlackSettings } from './settings.js';
 import { rootMessage } from './views.js';
-import { runRootSpec, type RootSpec } from '../../src/chat/view/root-view.js';
+import { endedRootSpec, requestRootSpec, runRootSpec, threadTitle, type RootSpec } from '../../src/chat/view/root-view.js';
 import { slackSigns, SurfaceSupport } from './surface.js';
 
 /**
@@ -34,12 +34,15 @@ export function slackDownloads(settings: Pick<SlackSettings, 'botToken' | 'apiUr
   return { ...settings.inputLimits, fetch: fetchFromHosts({ origins, headers: { authorization: `Bearer ${settings.botToken}` } }) };
 }
 
+/** Characters of a DM pane thread's title (our limit, kept short). */
+const PANE_TITLE_CHARS = 80;
+
 /** What Slack's outgoing side uses. */
 interface Out {
   settings: SlackSettings;
   downloads: InputDownloads;
   poster: SlackPoster;
-  log: Log;
+  log: ChatLog;
   /** What this process learnt of each workspace's agent surface. */
   support: SurfaceSupport;
 }
@@ -52,7 +55,7 @@ function slackOutput(out: Out, channel: string, threadTs: string, request: Incom
         await out.poster.upload(channel, threadTs, file);
       } catch (err) {
         out.log.warn(`slack: upload ${file.filename} failed:`, (err as Error).message);
-        await out.poster.post(channel, `⚠️ Could not upload \`${inlineText(file.filename, 100)}\`: ${inlineText((err as Error).message, 300)}`, threadTs);
+        await out.poster.post(channel, slackRenderer.render(uploadNoticeView([{ name: file.filename }], (err as Error).message))[0]!.text, threadTs);
       }
     }
   };
@@ -76,11 +79,12 @@ async function updateRoot(poster: SlackPoster, channel: string, ts: string, spec
   await poster.update(channel, ts, rootMessage(spec).sections);
 }
 
-/** What the channel message shows of a request when its run is not known. */
-type Root = Pick<Run, 'requirement' | 'requestedBy' | 'chat'>;
-
-/** A Slack thread as the chat port's thread (the channel message's ts is the thread's key). */
-function slackThread(out: Out, channel: string, threadTs: string, request: IncomingRequest, root: Root | undefined, pane = false): ChatThread<SlackOut, MessageId> {
+/**
+ * A Slack thread as the chat port's thread (the channel message's ts is the thread's key).
+ * `started`: the channel message was posted for this request (it says so when no run came of it);
+ * `pane`: the DM pane's thread, with no channel message.
+ */
+function slackThread(out: Out, channel: string, threadTs: string, request: IncomingRequest, where: { started?: boolean; pane?: boolean } = {}): ChatThread<SlackOut, MessageId> {
   const output = slackOutput(out, channel, threadTs, request);
   return {
     ref: { channel, thread: threadTs },
@@ -89,25 +93,18 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
     markup: slackThreadMarkup,
     inputs: () => threadInputs(request.files, out.downloads, { post: (msg) => output.post(msg), note: slackThreadMarkup.note }),
     async ended(run, failure) {
-      if (pane) return; // the DM pane's thread has no channel message of ours to update
-      const spec = run ? runRootSpec(run, { state: 'ended', run }) : root && runRootSpec(root, { state: 'failed', reason: failure ?? 'failed' });
+      if (where.pane) return; // the DM pane's thread has no channel message of ours to update
+      const spec = endedRootSpec(run, failure, where.started ? request : undefined);
       if (spec) await updateRoot(out.poster, channel, threadTs, spec).catch((err: unknown) => out.log.warn('slack: updating the channel message failed:', (err as Error).message));
     },
   };
-}
-
-/** Where a new run lives in chat, and what its channel message shows before the run exists. */
-function rootOf(request: IncomingRequest): { chat: RunChat; root: Root } {
-  const kind = request.kind === 'generate' ? 'generate' : 'run';
-  const chat: RunChat = { thread: { channel: request.where.channel }, kind, ...(request.who.userName ? { userName: request.who.userName } : {}) };
-  return { chat, root: { requirement: request.text.trim(), requestedBy: request.who.userId, chat } };
 }
 
 /**
  * Slack's outgoing port (of the app's in-memory queue, or of a queue worker).
  * @throws {ConfigError} when `slack.bot_token` is missing.
  */
-export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, MessageId> {
+export function slackOutgoing(config: Config, log: ChatLog): OutgoingPort<SlackOut, MessageId> {
   const settings = slackSettings(config, 'worker');
   const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
   const out: Out = { settings, downloads: slackDownloads(settings), poster, log, support: new SurfaceSupport() };
@@ -127,20 +124,20 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
     tell,
 
     async openThread(request) {
-      const { chat, root } = rootOf(request);
+      const chat = newRunChat(request);
       const channel = request.where.channel;
       const pane = request.where.thread;
       if (pane !== undefined && channel.startsWith('D')) {
         // the DM pane's thread (assistant.ts): the run lives there, no channel message; titled from its request
         chat.thread.thread = pane;
         await poster.client.assistant.threads
-          .setTitle({ channel_id: channel, thread_ts: pane, title: request.text.replace(/\s+/g, ' ').trim().slice(0, 80) || 'files' })
+          .setTitle({ channel_id: channel, thread_ts: pane, title: threadTitle(request.text, PANE_TITLE_CHARS, 'files') })
           .catch((err: unknown) => log.warn('slack: titling the thread failed:', (err as Error).message));
-        return { thread: slackThread(out, channel, pane, request, undefined, true), chat };
+        return { thread: slackThread(out, channel, pane, request, { pane: true }), chat };
       }
       let threadTs: string;
       try {
-        const { sections, plain } = rootMessage(runRootSpec(root, { state: 'working' }));
+        const { sections, plain } = rootMessage(requestRootSpec(request, { state: 'working' }));
         threadTs = await poster.post(channel, sections, undefined, plain);
       } catch (err) {
         if ((err as Error).name === 'NotInChannelError') await tell(request, 'I am not in this channel yet: invite me with `/invite @code-agent` (or the app\'s name), then try again.');
@@ -149,7 +146,7 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
         return undefined;
       }
       chat.thread.thread = threadTs;
-      return { thread: slackThread(out, channel, threadTs, request, root), chat };
+      return { thread: slackThread(out, channel, threadTs, request, { started: true }), chat };
     },
 
     async runThread(request, run) {
@@ -158,11 +155,11 @@ export function slackOutgoing(config: Config, log: Log): OutgoingPort<SlackOut, 
       const who = { id: request.who.userId, ...(request.who.userName ? { name: request.who.userName } : {}) };
       const state = { state: 'again', action: request.kind === 'rerun' ? 'rerun' : 'improve', who } as const;
       if (run) await updateRoot(poster, channel, threadTs, runRootSpec(run, state)).catch(() => undefined);
-      return slackThread(out, channel, threadTs, request, undefined);
+      return slackThread(out, channel, threadTs, request);
     },
 
     async reopenThread(request, ref) {
-      return slackThread(out, ref.channel, ref.thread ?? request.where.thread ?? '', request, startsRun(request.kind) ? rootOf(request).root : undefined);
+      return slackThread(out, ref.channel, ref.thread ?? request.where.thread ?? '', request, { started: startsRun(request.kind) });
     },
 
     messageId: (ref) => ref,

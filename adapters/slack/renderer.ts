@@ -10,11 +10,10 @@
  * https://docs.slack.dev/reference/block-kit/blocks/actions-block (≤ 25 elements).
  */
 import { neutraliseFences } from '../../src/chat/format.js';
-import { cutChars } from '../../src/text/cut.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { Action, Block, Inline, Line, ViewFile, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
-import { attachedNote, codeTailShown, fitLine, flatLine, splitLines } from '../../src/chat/view/fit.js';
+import { actionLabel, attachedNote, codeTailShown, fitLine, flatLine, splitLines, utcMinute, wholeFile } from '../../src/chat/view/fit.js';
 import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 import { escapeMrkdwn, fencedSection, SECTION_TEXT_MAX, type SlackButton } from './mrkdwn.js';
 import type { Upload } from './poster.js';
@@ -42,8 +41,7 @@ const LABEL_MAX = 1000;
 function time(iso: string): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return escapeMrkdwn(neutraliseFences(iso));
-  const fallback = `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  return `<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${fallback}>`;
+  return `<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${utcMinute(at)}>`;
 }
 
 /** One inline piece as mrkdwn (escaped; backticks in inline code become `'`). */
@@ -73,18 +71,17 @@ function packLines(lines: string[]): string[] {
   return sections.filter((s) => s.trim() !== '');
 }
 
+/** The action ids of the actions on a run that are not choices (action-ids.ts). */
+const RUN_ACTIONS = new Map([['rerun', RERUN_ACTION], ['improve', IMPROVE_ACTION], ['remember', REMEMBER_ACTION], ['just-this-time', JUST_THIS_TIME_ACTION]]);
+
 /** A button of an action: its action id and value say what the click does (action-ids.ts). */
 function button(action: Action): SlackButton {
-  const text = cutChars(action.label.replace(/\s+/g, ' ').trim() || action.id, BUTTON_TEXT_MAX);
+  const text = actionLabel(action, BUTTON_TEXT_MAX);
   const primary = action.style === 'primary' ? { primary: true } : {};
-  if (action.id === 'rerun') return { actionId: RERUN_ACTION, text, value: action.runId, ...primary };
-  if (action.id === 'improve') return { actionId: IMPROVE_ACTION, text, value: action.runId, ...primary };
-  if (action.id === 'remember') return { actionId: REMEMBER_ACTION, text, value: action.runId, ...primary };
-  if (action.id === 'just-this-time') return { actionId: JUST_THIS_TIME_ACTION, text, value: action.runId, ...primary };
   if (action.id === 'approve:up' || action.id === 'approve:down') {
     return { actionId: FEEDBACK_ACTION, text, value: `${action.id}|${action.runId}`, feedback: action.id === 'approve:up' ? 'positive' : 'negative' };
   }
-  return { actionId: `${CHOICE_ACTION_PREFIX}${action.id}`, text, value: action.runId, ...primary };
+  return { actionId: RUN_ACTIONS.get(action.id) ?? `${CHOICE_ACTION_PREFIX}${action.id}`, text, value: action.runId, ...primary };
 }
 
 /** A file of the view as an upload (a string is a host path). */
@@ -123,15 +120,15 @@ function block(b: Block): Shown {
       const fenced = fencedSection(b.code, label);
       if (!fenced.truncated) shown.sections.push(fenced.text);
       else {
-        shown.sections.push(`${label}${attachedNote(b.code)}`.replace(/^ · /, ''));
-        shown.uploads.push(upload({ name: b.file ?? 'code.txt', data: Buffer.from(b.code) }, b.language === 'python' ? 'python' : 'text'));
+        shown.sections.push(`${label}${attachedNote(b.code, label !== '')}`);
+        shown.uploads.push(upload(wholeFile(b), b.language === 'python' ? 'python' : 'text'));
       }
       break;
     }
     case 'output': {
       const fenced = fencedSection(b.text, b.label ? oneLine(b.label, LABEL_MAX) : '', SECTION_TEXT_MAX, b.maxLines ?? 40);
       shown.sections.push(fenced.text);
-      if (fenced.truncated) shown.uploads.push(upload({ name: b.file ?? `${b.stream}.txt`, data: b.whole ?? Buffer.from(b.text) }, 'text'));
+      if (fenced.truncated) shown.uploads.push(upload(wholeFile(b), 'text'));
       break;
     }
     case 'actions':
@@ -163,11 +160,10 @@ export const slackRenderer: ViewRenderer<SlackOut> = {
       uploads.push(...shown.uploads);
       buttons.push(...shown.buttons);
     }
-    const shownSections = sections.filter((s) => s.trim() !== '');
-    sections.splice(0, sections.length, ...shownSections);
-    if (sections.length === 0) sections.push(buttons.length || uploads.length ? '\u200b' : '_(empty)_');
+    const shown = sections.filter((s) => s.trim() !== '');
+    if (shown.length === 0) shown.push(buttons.length || uploads.length ? '\u200b' : '_(empty)_');
     const messages: SlackOut[] = [];
-    for (let i = 0; i < sections.length; i += SECTIONS_MAX) messages.push({ text: sections.slice(i, i + SECTIONS_MAX) });
+    for (let i = 0; i < shown.length; i += SECTIONS_MAX) messages.push({ text: shown.slice(i, i + SECTIONS_MAX) });
     const last = messages.at(-1)!;
     if (buttons.length) last.buttons = buttons.slice(0, BUTTONS_MAX);
     if (uploads.length) last.uploads = uploads;

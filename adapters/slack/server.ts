@@ -16,10 +16,10 @@ import { registerMentions } from './mentions.js';
 import { registerAssistant } from './assistant.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';
-import type { Log, SlackContext } from './context.js';
+import type { SlackContext } from './context.js';
 import { slackIncoming } from './incoming.js';
 import { slackOutgoing } from './outgoing.js';
-import { createChatApp, startChatService } from '../../src/app/chat-service.js';
+import { createChatApp, startChatService, type ChatLog } from '../../src/app/chat-service.js';
 import { OPS_PATHS, opsRoutes, type OpsDeps } from '../../src/health/routes.js';
 
 /** A running adapter. */
@@ -65,8 +65,8 @@ export async function startSlackAdapter(config: Config, options: SlackAdapterOpt
   const settings = slackSettings(config);
   const app = await createChatApp(config, options);
   // Bolt's logger once Bolt is made (options.logger, else Bolt's own); jobs may log before that
-  let logger: Log = options.logger ?? console;
-  const log: Log = { info: (...m) => logger.info(...m), warn: (...m) => logger.warn(...m), error: (...m) => logger.error(...m) };
+  let logger: ChatLog = options.logger ?? console;
+  const log: ChatLog = { info: (...m) => logger.info(...m), warn: (...m) => logger.warn(...m), error: (...m) => logger.error(...m) };
   // the mode, the queue, the sandbox check and the ops listener: once for every platform
   const service = await startChatService(app, {
     incoming: slackIncoming(settings),

@@ -59,15 +59,6 @@ export class SurfaceSupport {
     this.refused.set(PER_CHANNEL.has(code) ? `${part}:${team}:${channel}` : `${part}:${team}`, code);
     return true;
   }
-
-  /** What this process uses in a team, in words (for logs and `code-agent doctor`). */
-  describe(team: string): string {
-    const part = (p: SurfacePart, yes: string) => {
-      const no = this.refused.get(`${p}:${team}`);
-      return no ? `${p}: today's messages (Slack answered ${no})` : `${p}: ${yes}`;
-    };
-    return `${part('status', 'thread status')}; ${part('stream', 'streamed messages')}`;
-  }
 }
 
 /** Where a thread's signs go, and who they are for. */

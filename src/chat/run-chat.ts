@@ -5,6 +5,7 @@
  * `headerMessageId`; both: `kind`), so that older histories still render.
  */
 import type { Run, RunChat } from '../history/types.js';
+import type { IncomingRequest } from './incoming-port.js';
 
 /** The run's place in chat; undefined for a run that has none (the terminal's). */
 export function chatOf(run: Pick<Run, 'chat' | 'meta'>): RunChat | undefined {
@@ -18,4 +19,13 @@ export function chatOf(run: Pick<Run, 'chat' | 'meta'>): RunChat | undefined {
   if (m.threadId) return { thread: { channel: m.threadId }, kind, ...userName, ...header };
   if (m.channelId) return { thread: { channel: m.channelId }, inPlace: true, kind, ...userName, ...header };
   return undefined;
+}
+
+/**
+ * Where a new run of `request` lives in chat: its channel (and `thread` once known), what started
+ * it (`generate`, else `run`), and who asked by the name the platform gave.
+ */
+export function newRunChat(request: IncomingRequest, thread?: string): RunChat {
+  const userName = request.who.userName ? { userName: request.who.userName } : {};
+  return { thread: { channel: request.where.channel, ...(thread ? { thread } : {}) }, kind: request.kind === 'generate' ? 'generate' : 'run', ...userName };
 }

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../../src/history/types.js';
-import { againView, rootView, runRootSpec, type RootSpec } from '../../src/chat/view/root-view.js';
+import { againView, endedRootSpec, requestRootSpec, rootView, runRootSpec, threadTitle, type RootSpec } from '../../src/chat/view/root-view.js';
+import type { IncomingRequest } from '../../src/chat/incoming-port.js';
 import { rootMessage as slackRoot } from '../../adapters/slack/views.js';
 import { againMessage, rootMessage as discordRoot } from '../../adapters/discord/render.js';
 import { matrixRenderer } from '../../adapters/matrix/renderer.js';
@@ -89,5 +90,49 @@ describe('the answer to a Re-run or an Improve (Discord)', () => {
     expect(ended).toContain(': ✅ Success · 1 attempt · run `r-7`');
     expect(ended).toContain('_use');
     expect(againView({ action: 'improve', runId: 'r-7', who: { id: 'x' }, ended: { run: undefined } }).blocks).toHaveLength(1);
+  });
+});
+
+/** A `/generate` request as a platform hands it to the pipeline. */
+const request: IncomingRequest = {
+  platform: 'slack',
+  kind: 'generate',
+  deliveryId: 'd1',
+  who: { userId: 'U1', key: 'slack:T:U1', userName: 'Alice' },
+  where: { conversation: 'slack:T:C1', channel: 'C1' },
+  text: '  plot the sales  ',
+  files: [],
+  receivedAt: 0,
+  origin: {},
+};
+
+describe('a root message at the end of a turn (Slack\'s channel message, Discord\'s header)', () => {
+  it('shows the run\'s status line when the turn made a run', () => {
+    const spec = endedRootSpec(run('success'), undefined, request)!;
+    expect(slack(spec)).toContain('✅ Success · 1 attempt · run `r-7`');
+    expect(spec.requirement).toBe(HOSTILE);
+  });
+
+  it('without a run, the request the root was posted for says it failed and why; without that request, the root stays', () => {
+    const spec = endedRootSpec(undefined, 'the model did not answer', request)!;
+    expect(slack(spec)).toBe('*Alice* asked for code: plot the sales\n*Status:* ❌ Failed: the model did not answer\n_Results are in the thread; reply there to improve._');
+    expect(discord(endedRootSpec(undefined, undefined, request)!)).toContain('❌ Failed: failed');
+    expect(endedRootSpec(undefined, 'boom', undefined)).toBeUndefined();
+  });
+
+  it('a request\'s root before its run exists: in place, no thread is promised', () => {
+    const spec = requestRootSpec(request, { state: 'working' }, false);
+    expect(matrix(spec)).toBe('**Alice** asked for code: plot the sales\n**Status:** ⏳ Working…');
+  });
+});
+
+describe('a thread\'s title from its request', () => {
+  it('is one line within the limit, marked when cut, never half a character; the fallback when there is no text', () => {
+    expect(threadTitle('  sum\n the   rows ', 100)).toBe('sum the rows');
+    const cut = threadTitle('😀'.repeat(60), 80);
+    expect(cut.length).toBeLessThanOrEqual(80);
+    expect(cut.endsWith('😀…')).toBe(true);
+    expect(threadTitle(' \n ', 80, 'files')).toBe('files');
+    expect(threadTitle('', 100)).toBe('code-agent run');
   });
 });

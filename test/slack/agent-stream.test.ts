@@ -75,6 +75,6 @@ describe('SurfaceSupport', () => {
     expect(support.remember('status', 'T1', 'C1', refused('missing_scope'))).toBe(true);
     expect(support.refusal('status', 'T1', 'D9')).toBe('missing_scope');
     expect(support.refusal('status', 'T2', 'C1')).toBeUndefined();
-    expect(support.describe('T1')).toBe("status: today's messages (Slack answered missing_scope); stream: streamed messages");
+    expect(support.refusal('stream', 'T1', 'C1')).toBeUndefined(); // each part is refused apart
   });
 });

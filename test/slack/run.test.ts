@@ -46,6 +46,17 @@ describe('/run', () => {
     expect(allText(progressUpdates)).toContain('Running attempt 1');
   });
 
+  it('names a file Slack refuses to take in the thread, with Slack\'s reason (src/chat/view/upload-notice.ts)', async () => {
+    world = await startWorld({ replies: [py('open("report.txt", "w").write("r"); print("written")')] });
+    world.slack.failNext('files.completeUploadExternal', { error: 'file_uploads_disabled' });
+    await world.command({ text: 'write a report' });
+    const root = await world.rootTs();
+    await world.finished(root);
+    const notice = await world.slack.waitFor(() => world!.threadPosts(root).find((c) => /Could not upload/.test(String(c.args.text))));
+    expect(String(notice.args.text)).toMatch(/^📎 Could not upload `report\.txt`: .*file_uploads_disabled/);
+    expect(world.slack.uploads.find((u) => u.filename === 'report.txt')).toBeUndefined();
+  });
+
   it('shows both attempts when the second one fixes the first', async () => {
     world = await startWorld({ replies: [py('print(undefined_name)'), py('print("fixed")')] });
     await world.command({ text: 'print something' });

@@ -1,12 +1,12 @@
 /**
  * What every renderer does the same way before its own markup: lines of inline pieces split and
  * flattened, a line fitted to a length measured *after* the renderer's escaping (the raw text is
- * cut, never the rendered markup), the tail of code still being written, and the words saying what
- * was left out. Platform-neutral and pure.
+ * cut, never the rendered markup), a button's label, a moment in UTC, the tail of code still being written, and the
+ * words saying what was left out. Platform-neutral and pure.
  */
 import { codeTail } from '../stream-edits.js';
 import { cutChars } from '../../text/cut.js';
-import { pieceText, type Inline, type Line } from './blocks.js';
+import { pieceText, type Action, type Block, type Inline, type Line, type ViewFile } from './blocks.js';
 
 /** The same piece with other text (a time keeps its moment while its text is whole; cut, it is plain text). */
 export function withText(piece: Inline, text: string): Inline {
@@ -73,6 +73,16 @@ export function fitLine(line: Line, max: number, render: (piece: Inline) => stri
   return out;
 }
 
+/** What a button says: the action's label on one line (its id when the label is blank), at most `max` characters (a platform's limit). */
+export function actionLabel(action: Action, max: number): string {
+  return cutChars(action.label.replace(/\s+/g, ' ').trim() || action.id, max);
+}
+
+/** A moment (ms since the epoch) as `YYYY-MM-DD HH:MM UTC`: where a platform cannot show it in the reader's time zone. */
+export function utcMinute(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /** A zero-width space: keeps two runs of backticks apart without changing what people read. */
 const ZWSP = '\u200b';
 
@@ -91,10 +101,22 @@ export function codeTailShown(code: string, maxChars: number): { text: string; n
   return { text: tail.text, note: omitted > 0 ? ` (${omitted} earlier lines not shown)` : '' };
 }
 
-/** What a code block's label says when the code went into a file instead, e.g. ` · 120 lines, attached as a file`. */
-export function attachedNote(code: string): string {
+/**
+ * What a code block's label says when the code went into a file instead, e.g. ` · 120 lines,
+ * attached as a file` after a label (`afterLabel`, default true), `120 lines, attached as a file` alone.
+ */
+export function attachedNote(code: string, afterLabel = true): string {
   const n = code.split('\n').length;
-  return ` · ${n} line${n === 1 ? '' : 's'}, attached as a file`;
+  return `${afterLabel ? ' · ' : ''}${n} line${n === 1 ? '' : 's'}, attached as a file`;
+}
+
+/**
+ * The file a cut code or output block goes into whole: the block's `file` (default `code.txt`, or
+ * `<stream>.txt`) holding the whole text (an output's `whole` when it is itself a cut copy).
+ */
+export function wholeFile(b: Extract<Block, { kind: 'code' | 'output' }>): ViewFile {
+  if (b.kind === 'code') return { name: b.file ?? 'code.txt', data: Buffer.from(b.code) };
+  return { name: b.file ?? `${b.stream}.txt`, data: b.whole ?? Buffer.from(b.text) };
 }
 
 /** The length in bytes of a file's data (0 for a host path, whose size the view says in `bytes`). */

@@ -5,8 +5,9 @@
  * where its results are. Discord's answer to a Re-run or an Improve is {@link againView}.
  */
 import type { Run } from '../../history/types.js';
-import { boundLine } from '../../text/cut.js';
-import { chatOf } from '../run-chat.js';
+import { boundLine, shortLine } from '../../text/cut.js';
+import type { IncomingRequest } from '../incoming-port.js';
+import { chatOf, newRunChat } from '../run-chat.js';
 import type { Inline, Line, View } from './blocks.js';
 import { statusLineOf } from './final-view.js';
 
@@ -52,6 +53,37 @@ export function runRootSpec(run: Pick<Run, 'requirement' | 'requestedBy' | 'chat
   const chat = chatOf(run);
   const who: Person = { id: run.requestedBy ?? 'someone', ...(chat?.userName ? { name: chat.userName } : {}) };
   return { kind: chat?.kind === 'generate' ? 'generate' : 'run', requirement: run.requirement, who, state, inThread: !chat?.inPlace };
+}
+
+/**
+ * The root spec of a request that starts a run, before the run exists (or when it never came to
+ * be): its text, who asked (by name when the platform gave one), and whether its messages are in
+ * the thread under the root (`inThread`, default true).
+ */
+export function requestRootSpec(request: IncomingRequest, state: RootState, inThread = true): RootSpec {
+  return { ...runRootSpec({ requirement: request.text.trim(), requestedBy: request.who.userId, chat: newRunChat(request) }, state), inThread };
+}
+
+/** Where a run stands once a turn ended: its status line, or (no run: the call threw before one was made) that it failed, and why. */
+export function endedState(run: Run | undefined, failure: string | undefined): RootState {
+  return run ? { state: 'ended', run } : { state: 'failed', reason: failure ?? 'failed' };
+}
+
+/**
+ * What a run's root shows once a turn ended: the run's status line; with no run, that `request`
+ * (the one the root was posted for, when given) failed, and why; else undefined (the root stays).
+ */
+export function endedRootSpec(run: Run | undefined, failure: string | undefined, request?: IncomingRequest): RootSpec | undefined {
+  if (run) return runRootSpec(run, endedState(run, failure));
+  return request && requestRootSpec(request, endedState(undefined, failure));
+}
+
+/**
+ * A thread's title (Discord's thread name, Slack's DM pane title) from its request: one line of at
+ * most `max` characters, `…` when cut; `fallback` when the request has no text (files alone).
+ */
+export function threadTitle(requirement: string, max: number, fallback = 'code-agent run'): string {
+  return shortLine(requirement, max) || fallback;
 }
 
 /** The first line of a root message: `<who> asked: <request>` (also a notification's text). */
