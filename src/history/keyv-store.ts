@@ -13,7 +13,7 @@
  * `runs:<conversationId>`) is moved there the first time the conversation is listed (`run-index.ts`).
  *
  * Faults: every operation has a deadline ({@link STORE_TIMEOUT_MS}) and fails with a
- * {@link HistoryError} naming the store and the operation. A corrupt run record is skipped when a
+ * {@link HistoryError} naming the store and the operation (`store-call.ts`). A corrupt run record is skipped when a
  * conversation is listed (the other runs are still shown) and reported in the log; a corrupt or
  * unusable run index is reported in the log and never fails a run: the run is saved and can be read
  * by its id and thread.
@@ -25,10 +25,11 @@ import { migrateStore, type MigrateOptions, type MigrateResult } from './format-
 import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
 import { KeyvWorkspaces } from './workspace-keyv.js';
 import { RunIndex } from './run-index.js';
+import { callWithin } from './store-call.js';
 import type { UsageLedger } from './usage.js';
-import { MemoryFullError, withDeadlines, type MemoryBackend } from './memory.js';
-import { ScheduleFullError, schedulesWithDeadlines, type ScheduleBackend } from './schedules.js';
-import { ProgramRefusedError, type ProgramBackend } from './programs.js';
+import { withDeadlines, type MemoryBackend } from './memory.js';
+import { schedulesWithDeadlines, type ScheduleBackend } from './schedules.js';
+import type { ProgramBackend } from './programs.js';
 import { KeyvPrograms } from './programs-keyv.js';
 import { readForgotten, recordForgotten, type ForgottenEntry } from './workspace-forgotten.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
@@ -272,37 +273,9 @@ export class KeyvHistoryStore implements HistoryStore {
   }
 
   /** Runs one store operation within the backend's deadline ({@link STORE_TIMEOUT_MS}, longer for SQLite); every failure becomes a {@link HistoryError} naming the store. */
-  private async call<T>(what: string, fn: () => Promise<T>, passRefusals = false): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new HistoryError(`${this.label}: cannot ${what}: no answer within ${this.timeoutMs / 1000} s`)),
-        this.timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([fn(), deadline]);
-    } catch (err) {
-      if (passRefusals && (err instanceof MemoryFullError || err instanceof ScheduleFullError || err instanceof ProgramRefusedError)) throw err;
-      try {
-        this.failureListener?.(what);
-      } catch {
-        /* a listener's error must not change the operation's */
-      }
-      if (err instanceof HistoryError) throw err;
-      throw new HistoryError(`${this.label}: cannot ${what}: ${inWords(err)}`, { cause: err });
-    } finally {
-      clearTimeout(timer);
-    }
+  private call<T>(what: string, fn: () => Promise<T>, passRefusals = false): Promise<T> {
+    return callWithin({ label: this.label, timeoutMs: this.timeoutMs, onFailure: this.failureListener }, what, fn, passRefusals);
   }
-}
-
-/** A driver's error in words: node-redis's connection errors carry their reason in `code` or `errors`. */
-function inWords(err: unknown): string {
-  const e = err as { message?: string; code?: string; errors?: unknown[] };
-  const inner = Array.isArray(e.errors) && e.errors.length > 0 ? inWords(e.errors[0]) : undefined;
-  const message = e.message || inner || e.code || String(err);
-  return e.code && !message.includes(e.code) ? `${message} (${e.code})` : message;
 }
 
 function runKey(conversationId: string, runId: string): string {
