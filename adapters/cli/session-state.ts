@@ -1,24 +1,17 @@
 /**
  * One interactive session's state and commands: the current run (and its workspace, kept in the
- * history store), the attached input files given to new runs, the step in progress (cancellable),
- * and the answer awaited after a bare `/improve`.
+ * history store), the attached input files given to new runs (`session-files.ts`), the step in
+ * progress (cancellable), and the answer awaited after a bare `/improve`.
  */
-import { writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { existsSync, statSync } from 'node:fs';
 import type { Ora } from 'ora';
 import type { App } from '../../src/app/app.js';
 import type { Run } from '../../src/history/types.js';
-import type { InputFile } from '../../src/sandbox/types.js';
 import { InputError } from '../../src/config/errors.js';
 import type { CallOptions } from '../../src/agent/loop/index.js';
 import { prepareInputs, withInputFilesNote } from '../../src/chat/input-note.js';
-import { createRenderer, formatCode } from './render.js';
-import { workspaceEntryText } from '../../src/text/workspace-entry.js';
-import { formatBytes } from '../../src/text/bytes.js';
+import { createRenderer } from './render.js';
 import { CLI_CONVERSATION } from './run-command.js';
 import { describeError } from './errors.js';
-import { readInputFiles } from './input-files.js';
 import { copiedLine, copyArtifacts } from './out-dir.js';
 import { fitColumns, historyRow, numberedRuns, ROW_COLUMNS } from './history-rows.js';
 import { runOutcome } from './outcome.js';
@@ -27,6 +20,7 @@ import { NEW_PROGRAM_FEEDBACK, ranMatchedProgram, type ChoiceAction } from '../.
 import { offerLine, sessionMemoryCommand } from './session-memory.js';
 import { runBefore } from '../../src/memory/offer.js';
 import { sessionProgramCommand } from './session-programs.js';
+import { SessionFiles } from './session-files.js';
 
 /** `/improve write a new program` (what a team program found for the request says to type). */
 const NEW_PROGRAM_TYPED = /^write a new program\.?$/i;
@@ -59,7 +53,8 @@ export interface SessionIo {
 export class Session {
   private current: Run | undefined;
   private controller: AbortController | undefined;
-  private attached: InputFile[] = [];
+  /** The attached input files, the workspace, `/show` and `/save` (`session-files.ts`). */
+  private readonly files: SessionFiles;
   private awaitingFeedback = false;
   /** A run ended with candidates: the next line is the choice (see settle-commands.ts). */
   private awaitingChoice = false;
@@ -67,7 +62,9 @@ export class Session {
   constructor(
     private readonly app: App,
     private readonly io: SessionIo,
-  ) {}
+  ) {
+    this.files = new SessionFiles({ app, print: (t) => io.print(t), current: () => this.current, requireRun: () => this.requireRun() });
+  }
 
   /** Cancels the step in progress. @returns false when nothing was running. */
   cancel(): boolean {
@@ -132,17 +129,17 @@ export class Session {
       case 'improve':
         return this.improve(rest);
       case 'show':
-        return this.show();
+        return this.files.show();
       case 'history':
         return this.history();
       case 'open':
         return this.open(rest);
       case 'attach':
-        return this.attach(rest);
+        return this.files.attach(rest);
       case 'detach':
-        return this.detach(rest);
+        return this.files.detach(rest);
       case 'save':
-        return this.save(rest);
+        return this.files.save(rest);
       case 'pick':
         return this.choose(() => typedChoice(rest));
       case 'approve':
@@ -242,7 +239,7 @@ export class Session {
         print(t);
       },
     });
-    const inputs = prepareInputs(newRun ? this.attached : []);
+    const inputs = prepareInputs(newRun ? this.files.attached : []);
     for (const note of inputs.skipped) print(`[Agent] ${note}`);
     try {
       this.current = await action({
@@ -281,86 +278,4 @@ export class Session {
     const head = `Run ${n} is now current: `;
     this.io.print(`${head}${fitColumns(run.requirement, ROW_COLUMNS - head.length - tail.length)}${tail}`);
   }
-
-  private async attach(path: string): Promise<void> {
-    if (path) {
-      const [file] = await readInputFiles([path], this.app.config.sandbox.max_file_mb * 1024 * 1024, '/attach');
-      this.attached = [...this.attached.filter((f) => f.name !== file!.name), file!];
-      if (this.current) {
-        const put = await this.app.agent.addFiles(this.current, [file!]);
-        const [name] = prepareInputs([file!]).files.map((f) => f.name);
-        const replaced = put.replaced.find((f) => f.name === name);
-        this.io.print(
-          replaced
-            ? `${name} replaced the file of that name in the current run's workspace (${formatBytes(replaced.bytes)} → ${formatBytes(file!.content.length)})`
-            : put.added.includes(name!)
-              ? `${name} added to the current run's workspace (/improve or /execute finds it)`
-              : `${name} is already in the current run's workspace, unchanged`,
-        );
-      }
-    }
-    if (this.attached.length === 0) return this.io.print('No input files attached. /attach <file> gives the next runs one.');
-    this.io.print(`Input files for the next runs: ${this.attached.map((f) => `${f.name} (${f.content.length} bytes)`).join(', ')}`);
-  }
-
-  private async detach(name: string): Promise<void> {
-    if (!name) {
-      this.attached = [];
-      return this.io.print('No input files attached.');
-    }
-    const before = this.attached.length;
-    this.attached = this.attached.filter((f) => f.name !== name && prepareInputs([f]).files[0]?.name !== name);
-    const fromRun = this.current ? await this.app.agent.removeFile(this.current, name) : false;
-    if (!fromRun && this.attached.length === before) {
-      throw new InputError(`there is no file ${name} in the current run's workspace nor among the attached files (/show lists them)`);
-    }
-    this.io.print(
-      [fromRun ? `${name} removed from the current run's workspace` : '', this.attached.length < before ? `${name} no longer given to the next runs` : '']
-        .filter((t) => t !== '')
-        .join('; '),
-    );
-  }
-
-  private async show(): Promise<void> {
-    if (!this.current && this.attached.length > 0) {
-      // nothing run yet: what the first run will be given
-      this.io.print('No current code yet: start with /run <requirement> or /generate <requirement>.');
-      this.io.print(`The next run is given (${this.attached.length} file${this.attached.length === 1 ? '' : 's'}):`);
-      for (const f of this.attached) this.io.print(`  ${f.name} (${formatBytes(f.content.length)})`);
-      return;
-    }
-    const run = this.requireRun();
-    this.io.print(formatCode(latestCode(run)));
-    const { files } = await this.app.agent.workspace(run);
-    if (files.length === 0) return this.io.print('Workspace: empty (/attach <file> adds one)');
-    this.io.print(`Workspace (${files.length} file${files.length === 1 ? '' : 's'}, what /improve and /execute find):`);
-    for (const f of files) this.io.print(`  ${workspaceEntryText({ name: f.name, bytes: f.bytes, origin: f.origin })}`);
-  }
-
-  private async save(arg: string): Promise<void> {
-    const force = /^-f\s+/.test(arg);
-    const file = arg.replace(/^-f\s+/, '').trim();
-    if (!file) throw new InputError('/save needs a file name, e.g. /save program.py');
-    const code = latestCode(this.requireRun());
-    const path = resolve(file);
-    const folder = dirname(path);
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-      throw new InputError(`cannot save to ${path}: the folder ${folder} does not exist`);
-    }
-    try {
-      await writeFile(path, `${code}\n`, { flag: force ? 'w' : 'wx' });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') throw new InputError(`${path} already exists: not overwritten (/save -f ${file} replaces it)`);
-      if (code === 'EISDIR') throw new InputError(`cannot save to ${path}: it is a folder`);
-      throw new InputError(`cannot save to ${path}: ${code ?? (err as Error).message}`);
-    }
-    this.io.print(`Saved the current code to ${path}`);
-  }
-}
-
-function latestCode(run: Run): string {
-  const code = [...run.attempts].reverse().find((a) => a.code)?.code;
-  if (!code) throw new InputError('the current run has no code');
-  return code;
 }

@@ -1,6 +1,6 @@
 /**
  * The shared chat keys of a platform's config section (`max_queue_per_channel`,
- * `max_input_file_mb`, `max_input_files`, `dedupe_ttl_s`, `history_limit`: src/config/schema.ts's
+ * `max_input_file_mb`, `max_input_files`, `dedupe_ttl_s`, `history_limit`: src/config/chat-schema.ts's
  * `chatSchema`, where their defaults live) in the units the pipeline uses, mapped once for every
  * platform. A platform adds only its own keys (tokens, access lists, command names).
  */

@@ -10,10 +10,10 @@
  * - a run's workspace: its manifest and contents (see `workspace-keyv.ts`)
  * and the atomic operations keep the run index of each conversation and the event ids (with a TTL)
  * in the backend's own keys or tables (see `atomic-*.ts`). An index from before (the Keyv key
- * `runs:<conversationId>`) is moved there the first time the conversation is listed.
+ * `runs:<conversationId>`) is moved there the first time the conversation is listed (`run-index.ts`).
  *
  * Faults: every operation has a deadline ({@link STORE_TIMEOUT_MS}) and fails with a
- * {@link HistoryError} naming the store and the operation. A corrupt run record is skipped when a
+ * {@link HistoryError} naming the store and the operation (`store-call.ts`). A corrupt run record is skipped when a
  * conversation is listed (the other runs are still shown) and reported in the log; a corrupt or
  * unusable run index is reported in the log and never fails a run: the run is saved and can be read
  * by its id and thread.
@@ -24,10 +24,12 @@ import { MemoryAtomics, type AtomicOps } from './atomic.js';
 import { migrateStore, type MigrateOptions, type MigrateResult } from './format-version.js';
 import { openBackend, STORE_TIMEOUT_MS } from './backends.js';
 import { KeyvWorkspaces } from './workspace-keyv.js';
+import { RunIndex } from './run-index.js';
+import { callWithin } from './store-call.js';
 import type { UsageLedger } from './usage.js';
-import { MemoryFullError, withDeadlines, type MemoryBackend } from './memory.js';
-import { ScheduleFullError, schedulesWithDeadlines, type ScheduleBackend } from './schedules.js';
-import { ProgramRefusedError, type ProgramBackend } from './programs.js';
+import { withDeadlines, type MemoryBackend } from './memory.js';
+import { schedulesWithDeadlines, type ScheduleBackend } from './schedules.js';
+import type { ProgramBackend } from './programs.js';
 import { KeyvPrograms } from './programs-keyv.js';
 import { readForgotten, recordForgotten, type ForgottenEntry } from './workspace-forgotten.js';
 import { DEFAULT_WORKSPACE_LIMITS, type NewWorkspaceFile, type WorkspaceContent, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from './workspace.js';
@@ -42,25 +44,14 @@ export class CorruptRecordError extends HistoryError {
   override name = 'CorruptRecordError';
 }
 
-/** Most run ids kept in a conversation's index; older runs stay readable by id. */
-export const MAX_INDEXED_RUNS = 1000;
-
-/** Runs remembered as indexed by this process (then forgotten all at once; appending again is harmless). */
-const MAX_REMEMBERED_INDEXED = 10_000;
-
 /** A HistoryStore kept in any Keyv storage adapter. */
 export class KeyvHistoryStore implements HistoryStore {
   private readonly keyv: Keyv;
   private readonly workspaces: KeyvWorkspaces;
   /** One operation's deadline, in ms (the backend's, once open). */
   private timeoutMs = STORE_TIMEOUT_MS;
-  /** `<conversationId>\n<runId>` of runs this process indexed (a run is saved on every step; one append is enough). */
-  private readonly indexed = new Set<string>();
-  /** Conversations whose index from an earlier version was looked for in this process. */
-  private readonly legacyChecked = new Set<string>();
-
-  /** Conversations whose unusable index was already reported. */
-  private readonly badIndexReported = new Set<string>();
+  /** The run index of each conversation (`run-index.ts`). */
+  private readonly index: RunIndex;
 
   /** Told of each failed operation (its name, e.g. `save a run`): the metrics count them. */
   private failureListener: ((operation: string) => void) | undefined;
@@ -93,6 +84,7 @@ export class KeyvHistoryStore implements HistoryStore {
     this.keyv.on('error', () => {
       /* errors are thrown to the caller (throwOnErrors); this keeps them from being unhandled */
     });
+    this.index = new RunIndex(this.keyv, atomics, (what, fn) => this.call(what, fn), label, this.log);
     this.workspaces = new KeyvWorkspaces(
       this.keyv,
       (what, fn) => this.call(what, fn),
@@ -166,18 +158,7 @@ export class KeyvHistoryStore implements HistoryStore {
 
   async saveRun(run: Run): Promise<void> {
     await this.call('save a run', () => this.keyv.set(runKey(run.conversationId, run.id), run));
-    const key = `${run.conversationId}\n${run.id}`;
-    if (this.indexed.has(key)) return;
-    await this.moveLegacyIndex(run.conversationId);
-    try {
-      await this.call('index a run', () => this.atomics.append(run.conversationId, run.id, MAX_INDEXED_RUNS));
-    } catch (err) {
-      // the run itself is saved: an index that cannot take it must not fail every run
-      this.reportBadIndex(run.conversationId, err, `run ${run.id} was saved but is not listed`);
-      return;
-    }
-    if (this.indexed.size >= MAX_REMEMBERED_INDEXED) this.indexed.clear();
-    this.indexed.add(key);
+    await this.index.add(run.conversationId, run.id);
   }
 
   /** @throws {CorruptRecordError} when the record is not a run; {@link HistoryError} when the store fails. */
@@ -198,8 +179,7 @@ export class KeyvHistoryStore implements HistoryStore {
 
   /** The newest runs; a corrupt record is skipped and reported in the log, a corrupt legacy index too. */
   async listRuns(conversationId: string, limit = 20): Promise<Run[]> {
-    await this.moveLegacyIndex(conversationId);
-    const ids = (await this.call('read the run index', () => this.atomics.recent(conversationId, limit))).reverse();
+    const ids = (await this.index.recent(conversationId, limit)).reverse();
     const runs = await Promise.all(
       ids.map((id) =>
         this.getRun(conversationId, id).catch((err: unknown) => {
@@ -292,68 +272,10 @@ export class KeyvHistoryStore implements HistoryStore {
     clearTimeout(timer);
   }
 
-  /**
-   * Moves an index kept by an earlier version (Keyv key `runs:<conversationId>`, oldest first) to
-   * the atomic index. A corrupt one is reported once and left in place; it fails nothing.
-   */
-  private async moveLegacyIndex(conversationId: string): Promise<void> {
-    if (this.legacyChecked.has(conversationId)) return;
-    const key = `runs:${conversationId}`;
-    const ids = await this.call('read the run index', () => this.keyv.get<unknown>(key));
-    if (ids === undefined) {
-      this.legacyChecked.add(conversationId);
-      return;
-    }
-    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
-      this.legacyChecked.add(conversationId);
-      const err = new CorruptRecordError(`${this.label}: the run index of ${conversationId} is corrupt; it was left untouched`);
-      this.reportBadIndex(conversationId, err, 'runs saved before it are not listed');
-      return;
-    }
-    for (const id of ids) await this.call('index a run', () => this.atomics.append(conversationId, id, MAX_INDEXED_RUNS));
-    await this.call('move the run index', () => this.keyv.delete(key));
-    this.legacyChecked.add(conversationId);
-  }
-
-  /** Reports once per conversation that its index is unusable. */
-  private reportBadIndex(conversationId: string, err: unknown, consequence: string): void {
-    if (this.badIndexReported.has(conversationId)) return;
-    this.badIndexReported.add(conversationId);
-    this.log(`${(err as Error).message}; ${consequence}`);
-  }
-
   /** Runs one store operation within the backend's deadline ({@link STORE_TIMEOUT_MS}, longer for SQLite); every failure becomes a {@link HistoryError} naming the store. */
-  private async call<T>(what: string, fn: () => Promise<T>, passRefusals = false): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new HistoryError(`${this.label}: cannot ${what}: no answer within ${this.timeoutMs / 1000} s`)),
-        this.timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([fn(), deadline]);
-    } catch (err) {
-      if (passRefusals && (err instanceof MemoryFullError || err instanceof ScheduleFullError || err instanceof ProgramRefusedError)) throw err;
-      try {
-        this.failureListener?.(what);
-      } catch {
-        /* a listener's error must not change the operation's */
-      }
-      if (err instanceof HistoryError) throw err;
-      throw new HistoryError(`${this.label}: cannot ${what}: ${inWords(err)}`, { cause: err });
-    } finally {
-      clearTimeout(timer);
-    }
+  private call<T>(what: string, fn: () => Promise<T>, passRefusals = false): Promise<T> {
+    return callWithin({ label: this.label, timeoutMs: this.timeoutMs, onFailure: this.failureListener }, what, fn, passRefusals);
   }
-}
-
-/** A driver's error in words: node-redis's connection errors carry their reason in `code` or `errors`. */
-function inWords(err: unknown): string {
-  const e = err as { message?: string; code?: string; errors?: unknown[] };
-  const inner = Array.isArray(e.errors) && e.errors.length > 0 ? inWords(e.errors[0]) : undefined;
-  const message = e.message || inner || e.code || String(err);
-  return e.code && !message.includes(e.code) ? `${message} (${e.code})` : message;
 }
 
 function runKey(conversationId: string, runId: string): string {

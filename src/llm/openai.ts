@@ -7,7 +7,7 @@
  * after `timeoutMs`. This file adds what the client lacks: an idle timeout while a stream is
  * being read (the client's timeout only covers the wait for headers), prompt cancellation
  * (also during a backoff sleep), a one-time fallback for servers and models that reject some
- * parameters, and errors that say what to fix (`LlmError`).
+ * parameters, and errors that say what to fix (`LlmError`, in `openai-errors.ts`).
  */
 import OpenAI from 'openai';
 import type {
@@ -15,6 +15,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import { SeedSequence } from './seed.js';
+import { abortError, seconds, toLlmError } from './openai-errors.js';
 import { LlmError, type ChatMessage, type CompleteOptions, type Completion, type LlmProvider, type StopReason, type TokenUsage } from './types.js';
 
 /** Where requests go when no base URL is configured. */
@@ -223,63 +224,14 @@ export class OpenAiProvider implements LlmProvider {
     return false;
   }
 
-  /** Turns whatever the client threw into an `LlmError` that says what to fix. */
+  /** Turns whatever the client threw into an `LlmError` that says what to fix (`openai-errors.ts`). */
   private toLlmError(err: unknown): LlmError {
-    if (err instanceof LlmError) return err;
-    const where = this.baseUrl;
-    if (err instanceof OpenAI.APIConnectionTimeoutError) {
-      return new LlmError(
-        `the LLM at ${where} did not answer within ${seconds(this.timeoutMs)} s (llm.timeout_s), ${this.maxRetries + 1} attempt(s)`,
-        undefined,
-        { cause: err },
-      );
-    }
-    if (err instanceof OpenAI.APIConnectionError) {
-      return new LlmError(
-        `cannot reach the LLM at ${where} (${connectionReason(err)}): check llm.base_url and that the server is running`,
-        undefined,
-        { cause: err },
-      );
-    }
-    if (err instanceof OpenAI.APIError && err.status !== undefined) {
-      const status = err.status;
-      const said = serverMessage(err);
-      if (status === 401) {
-        return new LlmError(`the LLM at ${where} rejected the API key (401${said ? `: ${said}` : ''}): check llm.api_key`, status, { cause: err });
-      }
-      if (status === 404 || err.code === 'model_not_found') {
-        return new LlmError(
-          `model "${this.model}" was not found at ${where} (${status}${said ? `: ${said}` : ''}): check llm.model` +
-            (err.code === 'model_not_found' ? '' : ' and llm.base_url (usually ending in /v1)'),
-          status,
-          { cause: err },
-        );
-      }
-      if (status === 403) {
-        return new LlmError(`the LLM at ${where} refused access (403${said ? `: ${said}` : ''}): check llm.api_key and its access to model "${this.model}"`, status, { cause: err });
-      }
-      if (status === 429) {
-        const quota = err.code === 'insufficient_quota';
-        return new LlmError(
-          `the LLM at ${where} is ${quota ? 'out of quota' : 'rate-limiting requests'} (429${said ? `: ${said}` : ''})` +
-            (quota ? ': check the account\'s plan and billing' : `, still after ${this.maxRetries} retries`),
-          status,
-          { cause: err },
-        );
-      }
-      return new LlmError(`the LLM at ${where} answered ${status}${said ? `: ${said}` : ''}`, status, { cause: err });
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    return new LlmError(`LLM request to ${where} failed: ${message}`, undefined, { cause: err });
+    return toLlmError(err, { baseUrl: this.baseUrl, model: this.model, timeoutMs: this.timeoutMs, maxRetries: this.maxRetries });
   }
 }
 
 function nonEmpty(s: string | undefined): string | undefined {
   return s === undefined || s.trim() === '' ? undefined : s.trim();
-}
-
-function seconds(ms: number): string {
-  return String(Math.round(ms / 100) / 10);
 }
 
 /** `length` (and `content_filter`, a reply cut by the server) are not whole replies. */
@@ -291,39 +243,6 @@ function toStopReason(finish: string | null | undefined): StopReason {
 
 function toUsage(u: { prompt_tokens?: number; completion_tokens?: number } | null | undefined): TokenUsage {
   return { promptTokens: u?.prompt_tokens ?? 0, completionTokens: u?.completion_tokens ?? 0 };
-}
-
-/** The server's own words, without the status prefix the client adds. */
-function serverMessage(err: InstanceType<typeof OpenAI.APIError>): string {
-  const m = err.message.replace(/^\d{3}\s*/, '').trim();
-  return m === 'status code (no body)' ? '' : m;
-}
-
-/** `ECONNREFUSED`, `ENOTFOUND host`, … from the chain of causes of a fetch failure. */
-function connectionReason(err: Error): string {
-  let e: unknown = err.cause;
-  let deepest = err.message;
-  for (let depth = 0; e && depth < 5; depth++) {
-    const x = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-    if (typeof x.message === 'string' && x.message) deepest = x.message;
-    if (typeof x.code === 'string' && x.code.startsWith('E')) {
-      if (x.code === 'ENOTFOUND' || x.code === 'EAI_AGAIN') return `${x.code}: the host name does not resolve`;
-      if (x.code === 'ECONNREFUSED') return 'ECONNREFUSED: nothing is listening there';
-      return x.code;
-    }
-    // AggregateError (e.g. both IPv4 and IPv6 refused)
-    if (Array.isArray(x.errors) && x.errors.length > 0) {
-      e = x.errors[0];
-      continue;
-    }
-    e = x.cause;
-  }
-  // e.g. undici's "bad port" for ports fetch refuses (9, 25, …)
-  return deepest;
-}
-
-function abortError(signal: AbortSignal): LlmError {
-  return new LlmError('the LLM request was cancelled', undefined, { cause: signal.reason });
 }
 
 /** Makes `controller` abort when `signal` does; returns the unlinking function. */

@@ -5,9 +5,9 @@
  * slot (work dir, cgroup, uid), the runner as `__main__` under its supervisor, then artifacts
  * copied out and everything removed (after the result is returned: teardown.ts). A warm pool
  * (pool.ts) pre-starts sandboxes with the usual imports done; cold start stays the fallback, in a
- * prepared slot (work dir and cgroup made ahead) when one is ready.
+ * prepared slot (work dir and cgroup made ahead) when one is ready. This file sets the sandbox up
+ * and chooses where a program runs; the run itself is in slot-run.ts.
  */
-import { closeSync } from 'node:fs';
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -15,26 +15,22 @@ import type { PythonDirs } from './bwrap-args.js';
 import { brokenPins, type PythonEnvironment } from './environment.js';
 import { cachedEnvironment, probeEnvironment } from './environment-probe.js';
 import { pythonSiteDirs, siteDirReady } from './python-packages.js';
-import { cgroupParentDirs, detectCgroups, type CgroupSupport } from './cgroup.js';
+import { cgroupParentDirs, detectCgroups } from './cgroup.js';
 import { describeIsolation, probeTmpfs, type IsolationReport } from './isolation.js';
-import { launchSandbox, openChecks } from './launch.js';
+import { launchSandbox } from './launch.js';
 import { mergeLimits } from './limits.js';
 import { WarmPool, type Pooled } from './pool.js';
 import { explainProbeFailure, findTool, findTools } from './probe.js';
-import { watchProcess } from './process.js';
-import { encodeJob } from './job.js';
-import { finishRun, prepareInputs } from './run-result.js';
 import { compileRunner, runnerPath } from './runner.js';
 import { seccompFilter } from './seccomp.js';
-import { cgroupLimits, closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation } from './slot.js';
+import { closeSlot, openSlot, POOL_INPUT_ALLOWANCE, type Isolation } from './slot.js';
 import { workDirBudget } from './disk-guard.js';
 import type { Ready } from './ready.js';
-import { sweepLeftovers } from './sweep.js';
+import { sweepOnce } from './sweep.js';
 import { Teardowns } from './teardown.js';
-import { userProcessCount } from './uids.js';
+import { runCold, runPooled, type SlotRunHost } from './slot-run.js';
 import { createWorkRoot, type OwnedWorkRoot } from './work-root.js';
 import { copyToolsPackage } from '../tools/python-package.js';
-import type { RunningBroker } from '../tools/types.js';
 import { SandboxUnavailableError, type ExecuteOptions, type ExecutionLimits, type ExecutionResult, type Executor } from './types.js';
 
 export { DEFAULT_LIMITS, limitsFromConfig } from './limits.js';
@@ -86,8 +82,6 @@ export const SPARE_SLOTS = 1;
 
 const isRoot = () => process.getuid?.() === 0;
 
-/** Set once this process has swept dead executors' leftovers. */
-let swept = false;
 
 /** Runs Python in a bubblewrap sandbox (docs/sandbox.md says what "safe" means). */
 export class BubblewrapExecutor implements Executor {
@@ -101,6 +95,8 @@ export class BubblewrapExecutor implements Executor {
   private env: Promise<PythonEnvironment> | undefined;
   private readonly pins: readonly string[];
   private readonly teardowns: Teardowns;
+  /** What a run in a slot needs of this executor (`slot-run.ts`). */
+  private readonly host: SlotRunHost;
 
   constructor(private readonly options: BubblewrapExecutorOptions = {}) {
     this.python = options.python ?? '/usr/bin/python3';
@@ -108,6 +104,7 @@ export class BubblewrapExecutor implements Executor {
     this.logger = options.logger ?? { warn: (m) => process.stderr.write(`warning: ${m}\n`) };
     this.teardowns = new Teardowns(this.logger);
     this.pins = options.pythonPackages ?? [];
+    this.host = { python: this.python, logger: this.logger, teardowns: this.teardowns };
     mergeLimits(this.limits); // fail fast on a bad limit
     for (const [what, n] of [['warm pool size', options.warmPool ?? 0], ['prepared slots', options.spareSlots ?? SPARE_SLOTS]] as const) {
       if (!Number.isInteger(n) || n < 0) throw new RangeError(`sandbox ${what}: expected a whole number ≥ 0, got ${n}`);
@@ -125,10 +122,10 @@ export class BubblewrapExecutor implements Executor {
     }
     const limits = mergeLimits(this.limits, options.limits);
     const warm = this.pool?.take(limits);
-    if (warm) return this.runPooled(ready, warm, code, limits, options, 'warm');
+    if (warm) return runPooled(this.host, ready, warm, code, limits, options, 'warm');
     const spare = this.spares?.take(limits);
-    if (spare) return this.runPooled(ready, spare, code, limits, options, 'spare');
-    return this.runCold(ready, code, limits, options);
+    if (spare) return runPooled(this.host, ready, spare, code, limits, options, 'spare');
+    return runCold(this.host, ready, code, limits, options);
   }
 
   /**
@@ -160,7 +157,7 @@ export class BubblewrapExecutor implements Executor {
   environment(): Promise<PythonEnvironment> {
     if (!this.env) {
       this.env = this.prepare().then((ready) =>
-        probeEnvironment({ ready, python: this.python, pins: this.pins, limits: this.limits, run: (code, limits) => this.runCold(ready, code, limits, {}) }),
+        probeEnvironment({ ready, python: this.python, pins: this.pins, limits: this.limits, run: (code, limits) => runCold(this.host, ready, code, limits, {}) }),
       );
       this.env.catch(() => (this.env = undefined)); // retried next time
     }
@@ -243,7 +240,7 @@ export class BubblewrapExecutor implements Executor {
     const seccomp = filter ? join(workRoot, 'seccomp.bpf') : undefined;
     if (seccomp && filter) await writeFile(seccomp, filter, { mode: 0o600 });
     const cgroups = detectCgroups(this.options.cgroups === 'off');
-    await this.sweepOnce(cgroups);
+    await sweepOnce(cgroupParentDirs(cgroups), this.logger);
     const tmpfs = this.options.tmpfs !== 'off' && (await probeTmpfs(workRoot));
     const iso: Isolation = { workRoot, cgroups, tmpfs, randomUid: isRoot() };
     const siteDirs = pythonSiteDirs(this.pins);
@@ -256,7 +253,7 @@ export class BubblewrapExecutor implements Executor {
     try {
       const tools = await findTools();
       const ready: Ready = { tools, isolated: true, iso, runner, seccomp, siteDirs, pythonDirs };
-      const probe = await this.runCold(ready, 'pass', mergeLimits(this.limits, { wallTimeS: 15 }), {});
+      const probe = await runCold(this.host, ready, 'pass', mergeLimits(this.limits, { wallTimeS: 15 }), {});
       if (probe.exitCode === 0) {
         if (cgroups.mode === 'none') this.logger.warn(`sandbox: no cgroup per run: ${cgroups.reason}`);
         const size = this.poolSize(ready);
@@ -276,22 +273,6 @@ export class BubblewrapExecutor implements Executor {
     if (prlimit === null) throw new SandboxUnavailableError(`${failure.message} (and prlimit is missing too)`);
     const tools = { prlimit, setpriv: setpriv ?? '', bwrap: '' };
     return { tools, isolated: false, iso: { ...iso, randomUid: iso.randomUid && setpriv !== null }, runner, reason: failure.message, siteDirs, pythonDirs };
-  }
-
-  /** Removes, once per process, what executors of dead processes left on the host (sweep.ts). */
-  private async sweepOnce(cgroups: CgroupSupport): Promise<void> {
-    if (swept) return;
-    swept = true;
-    const left = await sweepLeftovers(cgroupParentDirs(cgroups));
-    if (left.cgroups + left.workRoots + left.mounts > 0) {
-      const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-      const parts = [
-        ...(left.workRoots > 0 ? [plural(left.workRoots, 'work folder')] : []),
-        ...(left.mounts > 0 ? [plural(left.mounts, 'mounted work folder')] : []),
-        ...(left.cgroups > 0 ? [plural(left.cgroups, 'resource group') + ' (cgroups)'] : []),
-      ];
-      this.logger.warn(`sandbox: tidied up after a code-agent process that was stopped before it could (removed ${parts.join(', ')}); nothing for you to do`);
-    }
   }
 
   /** A pool of warm sandboxes, or of prepared slots (`spare`: launcher waiting, no Python yet). */
@@ -316,59 +297,4 @@ export class BubblewrapExecutor implements Executor {
       warn: (m) => this.logger.warn(m),
     });
   }
-
-  private async runCold(ready: Ready, code: string, limits: ExecutionLimits, options: ExecuteOptions): Promise<ExecutionResult> {
-    const nprocOffset = slot0NprocOffset(ready) ? await userProcessCount() : 0;
-    const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
-    const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
-    const slot = await openSlot(ready.iso, limits, budget);
-    const checksFd = options.checks === undefined ? undefined : openChecks(ready.iso.workRoot, options.checks);
-    try {
-      const before = await prepareInputs(slot, code, options.inputFiles ?? []);
-      const broker = await options.tools?.start(slot.toolsDir);
-      return await withToolCalls(broker, () => {
-        const started = launchSandbox(ready, this.python, slot, limits, { checksFd, nprocOffset });
-        return finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
-      });
-    } finally {
-      if (checksFd !== undefined) closeSync(checksFd);
-      this.teardowns.add(slot); // the sandbox was killed when the run ended; the rest needs no waiting
-    }
-  }
-
-  /** A run in a warm sandbox, or in a prepared slot (whose launcher the job's first line lets go on). */
-  private async runPooled(ready: Ready, pooled: Pooled, code: string, limits: ExecutionLimits, options: ExecuteOptions, kind: 'warm' | 'spare'): Promise<ExecutionResult> {
-    const { slot, started } = pooled;
-    try {
-      const inputBytes = (options.inputFiles ?? []).reduce((n, f) => n + f.content.length, code.length);
-      const budget = workDirBudget(limits.maxFileBytes, limits.maxArtifacts, limits.maxArtifactBytes, inputBytes);
-      const before = await prepareInputs(slot, code, options.inputFiles ?? [], budget);
-      slot.cgroup?.setLimits(cgroupLimits(limits, slot.cgroup.usageBytes())); // the warm-up's memory is not the program's
-      const broker = await options.tools?.start(slot.toolsDir); // before the job: the program looks for its socket
-      return await withToolCalls(broker, () => {
-        started.control?.end(`${kind === 'spare' ? 'go\n' : ''}${encodeJob(limits, options.checks, slot.cgroup !== null)}`);
-        return finishRun({ ready, slot, started, limits, options, before, budget, logger: this.logger, watch: watchProcess });
-      });
-    } finally {
-      started.kill();
-      this.teardowns.add(slot);
-    }
-  }
 }
-
-/**
- * The run's result with the calls its tool broker served (the broker is stopped once the run
- * ended, whatever the outcome).
- */
-async function withToolCalls(broker: RunningBroker | undefined, run: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
-  if (!broker) return run();
-  const settled = await Promise.resolve()
-    .then(run)
-    .then((result) => ({ result }), (error: unknown) => ({ error }));
-  const calls = await broker.stop();
-  if ('error' in settled) throw settled.error;
-  return { ...settled.result, toolCalls: calls };
-}
-
-/** Without a uid of its own, RLIMIT_NPROC counts every process of the user: they are added to the limit. */
-const slot0NprocOffset = (ready: Ready) => !ready.iso.randomUid;

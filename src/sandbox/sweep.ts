@@ -121,3 +121,27 @@ export async function sweepLeftovers(cgroupParents: readonly string[], tmp: stri
   }
   return result;
 }
+
+/** Set once this process has swept dead executors' leftovers. */
+let swept = false;
+
+/**
+ * Sweeps, once per process, what executors of dead processes left (an executor's setup calls it),
+ * and says in one warning what was removed, if anything.
+ * @param cgroupParents the cgroup dirs runs are made under (`cgroupParentDirs`)
+ * @param logger receives the warning
+ */
+export async function sweepOnce(cgroupParents: readonly string[], logger: { warn(msg: string): void }): Promise<void> {
+  if (swept) return;
+  swept = true;
+  const left = await sweepLeftovers(cgroupParents);
+  if (left.cgroups + left.workRoots + left.mounts > 0) {
+    const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    const parts = [
+      ...(left.workRoots > 0 ? [plural(left.workRoots, 'work folder')] : []),
+      ...(left.mounts > 0 ? [plural(left.mounts, 'mounted work folder')] : []),
+      ...(left.cgroups > 0 ? [plural(left.cgroups, 'resource group') + ' (cgroups)'] : []),
+    ];
+    logger.warn(`sandbox: tidied up after a code-agent process that was stopped before it could (removed ${parts.join(', ')}); nothing for you to do`);
+  }
+}

@@ -11,7 +11,7 @@ import { OpenAiProvider } from '../../src/llm/openai.js';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import { budgetStop } from '../../src/agent/run/index.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.js';
-import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/loop/agent.js';
+import { DEFAULT_RUN_TIMEOUT_MS } from '../../src/agent/loop/agent-options.js';
 import { parseConfig } from '../../src/config/load.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;

@@ -1,40 +1,38 @@
 /**
  * The orchestrator: generate → derive checks → execute → verify → on failure (or an unconfirmed
  * result) improve and execute again, while another attempt can help, up to `maxRetries`. It knows
- * no platform and no vendor; it emits events and keeps every run in the history store. The steps
- * themselves are in `steps.ts`, the fix loop in `fix-loop.ts`, a turn (lease, workspace, deadline) in `turn.ts`; this file holds
- * the entry points.
+ * no platform and no vendor; it emits events and keeps every run in the history store. This file
+ * holds the entry points; what the agent is given is in `agent-options.ts`, a run's start in
+ * `new-run.ts`, the steps themselves in `steps.ts`, the fix loop in `fix-loop.ts`, a turn (lease,
+ * workspace, deadline) in `turn.ts`.
  */
-import type { Executor, InputFile } from '../../sandbox/types.js';
-import type { LlmProvider } from '../../llm/types.js';
-import type { HistoryStore, Run } from '../../history/types.js';
-import { type AgentEventListener, type CallOptions, type VerifyMode, TURN_LEASE_MS, newRunId, newAttempt, type TurnOptions } from '../run/index.js';
-import type { AgentTools } from '../../tools/types.js';
-import { thisProcess } from '../../history/process-identity.js';
-import { judgeAttempt, CHECKS_PROMPT, REVIEW_PROMPT } from '../verification/index.js';
-import { RunSteps } from './steps.js';
-
-export type { CallOptions, VerifyMode } from '../run/index.js';
-import { InputError } from '../../config/errors.js';
-import { runTurn } from './turn.js';
-import { FixLoop } from './fix-loop.js';
+import type { InputFile } from '../../sandbox/types.js';
+import type { Run } from '../../history/types.js';
+import type { PythonEnvironment } from '../../sandbox/environment.js';
 import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits, type WorkspaceManifest, type WorkspacePut } from '../../history/workspace.js';
+import type { Person } from '../../history/candidates.js';
+import type { RunProgram } from '../../history/programs.js';
+import { InputError } from '../../config/errors.js';
+import { ChannelMemory } from '../../memory/channel-memory.js';
+import { TeamPrograms, type PreparedProgram } from '../../programs/team-programs.js';
+import { matchProgram } from '../../programs/match.js';
+import { type AgentEventListener, type CallOptions, type VerifyMode, TURN_LEASE_MS, newAttempt, type TurnOptions } from '../run/index.js';
+import { librariesSentence } from '../failures/index.js';
 import { addWorkspaceFiles, listWorkspace, removeWorkspaceFile, type WorkspaceFilesDeps } from '../reading/index.js';
 import { systemPrompt } from '../replies/index.js';
-import { librariesSentence } from '../failures/index.js';
-import type { PythonEnvironment } from '../../sandbox/environment.js';
-import type { WorkspaceCache } from '../../history/workspace-cache.js';
-import type { UsageRecorder } from '../../usage/recorder.js';
-import type { Metrics } from '../../metrics/metrics.js';
-import type { TurnKind } from './run-observer.js';
-import { ChannelMemory, type ChannelMemoryOptions } from '../../memory/channel-memory.js';
+import { judgeAttempt, CHECKS_PROMPT, REVIEW_PROMPT } from '../verification/index.js';
 import { recallMemory, giveHelpers } from '../memory-use/index.js';
+import { DEFAULT_RUN_TIMEOUT_MS, type AgentOptions } from './agent-options.js';
+import { checkRequestText, newRun } from './new-run.js';
+import { RunSteps } from './steps.js';
+import { runTurn } from './turn.js';
+import { FixLoop } from './fix-loop.js';
+import type { TurnKind } from './run-observer.js';
 import { approveRun, settleRun, type SettleDeps, type SettleOutcome } from './settle.js';
-import type { Person } from '../../history/candidates.js';
-import type { RunProgram, ProgramLimits } from '../../history/programs.js';
-import { TeamPrograms, type PreparedProgram } from '../../programs/team-programs.js';
 import { programTurn, runProgramMark, savedInputs } from './program-run.js';
-import { matchProgram } from '../../programs/match.js';
+
+export type { CallOptions, VerifyMode } from '../run/index.js';
+export { InputError } from '../../config/errors.js';
 
 /** The system prompts of the LLM calls a verify mode makes, the code's first. */
 function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): string[] {
@@ -44,60 +42,6 @@ function systemPrompts(verify: VerifyMode, env: PythonEnvironment | undefined): 
     ...(verify === 'review' || verify === 'both' ? [REVIEW_PROMPT] : []),
   ];
 }
-
-
-export { InputError } from '../../config/errors.js';
-
-/** What the agent needs. */
-export interface AgentOptions {
-  llm: LlmProvider;
-  executor: Executor;
-  store: HistoryStore;
-  /** Host folder where artifacts are kept: `<artifactRoot>/<conversation>/<runId>/<attempt>/`. */
-  artifactRoot: string;
-  /** Automatic improvement attempts after a failure. Default 3. */
-  maxRetries?: number;
-  /** Longest accepted requirement or feedback, in characters. Default 8000. */
-  maxRequirementChars?: number;
-  /** The operator's log: details of failures users see only in plain words (LLM errors). Default: stderr. */
-  log?: (message: string) => void;
-  /** How results are verified beyond the exit code. Default `checks`. */
-  verify?: VerifyMode;
-  /** Two against one: adopt the independent programs' agreed answer with one more attempt (`../run/step-options.ts`). */
-  adoptTwoAgainstOne?: boolean;
-  /** Two against one: their answer is the run's answer, unconfirmed, with no other attempt (`../run/step-options.ts`; default on). */
-  twoAgainstOneAnswer?: boolean;
-  /** The longest a call (run, improve, execute) may take, in ms; 0: no deadline. Default {@link DEFAULT_RUN_TIMEOUT_MS}. */
-  runTimeoutMs?: number;
-  /** Bounds of the runs' workspaces (`workspace.*` in the config). Default {@link DEFAULT_WORKSPACE_LIMITS}. */
-  workspaceLimits?: WorkspaceLimits;
-  /**
-   * The longest a call waits for another turn of the same run to end, in ms. Default: the run
-   * deadline plus {@link TURN_LEASE_MS} (an hour without a deadline).
-   */
-  turnWaitMs?: number;
-  /** The tools programs may call, per conversation (src/tools). Default: none. */
-  tools?: AgentTools;
-  /**
-   * This machine's cache of workspace contents (`history/workspace-cache.ts`): a turn restores from
-   * the store only what it lacks. Default: none (every restore reads the store).
-   */
-  workspaceCache?: WorkspaceCache;
-  /** Charges what runs spend and stops a run whose budget is spent (src/usage). Default: none. */
-  usage?: UsageRecorder;
-  /** Counts runs' outcomes and durations (src/metrics). Default: none. */
-  metrics?: Metrics;
-  /**
-   * Channel memory (src/memory): its bounds and prompt budget, or `false` to give runs none.
-   * Default: on with the default bounds, when the store keeps memory.
-   */
-  memory?: ChannelMemoryOptions | false;
-  /** Bounds of each conversation's team programs. Default `DEFAULT_PROGRAM_LIMITS`. */
-  programLimits?: ProgramLimits;
-}
-
-/** A call's deadline when the config does not say (`agent.run_timeout_s`: 300 s). */
-export const DEFAULT_RUN_TIMEOUT_MS = 300_000;
 
 /** Generates, executes and improves Python code for requirements; keeps runs in the store. */
 export class Agent {
@@ -144,7 +88,7 @@ export class Agent {
    * @throws {SandboxUnavailableError} when the sandbox cannot isolate here (checked before any LLM call).
    */
   async run(conversationId: string, requirement: string, options: CallOptions = {}): Promise<Run> {
-    this.checkText(requirement.trim(), 'requirement');
+    checkRequestText(requirement.trim(), 'requirement', this.maxRequirementChars);
     await this.options.executor.check();
     const run = await this.startRun(conversationId, requirement, options);
     return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
@@ -247,7 +191,7 @@ export class Agent {
     };
     if (run.status !== 'running') check(); // a run still going gets its first attempt meanwhile
     const text = feedback?.trim() || undefined;
-    if (text) this.checkText(text, 'feedback');
+    if (text) checkRequestText(text, 'feedback', this.maxRequirementChars);
     await this.options.executor.check();
     return this.guard(run, options, options.maxRetries ?? this.maxRetries, async (o) => {
       delete run.candidates; // a new turn: the candidates of an earlier one no longer describe the answer
@@ -315,35 +259,13 @@ export class Agent {
     if (await recallMemory(this.memory, run, options, log)) await this.steps.save(run);
   }
 
-  /** Validates the requirement, creates and stores the run. */
+  /** Validates the requirement, creates and stores the run (see `new-run.ts`). */
   private async startRun(conversationId: string, requirement: string, options: CallOptions, program?: RunProgram): Promise<Run> {
     const text = requirement.trim();
-    this.checkText(text, 'requirement');
-    const now = new Date().toISOString();
-    const run: Run = {
-      id: options.runId ?? newRunId(),
-      conversationId,
-      requirement: text,
-      requestedBy: options.requestedBy,
-      status: 'running',
-      runningIn: thisProcess(),
-      attempts: [],
-      createdAt: now,
-      updatedAt: now,
-      ...(options.chat ? { chat: options.chat } : {}),
-      ...(program ? { program } : {}),
-    };
+    checkRequestText(text, 'requirement', this.maxRequirementChars);
+    const run = newRun(conversationId, text, options, program);
     await this.options.store.saveRun(run);
     return run;
-  }
-
-  private checkText(text: string, what: string): void {
-    if (text === '') throw new InputError(`the ${what} is empty: say what the program should do`);
-    if (text.length > this.maxRequirementChars) {
-      throw new InputError(
-        `the ${what} is ${text.length} characters long; the limit is ${this.maxRequirementChars} (agent.max_requirement_chars)`,
-      );
-    }
   }
 
   /** One turn of a run (see {@link runTurn}). */

@@ -1,7 +1,8 @@
 /**
  * Asking the LLM for a program and taking its reply: how every program call opens (`prompts.ts`),
- * a reply taken only when whole (`reply.ts`, `runaway.ts`), the code found in it (`extract.ts`)
- * and shown while it streams (`partial-code.ts`). Imports `run`, `failures`, `requirements`.
+ * a reply taken only when whole (`reply.ts`, `runaway.ts`), the code found in it (`extract.ts`, its
+ * parts in `extraction/`) and shown while it streams (`partial-code.ts`). Imports `run`,
+ * `failures`, `requirements`.
  */
 
 export { extractCode } from './extract.js';
