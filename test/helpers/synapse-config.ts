@@ -15,6 +15,8 @@ export interface SynapseConfigOptions {
   serverName: string;
   /** The registration shared secret of the admin API's `/_synapse/admin/v1/register`. */
   registrationSecret: string;
+  /** The largest media upload Synapse takes (its `max_upload_size`, e.g. `1K`); default `50M`. */
+  maxUploadSize?: string;
 }
 
 /** Every rate limit Synapse 1.163 reads (synapse/config/ratelimiting.py), set far out of a test's reach. */
@@ -48,7 +50,7 @@ const RATE_LIMITS = {
  * downloads go through `/_matrix/client/v1/media/download` with an access token.
  */
 export function synapseConfig(options: SynapseConfigOptions): Record<'homeserver.yaml' | 'log.yaml' | 'signing.key', string> {
-  const { dir, port, serverName, registrationSecret } = options;
+  const { dir, port, serverName, registrationSecret, maxUploadSize = '50M' } = options;
   const homeserver = {
     server_name: serverName,
     public_baseurl: `http://127.0.0.1:${port}/`,
@@ -58,7 +60,7 @@ export function synapseConfig(options: SynapseConfigOptions): Record<'homeserver
     ],
     database: { name: 'sqlite3', args: { database: join(dir, 'homeserver.db') } },
     media_store_path: join(dir, 'media'),
-    max_upload_size: '50M',
+    max_upload_size: maxUploadSize,
     url_preview_enabled: false,
     signing_key_path: join(dir, 'signing.key'),
     log_config: join(dir, 'log.yaml'),

@@ -52,17 +52,17 @@ const START_TIMEOUT_MS = 45_000;
 const SERVER_NAME = 'localhost';
 
 /**
- * Starts Synapse and waits until `/_matrix/client/versions` answers 200.
+ * Starts Synapse (`maxUploadSize`: its `max_upload_size`, default 50M) and waits until `/_matrix/client/versions` answers 200.
  * @throws when setup has not installed Synapse (says to run `npm run setup`), or Synapse exits or
  * does not answer within 45 s (with its output); the process and dir are cleaned up first
  */
-export async function startSynapse(): Promise<TestHomeserver> {
+export async function startSynapse(options: { maxUploadSize?: string } = {}): Promise<TestHomeserver> {
   const python = synapsePython();
   if (!python) throw new Error(`Synapse is not installed for the tests: run "npm run setup" (as root; it installs matrix-synapse into a virtualenv, scripts/synapse.mjs)`);
   const dir = mkdtempSync(join(tmpdir(), 'synapse-test-'));
   const port = await closedPort();
   const secret = randomBytes(24).toString('hex');
-  const files = synapseConfig({ dir, port, serverName: SERVER_NAME, registrationSecret: secret });
+  const files = synapseConfig({ dir, port, serverName: SERVER_NAME, registrationSecret: secret, ...options });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text, { mode: 0o600 });
   const child = spawn(python, ['-m', 'synapse.app.homeserver', '--config-path', join(dir, 'homeserver.yaml')], {
     cwd: dir,
