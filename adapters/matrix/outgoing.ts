@@ -2,15 +2,18 @@
  * Matrix's side of the chat port (src/chat/port.ts): a run's thread is an `m.thread` rooted at the
  * message that asked for it (its event id is the thread's key: replies in it are matched by it);
  * messages are `m.notice`s in Matrix HTML (renderer.ts) posted and edited through the transport;
- * the request's files are downloaded from the media repository. The outside view of a run is the
- * thread summary clients show under its root (the final message), so `ended` adds nothing.
+ * the request's files are downloaded from the media repository. The outside view of a run a person
+ * asked for is the thread summary clients show under its root (the final message), so `ended` adds
+ * nothing; a schedule's tick roots its thread with the bot's own root message, edited at the end.
  */
 import type { ChatThread, MessageId, OutgoingPort } from '../../src/chat/port.js';
 import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port.js';
 import { chatOf, newRunChat } from '../../src/chat/run-chat.js';
 import { threadInputs, type InputDownloads, type InputLimits } from '../../src/chat/input-downloads.js';
-import { line, lines, type MatrixMessage } from './markup.js';
-import { matrixThreadMarkup } from './renderer.js';
+import type { MatrixMessage } from './markup.js';
+import { matrixRenderer, matrixThreadMarkup } from './renderer.js';
+import { endedRootSpec, requestRootSpec, rootView, type RootSpec } from '../../src/chat/view/root-view.js';
+import type { Run } from '../../src/history/types.js';
 import { matrixAnswers } from './answers.js';
 import type { MatrixTransport } from './transport.js';
 import { matrixTyping } from './typing.js';
@@ -31,6 +34,8 @@ interface ThreadSpec {
   files: IncomingFile[];
   /** The event the turn took (marked read when it starts); none for a schedule's tick. */
   taken?: string;
+  /** What the turn's end updates outside the thread (a tick's root: the bot's own message); default nothing. */
+  ended?: ChatThread<MatrixMessage, MessageId>['ended'];
 }
 
 /** Matrix's {@link OutgoingPort}: threads, posts and edits through `transport`, files within `limits`. */
@@ -53,8 +58,8 @@ export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits):
       },
       markup: matrixThreadMarkup,
       inputs: () => threadInputs(spec.files, downloads, { post: (msg) => transport.post(place, msg), note: matrixThreadMarkup.note }),
-      // the thread summary under the root shows the last message: nothing to update outside
-      ended: async () => undefined,
+      // the thread summary under a person's root shows the last message: nothing to update outside
+      ended: spec.ended ?? (async () => undefined),
     };
   };
   const tell = async (request: IncomingRequest, text: string) => {
@@ -65,11 +70,16 @@ export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits):
     platform: 'matrix',
     async openThread(request) {
       if (request.scheduled) {
-        // no message asked for it (a schedule's tick): the bot's own message in the room roots the thread
-        const root = await transport.post({ roomId: request.where.channel }, lines([line(request.text)]));
+        // no message asked for it (a schedule's tick): the bot's own root message (composed once, src/chat/view/root-view.ts) roots the thread and says how it ended
+        const roomId = request.where.channel;
+        const rootMessage = (spec: RootSpec) => matrixRenderer.render(rootView(spec))[0]!;
+        const root = await transport.post({ roomId }, rootMessage(requestRootSpec(request, { state: 'working' })));
         if (!root) return undefined;
-        const chat = { thread: { channel: request.where.channel, thread: root }, kind: 'run' } as const;
-        return { thread: thread({ roomId: request.where.channel, root, key: root, replyTo: root, files: [] }), chat };
+        const ended = async (run: Run | undefined, failure: string | undefined) => {
+          const spec = endedRootSpec(run, failure, request);
+          if (spec) await transport.edit({ roomId }, root, rootMessage(spec));
+        };
+        return { thread: thread({ roomId, root, key: root, replyTo: root, files: [], ended }), chat: newRunChat(request, root) };
       }
       // a thread cannot start inside another (https://spec.matrix.org/v1.11/client-server-api/#threading)
       if (request.where.thread) return void (await tell(request, `Start a run in the room's timeline, not inside a thread (a reply in a run's thread improves that run).`));

@@ -23,9 +23,9 @@ export function chatOf(run: Pick<Run, 'chat' | 'meta'>): RunChat | undefined {
 
 /**
  * Where a new run of `request` lives in chat: its channel (and `thread` once known), what started
- * it (`generate`, else `run`), and who asked by the name the platform gave.
+ * it (`generate`, a schedule's tick `scheduled`, else `run`), and who asked by the name the platform gave.
  */
 export function newRunChat(request: IncomingRequest, thread?: string): RunChat {
   const userName = request.who.userName ? { userName: request.who.userName } : {};
-  return { thread: { channel: request.where.channel, ...(thread ? { thread } : {}) }, kind: request.kind === 'generate' ? 'generate' : 'run', ...userName };
+  return { thread: { channel: request.where.channel, ...(thread ? { thread } : {}) }, kind: request.kind === 'generate' ? 'generate' : request.scheduled ? 'scheduled' : 'run', ...userName };
 }

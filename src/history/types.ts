@@ -106,8 +106,8 @@ export interface RunChat {
   thread: ThreadPlace;
   /** The run's messages went to the channel itself: no thread could be started there (Discord). */
   inPlace?: boolean;
-  /** What started it. */
-  kind: 'run' | 'generate';
+  /** What started it: a `/run` (or a message, a team program), a `/generate`, or a schedule's tick (`scheduled`; ticks stored before it say `run`: no migration, an older reader shows them as `run`). */
+  kind: 'run' | 'generate' | 'scheduled';
   /** Who asked, by the name the platform showed (when it gave one). */
   userName?: string;
   /** The message that heads the run outside its thread (Discord: the interaction's answer), edited as turns end. */

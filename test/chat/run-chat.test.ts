@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import type { Run } from '../../src/history/types.js';
-import { chatOf } from '../../src/chat/run-chat.js';
+import { chatOf, newRunChat } from '../../src/chat/run-chat.js';
+import { tickRequest } from '../../src/schedules/tick-post.js';
+import type { Schedule } from '../../src/history/programs.js';
 import { slackAnswers } from '../../adapters/slack/answers.js';
 import type { CommandNames } from '../../src/chat/incoming-port.js';
 import { rootMessage } from '../../adapters/slack/views.js';
@@ -72,5 +74,17 @@ describe('a run\'s place in chat', () => {
     expect(lines.find((l) => l.includes('`d1`'))).toContain('[thread](<https://discord.com/channels/G1/TH1>)');
     expect(lines.find((l) => l.includes('`d2`'))).not.toContain('thread');
     expect(lines.find((l) => l.includes('`d3`'))).toContain('[thread](<https://discord.com/channels/G1/TH3>)');
+  });
+
+  it("a schedule's tick lives in chat as `scheduled`: its root says who scheduled it, before and after its run", () => {
+    const schedule = { id: 's4', conversationId: 'slack:T:C1', platform: 'slack', channel: 'C1', program: 'daily', params: {}, when: 'every day at 9', cron: '0 9 * * *', timezone: 'UTC', resultGate: { kind: 'always' }, workGate: true, createdBy: 'U1', createdByName: 'alice', createdAt: '2026-01-01T00:00:00Z', state: { failures: 0 } } as Schedule;
+    const request = tickRequest(schedule, Date.parse('2026-01-02T09:00:00Z'));
+    const chat = newRunChat(request, '17.1');
+    expect(chat).toEqual({ thread: { channel: 'C1', thread: '17.1' }, kind: 'scheduled', userName: 'alice' });
+    const run = { requirement: request.text, requestedBy: 'U1', chat } as Run;
+    expect(runRootSpec(run, { state: 'working' }).kind).toBe('scheduled');
+    expect(rootMessage(runRootSpec(run, { state: 'working' })).plain).toBe('alice scheduled: ⏰ s4: team program `daily`, every day at 9 (UTC)');
+    // a run stored before `scheduled` existed still reads as a run
+    expect(runRootSpec({ ...run, chat: { ...chat, kind: 'run' } }, { state: 'working' }).kind).toBe('run');
   });
 });

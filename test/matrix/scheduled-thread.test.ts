@@ -1,6 +1,6 @@
 /**
  * A schedule's tick on Matrix (adapters/matrix/outgoing.ts): no message asked for it, so the bot's
- * own message in the room roots the thread; the team program's run is posted in that thread with its
+ * own root message (who scheduled what, its status: edited when the run ends) roots the thread; the team program's run is posted in that thread with its
  * output, its file as media and the team program's mark. A real Synapse, the embedded bot, the real
  * sandbox and SQLite store; the timer scheduler takes the schedule from the store when the bot
  * starts. The LLM is never called.
@@ -74,6 +74,11 @@ describe('a scheduled run on Matrix', () => {
     const [, server, media] = /^mxc:\/\/([^/]+)\/(.+)$/.exec(file.content.url)!;
     const res = await fetch(`${w.hs.url}/_matrix/client/v1/media/download/${server}/${media}`, { headers: { authorization: `Bearer ${w.alice.user.accessToken}` } });
     expect(await res.text()).toBe('1,1\r\n2,4\r\n3,9\r\n');
+    // the root is the root message every platform composes (who scheduled what, its status), edited to the run's end
+    expect(String(root.content.body)).toMatch(/^\*?\*?alice\*?\*? scheduled: ⏰ s\d+: team program `squares-report`/);
+    const rootNow = () => String(root.content.body); // the timeline applies an edit to the event it replaces
+    await t.waitFor(() => /Status:\*?\*? .*team program `squares-report`/.test(rootNow()) && !/Working/.test(rootNow()), 30_000, 'the root edited to the end');
+    expect(rootNow()).toContain('Results are in the thread');
     expect(w.llm.requests).toHaveLength(0);
   }, 120_000);
 });

@@ -137,6 +137,8 @@ describe('schedules in queue mode (real Redis, two ingresses, two workers)', () 
     expect(made.length).toBeGreaterThanOrEqual(6);
     // every post holds the program's output and is marked as the team's program
     for (const t of posted) expect(t.inside).toContain('hello from the schedule');
+    // the channel message is the root every platform composes: who scheduled what
+    for (const t of posted) expect(t.root).toMatch(/\*alice\* scheduled: ⏰ /);
     // the killed worker's tick was tried again by the other (and posted once, above)
     expect(world.workers[1]!.stderr()).toMatch(new RegExp(`schedule ${s.id}: the worker of the tick of .* stopped; trying it again`));
     const state = (await store.schedules.get(CONVERSATION, s.id))!.state;

@@ -52,7 +52,7 @@ export interface RootSpec {
 export function runRootSpec(run: Pick<Run, 'requirement' | 'requestedBy' | 'chat' | 'meta'>, state: RootState): RootSpec {
   const chat = chatOf(run);
   const who: Person = { id: run.requestedBy ?? 'someone', ...(chat?.userName ? { name: chat.userName } : {}) };
-  return { kind: chat?.kind === 'generate' ? 'generate' : 'run', requirement: run.requirement, who, state, inThread: !chat?.inPlace };
+  return { kind: chat?.kind ?? 'run', requirement: run.requirement, who, state, inThread: !chat?.inPlace };
 }
 
 /**
