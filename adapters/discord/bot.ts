@@ -8,7 +8,7 @@ import type { App } from '../../src/app/app.js';
 import { settingsFrom, type DiscordSettings, type IngressContext } from './context.js';
 import { onInteraction, onMessage } from './handlers.js';
 import { silentLog } from '../../src/log/logger.js';
-import { describe } from './surface.js';
+import { errorLine } from '../../src/text/error-line.js';
 import { clientOptionsFor } from './client-options.js';
 
 export { INTENTS } from './client-options.js';
@@ -57,8 +57,8 @@ export class DiscordBot {
     this.ctx = { app: options.app, client: this.client, logger: this.logger, settings, ingress, deliveries };
     this.client.on(Events.InteractionCreate, (i) => void onInteraction(this.ctx, i));
     this.client.on(Events.MessageCreate, (m) => void onMessage(this.ctx, m));
-    this.client.on(Events.Error, (err) => this.logger.error(`discord client error: ${describe(err)}`));
-    this.client.on(Events.ShardError, (err) => this.logger.warn(`gateway connection error: ${describe(err)}`));
+    this.client.on(Events.Error, (err) => this.logger.error(`discord client error: ${errorLine(err)}`));
+    this.client.on(Events.ShardError, (err) => this.logger.warn(`gateway connection error: ${errorLine(err)}`));
     this.client.on(Events.ShardReconnecting, () => this.logger.info('gateway: reconnecting'));
     this.client.on(Events.ShardResume, () => this.logger.info('gateway: resumed'));
   }

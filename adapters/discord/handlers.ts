@@ -15,7 +15,8 @@ import { FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } 
 import { NOT_REMEMBERED } from '../../src/chat/messages.js';
 import { CHAT_COMMANDS, commandLine, type ChatCommand } from '../../src/chat/command-catalog.js';
 import { interactionRequester, messageRequester } from './requesters.js';
-import { describe, replyEphemeral, toOptions } from './surface.js';
+import { replyEphemeral, toOptions } from './surface.js';
+import { errorLine } from '../../src/text/error-line.js';
 import { discordAnswers } from './answers.js';
 import { checkAccess } from './incoming.js';
 
@@ -125,9 +126,9 @@ async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInt
   try {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   } catch (err) {
-    ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`);
+    ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${errorLine(err)}`);
     return;
   }
   const reply = await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), text).catch(usageUnreadable);
-  await interaction.editReply(toOptions(discordAnswers.memory(reply))).catch((err: unknown) => ctx.logger.warn(`answer failed: ${describe(err)}`));
+  await interaction.editReply(toOptions(discordAnswers.memory(reply))).catch((err: unknown) => ctx.logger.warn(`answer failed: ${errorLine(err)}`));
 }

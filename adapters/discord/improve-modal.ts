@@ -4,8 +4,9 @@
  */
 import { ActionRowBuilder, ModalBuilder, TextInputBuilder, TextInputStyle, type ButtonInteraction } from 'discord.js';
 import type { BotContext } from './context.js';
+import { IMPROVE_FORM } from '../../src/chat/messages.js';
 import { FEEDBACK_INPUT_ID, customId } from './ids.js';
-import { describe } from './surface.js';
+import { errorLine } from '../../src/text/error-line.js';
 
 /**
  * Longest feedback typed in the Improve modal (Discord allows up to 4000 in a text input).
@@ -17,17 +18,17 @@ export const MAX_FEEDBACK_CHARS = 4000;
 export async function showImproveModal(ctx: BotContext, interaction: ButtonInteraction, runId: string): Promise<void> {
   const input = new TextInputBuilder()
     .setCustomId(FEEDBACK_INPUT_ID)
-    .setLabel('What should change?')
+    .setLabel(IMPROVE_FORM.question)
     .setStyle(TextInputStyle.Paragraph)
     .setRequired(true)
     .setMaxLength(MAX_FEEDBACK_CHARS);
   const modal = new ModalBuilder()
     .setCustomId(customId('feedback', runId))
-    .setTitle('Improve the code')
+    .setTitle(IMPROVE_FORM.title)
     .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
   try {
     await interaction.showModal(modal);
   } catch (err) {
-    ctx.logger.warn(`showing the Improve modal failed: ${describe(err)}`);
+    ctx.logger.warn(`showing the Improve modal failed: ${errorLine(err)}`);
   }
 }

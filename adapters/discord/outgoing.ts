@@ -24,7 +24,8 @@ import { discordThreadMarkup } from './renderer.js';
 import { discordAnswers } from './answers.js';
 import { againMessage, rootMessage, threadName, type Outgoing } from './render.js';
 import { endedState, requestRootSpec, runRootSpec, type RootSpec } from '../../src/chat/view/root-view.js';
-import { ChannelSurface, describe, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
+import { ChannelSurface, editChannelMessage, Header, NO_MENTIONS, type InteractionReplies, type Surface } from './surface.js';
+import { errorLine } from '../../src/text/error-line.js';
 import { channelById, restOnlyClient, sendableById, startThreadFrom, tokenReplies } from './worker-channels.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
 import { openScheduledThread } from './scheduled-thread.js';
@@ -57,7 +58,7 @@ function discordThread(
       try {
         await ended(run, failure);
       } catch (err) {
-        ctx.logger.warn(`finishing the job failed: ${describe(err)}`);
+        ctx.logger.warn(`finishing the job failed: ${errorLine(err)}`);
       }
     },
   };
@@ -111,7 +112,7 @@ export async function openRunThread(ctx: BotContext, spec: NewRunThreadSpec): Pr
       // a thread that refuses messages (permissions changed mid-run) falls back to follow-ups
       surface = new ChannelSurface(thread, ctx.logger, spec.replies, receivedAt, ttl);
     } catch (err) {
-      ctx.logger.warn(`starting a thread failed: ${describe(err)}`);
+      ctx.logger.warn(`starting a thread failed: ${errorLine(err)}`);
       note = 'ℹ️ I could not start a thread here, so I reply in place.';
     }
   } else if (spec.canThread) {
@@ -262,7 +263,7 @@ export function discordOutgoing(app: App, config: Config, log: ChatLog, inProces
       const replies = repliesOf(partsOf(request).origin);
       const { content } = discordAnswers.text(text);
       if (replies && Date.now() - request.receivedAt < ttl) {
-        await replies.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS } as BaseMessageOptions).catch((err: unknown) => logger.warn(`telling the requester failed: ${describe(err)}`));
+        await replies.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS } as BaseMessageOptions).catch((err: unknown) => logger.warn(`telling the requester failed: ${errorLine(err)}`));
         return;
       }
       await new ChannelSurface(await sendableById(client, request.where.channel), logger).post(discordAnswers.text(`<@${request.who.userId}> ${text}`));

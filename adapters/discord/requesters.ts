@@ -12,7 +12,8 @@ import type { Requester } from '../../src/chat/incoming-port.js';
 import { ALREADY_HANDLED } from '../../src/chat/messages.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
 import { discordAnswers, type DiscordAnswer } from './answers.js';
-import { describe, NO_MENTIONS, replyEphemeral, toOptions } from './surface.js';
+import { NO_MENTIONS, replyEphemeral, toOptions } from './surface.js';
+import { errorLine } from '../../src/text/error-line.js';
 
 /** An interaction that can be answered. */
 export type Answerable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
@@ -34,11 +35,11 @@ export function interactionRequester(interaction: Answerable, logger: ChatLog): 
   return {
     async answer(msg) {
       if (!deferred) return replyEphemeral(logger, interaction, msg);
-      await interaction.editReply(toOptions(msg)).catch((err: unknown) => logger.warn(`answer failed: ${describe(err)}`));
+      await interaction.editReply(toOptions(msg)).catch((err: unknown) => logger.warn(`answer failed: ${errorLine(err)}`));
     },
     accepted: defer,
     async working() {
-      await defer().catch((err: unknown) => logger.warn(`deferring interaction ${interaction.id} failed: ${describe(err)}`));
+      await defer().catch((err: unknown) => logger.warn(`deferring interaction ${interaction.id} failed: ${errorLine(err)}`));
     },
     async repeated(seenIn) {
       if (seenIn === 'memory') return;
@@ -53,7 +54,7 @@ export function interactionRequester(interaction: Answerable, logger: ChatLog): 
 export function messageRequester(message: Message, logger: ChatLog): Requester<DiscordAnswer> {
   return {
     async answer(msg) {
-      await message.reply({ content: msg.content, allowedMentions: NO_MENTIONS }).catch((err: unknown) => logger.warn(`answering a message failed: ${describe(err)}`));
+      await message.reply({ content: msg.content, allowedMentions: NO_MENTIONS }).catch((err: unknown) => logger.warn(`answering a message failed: ${errorLine(err)}`));
     },
   };
 }

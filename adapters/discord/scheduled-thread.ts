@@ -12,7 +12,8 @@ import type { BotContext } from './context.js';
 import { discordThreadMarkup } from './renderer.js';
 import { rootMessage, threadName, type Outgoing } from './render.js';
 import type { RootState } from '../../src/chat/view/root-view.js';
-import { ChannelSurface, describe, editChannelMessage, NO_MENTIONS, toOptions } from './surface.js';
+import { ChannelSurface, editChannelMessage, NO_MENTIONS, toOptions } from './surface.js';
+import { errorLine } from '../../src/text/error-line.js';
 import { sendableById, startThreadFrom } from './worker-channels.js';
 
 /** The header of a scheduled run: what runs, who scheduled it (never a ping), and its state. */
@@ -34,7 +35,7 @@ export async function openScheduledThread(ctx: BotContext, client: Client, reque
   try {
     first = await channel.send({ ...toOptions(scheduledHeader(request, { state: 'working' }, true)), allowedMentions: NO_MENTIONS });
   } catch (err) {
-    ctx.logger.warn(`schedule ${request.scheduled?.id}: posting in channel ${request.where.channel} failed: ${describe(err)}`);
+    ctx.logger.warn(`schedule ${request.scheduled?.id}: posting in channel ${request.where.channel} failed: ${errorLine(err)}`);
     return undefined;
   }
   let threadId: string | undefined;
@@ -44,7 +45,7 @@ export async function openScheduledThread(ctx: BotContext, client: Client, reque
     threadId = thread.id;
     surface = new ChannelSurface(thread, ctx.logger);
   } catch (err) {
-    ctx.logger.warn(`schedule ${request.scheduled?.id}: starting a thread failed (the run is posted in place): ${describe(err)}`);
+    ctx.logger.warn(`schedule ${request.scheduled?.id}: starting a thread failed (the run is posted in place): ${errorLine(err)}`);
   }
   const where = threadId ?? request.where.channel;
   const chat: RunChat = { thread: { channel: where }, ...(threadId ? {} : { inPlace: true }), kind: 'run', header: { channel: first.channelId, message: first.id } };

@@ -15,6 +15,7 @@ import type { ChatLog } from '../../src/app/chat-service.js';
 import { discordRenderer, type Outgoing } from './renderer.js';
 import { cutChars } from '../../src/text/cut.js';
 import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
+import { errorLine } from '../../src/text/error-line.js';
 
 /**
  * How long an interaction token may be used for follow-ups and edits of the original response, in ms.
@@ -95,7 +96,7 @@ export class ChannelSurface implements Surface {
       try {
         return { message: await this.channel.send(toOptions(msg)), error: '' };
       } catch (err) {
-        error = describe(err);
+        error = errorLine(err);
         this.logger.warn(`posting in channel ${this.channel.id} failed: ${error}`);
       }
     }
@@ -103,7 +104,7 @@ export class ChannelSurface implements Surface {
       try {
         return { message: await this.interaction.followUp(toOptions(msg)), error: '' };
       } catch (err) {
-        error = describe(err);
+        error = errorLine(err);
         this.logger.warn(`follow-up failed: ${error}`);
       }
     }
@@ -152,7 +153,7 @@ export class Header {
         this.message = await this.interaction.editReply({ ...toOptions(msg), content: msg.content });
         return this.message;
       } catch (err) {
-        this.logger.warn(`editing the interaction reply failed: ${describe(err)}`);
+        this.logger.warn(`editing the interaction reply failed: ${errorLine(err)}`);
         this.refused = isNotFound(err);
       }
     }
@@ -165,7 +166,7 @@ export class Header {
         this.message = await this.channel.send(toOptions(msg));
         return this.message;
       } catch (err) {
-        this.logger.warn(`posting the header in channel ${this.channel.id} failed: ${describe(err)}`);
+        this.logger.warn(`posting the header in channel ${this.channel.id} failed: ${errorLine(err)}`);
       }
     }
     return undefined;
@@ -198,15 +199,9 @@ export async function editChannelMessage(
     });
     return true;
   } catch (err) {
-    logger.warn(`editing message ${messageId} in ${channelId} failed: ${describe(err)}`);
+    logger.warn(`editing message ${messageId} in ${channelId} failed: ${errorLine(err)}`);
     return false;
   }
-}
-
-/** One line for a REST or network error. */
-export function describe(err: unknown): string {
-  const e = err as { message?: string; status?: number; code?: number | string };
-  return [e.status, e.code, e.message ?? String(err)].filter((x) => x !== undefined && x !== '').join(' ');
 }
 
 /** Replies ephemerally (only the requester sees it) with an answer (answers.ts); never throws. */
@@ -214,6 +209,6 @@ export async function replyEphemeral(logger: ChatLog, interaction: { reply: Chat
   try {
     await interaction.reply({ ...toOptions(msg), flags: 'Ephemeral' });
   } catch (err) {
-    logger.warn(`ephemeral reply failed: ${describe(err)}`);
+    logger.warn(`ephemeral reply failed: ${errorLine(err)}`);
   }
 }

@@ -17,7 +17,8 @@ import { listen, matrixIncoming } from './incoming.js';
 import type { MatrixMessage } from './markup.js';
 import { matrixOutgoing } from './outgoing.js';
 import { matrixSettings, type MatrixSettings } from './settings.js';
-import { describe, MatrixTransport } from './transport.js';
+import { MatrixTransport } from './transport.js';
+import { errorLine } from '../../src/text/error-line.js';
 import { SyncingClient } from './sync-client.js';
 
 // matrix-bot-sdk logs each request, and as errors the 404s it expects; failures reach us as rejections
@@ -46,7 +47,7 @@ export interface MatrixBot {
 export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot> {
   const settings = matrixSettings(app.config);
   const whoami = await new MatrixClient(settings.homeserverUrl, settings.accessToken).getWhoAmI().catch((err: unknown) => {
-    throw new ConfigError(`the homeserver ${settings.homeserverUrl} did not accept matrix.access_token: ${describe(err)}`);
+    throw new ConfigError(`the homeserver ${settings.homeserverUrl} did not accept matrix.access_token: ${errorLine(err)}`);
   });
   if (settings.userId && settings.userId !== whoami.user_id) throw new ConfigError(`matrix.user_id is ${settings.userId}, but the access token is ${whoami.user_id}'s`);
   const storage = new SimpleFsStorageProvider(join(settings.dataDir, 'matrix', `${encodeURIComponent(whoami.user_id)}.json`));

@@ -13,6 +13,7 @@ import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 import type { MatrixMessage, OutFile } from './markup.js';
 import { matrixRenderer } from './renderer.js';
 import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
+import { errorLine } from '../../src/text/error-line.js';
 
 /** Where messages go: a room, and the root event of the thread inside it (none: the room itself). */
 export interface MatrixPlace {
@@ -30,11 +31,6 @@ const TEXT_TYPES: Record<string, string> = { txt: 'text/plain', csv: 'text/csv',
 const RATE_LIMIT_RETRIES = 3;
 const RATE_LIMIT_WAIT_MAX_MS = 10_000;
 
-/** The error's words, one line (Matrix errors: `errcode: error`). */
-export function describe(err: unknown): string {
-  return String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 300);
-}
-
 /** Sends through `client`, waiting out rate limits; never throws (failures go to `warn`). */
 export class MatrixTransport {
   constructor(
@@ -51,7 +47,7 @@ export class MatrixTransport {
         return await this.client.sendEvent(roomId, type, content);
       } catch (err) {
         const wait = (err as { errcode?: string; retryAfterMs?: number }).errcode === 'M_LIMIT_EXCEEDED' ? (err as { retryAfterMs?: number }).retryAfterMs ?? 1000 : undefined;
-        if (wait === undefined || attempt >= RATE_LIMIT_RETRIES) return void this.warn(`sending ${type} in ${roomId} failed: ${describe(err)}`);
+        if (wait === undefined || attempt >= RATE_LIMIT_RETRIES) return void this.warn(`sending ${type} in ${roomId} failed: ${errorLine(err)}`);
         await delay(Math.min(wait, RATE_LIMIT_WAIT_MAX_MS));
       }
     }
@@ -62,12 +58,12 @@ export class MatrixTransport {
    * (https://spec.matrix.org/v1.11/client-server-api/#typing-notifications). Never throws.
    */
   async typing(roomId: string, on: boolean, timeoutMs = 30_000): Promise<void> {
-    await this.client.setTyping(roomId, on, timeoutMs).catch((err: unknown) => this.warn(`typing in ${roomId} failed: ${describe(err)}`));
+    await this.client.setTyping(roomId, on, timeoutMs).catch((err: unknown) => this.warn(`typing in ${roomId} failed: ${errorLine(err)}`));
   }
 
   /** Marks an event as read by the bot (https://spec.matrix.org/v1.11/client-server-api/#receipts). Never throws. */
   async receipt(roomId: string, eventId: string): Promise<void> {
-    await this.client.sendReadReceipt(roomId, eventId).catch((err: unknown) => this.warn(`the read receipt in ${roomId} failed: ${describe(err)}`));
+    await this.client.sendReadReceipt(roomId, eventId).catch((err: unknown) => this.warn(`the read receipt in ${roomId} failed: ${errorLine(err)}`));
   }
 
   /** Posts a message (then its files, then the bot's reactions under it). @returns the message's event id */
@@ -96,7 +92,7 @@ export class MatrixTransport {
       const msgtype = IMAGE_TYPES[ext] ? 'm.image' : 'm.file';
       await this.send(place.roomId, 'm.room.message', { msgtype, body: file.name, filename: file.name, url, info: { mimetype, size: data.length }, 'm.mentions': {}, ...relation(place) });
     } catch (err) {
-      const notice = matrixRenderer.render(uploadNoticeView([{ name: file.name }], describe(err)))[0]!;
+      const notice = matrixRenderer.render(uploadNoticeView([{ name: file.name }], errorLine(err)))[0]!;
       await this.send(place.roomId, 'm.room.message', { ...text(notice), ...relation(place) });
     }
   }

@@ -12,7 +12,7 @@ import { refusal, slackRequest } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { ephemeralRequester } from './requesters.js';
 import { slackAnswers } from './answers.js';
-import { NOT_REMEMBERED } from '../../src/chat/messages.js';
+import { IMPROVE_FORM, NOT_REMEMBERED } from '../../src/chat/messages.js';
 import { IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 
 /** The Improve modal's callback id, and its one input. */
@@ -75,13 +75,13 @@ export function registerActions(app: BoltApp, ctx: SlackContext): void {
           type: 'modal',
           callback_id: IMPROVE_VIEW,
           private_metadata: JSON.stringify(where),
-          title: { type: 'plain_text', text: 'Improve the code' },
-          submit: { type: 'plain_text', text: 'Improve' },
+          title: { type: 'plain_text', text: IMPROVE_FORM.title },
+          submit: { type: 'plain_text', text: IMPROVE_FORM.submit },
           blocks: [
             {
               type: 'input',
               block_id: FEEDBACK_BLOCK,
-              label: { type: 'plain_text', text: 'What should change?' },
+              label: { type: 'plain_text', text: IMPROVE_FORM.question },
               element: { type: 'plain_text_input', action_id: FEEDBACK_INPUT, multiline: true, max_length: MAX_FEEDBACK_CHARS },
             },
           ],

@@ -1,7 +1,7 @@
 /**
  * What every chat platform says, in one wording (plain text; each platform escapes it for its
  * markup): refusals of the limits, the queue position, a queue that could not be reached, a
- * requirement over the limit, a repeated delivery, and a reading not remembered.
+ * requirement over the limit, a repeated delivery, a reading not remembered, and the Improve form.
  */
 import type { Refusal } from './job-limits.js';
 
@@ -32,3 +32,6 @@ export const ALREADY_HANDLED = 'This request was already handled.';
 
 /** The answer to "Just this time" on a reading a reply corrected: the channel's memory keeps nothing. */
 export const NOT_REMEMBERED = 'Not remembered: only this run read it that way.';
+
+/** The Improve button's form (a modal on Slack and Discord): its title, its submit button, and the one question it asks. */
+export const IMPROVE_FORM = { title: 'Improve the code', submit: 'Improve', question: 'What should change?' } as const;
