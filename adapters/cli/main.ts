@@ -192,7 +192,7 @@ export function buildProgram(): Command {
     .command('fetch')
     .description(`fetch a known model once into the user cache, checked by sha256 (default ${DEFAULT_LOCAL_MODEL}; npm run setup does this)`)
     .argument('[name]', `one of ${Object.keys(KNOWN_MODELS).join(', ')}`, DEFAULT_LOCAL_MODEL)
-    .option('--dir <dir>', 'models dir (default $CODE_AGENT_CACHE/models, else ~/.cache/code-agent/models)')
+    .option('--dir <dir>', 'models dir (default $CODE_AGENT_CACHE/models, else $XDG_CACHE_HOME/code-agent/models, else ~/.cache/code-agent/models)')
     .exitOverride()
     .action(async (name: string, opts: { dir?: string }) => {
       const known = KNOWN_MODELS[name];

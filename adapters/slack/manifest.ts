@@ -42,6 +42,9 @@ export function slackManifest(template: string, names: SlackCommandNames, public
     }
   }
   if (events) {
+    // the header's "replace https://YOUR-HOST" was done: it says which URL the manifest now holds
+    const header = isMap(doc.contents) ? (doc.contents.items[0]?.key as { commentBefore?: string | null } | undefined) : undefined;
+    if (header?.commentBefore) header.commentBefore = header.commentBefore.replace(/ HTTP mode: replace https:\/\/YOUR-HOST[^\n]*\n\s*socket_mode_enabled: false\./, ` HTTP mode: the request URLs are ${events}; keep socket_mode_enabled: false.`);
     doc.setIn(['settings', 'event_subscriptions', 'request_url'], events);
     doc.setIn(['settings', 'interactivity', 'request_url'], events);
   }

@@ -7,7 +7,7 @@
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import type { LlmProvider } from './types.js';
-import { localModelName } from './model-catalog.js';
+import { localModelName, userModelsDir } from './model-catalog.js';
 import { DeferredLlmProvider } from './deferred.js';
 import { resolveLocalModel } from './model-resolve.js';
 import type { DownloadProgress } from './model-files.js';
@@ -16,10 +16,14 @@ import { progressBar } from './model-progress.js';
 /** Model used with the OpenAI API when `llm.model` is not set. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
-/** The message shown when no LLM can be found: the ways to configure one. */
-export const NO_LLM_MESSAGE = `No LLM is configured. Configure one of these (in config.yaml or the environment):
+/**
+ * The message shown when no LLM can be found: the ways to configure one.
+ * @param cacheModels the user cache's models folder that was searched (model-catalog.ts userModelsDir)
+ */
+export function noLlmMessage(cacheModels: string): string {
+  return `No LLM is configured. Configure one of these (in config.yaml or the environment):
   0. The default local model, no key needed: run \`code-agent model fetch\` (npm run setup does it; Qwen2.5-Coder
-     1.5B, 1.1 GB, kept in ~/.cache/code-agent/models).
+     1.5B, 1.1 GB, kept in ${cacheModels}).
   1. An API key: set OPENAI_API_KEY (or llm.api_key) and optionally CODE_AGENT_MODEL (or llm.model;
      default ${DEFAULT_OPENAI_MODEL}).
   2. A local OpenAI-compatible server: set OPENAI_BASE_URL (or llm.base_url), e.g. http://localhost:11434/v1
@@ -29,6 +33,7 @@ export const NO_LLM_MESSAGE = `No LLM is configured. Configure one of these (in 
      or put a .gguf file in llm.models_dir (default data/models).
   4. A model to download once: set llm.model: hf:<owner>/<repo>/<file>.gguf, or run
      \`code-agent model pull hf:<owner>/<repo>/<file>.gguf\` to fetch it into llm.models_dir.`;
+}
 
 /** Options of {@link createLlmProvider}. */
 export interface CreateProviderOptions {
@@ -47,7 +52,7 @@ export interface CreateProviderOptions {
 
 /**
  * Builds the provider named by the config.
- * @throws {ConfigError} when nothing usable is configured (message: {@link NO_LLM_MESSAGE}) or
+ * @throws {ConfigError} when nothing usable is configured (message: {@link noLlmMessage}) or
  *   `llm.model_path` names a missing file.
  * @throws {LlmError} when a local model cannot be downloaded or loaded (the message says what to do;
  *   with `deferLoad`, load errors are thrown by the first request instead).
@@ -58,7 +63,7 @@ export async function createLlmProvider(
 ): Promise<LlmProvider> {
   const hasApi = Boolean(llm.api_key || llm.base_url);
   if (llm.provider === 'openai' || (llm.provider === 'auto' && hasApi)) {
-    if (!hasApi) throw new ConfigError(NO_LLM_MESSAGE);
+    if (!hasApi) throw new ConfigError(noLlmMessage(userModelsDir(options.env)));
     // each provider's library is imported when it is used (the CLI starts without either)
     const { OpenAiProvider } = await import('./openai.js');
     return new OpenAiProvider({
@@ -76,7 +81,7 @@ export async function createLlmProvider(
     onProgress: options.onDownloadProgress ?? progressBar(process.stderr),
     env: options.env,
   });
-  if (!modelPath) throw new ConfigError(NO_LLM_MESSAGE);
+  if (!modelPath) throw new ConfigError(noLlmMessage(userModelsDir(options.env)));
   if (llm.prediction === 'draft' && !llm.draft_model_path) {
     throw new ConfigError('llm.draft_model_path: required when llm.prediction is "draft" (a smaller GGUF model with the same tokenizer)');
   }

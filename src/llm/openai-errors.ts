@@ -34,7 +34,7 @@ export function toLlmError(err: unknown, at: LlmEndpoint): LlmError {
   }
   if (err instanceof OpenAI.APIConnectionError) {
     return new LlmError(
-      `cannot reach the LLM at ${where} (${connectionReason(err)}): check llm.base_url and that the server is running`,
+      `cannot reach the LLM at ${where} (${connectionReason(err)}): check llm.base_url (or OPENAI_BASE_URL, which sets it) and that the server is running`,
       undefined,
       { cause: err },
     );
@@ -48,7 +48,7 @@ export function toLlmError(err: unknown, at: LlmEndpoint): LlmError {
     if (status === 404 || err.code === 'model_not_found') {
       return new LlmError(
         `model "${at.model}" was not found at ${where} (${status}${said ? `: ${said}` : ''}): check llm.model` +
-          (err.code === 'model_not_found' ? '' : ' and llm.base_url (usually ending in /v1)'),
+          (err.code === 'model_not_found' ? '' : ' and llm.base_url (or OPENAI_BASE_URL; usually ending in /v1)'),
         status,
         { cause: err },
       );

@@ -18,7 +18,7 @@ import {
 import { formatProgress } from '../../src/llm/model-progress.js';
 import { toChatHistory } from '../../src/llm/local-messages.js';
 import { resolveLocalModel } from '../../src/llm/model-resolve.js';
-import { createLlmProvider, NO_LLM_MESSAGE } from '../../src/llm/factory.js';
+import { createLlmProvider, noLlmMessage } from '../../src/llm/factory.js';
 import { freeSharedModels } from '../helpers/models.js';
 import { llmSchema } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
@@ -182,8 +182,9 @@ describe('choosing the local model', () => {
     const env = { CODE_AGENT_CACHE: await tempDir() };
     const err = await createLlmProvider(llm({ models_dir: await tempDir() }), { env }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as Error).message).toBe(NO_LLM_MESSAGE);
-    expect(NO_LLM_MESSAGE).toMatch(/model fetch[\s\S]*OPENAI_API_KEY[\s\S]*base_url[\s\S]*model_path[\s\S]*model pull/);
+    // it names the cache folder it searched, not a fixed ~/.cache path
+    expect((err as Error).message).toBe(noLlmMessage(join(env.CODE_AGENT_CACHE, 'models')));
+    expect((err as Error).message).toMatch(/model fetch[\s\S]*OPENAI_API_KEY[\s\S]*base_url[\s\S]*model_path[\s\S]*model pull/);
   });
 
   it('auto picks the API when a base_url is set, even with a cached model', async () => {

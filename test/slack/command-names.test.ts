@@ -97,6 +97,10 @@ describe('configurable slash command names', () => {
     expect(new Set(manifest.features.slash_commands.map((c) => c.url))).toEqual(new Set(['https://bot.example.org/slack/events']));
     expect(manifest.settings.event_subscriptions.request_url).toBe('https://bot.example.org/slack/events');
     expect(manifest.oauth_config).toEqual((parse(template) as { oauth_config: unknown }).oauth_config);
+    // nothing is left to replace: the header names the URL written in
+    const text = slackManifest(template, names, 'https://bot.example.org');
+    expect(text).not.toContain('YOUR-HOST');
+    expect(text).toContain('# HTTP mode: the request URLs are https://bot.example.org/slack/events');
     expect(() => slackManifest(template, names, 'http://bot.example.org')).toThrow(/expected the app's public https URL/);
   });
 });

@@ -15,6 +15,7 @@ interface SlashCommand {
   description: string;
   usage_hint?: string;
   url: string;
+  should_escape?: boolean;
 }
 
 const manifest = parse(readFileSync('adapters/slack/manifest.yml', 'utf8')) as { features: { slash_commands: SlashCommand[] } };
@@ -25,6 +26,10 @@ describe("the Slack manifest's slash commands", () => {
     expect(commands.map((c) => ({ command: c.command, description: c.description, hint: c.usage_hint }))).toEqual(
       CHAT_COMMANDS.map((c) => ({ command: `/${c.name}`, description: c.description, hint: c.hint })),
     );
+  });
+
+  it('all leave mentions and channels unescaped, as the commands read them (should_escape: false)', () => {
+    expect(commands.filter((c) => c.should_escape !== false).map((c) => c.command)).toEqual([]);
   });
 
   it('are the names slack.commands defaults to', () => {
