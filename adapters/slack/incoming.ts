@@ -2,12 +2,27 @@
  * Slack's side of the incoming port (src/chat/incoming-port.ts): who may ask where
  * (`slack.allowed_channels`, `slack.allowed_users`; empty = all), how the commands are spelled
  * (`slack.commands`), the answers' markup (answers.ts), and Slack's traffic — slash commands,
- * mentions, direct messages, thread replies, buttons, the Improve modal — as neutral requests.
+ * mentions, direct messages, thread replies, buttons, the Improve modal — as neutral requests,
+ * handed to the pipeline's entry (src/chat/ingress.ts: admission, the queue in memory or in Redis —
+ * the handlers do not know which) by {@link receive}.
  */
 import { accessRefusal } from '../../src/chat/access.js';
-import type { IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
+import type { ChatIngress, IncomingFile, IncomingPort, IncomingRequest, ReceiveOutcome, Requester, RequestKind } from '../../src/chat/incoming-port.js';
+import type { App } from '../../src/app/app.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import type { SlackSettings } from './settings.js';
+import type { SlackPoster } from './poster.js';
 import { slackAnswers } from './answers.js';
+import { ephemeralRequester } from './requesters.js';
+
+/** What every Slack handler shares: the wired core (`/usage`, the DM pane's prompts), the settings, the poster, the log, the pipeline's entry. */
+export interface SlackContext {
+  app: App;
+  settings: SlackSettings;
+  poster: SlackPoster;
+  log: ChatLog;
+  ingress: ChatIngress<string>;
+}
 
 /** Slack's own part of a request: its workspace, and the slash command's `response_url` (answers only the requester sees, valid 30 min). */
 export type SlackOrigin = { team: string | null; responseUrl: string | null };
@@ -86,14 +101,15 @@ export function slackRequest(kind: RequestKind, d: SlackDelivery): IncomingReque
       ...(d.thread ? { thread: d.thread.ts, threadStart: { byApp: d.thread.byApp, at: Number(d.thread.ts) * 1000 || undefined } } : {}),
     },
     text: d.text,
-    files: (d.files ?? []).map(incomingFile),
+    // downloaded later with the bot token (outgoing.ts)
+    files: (d.files ?? []).map((f, i): IncomingFile => ({ name: f.name || f.id || `file-${i + 1}`, url: f.url_private_download ?? f.url_private ?? '', ...(f.size !== undefined ? { bytes: f.size } : {}) })),
     ...(d.runId ? { runId: d.runId } : {}),
     receivedAt: Date.now(),
     origin: { team: d.team ?? null, responseUrl: d.responseUrl ?? null },
   };
 }
 
-/** A Slack file as the request names it (downloaded later with the bot token: inputs.ts). */
-function incomingFile(file: SlackFile, i: number): IncomingFile {
-  return { name: file.name || file.id || `file-${i + 1}`, url: file.url_private_download ?? file.url_private ?? '', ...(file.size !== undefined ? { bytes: file.size } : {}) };
+/** Hands a delivery to the pipeline; the requester is answered by `requester`, by default with an ephemeral message where they were (in the thread). */
+export function receive(ctx: SlackContext, kind: RequestKind, d: SlackDelivery, requester?: Requester<string>): Promise<ReceiveOutcome> {
+  return ctx.ingress.receive(slackRequest(kind, d), requester ?? ephemeralRequester(ctx.poster, d.channel, d.user, d.thread?.ts));
 }

@@ -13,7 +13,7 @@ import { startsRun, type IncomingRequest } from '../../src/chat/incoming-port.js
 import { newRunChat } from '../../src/chat/run-chat.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
 import type { SlackOrigin } from './incoming.js';
-import { fetchFromHosts, threadInputs, type InputDownloads } from '../../src/chat/input-downloads.js';
+import { hostDownloads, threadInputs, type InputDownloads } from '../../src/chat/input-downloads.js';
 import { slackRenderer, slackThreadMarkup, type SlackOut } from './renderer.js';
 import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
 import { slackAnswers } from './answers.js';
@@ -30,8 +30,7 @@ import { slackSigns, SurfaceSupport } from './surface.js';
  * (or the configured API host), every redirect checked the same way.
  */
 export function slackDownloads(settings: Pick<SlackSettings, 'botToken' | 'apiUrl' | 'inputLimits'>): InputDownloads {
-  const origins = ['https://files.slack.com', 'https://slack.com', new URL(settings.apiUrl).origin];
-  return { ...settings.inputLimits, fetch: fetchFromHosts({ origins, headers: { authorization: `Bearer ${settings.botToken}` } }) };
+  return hostDownloads(settings.inputLimits, { origins: ['https://files.slack.com', 'https://slack.com', new URL(settings.apiUrl).origin], headers: { authorization: `Bearer ${settings.botToken}` } });
 }
 
 /** Characters of a DM pane thread's title (our limit, kept short). */

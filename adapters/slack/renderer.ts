@@ -14,7 +14,6 @@ import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { Action, Block, Inline, Line, ViewFile, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
 import { actionLabel, attachedNote, codeTailShown, fitLine, flatLine, splitLines, utcMinute, wholeFile } from '../../src/chat/view/fit.js';
-import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './action-ids.js';
 import { escapeMrkdwn, fencedSection, SECTION_TEXT_MAX, type SlackButton } from './mrkdwn.js';
 import type { Upload } from './poster.js';
 
@@ -71,10 +70,20 @@ function packLines(lines: string[]): string[] {
   return sections.filter((s) => s.trim() !== '');
 }
 
-/** The action ids of the actions on a run that are not choices (action-ids.ts). */
+/** Action ids (Block Kit `action_id`) of the buttons on a run's final message and of the offer to remember a correction; the value is the run id (clicks.ts matches them). */
+export const RERUN_ACTION = 'ca_rerun';
+export const IMPROVE_ACTION = 'ca_improve';
+export const REMEMBER_ACTION = 'ca_remember';
+export const JUST_THIS_TIME_ACTION = 'ca_just_this_time';
+/** Action id prefix of a choice button (a candidate, "Neither"): `ca_choice:<choice id>` (src/chat/settle-view.ts); the value is the run id. */
+export const CHOICE_ACTION_PREFIX = 'ca_choice:';
+/** Action id of the 👍/👎 feedback buttons; each button's value is `<choice id>|<run id>`. */
+export const FEEDBACK_ACTION = 'ca_feedback';
+
+/** The action ids of the actions on a run that are not choices. */
 const RUN_ACTIONS = new Map([['rerun', RERUN_ACTION], ['improve', IMPROVE_ACTION], ['remember', REMEMBER_ACTION], ['just-this-time', JUST_THIS_TIME_ACTION]]);
 
-/** A button of an action: its action id and value say what the click does (action-ids.ts). */
+/** A button of an action: its action id and value say what the click does . */
 function button(action: Action): SlackButton {
   const text = actionLabel(action, BUTTON_TEXT_MAX);
   const primary = action.style === 'primary' ? { primary: true } : {};
