@@ -13,7 +13,7 @@ import type { RequestKind } from '../../src/chat/incoming-port.js';
 import { IMPROVE_FORM, NOT_REMEMBERED } from '../../src/chat/messages.js';
 import { receive, refusal, type SlackContext } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
-import { slackAnswers } from './answers.js';
+import { slackAnswers } from './requesters.js';
 import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './renderer.js';
 
 /** The Improve modal's callback id, and its one input. */
@@ -60,7 +60,7 @@ export function registerClicks(app: BoltApp, ctx: SlackContext): void {
       const where = placeOf(body);
       if (where?.threadTs) await handle({ ...where, threadTs: where.threadTs }, body, (body.actions[0] as { value?: string } | undefined)?.value);
     };
-  const answer = (where: ThreadOf, user: string, plain: string) => ctx.poster.ephemeral(where.channel, user, slackAnswers.text(plain), where.threadTs, true);
+  const answer = (where: ThreadOf, user: string, plain: string) => ctx.poster.ephemeral(where.channel, user, slackAnswers.text(plain), where.threadTs);
   app.action<BlockAction>(RERUN_ACTION, inThread((where, body, runId) => onRun(ctx, 'rerun', where, body.user, '', `slack:action:${body.trigger_id}`, runId)));
   app.action<BlockAction>(REMEMBER_ACTION, inThread(async (where, body, runId) => runId && onRun(ctx, 'remember', where, body.user, '', `slack:action:${body.trigger_id}`, runId)));
   app.action<BlockAction>(JUST_THIS_TIME_ACTION, inThread((where, body) => answer(where, body.user.id, NOT_REMEMBERED)));

@@ -11,7 +11,7 @@ import { budgetLimits } from '../../src/app/app.js';
 import { receive, type SlackContext } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { answerCommand, ephemeral } from './requesters.js';
-import { slackAnswers } from './answers.js';
+import { slackAnswers } from './requesters.js';
 
 /**
  * The commands deduplicated by their `trigger_id`: those that may start or change something. Reading

@@ -12,8 +12,7 @@ import type { App } from '../../src/app/app.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
 import type { SlackSettings } from './settings.js';
 import type { SlackPoster } from './poster.js';
-import { slackAnswers } from './answers.js';
-import { ephemeralRequester } from './requesters.js';
+import { ephemeralRequester, slackAnswers } from './requesters.js';
 
 /** What every Slack handler shares: the wired core (`/usage`, the DM pane's prompts), the settings, the poster, the log, the pipeline's entry. */
 export interface SlackContext {

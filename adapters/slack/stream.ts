@@ -13,9 +13,8 @@
 import type { WebClient } from '@slack/web-api';
 import type { AttemptStream, TaskState } from '../../src/chat/port.js';
 import { neutraliseFences } from '../../src/chat/format.js';
-import type { SlackOut } from './renderer.js';
-import { buttonBlocks, section } from './mrkdwn.js';
-import { slackError, type Upload } from './poster.js';
+import { messageBlocks, section, sectionsOf, type SlackOut, type Upload } from './mrkdwn.js';
+import { slackError } from './poster.js';
 
 /** Slack's limit on a `markdown_text` argument or chunk, in characters. */
 export const STREAM_TEXT_MAX = 12_000;
@@ -85,7 +84,7 @@ export class SlackStream implements AttemptStream<SlackOut> {
   }
 
   async append(msg: SlackOut): Promise<boolean> {
-    const sections = (Array.isArray(msg.text) ? msg.text : [msg.text]).filter((t) => t.length > 0);
+    const sections = sectionsOf(msg).filter((t) => t.length > 0);
     const ok = sections.length === 0 || (await this.send({ ...this.closeFence(), chunks: [{ type: 'blocks', blocks: sections.slice(0, BLOCKS_MAX).map(section) }] }));
     if (ok) await this.upload(msg.uploads);
     return ok;
@@ -99,8 +98,7 @@ export class SlackStream implements AttemptStream<SlackOut> {
     if (this.closed) return false;
     // nothing streamed: nothing to close (the caller posts `last` as a message of its own)
     if (this.ts === undefined) return !last;
-    const sections = last ? (Array.isArray(last.text) ? last.text : [last.text]) : [];
-    const blocks = [...sections.map(section), ...(last?.buttons?.length ? buttonBlocks(last.buttons) : [])].slice(0, BLOCKS_MAX);
+    const blocks = last ? messageBlocks(last).slice(0, BLOCKS_MAX) : [];
     // a cut stream is closed with what it shows; `last` then goes in a message of its own
     const shown = this.cut ? [] : blocks;
     this.closed = true;

@@ -15,9 +15,8 @@ import type { WebClient } from '@slack/web-api';
 import type { ProgressLine, ThreadSigns } from '../../src/chat/port.js';
 import { progressText } from '../../src/chat/progress-text.js';
 import { slackError } from './poster.js';
-import type { SlackOut } from './renderer.js';
+import type { SlackOut, Upload } from './mrkdwn.js';
 import { SlackStream, type StreamPlace } from './stream.js';
-import type { Upload } from './poster.js';
 
 /** Slack's errors that say a method is not offered to this app here (not a passing failure). */
 const PER_CHANNEL = new Set(['method_not_supported_for_channel_type', 'channel_type_not_supported']);
