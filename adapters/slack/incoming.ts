@@ -1,7 +1,7 @@
 /**
  * Slack's side of the incoming port (src/chat/incoming-port.ts): who may ask where
  * (`slack.allowed_channels`, `slack.allowed_users`; empty = all), how the commands are spelled
- * (`slack.commands`), the answers' markup (answers.ts), and Slack's traffic — slash commands,
+ * (`slack.commands`), the answers' markup (requesters.ts), and Slack's traffic — slash commands,
  * mentions, direct messages, thread replies, buttons, the Improve modal — as neutral requests,
  * handed to the pipeline's entry (src/chat/ingress.ts: admission, the queue in memory or in Redis —
  * the handlers do not know which) by {@link receive}.
