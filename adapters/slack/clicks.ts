@@ -14,7 +14,7 @@ import { IMPROVE_FORM, NOT_REMEMBERED } from '../../src/chat/messages.js';
 import { receive, refusal, type SlackContext } from './incoming.js';
 import { fromSlackText } from './incoming-text.js';
 import { slackAnswers } from './requesters.js';
-import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, IMPROVE_ACTION, JUST_THIS_TIME_ACTION, REMEMBER_ACTION, RERUN_ACTION } from './renderer.js';
+import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, runActionId } from './renderer.js';
 
 /** The Improve modal's callback id, and its one input. */
 export const IMPROVE_VIEW = 'ca_improve_modal';
@@ -61,10 +61,10 @@ export function registerClicks(app: BoltApp, ctx: SlackContext): void {
       if (where?.threadTs) await handle({ ...where, threadTs: where.threadTs }, body, (body.actions[0] as { value?: string } | undefined)?.value);
     };
   const answer = (where: ThreadOf, user: string, plain: string) => ctx.poster.ephemeral(where.channel, user, slackAnswers.text(plain), where.threadTs);
-  app.action<BlockAction>(RERUN_ACTION, inThread((where, body, runId) => onRun(ctx, 'rerun', where, body.user, '', `slack:action:${body.trigger_id}`, runId)));
-  app.action<BlockAction>(REMEMBER_ACTION, inThread(async (where, body, runId) => runId && onRun(ctx, 'remember', where, body.user, '', `slack:action:${body.trigger_id}`, runId)));
-  app.action<BlockAction>(JUST_THIS_TIME_ACTION, inThread((where, body) => answer(where, body.user.id, NOT_REMEMBERED)));
-  app.action<BlockAction>(IMPROVE_ACTION, inThread(async (where, body) => {
+  app.action<BlockAction>(runActionId('rerun'), inThread((where, body, runId) => onRun(ctx, 'rerun', where, body.user, '', `slack:action:${body.trigger_id}`, runId)));
+  app.action<BlockAction>(runActionId('remember'), inThread(async (where, body, runId) => runId && onRun(ctx, 'remember', where, body.user, '', `slack:action:${body.trigger_id}`, runId)));
+  app.action<BlockAction>(runActionId('just-this-time'), inThread((where, body) => answer(where, body.user.id, NOT_REMEMBERED)));
+  app.action<BlockAction>(runActionId('improve'), inThread(async (where, body) => {
     const refused = refusal(ctx.settings, where.channel, body.user.id);
     if (refused) return answer(where, body.user.id, refused);
     const input = { type: 'plain_text_input', action_id: FEEDBACK.input, multiline: true, max_length: MAX_FEEDBACK_CHARS } as const;

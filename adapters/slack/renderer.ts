@@ -19,18 +19,14 @@ import { packLines, unknownBlock } from '../../src/chat/view/pack.js';
 import { rootHeadline, rootView, type RootSpec } from '../../src/chat/view/root-view.js';
 import { escapeMrkdwn, SECTION_TEXT_MAX, type SlackButton, type SlackOut, type Upload } from './mrkdwn.js';
 
-/** Action ids (Block Kit `action_id`) of the buttons on a run's final message and of the offer to remember a correction; the value is the run id (clicks.ts matches them). */
-export const RERUN_ACTION = 'ca_rerun';
-export const IMPROVE_ACTION = 'ca_improve';
-export const REMEMBER_ACTION = 'ca_remember';
-export const JUST_THIS_TIME_ACTION = 'ca_just_this_time';
+/** The actions on a run that are no choice: the buttons of its final message, and of the offer to remember a correction. */
+const RUN_ACTIONS = ['rerun', 'improve', 'remember', 'just-this-time'] as const;
+/** The action id (Block Kit `action_id`) of such a button, e.g. `ca_rerun`, `ca_just_this_time`; the value is the run id (clicks.ts matches them). */
+export const runActionId = (id: (typeof RUN_ACTIONS)[number]) => `ca_${id.replace(/-/g, '_')}`;
 /** Action id prefix of a choice button (a candidate, "Neither"): `ca_choice:<choice id>` (src/chat/settle-view.ts); the value is the run id. */
 export const CHOICE_ACTION_PREFIX = 'ca_choice:';
 /** Action id of the 👍/👎 feedback buttons; each button's value is `<choice id>|<run id>`. */
 export const FEEDBACK_ACTION = 'ca_feedback';
-
-/** The action ids of the actions on a run that are not choices. */
-const RUN_ACTIONS = new Map([['rerun', RERUN_ACTION], ['improve', IMPROVE_ACTION], ['remember', REMEMBER_ACTION], ['just-this-time', JUST_THIS_TIME_ACTION]]);
 
 /** Most sections of one message (Slack's 50 blocks, two of them kept for the buttons), and buttons of one actions block. */
 const SECTIONS_MAX = 48;
@@ -72,7 +68,8 @@ function button(action: Action): SlackButton {
   if (action.id === 'approve:up' || action.id === 'approve:down') {
     return { actionId: FEEDBACK_ACTION, text, value: `${action.id}|${action.runId}`, feedback: action.id === 'approve:up' ? 'positive' : 'negative' };
   }
-  return { actionId: RUN_ACTIONS.get(action.id) ?? `${CHOICE_ACTION_PREFIX}${action.id}`, text, value: action.runId, ...(action.style === 'primary' ? { primary: true } : {}) };
+  const run = RUN_ACTIONS.find((id) => id === action.id);
+  return { actionId: run ? runActionId(run) : `${CHOICE_ACTION_PREFIX}${action.id}`, text, value: action.runId, ...(action.style === 'primary' ? { primary: true } : {}) };
 }
 
 /** A file of the view as an upload (a string is a host path). */
