@@ -11,8 +11,7 @@
 import type { App as BoltApp, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import type { RequestKind } from '../../src/chat/incoming-port.js';
 import { IMPROVE_FORM, NOT_REMEMBERED } from '../../src/chat/messages.js';
-import { receive, refusal, type SlackContext } from './incoming.js';
-import { fromSlackText } from './incoming-text.js';
+import { fromSlackText, receive, refusal, type SlackContext } from './incoming.js';
 import { slackAnswers } from './requesters.js';
 import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, runActionId } from './renderer.js';
 

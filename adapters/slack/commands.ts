@@ -8,8 +8,7 @@ import type { App as BoltApp } from '@slack/bolt';
 import { REQUEST_COMMANDS } from '../../src/chat/command-catalog.js';
 import { notAdminText, usageReply, usageUnreadable } from '../../src/chat/usage-view.js';
 import { budgetLimits } from '../../src/app/app.js';
-import { receive, type SlackContext } from './incoming.js';
-import { fromSlackText } from './incoming-text.js';
+import { fromSlackText, receive, type SlackContext } from './incoming.js';
 import { answerCommand, ephemeral } from './requesters.js';
 import { slackAnswers } from './requesters.js';
 

@@ -5,8 +5,16 @@
  * mentions, direct messages, thread replies, buttons, the Improve modal — as neutral requests,
  * handed to the pipeline's entry (src/chat/ingress.ts: admission, the queue in memory or in Redis —
  * the handlers do not know which) by {@link receive}.
+ *
+ * Slack's text on the way in ({@link fromSlackText}). Slack escapes `&`, `<` and `>` as `&amp;`, `&lt;`, `&gt;` in
+ * slash-command text and messages, and writes mentions, channels and links as `<…>` sequences
+ * (https://docs.slack.dev/messaging/formatting-message-text#escaping, #linking-channels,
+ * #mentioning-users). The agent gets plain text: sequences become readable names or plain text
+ * (no `<@U…>` is ever sent back out, so nothing pings), and exactly those three entities are
+ * unescaped, `&amp;` last (so `&amp;lt;` stays the text `&lt;`).
  */
 import { accessRefusal } from '../../src/chat/access.js';
+import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
 import type { ChatIngress, IncomingFile, IncomingPort, IncomingRequest, ReceiveOutcome, Requester, RequestKind } from '../../src/chat/incoming-port.js';
 import type { App } from '../../src/app/app.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
@@ -76,7 +84,7 @@ export interface SlackDelivery {
   channel: string;
   user: string;
   userName?: string;
-  /** Plain text (incoming-text.ts). */
+  /** Plain text ({@link fromSlackText}). */
   text: string;
   /** Dedupe key, e.g. `slack:command:<trigger_id>`, `slack:event:<event_id>`. */
   deliveryId: string | undefined;
@@ -111,4 +119,34 @@ export function slackRequest(kind: RequestKind, d: SlackDelivery): IncomingReque
 /** Hands a delivery to the pipeline; the requester is answered by `requester`, by default with an ephemeral message where they were (in the thread). */
 export function receive(ctx: SlackContext, kind: RequestKind, d: SlackDelivery, requester?: Requester<string>): Promise<ReceiveOutcome> {
   return ctx.ingress.receive(slackRequest(kind, d), requester ?? ephemeralRequester(ctx.poster, d.channel, d.user, d.thread?.ts));
+}
+
+/** `<@U123|name>` / `<#C1|general>` / `<!here>` / `<https://x|label>` → plain text. */
+function plainSequence(body: string): string {
+  const [target = '', label] = splitLabel(body);
+  if (target.startsWith('@')) return `@${label ?? target.slice(1)}`;
+  if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
+  if (target.startsWith('!subteam^')) return label ?? '@group';
+  if (target.startsWith('!date^')) return label ?? '';
+  if (target.startsWith('!')) return `@${target.slice(1)}`;
+  if (target.startsWith('mailto:')) return label ?? target.slice('mailto:'.length);
+  return label && label !== target ? `${label} (${target})` : target;
+}
+
+function splitLabel(body: string): [string, string | undefined] {
+  const bar = body.indexOf('|');
+  return bar < 0 ? [body, undefined] : [body.slice(0, bar), body.slice(bar + 1)];
+}
+
+/**
+ * Slack message or command text → the plain text the user typed (see the module doc); typographic
+ * quotes inside code become straight ones (src/chat/smart-quotes.ts).
+ */
+export function fromSlackText(text: string): string {
+  const plain = text
+    .replace(/<([^<>]*)>/g, (_m, body: string) => plainSequence(body))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+  return straightenQuotesInCode(plain);
 }

@@ -16,8 +16,7 @@
  */
 import type { App as BoltApp } from '@slack/bolt';
 import { cutChars, shortLine } from '../../src/text/cut.js';
-import { conversationId, receive, type SlackContext, type SlackFile } from './incoming.js';
-import { fromSlackText } from './incoming-text.js';
+import { conversationId, fromSlackText, receive, type SlackContext, type SlackFile } from './incoming.js';
 
 /** Prompts of a pane with no team programs to suggest (Slack shows up to 4). */
 export const DEFAULT_PROMPTS = [

@@ -18,8 +18,7 @@ import { hostDownloads, threadInputs, type InputDownloads } from '../../src/chat
 import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
 import { endedRootSpec, requestRootSpec, runRootSpec, threadTitle } from '../../src/chat/view/root-view.js';
 import type { SlackOrigin } from './incoming.js';
-import type { SlackOut, Upload } from './mrkdwn.js';
-import { rootMessage, slackRenderer, slackThreadMarkup } from './renderer.js';
+import { rootMessage, slackRenderer, slackThreadMarkup, type SlackOut, type Upload } from './renderer.js';
 import { ephemeral, slackAnswers } from './requesters.js';
 import { clientOptions, SlackPoster } from './poster.js';
 import { slackSettings, type SlackSettings } from './settings.js';

@@ -10,7 +10,7 @@
  * POST to upload_url → files.completeUploadExternal, done by WebClient.filesUploadV2)
  */
 import { WebClient, LogLevel, type RetryOptions, type Logger } from '@slack/web-api';
-import { messageBlocks, sectionsOf, type SlackOut, type Upload } from './mrkdwn.js';
+import { messageBlocks, sectionsOf, type SlackOut, type Upload } from './renderer.js';
 
 /**
  * Retries of one Web API call: up to 4 after the first, exponential from 0.5 s to 10 s.

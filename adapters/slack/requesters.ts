@@ -15,8 +15,7 @@ import { answerMarkup } from '../../src/chat/view/answer-markup.js';
 import { chatOf } from '../../src/chat/run-chat.js';
 import type { Run } from '../../src/history/types.js';
 import type { SlackPoster } from './poster.js';
-import { section, sectionsOf } from './mrkdwn.js';
-import { slackRenderer } from './renderer.js';
+import { section, sectionsOf, slackRenderer } from './renderer.js';
 
 /** Most characters of an answer (one section holds 3000). */
 export const ANSWER_MAX_CHARS = 2900;

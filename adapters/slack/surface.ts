@@ -25,7 +25,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AttemptStream, ProgressLine, TaskState, ThreadSigns } from '../../src/chat/port.js';
 import { neutraliseFences } from '../../src/chat/format.js';
 import { progressText } from '../../src/chat/progress-text.js';
-import { messageBlocks, section, sectionsOf, type SlackOut, type Upload } from './mrkdwn.js';
+import { messageBlocks, section, sectionsOf, type SlackOut, type Upload } from './renderer.js';
 import { slackError } from './poster.js';
 
 /** Slack's limit on a `markdown_text` argument or chunk, in characters. */

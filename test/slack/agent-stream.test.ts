@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebClient } from '@slack/web-api';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { SlackStream, STREAM_CODE_MAX, STREAM_TEXT_MAX, SurfaceSupport } from '../../adapters/slack/surface.js';
-import type { Upload } from '../../adapters/slack/mrkdwn.js';
+import type { Upload } from '../../adapters/slack/renderer.js';
 
 let slack: FakeSlack;
 let client: WebClient;
