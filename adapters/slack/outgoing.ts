@@ -36,55 +36,6 @@ export function slackDownloads(settings: Pick<SlackSettings, 'botToken' | 'apiUr
 /** Characters of a DM pane thread's title (our limit, kept short). */
 const PANE_TITLE_CHARS = 80;
 
-/** What Slack's threads use: the downloads, the poster, the log, and what this process learnt of each workspace's agent surface. */
-interface Out {
-  downloads: InputDownloads;
-  poster: SlackPoster;
-  log: ChatLog;
-  support: SurfaceSupport;
-}
-
-/**
- * A Slack thread as the chat port's thread (the channel message's ts is the thread's key); a file
- * that cannot be uploaded is named in the thread with why. `started`: the channel message was posted
- * for this request (it says so when no run came of it); `pane`: the DM pane's thread, with no channel message.
- */
-function slackThread(out: Out, channel: string, threadTs: string, request: IncomingRequest, where: { started?: boolean; pane?: boolean } = {}): ChatThread<SlackOut, MessageId> {
-  const { poster, log } = out;
-  const uploadAll = async (uploads: Upload[] | undefined) => {
-    for (const file of uploads ?? []) {
-      await poster.upload(channel, threadTs, file).catch(async (err: unknown) => {
-        log.warn(`slack: upload ${file.filename} failed:`, (err as Error).message);
-        await poster.post(channel, slackRenderer.render(uploadNoticeView([{ name: file.filename }], (err as Error).message))[0]!, threadTs);
-      });
-    }
-  };
-  const team = (request.origin as SlackOrigin | undefined)?.team ?? '';
-  const output = {
-    signs: slackSigns(poster.client, { support: out.support, channel, threadTs, user: request.who.userId, team }, uploadAll),
-    async post(msg: SlackOut) {
-      const ts = await poster.post(channel, msg, threadTs);
-      await uploadAll(msg.uploads);
-      return { channel, id: ts };
-    },
-    async edit(ref: MessageId, msg: SlackOut) {
-      await poster.update(ref.channel, ref.id, msg);
-      await uploadAll(msg.uploads);
-    },
-  };
-  return {
-    ref: { channel, thread: threadTs },
-    key: threadTs,
-    output,
-    markup: slackThreadMarkup,
-    inputs: () => threadInputs(request.files, out.downloads, { post: output.post, note: slackThreadMarkup.note }),
-    async ended(run, failure) {
-      const spec = where.pane ? undefined : endedRootSpec(run, failure, where.started ? request : undefined);
-      if (spec) await poster.update(channel, threadTs, { text: rootMessage(spec).sections }).catch((err: unknown) => log.warn('slack: updating the channel message failed:', (err as Error).message));
-    },
-  };
-}
-
 /**
  * Slack's outgoing port (of the app's in-memory queue, or of a queue worker).
  * @throws {ConfigError} when `slack.bot_token` is missing.
@@ -92,7 +43,9 @@ function slackThread(out: Out, channel: string, threadTs: string, request: Incom
 export function slackOutgoing(config: Config, log: ChatLog): OutgoingPort<SlackOut, MessageId> {
   const settings = slackSettings(config, 'worker');
   const poster = new SlackPoster(new WebClient(settings.botToken, clientOptions(settings.apiUrl)));
-  const out: Out = { downloads: slackDownloads(settings), poster, log, support: new SurfaceSupport() };
+  const downloads = slackDownloads(settings);
+  /** What this process learnt of each workspace's agent surface. */
+  const support = new SurfaceSupport();
   const warn = (what: string) => (err: unknown) => log.warn(`slack: ${what} failed:`, (err as Error).message);
 
   /** Tells the requester something only they see (plain text): through the command's response_url, else an ephemeral message. */
@@ -103,6 +56,46 @@ export function slackOutgoing(config: Config, log: ChatLog): OutgoingPort<SlackO
     // https://docs.slack.dev/interactivity/handling-user-interaction#message_responses
     const res = await fetch(responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ephemeral(mrkdwn)) }).catch((err: unknown) => err as Error);
     if (res instanceof Error || !res.ok) log.warn('slack: response_url failed', res instanceof Error ? res.message : res.status);
+  }
+
+  /**
+   * A Slack thread as the chat port's thread (the channel message's ts is the thread's key); a file
+   * that cannot be uploaded is named in the thread with why. `started`: the channel message was posted
+   * for this request (it says so when no run came of it); `pane`: the DM pane's thread, with no channel message.
+   */
+  function slackThread(channel: string, threadTs: string, request: IncomingRequest, where: { started?: boolean; pane?: boolean } = {}): ChatThread<SlackOut, MessageId> {
+    const uploadAll = async (uploads: Upload[] | undefined) => {
+      for (const file of uploads ?? []) {
+        await poster.upload(channel, threadTs, file).catch(async (err: unknown) => {
+          warn(`upload ${file.filename}`)(err);
+          await poster.post(channel, slackRenderer.render(uploadNoticeView([{ name: file.filename }], (err as Error).message))[0]!, threadTs);
+        });
+      }
+    };
+    const team = (request.origin as SlackOrigin | undefined)?.team ?? '';
+    const output = {
+      signs: slackSigns(poster.client, { support, channel, threadTs, user: request.who.userId, team }, uploadAll),
+      async post(msg: SlackOut) {
+        const ts = await poster.post(channel, msg, threadTs);
+        await uploadAll(msg.uploads);
+        return { channel, id: ts };
+      },
+      async edit(ref: MessageId, msg: SlackOut) {
+        await poster.update(ref.channel, ref.id, msg);
+        await uploadAll(msg.uploads);
+      },
+    };
+    return {
+      ref: { channel, thread: threadTs },
+      key: threadTs,
+      output,
+      markup: slackThreadMarkup,
+      inputs: () => threadInputs(request.files, downloads, { post: output.post, note: slackThreadMarkup.note }),
+      async ended(run, failure) {
+        const spec = where.pane ? undefined : endedRootSpec(run, failure, where.started ? request : undefined);
+        if (spec) await poster.update(channel, threadTs, { text: rootMessage(spec).sections }).catch(warn('updating the channel message'));
+      },
+    };
   }
 
   return {
@@ -118,7 +111,7 @@ export function slackOutgoing(config: Config, log: ChatLog): OutgoingPort<SlackO
         chat.thread.thread = pane;
         const title = threadTitle(request.text, PANE_TITLE_CHARS, 'files');
         await poster.client.assistant.threads.setTitle({ channel_id: channel, thread_ts: pane, title }).catch(warn('titling the thread'));
-        return { thread: slackThread(out, channel, pane, request, { pane: true }), chat };
+        return { thread: slackThread(channel, pane, request, { pane: true }), chat };
       }
       const { sections, plain } = rootMessage(requestRootSpec(request, { state: 'working' }));
       const threadTs = await poster.post(channel, { text: sections, plain }).catch(async (err: unknown) => {
@@ -128,7 +121,7 @@ export function slackOutgoing(config: Config, log: ChatLog): OutgoingPort<SlackO
       });
       if (threadTs === undefined) return undefined;
       chat.thread.thread = threadTs;
-      return { thread: slackThread(out, channel, threadTs, request, { started: true }), chat };
+      return { thread: slackThread(channel, threadTs, request, { started: true }), chat };
     },
 
     async runThread(request, run) {
@@ -137,10 +130,10 @@ export function slackOutgoing(config: Config, log: ChatLog): OutgoingPort<SlackO
       const who = { id: request.who.userId, ...(request.who.userName ? { name: request.who.userName } : {}) };
       const state = { state: 'again', action: request.kind === 'rerun' ? 'rerun' : 'improve', who } as const;
       if (run) await poster.update(channel, threadTs, { text: rootMessage(runRootSpec(run, state)).sections }).catch(() => undefined);
-      return slackThread(out, channel, threadTs, request);
+      return slackThread(channel, threadTs, request);
     },
 
-    reopenThread: async (request, ref) => slackThread(out, ref.channel, ref.thread ?? request.where.thread ?? '', request, { started: startsRun(request.kind) }),
+    reopenThread: async (request, ref) => slackThread(ref.channel, ref.thread ?? request.where.thread ?? '', request, { started: startsRun(request.kind) }),
     messageId: (ref) => ref,
     async editMessage(id, msg) {
       await poster.update(id.channel, id.id, msg).catch(warn('editing a message'));
