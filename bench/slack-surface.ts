@@ -13,7 +13,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../src/config/load.js';
-import { startSlackAdapter } from '../adapters/slack/server.js';
+import { startSlackAdapter } from '../adapters/slack/main.js';
+import { createChatApp } from '../src/app/chat-service.js';
+import { silentLog } from '../src/log/logger.js';
 import { startFakeSlack, type FakeSlack, type SlackCall } from '../test/fakes/slack-api.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../test/fakes/openai-server.js';
 import { sendCommand, type SlashFields } from '../test/fakes/slack-signed.js';
@@ -51,7 +53,8 @@ async function embedded(surface: boolean): Promise<World> {
     },
     {},
   );
-  const adapter = await startSlackAdapter(config);
+  const app = await createChatApp(config);
+  const adapter = await startSlackAdapter(app, silentLog);
   const url = `http://127.0.0.1:${adapter.port}`;
   return {
     slack,
@@ -59,6 +62,7 @@ async function embedded(surface: boolean): Promise<World> {
     send: (fields) => sendCommand(url, SECRET, { command: '/run', user_id: 'U_B', user_name: 'bench', channel_id: 'C_B', team_id: TEAM, ...fields }),
     async close() {
       await adapter.stop(5000);
+      await app.close();
       await Promise.all([slack.close(), llm.close()]);
       await rm(dir, { recursive: true, force: true });
     },

@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
 import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseConfig } from '../src/config/load.js';
-import { startSlackAdapter } from '../adapters/slack/server.js';
+import { startSlackAdapter } from '../adapters/slack/main.js';
+import { createChatApp } from '../src/app/chat-service.js';
+import { silentLog } from '../src/log/logger.js';
 import { startFakeSlack } from '../test/fakes/slack-api.js';
 import { startFakeOpenAi } from '../test/fakes/openai-server.js';
 import { sendCommand } from '../test/fakes/slack-signed.js';
@@ -40,10 +42,11 @@ async function serve(configJson: string): Promise<void> {
     const id = request.headers['x-bench-id'];
     if (typeof id === 'string') process.send?.({ id, received: started.get(request), acked: Date.now() });
   });
-  const adapter = await startSlackAdapter(parseConfig(JSON.parse(configJson), {}));
+  const app = await createChatApp(parseConfig(JSON.parse(configJson), {}));
+  const adapter = await startSlackAdapter(app, silentLog);
   process.send?.({ port: adapter.port });
   process.on('message', (msg) => {
-    if (msg === 'stop') void adapter.stop(5000).then(() => process.exit(0));
+    if (msg === 'stop') void adapter.stop(5000).then(() => app.close()).then(() => process.exit(0));
   });
 }
 

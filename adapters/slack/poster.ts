@@ -10,7 +10,7 @@
  * POST to upload_url → files.completeUploadExternal, done by WebClient.filesUploadV2)
  */
 import { WebClient, LogLevel, type RetryOptions, type Logger } from '@slack/web-api';
-import { buttonBlocks, escapeMrkdwn, section, type SlackButton } from './mrkdwn.js';
+import { messageBlocks, sectionsOf, type SlackOut, type Upload } from './renderer.js';
 
 /**
  * Retries of one Web API call: up to 4 after the first, exponential from 0.5 s to 10 s.
@@ -34,18 +34,6 @@ export class NotInChannelError extends Error {
   override name = 'NotInChannelError';
 }
 
-/** A file to upload into a thread. */
-export interface Upload {
-  filename: string;
-  /** Either bytes/text … */
-  content?: Buffer | string;
-  /** … or a host path. */
-  path?: string;
-  title?: string;
-  /** e.g. `python`, `text` (https://docs.slack.dev/reference/methods/files.getUploadURLExternal). */
-  snippetType?: string;
-}
-
 /** Slack error code of a WebClient error, if any (`not_in_channel`, `msg_too_long`…). */
 export function slackError(err: unknown): string | undefined {
   const data = (err as { data?: { error?: unknown } }).data;
@@ -60,49 +48,33 @@ export class SlackPoster {
   constructor(readonly client: WebClient) {}
 
   /**
-   * Posts mrkdwn (one section block per string, each ≤ 3000 characters) in a channel or thread.
-   * `plain` is the notification/fallback text (already escaped); `buttons` go in an actions block after the text.
-   * Falls back to a file when Slack refuses the text as too long or its blocks as invalid.
+   * Posts a message (mrkdwn sections, each ≤ 3000 characters, and its buttons) in a channel or
+   * thread; its `plain` is the notification/fallback text (already escaped; default the sections
+   * joined). Falls back to a file when Slack refuses the text as too long or its blocks as invalid.
    * @returns the message ts (or the fallback notice's ts).
    * @throws {NotInChannelError} when the app is not in the channel; other WebClient errors as is.
    */
-  async post(channel: string, text: string | string[], threadTs?: string, plain?: string, buttons?: SlackButton[]): Promise<string> {
-    const sections = Array.isArray(text) ? text : [text];
-    plain ??= sections.join('\n');
+  async post(channel: string, msg: SlackOut, threadTs?: string): Promise<string> {
+    const plain = msg.plain ?? sectionsOf(msg).join('\n');
+    const thread = threadTs ? { thread_ts: threadTs } : {};
     try {
-      const res = await this.client.chat.postMessage({
-        channel,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        text: plain,
-        blocks: [...sections.map(section), ...(buttons?.length ? buttonBlocks(buttons) : [])],
-        link_names: false,
-        unfurl_links: false,
-        unfurl_media: false,
-      });
+      const res = await this.client.chat.postMessage({ channel, ...thread, text: plain, blocks: messageBlocks(msg), link_names: false, unfurl_links: false, unfurl_media: false });
       return res.ts as string;
     } catch (err) {
       const code = slackError(err);
       if (code && NOT_IN_CHANNEL.has(code)) throw new NotInChannelError(code, { cause: err });
-      if (code && FILE_FALLBACK.has(code)) {
-        await this.upload(channel, threadTs, { filename: 'message.txt', content: plain, snippetType: 'text' });
-        const res = await this.client.chat.postMessage({
-          channel,
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-          text: `(Slack refused this message: ${code}; it is attached as message.txt)`,
-          link_names: false,
-        });
-        return res.ts as string;
-      }
-      throw err;
+      if (!code || !FILE_FALLBACK.has(code)) throw err;
+      await this.upload(channel, threadTs, { filename: 'message.txt', content: plain, snippetType: 'text' });
+      const res = await this.client.chat.postMessage({ channel, ...thread, text: `(Slack refused this message: ${code}; it is attached as message.txt)`, link_names: false });
+      return res.ts as string;
     }
   }
 
-  /** Replaces a message's text; errors other than "not in channel" are swallowed (the message stays as it was). */
-  async update(channel: string, ts: string, text: string | string[], plain?: string): Promise<void> {
-    const sections = Array.isArray(text) ? text : [text];
+  /** Replaces a message's text (its sections; buttons are not kept); errors other than "not in channel" are swallowed (the message stays as it was). */
+  async update(channel: string, ts: string, msg: Pick<SlackOut, 'text'>): Promise<void> {
     // rate limits are retried by the client; a lost progress update is not worth failing a run
     try {
-      await this.client.chat.update({ channel, ts, text: plain ?? sections.join('\n'), blocks: sections.map(section), link_names: false });
+      await this.client.chat.update({ channel, ts, text: sectionsOf(msg).join('\n'), blocks: messageBlocks({ text: msg.text }), link_names: false });
     } catch (err) {
       const code = slackError(err);
       if (code && NOT_IN_CHANNEL.has(code)) throw new NotInChannelError(code, { cause: err });
@@ -122,10 +94,8 @@ export class SlackPoster {
     } as Parameters<WebClient['filesUploadV2']>[0]);
   }
 
-  /** A message only `user` sees; plain text is escaped (unless `mrkdwn`: already safe). Errors are swallowed (best effort). */
-  async ephemeral(channel: string, user: string, plain: string, threadTs?: string, mrkdwn = false): Promise<void> {
-    await this.client.chat
-      .postEphemeral({ channel, user, text: mrkdwn ? plain : escapeMrkdwn(plain), ...(threadTs ? { thread_ts: threadTs } : {}) })
-      .catch(() => undefined);
+  /** A message only `user` sees (`mrkdwn`: already safe). Errors are swallowed (best effort). */
+  async ephemeral(channel: string, user: string, mrkdwn: string, threadTs?: string): Promise<void> {
+    await this.client.chat.postEphemeral({ channel, user, text: mrkdwn, ...(threadTs ? { thread_ts: threadTs } : {}) }).catch(() => undefined);
   }
 }

@@ -44,9 +44,7 @@ export type SlackCommandNames = CommandNames & { usage: string };
  */
 export function slackSettings(config: Config, role: 'receiver' | 'worker' = 'receiver'): SlackSettings {
   const s = config.slack ?? slackSchema.parse({});
-  if (!s.bot_token) {
-    throw new ConfigError('slack.bot_token is not set: set SLACK_BOT_TOKEN (xoxb-…) or slack.bot_token (docs/slack.md)');
-  }
+  if (!s.bot_token) throw new ConfigError('slack.bot_token is not set: set SLACK_BOT_TOKEN (xoxb-…) or slack.bot_token (docs/slack.md)');
   const mode = s.app_token ? 'socket' : 'http';
   // Slack answers apps.connections.open with any other token type by `not_allowed_token_type`, which
   // @slack/socket-mode retries forever (5 s, 10 s, 15 s…): the app would hang at start, so refuse here
@@ -59,20 +57,15 @@ export function slackSettings(config: Config, role: 'receiver' | 'worker' = 'rec
   }
   // a queue worker only calls the Web API: it receives nothing, so it needs no signing secret
   if (mode === 'http' && !s.signing_secret && role === 'receiver') {
-    throw new ConfigError(
-      'slack.signing_secret is not set: HTTP mode verifies every request with it (set SLACK_SIGNING_SECRET), ' +
-        'or set slack.app_token (xapp-…) for Socket Mode',
-    );
+    throw new ConfigError('slack.signing_secret is not set: HTTP mode verifies every request with it (set SLACK_SIGNING_SECRET), or set slack.app_token (xapp-…) for Socket Mode');
   }
-  const port = s.port ?? 3000; // $PORT is read by the config loader (slack.port defaults to it)
-  const apiUrl = s.api_url ? (s.api_url.endsWith('/') ? s.api_url : `${s.api_url}/`) : SLACK_API_URL;
   return {
     botToken: s.bot_token,
     mode,
     signingSecret: s.signing_secret,
     appToken: s.app_token,
-    port,
-    apiUrl,
+    port: s.port ?? 3000, // $PORT is read by the config loader (slack.port defaults to it)
+    apiUrl: s.api_url ? s.api_url.replace(/\/?$/, '/') : SLACK_API_URL,
     allowedChannels: s.allowed_channels,
     allowedUsers: s.allowed_users,
     adminUsers: s.admin_users,

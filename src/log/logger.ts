@@ -56,6 +56,8 @@ export function scopeFields(): Record<string, string> {
 
 /** Where a chat platform and its pipeline log: parts (strings and errors, as the adapters pass them) at three levels. */
 export interface PartsLog {
+  /** Where given (a pino logger's), lines below `info` (Bolt's debug lines). */
+  debug?(...parts: unknown[]): void;
   info(...parts: unknown[]): void;
   warn(...parts: unknown[]): void;
   error(...parts: unknown[]): void;
@@ -63,7 +65,7 @@ export interface PartsLog {
 
 /** A pino logger as a {@link PartsLog} (each call: {@link logParts}). */
 export function partsLog(log: PinoLogger): PartsLog {
-  return { info: (...m) => logParts(log, 'info', m), warn: (...m) => logParts(log, 'warn', m), error: (...m) => logParts(log, 'error', m) };
+  return { debug: (...m) => logParts(log, 'debug', m), info: (...m) => logParts(log, 'info', m), warn: (...m) => logParts(log, 'warn', m), error: (...m) => logParts(log, 'error', m) };
 }
 
 /** A {@link PartsLog} that drops everything (a bot started without a log: tests). */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Run } from '../../src/history/types.js';
 import { againView, endedRootSpec, requestRootSpec, rootView, runRootSpec, threadTitle, type RootSpec } from '../../src/chat/view/root-view.js';
 import type { IncomingRequest } from '../../src/chat/incoming-port.js';
-import { rootMessage as slackRoot } from '../../adapters/slack/views.js';
+import { rootMessage as slackRoot } from '../../adapters/slack/renderer.js';
 import { againMessage, rootMessage as discordRoot } from '../../adapters/discord/render.js';
 import { matrixRenderer } from '../../adapters/matrix/renderer.js';
 import { toOptions } from '../../adapters/discord/surface.js';

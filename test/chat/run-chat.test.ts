@@ -12,9 +12,9 @@ import type { Run } from '../../src/history/types.js';
 import { chatOf, newRunChat } from '../../src/chat/run-chat.js';
 import { tickRequest } from '../../src/schedules/tick-post.js';
 import type { Schedule } from '../../src/history/programs.js';
-import { slackAnswers } from '../../adapters/slack/answers.js';
+import { slackAnswers } from '../../adapters/slack/requesters.js';
 import type { CommandNames } from '../../src/chat/incoming-port.js';
-import { rootMessage } from '../../adapters/slack/views.js';
+import { rootMessage } from '../../adapters/slack/renderer.js';
 import { runRootSpec } from '../../src/chat/view/root-view.js';
 import { discordAnswers } from '../../adapters/discord/answers.js';
 

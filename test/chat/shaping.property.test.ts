@@ -13,10 +13,8 @@ import { againMessage, rootMessage as discordRoot } from '../../adapters/discord
 import { discordAnswers } from '../../adapters/discord/answers.js';
 import type { CommandNames } from '../../src/chat/incoming-port.js';
 import { discordThreadMarkup, MESSAGE_CHARS, type Outgoing } from '../../adapters/discord/renderer.js';
-import { slackThreadMarkup, type SlackOut } from '../../adapters/slack/renderer.js';
 import { toOptions, withoutFiles } from '../../adapters/discord/surface.js';
-import { SECTION_TEXT_MAX, escapeMrkdwn } from '../../adapters/slack/mrkdwn.js';
-import { rootMessage as slackRoot } from '../../adapters/slack/views.js';
+import { SECTION_TEXT_MAX, escapeMrkdwn, rootMessage as slackRoot, slackThreadMarkup, type SlackOut } from '../../adapters/slack/renderer.js';
 import { runRootSpec } from '../../src/chat/view/root-view.js';
 import { formatOutput, progressLine } from '../../adapters/cli/render.js';
 import { TERMINAL_STREAM_CHARS } from '../../adapters/cli/bounded-output.js';

@@ -4,7 +4,7 @@
  * that block, and Slack's mentions in it are escaped (they never ping).
  */
 import { describe, expect, it } from 'vitest';
-import { slackAnswers } from '../../adapters/slack/answers.js';
+import { slackAnswers } from '../../adapters/slack/requesters.js';
 import { discordAnswers } from '../../adapters/discord/answers.js';
 import { slackThreadMarkup } from '../../adapters/slack/renderer.js';
 import { discordThreadMarkup } from '../../adapters/discord/renderer.js';

@@ -1,10 +1,9 @@
-/** One attempt's Slack stream (adapters/slack/stream.ts) against the fake Slack's rules: limits after escaping, fences, the cap, a DM. */
+/** One attempt's Slack stream (adapters/slack/surface.ts) against the fake Slack's rules: limits after escaping, fences, the cap, a DM. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebClient } from '@slack/web-api';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
-import { SlackStream, STREAM_CODE_MAX, STREAM_TEXT_MAX } from '../../adapters/slack/stream.js';
-import type { Upload } from '../../adapters/slack/poster.js';
-import { SurfaceSupport } from '../../adapters/slack/surface.js';
+import { SlackStream, STREAM_CODE_MAX, STREAM_TEXT_MAX, SurfaceSupport } from '../../adapters/slack/surface.js';
+import type { Upload } from '../../adapters/slack/renderer.js';
 
 let slack: FakeSlack;
 let client: WebClient;

@@ -1,7 +1,7 @@
 /** `/generate`, `/history`, `/show`, and long code as a snippet file. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { allText, py, startWorld, type World } from './harness.js';
-import { fencedSection } from '../../adapters/slack/mrkdwn.js';
+import { fencedSection } from '../../adapters/slack/renderer.js';
 
 let world: World | undefined;
 afterEach(async () => {

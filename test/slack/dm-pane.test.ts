@@ -1,11 +1,11 @@
 /**
- * The app's DM pane (adapters/slack/assistant.ts): suggested prompts when a conversation opens and
+ * The app's DM pane (adapters/slack/messages.ts): suggested prompts when a conversation opens and
  * when its context changes; a message in the pane's thread runs there (streamed, no channel
  * message), the thread titled from its request; a reply in that thread then improves the run.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { allText, py, startWorld, type World } from './harness.js';
-import { DEFAULT_PROMPTS } from '../../adapters/slack/assistant.js';
+import { DEFAULT_PROMPTS } from '../../adapters/slack/messages.js';
 import { startQueueWorld, SECRET as QUEUE_SECRET, TEAM } from '../queue/harness.js';
 import { sendEvent } from '../fakes/slack-signed.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';

@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { startSlackAdapter, type SlackAdapter } from '../../adapters/slack/server.js';
+import { startSlackAdapter, type SlackAdapter } from '../../adapters/slack/main.js';
+import { createChatApp } from '../../src/app/chat-service.js';
+import { createLogger, partsLog } from '../../src/log/logger.js';
 import { startFakeSlack, type FakeSlack, type SlackCall } from '../fakes/slack-api.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from '../fakes/openai-server.js';
 import { sendCommand, sendEvent, sendInteraction, type AppResponse, type SlashFields } from '../fakes/slack-signed.js';
@@ -128,11 +130,26 @@ export async function startFakes(options: WorldOptions = {}): Promise<Fakes> {
   };
 }
 
+/**
+ * The adapter on a core built for chat from `config`, as `code-agent slack` starts it
+ * (src/app/chat-process.ts), its log at `log.level`; stopping it closes the core too.
+ * @throws what the core or the adapter throws (the core is closed first)
+ */
+export async function startSlack(config: Config): Promise<SlackAdapter> {
+  const app = await createChatApp(config);
+  const log = partsLog(createLogger({ name: 'slack', level: config.log.level, format: 'json' }));
+  const adapter = await startSlackAdapter(app, log).catch(async (err: unknown) => {
+    await app.close();
+    throw err;
+  });
+  return { ...adapter, stop: async (graceMs) => adapter.stop(graceMs).finally(() => app.close()) };
+}
+
 /** Starts the fakes and the adapter; if the adapter does not start, closes the fakes and rethrows. */
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const fakes = await startFakes(options);
   const { slack, config } = fakes;
-  let adapter = await startSlackAdapter(config).catch(async (err: unknown) => {
+  let adapter = await startSlack(config).catch(async (err: unknown) => {
     await fakes.close();
     throw err;
   });
@@ -166,7 +183,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     appUrl: urlOf(adapter),
     async restart() {
       await adapter.stop();
-      adapter = await startSlackAdapter(config);
+      adapter = await startSlack(config);
       world.adapter = adapter;
       world.appUrl = urlOf(adapter);
     },

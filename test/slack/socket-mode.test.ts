@@ -4,9 +4,9 @@
  * work through the fake Web API with the fake LLM and the real sandbox.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSlackAdapter, SlackStartupError } from '../../adapters/slack/server.js';
+import { SlackStartupError } from '../../adapters/slack/main.js';
 import { ConfigError } from '../../src/config/load.js';
-import { APP_TOKEN, allText, py, startFakes, startWorld, type Fakes, type World } from './harness.js';
+import { APP_TOKEN, allText, py, startFakes, startSlack, startWorld, type Fakes, type World } from './harness.js';
 
 /** Slack's limit for acknowledging an envelope, in ms (https://api.slack.com/apis/socket-mode). */
 const ACK_WITHIN_MS = 3000;
@@ -96,7 +96,7 @@ describe('Socket Mode', () => {
 
   it('refuses to start with a clear error when apps.connections.open rejects the app token', async () => {
     fakes = await startFakes({ socketMode: true, slack: { app_token: 'xapp-wrong' } });
-    const started = startSlackAdapter(fakes.config);
+    const started = startSlack(fakes.config);
     await expect(started).rejects.toThrow(SlackStartupError);
     await expect(started).rejects.toThrow(
       /Socket Mode could not connect \(apps\.connections\.open at http:\/\/127\.0\.0\.1:\d+\/api\/\): .*invalid_auth.*Check slack\.app_token \(SLACK_APP_TOKEN\)/,
@@ -109,7 +109,7 @@ describe('Socket Mode', () => {
   it('refuses a bot token given as the app token instead of retrying apps.connections.open forever', async () => {
     // Slack answers it with not_allowed_token_type, which @slack/socket-mode treats as recoverable
     fakes = await startFakes({ socketMode: true, slack: { app_token: 'xoxb-test' } });
-    const started = startSlackAdapter(fakes.config);
+    const started = startSlack(fakes.config);
     await expect(started).rejects.toThrow(ConfigError);
     await expect(started).rejects.toThrow(/slack\.app_token is not an app-level token.*xapp-/);
     expect(fakes.slack.callsOf('apps.connections.open')).toHaveLength(0);
