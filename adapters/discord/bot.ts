@@ -88,7 +88,7 @@ export class DiscordBot {
     const { settings } = this.ctx;
     this.service = await startChatService(app, {
       incoming: discordIncoming(settings),
-      outgoing: (app) => discordOutgoing(app, app.config, this.logger, { client: this.client, settings, logger: this.logger }),
+      outgoing: (app) => discordOutgoing(app.config, this.logger, { client: this.client, settings, logger: this.logger }),
       settings,
       log: this.logger,
       ops: this.options.ops ?? false,

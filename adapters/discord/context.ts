@@ -50,7 +50,6 @@ export function settingsFrom(section: Config['discord']): DiscordSettings {
 
 /** Shared by the jobs (in the bot's process or a queue worker). */
 export interface BotContext {
-  app: App;
   client: Client;
   logger: ChatLog;
   settings: DiscordSettings;
@@ -58,6 +57,8 @@ export interface BotContext {
 
 /** Shared by the gateway handlers: the jobs' context and the pipeline's entry. */
 export interface IngressContext extends BotContext {
+  /** The wired core (`/usage` reads its ledger). */
+  app: App;
   ingress: ChatIngress<DiscordAnswer>;
   /** Dedupe of deliveries answered outside the entry (the Improve modal, `/usage`). */
   deliveries: Pick<Deliveries, 'seen'>;
