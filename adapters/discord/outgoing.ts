@@ -1,6 +1,6 @@
 /**
  * Discord's side of the outgoing port (src/chat/port.ts: OutgoingPort): messages are Discord
- * payloads (renderer.ts, render.ts), posted on a {@link ChannelSurface} (the bot's messages in the
+ * payloads (renderer.ts), posted on a {@link ChannelSurface} (the bot's messages in the
  * thread, falling back to the interaction's follow-ups); attachments are downloaded from Discord's
  * file hosts only (context.ts: attachmentOrigins; the loop: src/chat/input-downloads.ts). A new
  * run's thread is started from its root message (its {@link Header}: the interaction's answer, or
@@ -18,10 +18,9 @@ import { ConfigError } from '../../src/config/load.js';
 import { chatOf, newRunChat } from '../../src/chat/run-chat.js';
 import { settingsFrom, type BotContext, type DiscordSettings } from './context.js';
 import { hostDownloads, threadInputs } from '../../src/chat/input-downloads.js';
-import { placeOf, type DiscordOrigin } from './incoming.js';
-import { discordThreadMarkup } from './renderer.js';
+import { canThreadIn, type DiscordOrigin } from './incoming.js';
 import { discordAnswers } from './answers.js';
-import { againMessage, rootMessage, threadName, type Outgoing } from './render.js';
+import { againMessage, discordThreadMarkup, rootMessage, threadName, type Outgoing } from './renderer.js';
 import { endedState, requestRootSpec, runRootSpec, type AgainSpec, type RootState } from '../../src/chat/view/root-view.js';
 import { ChannelSurface, editChannelMessage, Header, liveToken, toOptions, type LiveToken } from './surface.js';
 import { errorLine } from '../../src/text/error-line.js';
@@ -132,7 +131,7 @@ async function openRunThread(ctx: BotContext, request: IncomingRequest, token: L
   const channelId = request.where.channel;
   const fetched = await channelById(ctx.client, channelId);
   const channel = fetched?.isSendable() ? fetched : undefined;
-  const canThread = Boolean(origin.canThread) || placeOf(origin.guildId ?? null, channelId, fetched).canThread;
+  const canThread = Boolean(origin.canThread) || canThreadIn(fetched);
   const root = (state: RootState, inThread: boolean, note: string | undefined) => rootMessage({ ...requestRootSpec(request, state, inThread), ...(note ? { note } : {}) });
   const header = new Header(ctx.client, ctx.logger, token, channel);
   const first = await header.set(root({ state: 'working' }, canThread, undefined));
