@@ -9,14 +9,14 @@
  * interaction's follow-ups and response edits while its token lives, the bot's own messages after
  * that — from the bot's process (its logged-in client) or a queue worker (a REST-only client).
  */
-import { MessageFlags, type BaseMessageOptions, type Client, type Message, type SendableChannels } from 'discord.js';
+import { MessageFlags, type BaseMessageOptions, type Message, type SendableChannels } from 'discord.js';
 import type { ChatThread, OpenedThread, OutgoingPort } from '../../src/chat/port.js';
 import { startsRun, type IncomingFile, type IncomingRequest } from '../../src/chat/incoming-port.js';
 import type { Run } from '../../src/history/types.js';
 import type { Config } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import { chatOf, newRunChat } from '../../src/chat/run-chat.js';
-import { settingsFrom, type BotContext, type DiscordSettings } from './context.js';
+import { settingsFrom, type BotContext } from './context.js';
 import { hostDownloads, threadInputs } from '../../src/chat/input-downloads.js';
 import { canThreadIn, type DiscordOrigin } from './incoming.js';
 import { discordAnswers } from './answers.js';
@@ -36,24 +36,21 @@ const IN_PLACE = {
   noThreads: 'ℹ️ Threads cannot be started here, so I reply in place.',
 } as const;
 
-/** What the bot's own process lends its jobs: its logged-in client, settings and logger. */
-export interface InProcess {
-  client: Client;
-  settings: DiscordSettings;
-  logger: ChatLog;
-}
-
 /**
  * Discord's outgoing port: of a queue worker (a REST-only client of its own, dropped by `close()`),
- * or of the bot's in-memory queue (`inProcess`: the bot's client, kept open by `close()`).
+ * or of the bot's in-memory queue (`inProcess`: what the bot's process lends its jobs, its logged-in
+ * client kept open by `close()`).
  * @throws {ConfigError} when `discord.token` is missing (a worker).
  */
-export function discordOutgoing(config: Config, log: ChatLog, inProcess?: InProcess): OutgoingPort<Outgoing, Message> {
+export function discordOutgoing(config: Config, log: ChatLog, inProcess?: BotContext): OutgoingPort<Outgoing, Message> {
   const token = config.discord?.token;
   if (!inProcess && !token) throw new ConfigError('discord.token is not set: the worker posts Discord jobs with the bot token (DISCORD_TOKEN), as the gateway process has it');
-  const client = inProcess?.client ?? restOnlyClient(token!, config.discord?.api_url);
-  const logger: ChatLog = inProcess?.logger ?? { info: (...m) => log.info('discord:', ...m), warn: (...m) => log.warn('discord:', ...m), error: (...m) => log.error('discord:', ...m) };
-  const ctx: BotContext = { client, logger, settings: inProcess?.settings ?? settingsFrom(config.discord) };
+  const ctx: BotContext = inProcess ?? {
+    client: restOnlyClient(token!, config.discord?.api_url),
+    logger: { info: (...m) => log.info('discord:', ...m), warn: (...m) => log.warn('discord:', ...m), error: (...m) => log.error('discord:', ...m) },
+    settings: settingsFrom(config.discord),
+  };
+  const { client, logger } = ctx;
   /** The interaction's follow-ups and response edits while its token lives (none for a message or a tick). */
   const tokenOf = (request: IncomingRequest): LiveToken | undefined => {
     const origin = request.origin as Partial<DiscordOrigin>;
