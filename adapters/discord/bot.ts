@@ -1,7 +1,7 @@
 /**
  * The Discord bot: a discord.js Client with the intents it needs, no mentions by default, REST at
- * `discord.api_url` when set, wired to the handlers. Rate limits, reconnects and resumes are left
- * to discord.js.
+ * `discord.api_url` when set, wired to the handlers; clear startup errors instead of a silent bot.
+ * Rate limits, reconnects and resumes are left to discord.js.
  */
 import { Client, Events, type ClientOptions } from 'discord.js';
 import type { App } from '../../src/app/app.js';
@@ -9,17 +9,41 @@ import { settingsFrom, type DiscordSettings, type IngressContext } from './conte
 import { onInteraction, onMessage } from './handlers.js';
 import { silentLog } from '../../src/log/logger.js';
 import { errorLine } from '../../src/text/error-line.js';
-import { clientOptionsFor } from './client-options.js';
-
-export { INTENTS } from './client-options.js';
-import { DiscordStartupError, startupErrorFor } from './startup-error.js';
+import { clientOptionsFor } from './worker-channels.js';
 import { startChatService, type ChatLog, type ChatService } from '../../src/app/chat-service.js';
-import type { ChatIngress } from '../../src/chat/incoming-port.js';
 import { discordIncoming } from './incoming.js';
 import { discordOutgoing } from './outgoing.js';
 import type { DiscordAnswer } from './answers.js';
 
-export { DiscordStartupError } from './startup-error.js';
+export { INTENTS } from './worker-channels.js';
+
+/** The bot could not connect; `message` says why and what to do. */
+export class DiscordStartupError extends Error {
+  override name = 'DiscordStartupError';
+}
+
+/**
+ * What to do for the gateway close codes that end the connection for good.
+ * Source: https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes
+ */
+const HELP: Record<number, string> = {
+  4004: 'Discord refused the token (close code 4004 "Authentication failed"): check discord.token (Developer Portal → Bot → Reset Token).',
+  4013: 'Discord refused the intents (close code 4013 "Invalid intent(s)").',
+  4014:
+    'Discord refused the Message Content intent (close code 4014 "Disallowed intent(s)"): open the Developer Portal → your application → Bot → Privileged Gateway Intents, turn on MESSAGE CONTENT INTENT, save, and start again (see docs/discord.md).',
+};
+
+/** The startup error for a gateway close code, or for an error thrown by `client.login()`. */
+export function startupErrorFor(code: number | undefined, cause?: unknown): DiscordStartupError {
+  const message = (cause as Error | undefined)?.message ?? '';
+  if (code === undefined) {
+    if (/disallowed intents/i.test(message)) code = 4014;
+    else if (/invalid intents/i.test(message)) code = 4013;
+    else if (/token/i.test(message) || (cause as { status?: number })?.status === 401) code = 4004;
+  }
+  const help = code !== undefined ? HELP[code] : undefined;
+  return new DiscordStartupError(help ?? `cannot connect to Discord${code ? ` (gateway close code ${code})` : ''}: ${message || 'unknown error'}`, { cause });
+}
 
 /** What the bot needs. */
 export interface DiscordBotOptions {
@@ -33,8 +57,7 @@ export interface DiscordBotOptions {
   ops?: boolean;
 }
 
-
-/** Runs the bot on a app App. */
+/** Runs the bot on an App. */
 export class DiscordBot {
   readonly client: Client;
   readonly ctx: IngressContext;
@@ -48,13 +71,15 @@ export class DiscordBot {
     this.client = new Client({ ...clientOptionsFor(discord?.api_url), ...options.clientOptions });
     const settings = { ...settingsFrom(discord), ...options.settings };
     // the entry and the dedupe are the service's, made at start(); handlers run only after login
-    const started = () => {
+    const started = (): ChatService<DiscordAnswer> => {
       if (!this.service) throw new Error('the Discord bot has not started');
       return this.service;
     };
-    const ingress: ChatIngress<DiscordAnswer> = { receive: (request, requester) => started().ingress.receive(request, requester) };
-    const deliveries = { seen: (id: string | undefined) => started().deliveries.seen(id) };
-    this.ctx = { app: options.app, client: this.client, logger: this.logger, settings, ingress, deliveries };
+    this.ctx = {
+      ...{ app: options.app, client: this.client, logger: this.logger, settings },
+      ingress: { receive: (request, requester) => started().ingress.receive(request, requester) },
+      deliveries: { seen: (id) => started().deliveries.seen(id) },
+    };
     this.client.on(Events.InteractionCreate, (i) => void onInteraction(this.ctx, i));
     this.client.on(Events.MessageCreate, (m) => void onMessage(this.ctx, m));
     this.client.on(Events.Error, (err) => this.logger.error(`discord client error: ${errorLine(err)}`));
@@ -84,11 +109,10 @@ export class DiscordBot {
     const token = this.options.app.config.discord?.token;
     if (!token) throw new DiscordStartupError('discord.token is not set');
     // the mode, the queue, the sandbox check (embedded): once for every platform
-    const { app } = this.options;
     const { settings } = this.ctx;
-    this.service = await startChatService(app, {
+    this.service = await startChatService(this.options.app, {
       incoming: discordIncoming(settings),
-      outgoing: (app) => discordOutgoing(app, app.config, this.logger, { client: this.client, settings, logger: this.logger }),
+      outgoing: (app) => discordOutgoing(app.config, this.logger, { client: this.client, settings, logger: this.logger }),
       settings,
       log: this.logger,
       ops: this.options.ops ?? false,

@@ -1,6 +1,6 @@
 /**
- * What the bot's jobs share (the core, the Discord client, settings from the config, a logger), and
- * what its handlers add: the pipeline's entry (src/chat/ingress.ts: admission, the queue in memory
+ * What the bot's jobs share (the Discord client, settings from the config, a logger), and what its
+ * handlers add: the core and the pipeline's entry (src/chat/ingress.ts: admission, the queue in memory
  * or in Redis — the handlers do not know which).
  */
 import type { Client } from 'discord.js';
@@ -36,12 +36,7 @@ export function settingsFrom(section: Config['discord']): DiscordSettings {
   const discord = section ?? discordSchema.parse({});
   return {
     ...chatSettings(discord),
-    access: {
-      guilds: discord.allowed_guilds,
-      channels: discord.allowed_channels,
-      roles: discord.allowed_roles,
-      users: discord.allowed_users,
-    },
+    access: { guilds: discord.allowed_guilds, channels: discord.allowed_channels, roles: discord.allowed_roles, users: discord.allowed_users },
     admins: { users: discord.admin_users, roles: discord.admin_roles },
     attachmentOrigins: [...DISCORD_FILE_ORIGINS, ...(discord.api_url ? [new URL(discord.api_url).origin] : [])],
     interactionTokenTtlMs: INTERACTION_TOKEN_TTL_MS,
@@ -50,7 +45,6 @@ export function settingsFrom(section: Config['discord']): DiscordSettings {
 
 /** Shared by the jobs (in the bot's process or a queue worker). */
 export interface BotContext {
-  app: App;
   client: Client;
   logger: ChatLog;
   settings: DiscordSettings;
@@ -58,6 +52,8 @@ export interface BotContext {
 
 /** Shared by the gateway handlers: the jobs' context and the pipeline's entry. */
 export interface IngressContext extends BotContext {
+  /** The wired core (`/usage` reads its ledger). */
+  app: App;
   ingress: ChatIngress<DiscordAnswer>;
   /** Dedupe of deliveries answered outside the entry (the Improve modal, `/usage`). */
   deliveries: Pick<Deliveries, 'seen'>;

@@ -1,95 +1,80 @@
 /**
  * Routes gateway events: slash commands, buttons and modal submits, and messages in a thread, each
- * turned into a request for the pipeline (incoming.ts → src/chat/ingress.ts); the Improve button's
- * modal and `/usage` (admins) are answered here. Nothing thrown here reaches discord.js.
+ * turned into a request for the pipeline (incoming.ts → src/chat/ingress.ts) with its
+ * requester (requesters.ts); the Improve button's modal and `/usage` (admins) are answered here. Nothing
+ * thrown here reaches discord.js.
  */
-import { MessageFlags, SnowflakeUtil, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
+import {
+  ActionRowBuilder,
+  MessageFlags,
+  ModalBuilder,
+  SnowflakeUtil,
+  TextInputBuilder,
+  TextInputStyle,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type Message,
+} from 'discord.js';
 import type { RequestKind } from '../../src/chat/incoming-port.js';
 import { notAdminText, usageReply, usageUnreadable } from '../../src/chat/usage-view.js';
 import { budgetLimits } from '../../src/app/app.js';
+import type { ChatLog } from '../../src/app/chat-service.js';
 import type { IngressContext } from './context.js';
-import { showImproveModal } from './improve-modal.js';
-import { discordRequest, placeOf, roleIdsOf, type DiscordDelivery } from './incoming.js';
-import { fromDiscordText } from './incoming-text.js';
-import { FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
-import { NOT_REMEMBERED } from '../../src/chat/messages.js';
-import { CHAT_COMMANDS, commandLine, type ChatCommand } from '../../src/chat/command-catalog.js';
-import { interactionRequester, messageRequester } from './requesters.js';
+import { discordRequest, fromDiscordText, requestAccess, roleIdsOf, type DiscordDelivery } from './incoming.js';
+import { customId, FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId, type ComponentAction } from './ids.js';
+import { IMPROVE_FORM, NOT_REMEMBERED } from '../../src/chat/messages.js';
+import { CHAT_COMMANDS, commandLine } from '../../src/chat/command-catalog.js';
 import { replyEphemeral, toOptions } from './surface.js';
+import { interactionRequester, messageRequester } from './requesters.js';
 import { errorLine } from '../../src/text/error-line.js';
 import { discordAnswers } from './answers.js';
-import { checkAccess } from './incoming.js';
+
+/**
+ * Longest feedback typed in the Improve modal (Discord allows up to 4000 in a text input).
+ * Source: https://discord.com/developers/docs/interactions/message-components#text-input-object
+ */
+export const MAX_FEEDBACK_CHARS = 4000;
+
+/** The request kind of each button or modal that is one (the others: Improve's modal, Just this time). */
+const COMPONENT_KINDS: Partial<Record<ComponentAction, RequestKind>> = { rerun: 'rerun', remember: 'remember', choice: 'settle', feedback: 'improve' };
 
 /** Handles one interaction; never throws. */
 export async function onInteraction(ctx: IngressContext, interaction: Interaction): Promise<void> {
   try {
     if (!interaction.isChatInputCommand() && !interaction.isButton() && !interaction.isModalSubmit()) return;
-    const place = placeOf(interaction.guildId, interaction.channelId ?? '', interaction.channel);
-    const roleIds = roleIdsOf(interaction.member);
-    const base: DiscordDelivery = {
-      place,
-      userId: interaction.user.id,
-      ...(interaction.user.username ? { userName: interaction.user.username } : {}),
-      roleIds,
-      text: '',
+    const delivery: DiscordDelivery = {
+      guildId: interaction.guildId,
+      channelId: interaction.channelId ?? '',
+      channel: interaction.channel,
+      user: interaction.user,
+      member: interaction.member,
       deliveryId: interactionEventId(interaction.id),
       token: { applicationId: interaction.applicationId, token: interaction.token },
     };
-    const take = (kind: RequestKind, more: Partial<DiscordDelivery>) =>
-      ctx.ingress.receive(discordRequest(kind, { ...base, ...more }), interactionRequester(interaction, ctx.logger));
+    const text = (value: unknown) => (typeof value === 'string' ? fromDiscordText(value, interaction.channel) : value);
     if (interaction.isChatInputCommand()) {
-      const name = interaction.commandName;
-      const command = CHAT_COMMANDS.find((c) => c.name === name);
-      if (!command) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(`Unknown command /${name}.`));
-      const fields = commandFields(interaction, command);
-      if (command.name === 'usage') return await handleUsage(ctx, interaction, roleIds, fields.text ?? '');
-      await take(command.name, fields);
-      return;
+      const command = CHAT_COMMANDS.find((c) => c.name === interaction.commandName);
+      if (!command) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(`Unknown command /${interaction.commandName}.`));
+      const line = commandLine(command, (o) => text(interaction.options.get(o.name)?.value) as string | number | boolean | undefined);
+      if (command.name === 'usage') return await usage(ctx, interaction, roleIdsOf(interaction.member), line);
+      const files = command.options.flatMap((o) => (o.kind === 'file' ? [interaction.options.getAttachment(o.name)] : []));
+      const request = discordRequest(command.name, delivery, line, { files: files.flatMap((f) => (f ? [{ name: f.name, url: f.url, bytes: f.size }] : [])) });
+      return void (await ctx.ingress.receive(request, interactionRequester(interaction, ctx.logger)));
     }
     const parsed = parseCustomId(interaction.customId);
-    if (!parsed) return;
-    if (interaction.isModalSubmit() && parsed.action === 'feedback') {
-      await take('improve', { runId: parsed.runId, text: fromDiscordText(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID), interaction.channel).trim() });
-      return;
-    }
-    if (interaction.isButton() && parsed.action === 'choice') {
-      await take('settle', { runId: parsed.runId, text: parsed.choice ?? '' });
-      return;
-    }
-    if (interaction.isButton() && parsed.action === 'remember') {
-      await take('remember', { runId: parsed.runId });
-      return;
-    }
-    if (interaction.isButton() && parsed.action === 'just-this-time') {
-      return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(NOT_REMEMBERED));
-    }
-    if (interaction.isButton() && parsed.action === 'rerun') {
-      await take('rerun', { runId: parsed.runId });
-      return;
-    }
-    if (interaction.isButton() && parsed.action === 'improve') {
-      // the modal is the interaction's one answer: access and dedupe first, as for any request
-      const refusal = checkAccess(ctx.settings.access, { userId: interaction.user.id, roleIds }, place);
-      if (refusal) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(refusal));
-      if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
-      await showImproveModal(ctx, interaction, parsed.runId);
-    }
+    if (!parsed || interaction.isModalSubmit() !== (parsed.action === 'feedback')) return;
+    if (parsed.action === 'just-this-time') return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(NOT_REMEMBERED));
+    const said = interaction.isModalSubmit() ? (text(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID)) as string).trim() : (parsed.choice ?? '');
+    const request = discordRequest(COMPONENT_KINDS[parsed.action] ?? 'improve', delivery, said, { runId: parsed.runId });
+    if (parsed.action !== 'improve') return void (await ctx.ingress.receive(request, interactionRequester(interaction, ctx.logger)));
+    // the modal is the interaction's one answer: access and dedupe first, as for any request
+    const refusal = requestAccess(ctx.settings.access, request);
+    if (refusal) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(refusal));
+    if (!(await ctx.deliveries.seen(delivery.deliveryId)) && interaction.isButton()) await showImproveModal(ctx.logger, interaction, parsed.runId);
   } catch (err) {
     ctx.logger.error(`interaction ${interaction.id} failed: ${(err as Error)?.stack ?? String(err)}`);
   }
-}
-
-/**
- * A command's options as a request's text (its line: src/chat/command-catalog.ts, text options read
- * as plain text: incoming-text.ts) and files.
- */
-function commandFields(interaction: ChatInputCommandInteraction, command: ChatCommand): Partial<DiscordDelivery> {
-  const text = commandLine(command, (o) => {
-    const value = interaction.options.get(o.name)?.value;
-    return typeof value === 'string' ? fromDiscordText(value, interaction.channel) : value;
-  });
-  const files = command.options.flatMap((o) => (o.kind === 'file' ? [interaction.options.getAttachment(o.name)] : []));
-  return { text, files: files.flatMap((f) => (f ? [{ name: f.name, url: f.url, bytes: f.size }] : [])) };
 }
 
 /** Handles a message: only people's messages in a thread matter (the pipeline keeps those of a run's thread). Never throws. */
@@ -97,12 +82,8 @@ export async function onMessage(ctx: IngressContext, message: Message): Promise<
   try {
     if (message.author.bot || message.system || !message.inGuild() || !message.channel.isThread()) return;
     const thread = message.channel;
-    const request = discordRequest('reply', {
-      place: placeOf(message.guildId, thread.id, thread),
-      userId: message.author.id,
-      roleIds: roleIdsOf(message.member),
-      text: fromDiscordText(message.content, message.channel).trim(),
-      deliveryId: messageEventId(message.id),
+    const delivery: DiscordDelivery = { guildId: message.guildId, channelId: thread.id, channel: thread, user: { id: message.author.id }, member: message.member, deliveryId: messageEventId(message.id) };
+    const request = discordRequest('reply', delivery, fromDiscordText(message.content, thread).trim(), {
       files: [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, bytes: a.size })),
       // a thread the bot started a moment ago waits for its link: the run's job links it just after Discord shows it
       threadStart: { byApp: thread.ownerId === ctx.client.user?.id, at: SnowflakeUtil.timestampFrom(thread.id) },
@@ -113,11 +94,18 @@ export async function onMessage(ctx: IngressContext, message: Message): Promise<
   }
 }
 
+/** The Improve button: asks for the feedback in a modal (the interaction's one initial response); its submission is an `improve` request. */
+async function showImproveModal(logger: ChatLog, interaction: ButtonInteraction, runId: string): Promise<void> {
+  const input = new TextInputBuilder().setCustomId(FEEDBACK_INPUT_ID).setLabel(IMPROVE_FORM.question).setStyle(TextInputStyle.Paragraph).setRequired(true).setMaxLength(MAX_FEEDBACK_CHARS);
+  const modal = new ModalBuilder().setCustomId(customId('feedback', runId)).setTitle(IMPROVE_FORM.title).addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
+  await interaction.showModal(modal).catch((err: unknown) => logger.warn(`showing the Improve modal failed: ${errorLine(err)}`));
+}
+
 /**
  * Answers `/usage [by] [since]` for an admin (`discord.admin_users`, `discord.admin_roles`), privately;
  * anyone else is told who may. Deduplicated like every interaction.
  */
-async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInteraction, roleIds: string[], text: string): Promise<void> {
+async function usage(ctx: IngressContext, interaction: ChatInputCommandInteraction, roleIds: string[], text: string): Promise<void> {
   if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
   const { users, roles } = ctx.settings.admins;
   if (!users.includes(interaction.user.id) && !roleIds.some((r) => roles.includes(r))) {
@@ -126,8 +114,7 @@ async function handleUsage(ctx: IngressContext, interaction: ChatInputCommandInt
   try {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   } catch (err) {
-    ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${errorLine(err)}`);
-    return;
+    return ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${errorLine(err)}`);
   }
   const reply = await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), text).catch(usageUnreadable);
   await interaction.editReply(toOptions(discordAnswers.memory(reply))).catch((err: unknown) => ctx.logger.warn(`answer failed: ${errorLine(err)}`));

@@ -1,13 +1,15 @@
 /**
  * Discord's side of the incoming port (src/chat/incoming-port.ts): who may ask where (allowed
  * guilds, channels, roles and users from the `discord` config; an empty list does not restrict),
- * how the commands are spelled, the answers' markup (answers.ts), and Discord's traffic — slash
- * commands, buttons, modal submits, messages in a run's thread — as neutral requests.
+ * how the commands are spelled, the answers' markup (answers.ts), and a delivery — a slash command,
+ * a button, a modal submit, a message in a run's thread (handlers.ts) — as a neutral request, its
+ * text as plain text.
  */
 import { accessRefusal } from '../../src/chat/access.js';
-import { ChannelType, type APIInteractionGuildMember, type Channel, type GuildMember } from 'discord.js';
+import { ChannelType, cleanContent, type APIInteractionGuildMember, type Channel, type GuildMember, type TextBasedChannel } from 'discord.js';
 import type { IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
 import { commandNames } from '../../src/chat/command-catalog.js';
+import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
 import { discordAnswers, type DiscordAnswer } from './answers.js';
 
 /** The access lists (ids as strings). */
@@ -34,20 +36,9 @@ export type DiscordOrigin = {
   token: string | null;
 };
 
-/** Where a request was made. */
-export interface Place {
-  guildId: string | null;
-  channelId: string;
-  /** Parent channel id when the channel is a thread. */
-  parentId: string | null;
-  canThread: boolean;
-}
-
-/** Describes a channel by id and (when cached) its object. */
-export function placeOf(guildId: string | null, channelId: string, channel: Channel | null | undefined): Place {
-  const parentId = channel && channel.isThread() ? channel.parentId : null;
-  const canThread = channel?.type === ChannelType.GuildText || channel?.type === ChannelType.GuildAnnouncement;
-  return { guildId, channelId, parentId, canThread };
+/** Whether a thread can be started from a message in `channel` (a guild text or announcement channel), when it is known. */
+export function canThreadIn(channel: Channel | null | undefined): boolean {
+  return channel?.type === ChannelType.GuildText || channel?.type === ChannelType.GuildAnnouncement;
 }
 
 /** Role ids of a member, whether discord.js cached it (GuildMember) or kept the raw API object. */
@@ -67,15 +58,29 @@ export function conversationId(guildId: string | null | undefined, channelId: st
   return `discord:${guildId ?? 'dm'}:${parentId ?? channelId}`;
 }
 
+/** Where a request was made, as the access lists read it. */
+export interface Place {
+  guildId: string | null | undefined;
+  channelId: string;
+  /** Parent channel id when the channel is a thread. */
+  parentId: string | null | undefined;
+}
+
 /** Access from the settings' lists (src/chat/access.ts). @returns undefined when allowed, else the reason to show the requester. */
-export function checkAccess(lists: AccessLists, who: { userId: string; roleIds: string[] }, place: Omit<Place, 'canThread'>): string | undefined {
+export function checkAccess(lists: AccessLists, who: { userId: string; roleIds: string[] }, place: Place): string | undefined {
   return accessRefusal({
     places: [
-      { key: 'discord.allowed_guilds', allowed: lists.guilds, ids: [place.guildId], place: place.guildId ? 'server' : 'direct message' },
-      { key: 'discord.allowed_channels', allowed: lists.channels, ids: [place.channelId, place.parentId], place: 'channel' },
+      { key: 'discord.allowed_guilds', allowed: lists.guilds, ids: [place.guildId ?? null], place: place.guildId ? 'server' : 'direct message' },
+      { key: 'discord.allowed_channels', allowed: lists.channels, ids: [place.channelId, place.parentId ?? null], place: 'channel' },
     ],
     people: { key: 'discord.allowed_users or discord.allowed_roles', allowed: [...lists.users, ...lists.roles], ids: [who.userId, ...who.roleIds] },
   });
+}
+
+/** {@link checkAccess} of a request. */
+export function requestAccess(lists: AccessLists, request: IncomingRequest): string | undefined {
+  const origin = request.origin as DiscordOrigin;
+  return checkAccess(lists, { userId: request.who.userId, roleIds: request.who.roleIds ?? [] }, { guildId: origin.guildId, channelId: request.where.channel, parentId: origin.parentId });
 }
 
 /** Discord's incoming port. */
@@ -83,51 +88,61 @@ export function discordIncoming(settings: { access: AccessLists; historyLimit: n
   return {
     platform: 'discord',
     names: commandNames('/'),
-    access(request) {
-      const origin = request.origin as DiscordOrigin;
-      return checkAccess(settings.access, { userId: request.who.userId, roleIds: request.who.roleIds ?? [] }, { guildId: origin.guildId, channelId: request.where.channel, parentId: origin.parentId });
-    },
+    access: (request) => requestAccess(settings.access, request),
     markup: discordAnswers,
     historyLimit: settings.historyLimit,
   };
 }
 
-/** What a Discord delivery says, before it becomes a request. */
-export interface DiscordDelivery {
-  place: Place;
-  userId: string;
-  /** The user's display name, when known (shown, e.g. "confirmed by …", never used to ping). */
-  userName?: string;
-  roleIds: string[];
-  /** Plain text (incoming-text.ts). */
-  text: string;
-  /** Dedupe key: `discord:interaction:<id>` or `discord:message:<id>`. */
-  deliveryId: string;
-  files?: IncomingFile[];
-  runId?: string;
-  /** The interaction's application and token (absent for a message). */
-  token?: { applicationId: string; token: string };
-  /** A message in a thread: what Discord says of the thread. */
-  threadStart?: { byApp: boolean; at: number | undefined };
+/**
+ * Discord text on the way in (a `/run` requirement, a thread reply, Improve feedback): mentions
+ * (`<@id>`, `<@&id>`, `<#id>`) become readable names through discord.js's `cleanContent` where the
+ * cache knows them (`channel`), plain words otherwise; typographic quotes inside code become
+ * straight ones (src/chat/smart-quotes.ts). Nothing in the result can ping.
+ * Mention syntax: https://discord.com/developers/docs/reference#message-formatting
+ */
+export function fromDiscordText(text: string, channel?: TextBasedChannel | null): string {
+  const named = channel ? cleanContent(text, channel) : text;
+  return straightenQuotesInCode(named.replace(/<@!?\d{15,21}>/g, '@user').replace(/<@&\d{15,21}>/g, '@role').replace(/<#\d{15,21}>/g, '#channel'));
 }
 
-/** A Discord delivery as a neutral request. */
-export function discordRequest(kind: RequestKind, d: DiscordDelivery): IncomingRequest<DiscordOrigin> {
-  const { place } = d;
+/** What a Discord delivery says, before it becomes a request. */
+export interface DiscordDelivery {
+  guildId: string | null;
+  channelId: string;
+  /** The channel's object, when discord.js has it (a thread's parent, whether threads can start there). */
+  channel: Channel | null | undefined;
+  /** The user, with their name when it is to be shown (e.g. "confirmed by …"; never used to ping). */
+  user: { id: string; username?: string };
+  member: GuildMember | APIInteractionGuildMember | null | undefined;
+  /** Dedupe key: `discord:interaction:<id>` or `discord:message:<id>` (ids.ts). */
+  deliveryId: string;
+  /** The interaction's application and token (absent for a message). */
+  token?: { applicationId: string; token: string };
+}
+
+/** A Discord delivery as a neutral request: `text` is plain (see {@link fromDiscordText}); `threadStart`: a message in a thread, what Discord says of the thread. */
+export function discordRequest(
+  kind: RequestKind,
+  d: DiscordDelivery,
+  text: string,
+  more: { files?: IncomingFile[]; runId?: string; threadStart?: { byApp: boolean; at: number | undefined } } = {},
+): IncomingRequest<DiscordOrigin> {
+  const parentId = d.channel?.isThread() ? d.channel.parentId : null;
   return {
     platform: 'discord',
     kind,
     deliveryId: d.deliveryId,
-    who: { userId: d.userId, roleIds: d.roleIds, ...(d.userName ? { userName: d.userName } : {}) },
+    who: { userId: d.user.id, roleIds: roleIdsOf(d.member), ...(d.user.username ? { userName: d.user.username } : {}) },
     where: {
-      conversation: conversationId(place.guildId, place.channelId, place.parentId),
-      channel: place.channelId,
-      ...(d.threadStart ? { thread: place.channelId, threadStart: d.threadStart } : {}),
+      conversation: conversationId(d.guildId, d.channelId, parentId),
+      channel: d.channelId,
+      ...(more.threadStart ? { thread: d.channelId, threadStart: more.threadStart } : {}),
     },
-    text: d.text,
-    files: d.files ?? [],
-    ...(d.runId ? { runId: d.runId } : {}),
+    text,
+    files: more.files ?? [],
+    ...(more.runId ? { runId: more.runId } : {}),
     receivedAt: Date.now(),
-    origin: { guildId: place.guildId, parentId: place.parentId, canThread: place.canThread, applicationId: d.token?.applicationId ?? null, token: d.token?.token ?? null },
+    origin: { guildId: d.guildId, parentId, canThread: canThreadIn(d.channel), applicationId: d.token?.applicationId ?? null, token: d.token?.token ?? null },
   };
 }

@@ -7,6 +7,8 @@
  *
  * Limits: https://discord.com/developers/docs/resources/message#create-message (content ≤ 2000,
  * files ≤ 10), https://discord.com/developers/docs/interactions/message-components#action-rows.
+ * Also a run's messages outside its thread: the thread's name, the run's root (its header) and the
+ * answer to a Re-run or an Improve, composed once in src/chat/view/root-view.ts.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import { codeBlock, fitBlock, neutraliseFences } from '../../src/chat/format.js';
@@ -15,6 +17,7 @@ import type { Action, Block, Inline, Line, ViewRenderer } from '../../src/chat/v
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
 import { actionLabel, attachedNote, codeTailShown, dataBytes, fitLine, flatLine, splitLines, wholeFile } from '../../src/chat/view/fit.js';
 import { uploadNoticeLine } from '../../src/chat/view/upload-notice.js';
+import { againView, rootView, threadTitle, type AgainSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { packFiles } from './file-batches.js';
 import { customId } from './ids.js';
 
@@ -175,3 +178,24 @@ export const discordRenderer: ViewRenderer<Outgoing> = {
 
 /** The messages of a run's thread on Discord (src/chat/view/thread-markup.ts): an edit cannot add files. */
 export const discordThreadMarkup: ThreadMarkup<Outgoing> = threadMarkup({ renderer: discordRenderer, hasFiles: (msg) => (msg.files?.length ?? 0) > 0 });
+
+/**
+ * Characters in a thread name.
+ * Source: https://discord.com/developers/docs/resources/channel#start-thread-from-message
+ */
+export const THREAD_NAME_CHARS = 100;
+
+/** The thread's name: the requirement, at most {@link THREAD_NAME_CHARS} characters. */
+export function threadName(requirement: string): string {
+  return threadTitle(requirement, THREAD_NAME_CHARS);
+}
+
+/** A run's root message (its header in the channel, or a schedule's tick's). */
+export function rootMessage(spec: RootSpec): Outgoing {
+  return discordRenderer.render(rootView(spec))[0]!;
+}
+
+/** The answer to a Re-run or an Improve. */
+export function againMessage(spec: AgainSpec): Outgoing {
+  return discordRenderer.render(againView(spec))[0]!;
+}

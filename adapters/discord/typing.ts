@@ -8,7 +8,7 @@
 import { Routes, type Client } from 'discord.js';
 import type { ThreadSigns } from '../../src/chat/port.js';
 import { typingSign } from '../../src/chat/typing-sign.js';
-import type { Outgoing } from './render.js';
+import type { Outgoing } from './renderer.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
 
 /** How often the typing indicator is renewed, in ms (before Discord's 10 s lapse). */

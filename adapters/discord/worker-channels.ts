@@ -1,13 +1,24 @@
 /**
- * Discord without the gateway, for a queue worker: a discord.js Client that never logs in (REST
- * only, with the bot token), channels looked up through `GET /channels/:id`, threads started
+ * The discord.js clients: the bot's options (its intents, no mentions, REST at `discord.api_url`),
+ * and Discord without the gateway, for a queue worker: a client that never logs in (REST only, with the bot token), channels looked up through `GET /channels/:id`, threads started
  * through `POST /channels/:id/messages/:id/threads`, and an interaction's token used through an
  * `InteractionWebhook` (follow-ups and edits of the original response, valid 15 minutes:
  * https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages).
  */
-import { Client, InteractionWebhook, Routes, ThreadAutoArchiveDuration, type Channel, type Message, type SendableChannels } from 'discord.js';
-import { clientOptionsFor } from './client-options.js';
-import type { InteractionReplies } from './surface.js';
+import { Client, GatewayIntentBits, InteractionWebhook, Routes, ThreadAutoArchiveDuration, type Channel, type ClientOptions, type Message, type SendableChannels } from 'discord.js';
+import { NO_MENTIONS, type InteractionReplies } from './surface.js';
+
+/**
+ * Guilds (channels, threads, roles), GuildMessages (messages in threads) and MessageContent
+ * (privileged: the text of thread replies).
+ * Source: https://discord.com/developers/docs/events/gateway#gateway-intents
+ */
+export const INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent];
+
+/** The client options for the `discord` config section's `api_url`. */
+export function clientOptionsFor(apiUrl: string | undefined): ClientOptions {
+  return { intents: INTENTS, allowedMentions: NO_MENTIONS, ...(apiUrl ? { rest: { api: apiUrl } } : {}) };
+}
 
 /** A REST-only client (no gateway connection); `destroy()` it when done. */
 export function restOnlyClient(token: string, apiUrl: string | undefined): Client {

@@ -12,7 +12,7 @@ import { matrixSettings } from '../matrix/settings.js';
 /** The platforms a worker can post to, by name (the `platform` of their jobs). */
 export const OUTGOING: Record<string, OutgoingFactory> = {
   slack: (config, _core, log) => (config.slack?.bot_token ? slackOutgoing(config, log) : undefined),
-  discord: (config, app, log) => (config.discord?.token ? discordOutgoing(app, config, log) : undefined),
+  discord: (config, _app, log) => (config.discord?.token ? discordOutgoing(config, log) : undefined),
   matrix: (config, _app, log) => (config.matrix?.access_token ? matrixPort(matrixSettings(config), log) : undefined),
 };
 

@@ -9,7 +9,7 @@ import type { Run } from '../../src/history/types.js';
 import { againView, endedRootSpec, requestRootSpec, rootView, runRootSpec, threadTitle, type RootSpec } from '../../src/chat/view/root-view.js';
 import type { IncomingRequest } from '../../src/chat/incoming-port.js';
 import { rootMessage as slackRoot } from '../../adapters/slack/renderer.js';
-import { againMessage, rootMessage as discordRoot } from '../../adapters/discord/render.js';
+import { againMessage, rootMessage as discordRoot } from '../../adapters/discord/renderer.js';
 import { matrixRenderer } from '../../adapters/matrix/renderer.js';
 import { toOptions } from '../../adapters/discord/surface.js';
 

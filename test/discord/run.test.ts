@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { py, startWorld, type World } from './harness.js';
+import type { FakeMessage } from '../fakes/discord-server.js';
 import { routedReplies } from '../helpers/verify-replies.js';
 
 let world: World | undefined;
@@ -63,9 +64,14 @@ describe('/run', () => {
     expect(world.llm.requests).toHaveLength(2);
   });
 
+  // the code's message is the one carrying attempt-1.py: when the reply took over a second, the
+  // streamed code message before it became "**Attempt 1** · the whole code is below"
+  const codeMessage = (messages: FakeMessage[]) => messages.find((m) => m.content.startsWith('**Attempt 1**') && m.attachments.some((a) => a.filename === 'attempt-1.py'));
+  const long = Array.from({ length: 100 }, (_, n) => `x${n} = ${n}  # ${'pad'.repeat(6)}`).join('\n');
+  const longCode = `${long}\nprint("y" * 3000)`;
+
   it('attaches 3000 characters of code and of output as files', async () => {
-    const long = Array.from({ length: 100 }, (_, n) => `x${n} = ${n}  # ${'pad'.repeat(6)}`).join('\n');
-    const code = `${long}\nprint("y" * 3000)`;
+    const code = longCode;
     expect(code.length).toBeGreaterThan(3000);
     world = await startWorld({ replies: [py(code)] });
     const { discord } = world;
@@ -73,7 +79,7 @@ describe('/run', () => {
     const thread = await world.threadOf(i.id);
     await world.waitMessages(thread, /✅ Success · 1 attempt/);
     const messages = discord.messagesIn(thread);
-    const codeMsg = messages.find((m) => m.content.startsWith('**Attempt 1**'))!;
+    const codeMsg = codeMessage(messages)!;
     expect(codeMsg.attachments.map((a) => a.filename)).toEqual(['attempt-1.py']);
     expect(codeMsg.files.get('attempt-1.py')!.toString()).toBe(code);
     const result = messages.find((m) => m.content.startsWith('**Result of attempt 1**'))!;
@@ -82,6 +88,24 @@ describe('/run', () => {
     expect(result.files.get('attempt-1-stdout.txt')!.toString()).toBe(`${'y'.repeat(3000)}\n`);
     for (const m of discord.world.messages.values()) expect(m.content.length).toBeLessThanOrEqual(2000);
   });
+
+  it('streamed, the code being written becomes "the whole code is below", and the code follows with its file', async () => {
+    const reply = py(longCode);
+    const lines = reply.split(/(?<=\n)/);
+    // six chunks 400 ms apart: the code is written for 2 s, so its message is posted, then edited
+    const chunks = Array.from({ length: 6 }, (_, k) => lines.slice(Math.ceil((k * lines.length) / 6), Math.ceil(((k + 1) * lines.length) / 6)).join(''));
+    world = await startWorld({ replies: [{ content: reply, chunks, chunkDelayMs: 400 }] });
+    const { discord } = world;
+    const i = discord.slash('run', { requirement: 'long, slowly' }, world.from());
+    const thread = await world.threadOf(i.id);
+    await world.waitMessages(thread, /✅ Success · 1 attempt/);
+    const messages = discord.messagesIn(thread);
+    const below = messages.findIndex((m) => m.content === '**Attempt 1** · the whole code is below');
+    const codeAt = messages.indexOf(codeMessage(messages)!);
+    expect(below).toBeGreaterThanOrEqual(0);
+    expect(codeAt).toBeGreaterThan(below);
+    expect(messages[codeAt]!.files.get('attempt-1.py')!.toString()).toBe(longCode);
+  }, 30_000);
 
   it('keeps fence breaks and @everyone inert and pings no one', async () => {
     world = await startWorld({ replies: [py('print("```\\n@everyone <@&123> hi\\n```")')] });

@@ -1,14 +1,14 @@
 /**
- * A schedule's tick on Discord (adapters/discord/scheduled-thread.ts): no interaction asked for it,
- * so the bot posts its own header in the schedule's channel ("@who scheduled: …", never a ping),
- * starts a thread from it, posts the team program's run there with its output and files, and edits
- * the header to the run's final status. The embedded bot over the fake Discord (REST + gateway),
- * the real sandbox and SQLite store; the timer scheduler takes the schedule from the store at
- * start. The LLM is never called.
+ * A schedule's tick on Discord (adapters/discord/outgoing.ts: opened like a run, with no
+ * interaction): the bot posts its own header in the schedule's channel ("@who scheduled: …", never a
+ * ping), starts a thread from it, posts the team program's run there with its output and files,
+ * and edits the header to the run's final status. The embedded bot over
+ * the fake Discord (REST + gateway), the real sandbox and SQLite store; the timer scheduler takes
+ * the schedule from the store at start (test/helpers/squares-schedule.ts). The LLM is never called.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type World } from './harness.js';
-import type { NewSchedule } from '../../src/history/schedules.js';
+import { scheduleSquares } from '../helpers/squares-schedule.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -16,41 +16,12 @@ afterEach(async () => {
   world = undefined;
 });
 
-const CODE = 'import csv\nN = 3\nrows = [(i, i * i) for i in range(1, N + 1)]\nwith open("squares.csv", "w", newline="") as f:\n    csv.writer(f).writerows(rows)\nprint("squares:", " ".join(str(s) for _, s in rows))';
-
 describe('a scheduled run on Discord', () => {
   it('posts a header in the channel, opens a thread from it with the result and the file, and edits the header to the final status', async () => {
     world = await startWorld({ config: { schedules: { timezone: 'UTC' } } });
     const w = world;
     const conversation = `discord:${w.discord.world.guildId}:${w.general.id}`;
-    await w.app.store.programs!.save(conversation, 'squares-report', {
-      code: CODE,
-      request: 'write the first squares to squares.csv',
-      inputs: { files: [], sources: [], hosts: [] },
-      parameters: [],
-      runId: 'src-squares',
-      approvedBy: w.alice.id,
-      approvedByName: 'alice',
-      approvedAt: new Date().toISOString(),
-    });
-    // every 2 s: a faster cron line (six fields, with seconds) than people may type, as the test's clock
-    const s: NewSchedule = {
-      conversationId: conversation,
-      platform: 'discord',
-      channel: w.general.id,
-      program: 'squares-report',
-      params: {},
-      when: '*/2 * * * * *',
-      cron: '*/2 * * * * *',
-      timezone: 'UTC',
-      resultGate: { kind: 'always' },
-      workGate: true,
-      createdBy: w.alice.id,
-      createdByName: 'alice',
-      createdAt: new Date().toISOString(),
-      state: { failures: 0 },
-    };
-    const saved = await w.app.store.schedules!.add(s, { maxPerConversation: 20 });
+    const saved = await scheduleSquares(w.app.store, { conversation, platform: 'discord', channel: w.general.id, by: { id: w.alice.id, name: 'alice' } });
     await w.restart(); // the timer scheduler reads the store's schedules at start
 
     // the header: the bot's own message in the channel, naming who scheduled it without a ping
@@ -72,6 +43,7 @@ describe('a scheduled run on Discord', () => {
     // the header is edited to the run's final status
     await w.discord.waitFor(() => /team program `squares-report` v1/.test(w.discord.world.messages.get(header!.id)!.content), 20_000, 'the header edited');
     expect(w.discord.world.messages.get(header!.id)!.content).not.toContain('Working');
+    expect(w.discord.world.messages.get(header!.id)!.content).toMatch(/^<@\d+> scheduled: /);
     expect(w.llm.requests).toHaveLength(0);
   }, 90_000);
 });

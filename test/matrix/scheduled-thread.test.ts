@@ -9,9 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_KEY } from '../../adapters/matrix/markup.js';
 import { startMatrixBot } from '../../adapters/matrix/main.js';
 import { startMatrixWorld, type MatrixWorld, type SeenEvent } from './harness.js';
-import type { NewSchedule } from '../../src/history/schedules.js';
-
-const CODE = 'import csv\nN = 3\nrows = [(i, i * i) for i in range(1, N + 1)]\nwith open("squares.csv", "w", newline="") as f:\n    csv.writer(f).writerows(rows)\nprint("squares:", " ".join(str(s) for _, s in rows))';
+import { scheduleSquares } from '../helpers/squares-schedule.js';
 
 let w: MatrixWorld;
 beforeAll(async () => {
@@ -24,34 +22,7 @@ afterAll(async () => {
 describe('a scheduled run on Matrix', () => {
   it("roots a new thread with the bot's own message in the room, and posts the run there with the result and the file", async () => {
     const conversation = `matrix:${w.roomId}`;
-    await w.app!.store.programs!.save(conversation, 'squares-report', {
-      code: CODE,
-      request: 'write the first squares to squares.csv',
-      inputs: { files: [], sources: [], hosts: [] },
-      parameters: [],
-      runId: 'src-squares',
-      approvedBy: w.alice.user.userId,
-      approvedByName: 'alice',
-      approvedAt: new Date().toISOString(),
-    });
-    // every 2 s: a faster cron line (six fields, with seconds) than people may type, as the test's clock
-    const s: NewSchedule = {
-      conversationId: conversation,
-      platform: 'matrix',
-      channel: w.roomId,
-      program: 'squares-report',
-      params: {},
-      when: '*/2 * * * * *',
-      cron: '*/2 * * * * *',
-      timezone: 'UTC',
-      resultGate: { kind: 'always' },
-      workGate: true,
-      createdBy: w.alice.user.userId,
-      createdByName: 'alice',
-      createdAt: new Date().toISOString(),
-      state: { failures: 0 },
-    };
-    const saved = await w.app!.store.schedules!.add(s, { maxPerConversation: 20 });
+    const saved = await scheduleSquares(w.app!.store, { conversation, platform: 'matrix', channel: w.roomId, by: { id: w.alice.user.userId, name: 'alice' } });
     // the timer scheduler reads the store's schedules when the bot starts
     await w.bot!.stop(5000);
     w.bot = await startMatrixBot(w.app!, { info: () => undefined, warn: () => undefined, error: (...m) => console.error(...m) });
