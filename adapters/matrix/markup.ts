@@ -13,8 +13,6 @@ import { capText, neutraliseFences } from '../../src/chat/format.js';
  * content twice (`m.new_content` and its fallback), so each copy gets well under half of that.
  */
 export const CONTENT_BYTES = 24_000;
-/** Characters of untrusted text shown in one code block before the cap tightens for {@link CONTENT_BYTES}. */
-const BLOCK_CHARS = 4000;
 /** The keys of a final message's content naming its run and the reactions it offers (key → choice id, src/chat/choice-keys.ts). */
 export const RUN_KEY = 'org.code-agent.run_id';
 export const CHOICES_KEY = 'org.code-agent.choices';
@@ -46,15 +44,8 @@ export const plain = (text: string) => text.replace(/@room\b/gi, (m) => `@${ZWSP
 /** HTML-escaped plain text. */
 export const esc = (text: string) => plain(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A line of prose. */
-export const line = (text: string): Rich => ({ body: plain(text), html: esc(text).replace(/\n/g, '<br>') });
-/** A bold title. */
-export const strong = (text: string): Rich => ({ body: `**${plain(text)}**`, html: `<strong>${esc(text)}</strong>` });
-/** Pieces on one line. */
-export const inline = (...parts: Rich[]): Rich => ({ body: parts.map((p) => p.body).join(' · '), html: parts.map((p) => p.html).join(' · ') });
-
 /** Untrusted text as a code block, capped at `maxChars` characters and `maxLines` lines (a marker says so). */
-export function block(raw: string, maxChars = BLOCK_CHARS, maxLines = 40, language = ''): Rich & { truncated: boolean } {
+export function block(raw: string, maxChars: number, maxLines: number, language = ''): Rich & { truncated: boolean } {
   const capped = capText(raw.replace(/\s+$/, ''), maxChars, maxLines);
   const text = capped.text || ' ';
   const cls = language ? ` class="language-${language}"` : '';
@@ -70,12 +61,3 @@ export function lines(parts: Rich[], extra: Omit<MatrixMessage, keyof Rich> = {}
 
 /** Bytes of a message's text content as JSON. */
 export const contentBytes = (m: Rich) => Buffer.byteLength(JSON.stringify({ body: m.body, formatted_body: m.html }));
-
-/** The message `build` makes with the largest block size (4000 characters, halved) that fits in {@link CONTENT_BYTES}. */
-export function fitted(build: (chars: number) => MatrixMessage): MatrixMessage {
-  for (let chars = BLOCK_CHARS; chars > 100; chars = Math.floor(chars / 2)) {
-    const msg = build(chars);
-    if (contentBytes(msg) <= CONTENT_BYTES) return msg;
-  }
-  return build(100);
-}

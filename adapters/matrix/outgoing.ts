@@ -6,17 +6,16 @@
  * asked for is the thread summary clients show under its root (the final message), so `ended` adds
  * nothing; a schedule's tick roots its thread with the bot's own root message, edited at the end.
  */
-import type { ChatThread, MessageId, OutgoingPort } from '../../src/chat/port.js';
+import type { ChatThread, MessageId, OutgoingPort, ThreadSigns } from '../../src/chat/port.js';
 import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port.js';
 import { chatOf, newRunChat } from '../../src/chat/run-chat.js';
 import { threadInputs, type InputDownloads, type InputLimits } from '../../src/chat/input-downloads.js';
 import type { MatrixMessage } from './markup.js';
-import { matrixRenderer, matrixThreadMarkup } from './renderer.js';
+import { matrixAnswers, matrixRenderer, matrixThreadMarkup } from './renderer.js';
 import { endedRootSpec, requestRootSpec, rootView, type RootSpec } from '../../src/chat/view/root-view.js';
 import type { Run } from '../../src/history/types.js';
-import { matrixAnswers } from './answers.js';
-import type { MatrixTransport } from './transport.js';
-import { matrixTyping } from './typing.js';
+import { placeOf, type MatrixTransport } from './transport.js';
+import { typingSign } from '../../src/chat/typing-sign.js';
 
 /** Matrix's part of a request (`IncomingRequest.origin`): the event that made it. */
 export interface MatrixOrigin {
@@ -36,6 +35,23 @@ interface ThreadSpec {
   taken?: string;
   /** What the turn's end updates outside the thread (a tick's root: the bot's own message); default nothing. */
   ended?: ChatThread<MatrixMessage, MessageId>['ended'];
+}
+
+/** How long one typing notice lasts, and how often it is renewed while a turn works, in ms (the homeserver drops it after its timeout). */
+const TYPING = { timeoutMs: 30_000, renewMs: 20_000 };
+
+/**
+ * The signs of work of one turn in `roomId` (src/chat/typing-sign.ts): the event it took (`taken`)
+ * marked read when it starts (`m.read` receipt), and the bot typing in the room (`m.typing`) while
+ * it works, stopped at the end; along with the progress message. Never throws.
+ */
+function matrixTyping(transport: MatrixTransport, roomId: string, taken: string | undefined): ThreadSigns<MatrixMessage> {
+  return typingSign({
+    show: () => transport.typing(roomId, true, TYPING.timeoutMs),
+    hide: () => transport.typing(roomId, false),
+    ...(taken ? { started: () => transport.receipt(roomId, taken) } : {}),
+    renewMs: TYPING.renewMs,
+  });
 }
 
 /** Matrix's {@link OutgoingPort}: threads, posts and edits through `transport`, files within `limits`. */
@@ -62,10 +78,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits):
       ended: spec.ended ?? (async () => undefined),
     };
   };
-  const tell = async (request: IncomingRequest, text: string) => {
-    const where = request.where.thread ? { threadRoot: request.where.thread } : { replyTo: origin(request).event };
-    await transport.post({ roomId: request.where.channel, ...where }, matrixAnswers.text(text));
-  };
+  const tell = async (request: IncomingRequest, text: string) => void (await transport.post(placeOf(request), matrixAnswers.text(text)));
   return {
     platform: 'matrix',
     async openThread(request) {

@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MatrixClient } from 'matrix-bot-sdk';
+import type { IncomingRequest } from '../../src/chat/incoming-port.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
 import type { MatrixMessage, OutFile } from './markup.js';
 import { matrixRenderer } from './renderer.js';
@@ -21,6 +22,12 @@ export interface MatrixPlace {
   threadRoot?: string;
   /** The event answered (a reply to it), outside a thread. */
   replyTo?: string;
+}
+
+/** Where a request is answered: in the thread it was made in, else as a reply to the event that made it (`origin.event`). */
+export function placeOf(request: Pick<IncomingRequest, 'where' | 'origin'>): MatrixPlace {
+  const { channel: roomId, thread } = request.where;
+  return thread ? { roomId, threadRoot: thread } : { roomId, replyTo: String(request.origin.event) };
 }
 
 /** An `mxc://server/media` URI's parts (the spec's server name and media id characters only). */

@@ -10,8 +10,7 @@
  * U+FE0F or a skin tone (U+1F3FB–U+1F3FF), since clients differ (Element strips variation selectors
  * from some emoji and adds them to others) and 👍🏽 means 👍. Platform-neutral: pure functions, our own words.
  */
-import type { Run } from '../history/types.js';
-import { choicesOf, NEW_PROGRAM_CHOICE, type Choice } from './settle-view.js';
+import { NEW_PROGRAM_CHOICE, type Choice } from './settle-view.js';
 
 /** The key that runs a run's latest code again (`rerun`). */
 export const RERUN_KEY = '🔁';
@@ -41,9 +40,12 @@ export function keyOfChoice(id: string): string | undefined {
   return n ? KEYCAPS[Number(n[1]) - 1] : OTHER_KEYS[id];
 }
 
-/** The choices `run` offers (see {@link choicesOf}), each with its key; those without a key are left out. */
-export function choiceKeys(run: Run): ChoiceKey[] {
-  return choicesOf(run).flatMap((c) => {
+/**
+ * Choices with their keys (a run's: settle-view.ts `choicesOf`; a view's actions on a run), in order; those
+ * without a key are left out.
+ */
+export function choiceKeys(choices: readonly Choice[]): ChoiceKey[] {
+  return choices.flatMap((c) => {
     const key = keyOfChoice(c.id);
     return key ? [{ ...c, key, seeded: c.id.startsWith('settle:') }] : [];
   });
