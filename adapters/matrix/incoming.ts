@@ -12,6 +12,7 @@
  */
 import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest } from '../../src/chat/incoming-port.js';
 import { accessRefusal } from '../../src/chat/access.js';
+import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
 import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
 import { commandNames, typedCommand } from '../../src/chat/command-catalog.js';
 import { choiceOfKey, isAppKey, isRerunKey } from '../../src/chat/choice-keys.js';
@@ -85,7 +86,7 @@ export function listen(deps: ListenDeps): void {
   const { transport, botUserId } = deps;
   const client = transport.client;
   const encrypted = new Map<string, boolean>();
-  const toldEncrypted = new Map<string, number>();
+  const toldEncrypted = new RecentDeliveries(PENDING_MS);
   const pending = new Map<string, { files: IncomingFile[]; at: number }>();
   /** Thread roots of runs this process admitted, with when (their link to the run may be on its way). */
   const started = new Map<string, number>();
@@ -93,9 +94,7 @@ export function listen(deps: ListenDeps): void {
   const isEncrypted = async (roomId: string) =>
     encrypted.get(roomId) ?? client.getRoomStateEvent(roomId, 'm.room.encryption', '').then(() => true, () => false).then((on) => (encrypted.set(roomId, on), on));
   const refuseEncrypted = async (roomId: string, eventId?: string) => {
-    if (Date.now() - (toldEncrypted.get(roomId) ?? 0) < PENDING_MS) return;
-    toldEncrypted.set(roomId, Date.now());
-    await transport.post({ roomId, ...(eventId ? { replyTo: eventId } : {}) }, matrixAnswers.text(ENCRYPTED_REFUSAL));
+    if (toldEncrypted.first(roomId)) await transport.post({ roomId, ...(eventId ? { replyTo: eventId } : {}) }, matrixAnswers.text(ENCRYPTED_REFUSAL));
   };
   /** The files waiting for this key's request (none when they waited too long); they wait no more. */
   const waitingFiles = (key: string) => {

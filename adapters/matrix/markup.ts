@@ -6,6 +6,7 @@
  * stays inside code blocks, and is capped. Pure functions; nothing here talks to Matrix.
  */
 import { capText, neutraliseFences } from '../../src/chat/format.js';
+import type { ViewFile } from '../../src/chat/view/blocks.js';
 
 /**
  * Bytes of one message's `body` and `formatted_body` as JSON, at most. The spec caps a whole event at
@@ -17,12 +18,6 @@ export const CONTENT_BYTES = 24_000;
 export const RUN_KEY = 'org.code-agent.run_id';
 export const CHOICES_KEY = 'org.code-agent.choices';
 
-/** A file to upload into the thread: bytes in memory or a host path. */
-export interface OutFile {
-  name: string;
-  data: Buffer | string;
-}
-
 /** Text in both forms: plain (`body`) and Matrix HTML (`formatted_body`). */
 export interface Rich {
   body: string;
@@ -33,7 +28,7 @@ export interface Rich {
 
 /** One message: its text, the files posted after it, more keys of its event's content, and the reactions the bot adds. */
 export interface MatrixMessage extends Rich {
-  files?: OutFile[];
+  files?: ViewFile[];
   content?: Record<string, unknown>;
   reactions?: string[];
 }
@@ -44,12 +39,12 @@ export const plain = (text: string) => text.replace(/@room\b/gi, (m) => `@${ZWSP
 /** HTML-escaped plain text. */
 export const esc = (text: string) => plain(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Untrusted text as a code block, capped at `maxChars` characters and `maxLines` lines (a marker says so). */
-export function block(raw: string, maxChars: number, maxLines: number, language = ''): Rich & { truncated: boolean } {
+/** Untrusted text as a code block, capped at `maxChars` characters and `maxLines` lines (a marker says so), and whether it was cut. */
+export function block(raw: string, maxChars: number, maxLines: number, language = ''): { shown: Rich; truncated: boolean } {
   const capped = capText(raw.replace(/\s+$/, ''), maxChars, maxLines);
   const text = capped.text || ' ';
   const cls = language ? ` class="language-${language}"` : '';
-  return { body: `\`\`\`${language}\n${neutraliseFences(plain(text))}\n\`\`\``, html: `<pre><code${cls}>${esc(text)}</code></pre>`, block: true, truncated: capped.truncated };
+  return { shown: { body: `\`\`\`${language}\n${neutraliseFences(plain(text))}\n\`\`\``, html: `<pre><code${cls}>${esc(text)}</code></pre>`, block: true }, truncated: capped.truncated };
 }
 
 /** Pieces as lines of one message. */

@@ -66,10 +66,7 @@ function reactions(actions: Action[]): { hint: Rich | undefined; extra: Pick<Mat
 /** Matrix's pieces of a block (src/chat/view/block-parts.ts): lines within {@link LINE_MAX}, code in `<pre><code>`. */
 const rendering: PartRendering<Rich> = {
   line: lineRich,
-  block: (text, maxChars, maxLines, language) => {
-    const { truncated, ...shown } = block(text, maxChars, maxLines, language);
-    return { shown, truncated };
-  },
+  block,
   fits: (shown) => CONTENT_OVERHEAD + partBytes({ shown, files: [] }) <= CONTENT_BYTES,
   tailChars: 3000,
 };
