@@ -10,9 +10,10 @@
  * End-to-end encrypted rooms are refused with a message: without the crypto module this bot can
  * neither read nor send encrypted events. Invites to rooms outside `allowed_rooms` are declined.
  */
-import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest } from '../../src/chat/incoming-port.js';
+import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest, Where } from '../../src/chat/incoming-port.js';
 import { accessRefusal } from '../../src/chat/access.js';
 import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
+import { ExpiringMap } from '../../src/chat/expiring-map.js';
 import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
 import { commandNames, typedCommand } from '../../src/chat/command-catalog.js';
 import { choiceOfKey, isAppKey, isRerunKey } from '../../src/chat/choice-keys.js';
@@ -77,30 +78,20 @@ const FILE_TYPES = new Set(['m.file', 'm.image', 'm.audio', 'm.video']);
 /** How long a file without a caption waits for its sender's request, and how often an encrypted room is told, in ms. */
 const PENDING_MS = 10 * 60_000;
 
-/** The request's place: its room (the conversation), and the thread it was made in with how that thread started. */
-const whereIn = (roomId: string, thread: string | undefined, threadStart?: { byApp: boolean; at: number | undefined }): IncomingRequest['where'] =>
-  ({ conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread, ...(threadStart ? { threadStart } : {}) } : {}) });
-
 /** Handles the client's room events (see the module comment). Nothing thrown reaches the client. */
 export function listen(deps: ListenDeps): void {
   const { transport, botUserId } = deps;
   const client = transport.client;
   const encrypted = new Map<string, boolean>();
   const toldEncrypted = new RecentDeliveries(PENDING_MS);
-  const pending = new Map<string, { files: IncomingFile[]; at: number }>();
+  const pending = new ExpiringMap<string, IncomingFile[]>(PENDING_MS);
   /** Thread roots of runs this process admitted, with when (their link to the run may be on its way). */
-  const started = new Map<string, number>();
+  const started = new ExpiringMap<string, number>(PENDING_MS);
 
   const isEncrypted = async (roomId: string) =>
     encrypted.get(roomId) ?? client.getRoomStateEvent(roomId, 'm.room.encryption', '').then(() => true, () => false).then((on) => (encrypted.set(roomId, on), on));
   const refuseEncrypted = async (roomId: string, eventId?: string) => {
     if (toldEncrypted.first(roomId)) await transport.post({ roomId, ...(eventId ? { replyTo: eventId } : {}) }, matrixAnswers.text(ENCRYPTED_REFUSAL));
-  };
-  /** The files waiting for this key's request (none when they waited too long); they wait no more. */
-  const waitingFiles = (key: string) => {
-    const waiting = pending.get(key);
-    pending.delete(key);
-    return waiting && Date.now() - waiting.at < PENDING_MS ? waiting.files : [];
   };
 
   async function onEvent(roomId: string, ev: RoomEvent): Promise<void> {
@@ -121,7 +112,7 @@ export function listen(deps: ListenDeps): void {
     if (FILE_TYPES.has(c.msgtype)) {
       if (typeof c.url !== 'string') return; // an encrypted file
       const file: IncomingFile = { name: String(c.filename ?? c.body ?? 'file'), url: c.url, ...(typeof c.info?.size === 'number' ? { bytes: c.info.size } : {}) };
-      pending.set(key, { files: [...waitingFiles(key), file], at: Date.now() });
+      pending.set(key, [...(pending.take(key) ?? []), file]);
       if (!c.filename || c.filename === c.body) return; // no caption: it waits for a request
     }
     const mentioned = (c['m.mentions']?.user_ids ?? []).includes(botUserId) || text.includes(botUserId);
@@ -130,11 +121,11 @@ export function listen(deps: ListenDeps): void {
     if (!kind) return;
     const named = deps.botNames.find((n) => text.toLowerCase().startsWith(`${n.toLowerCase()}:`));
     const asked = command ? command.line : mentioned && !thread ? text.slice(named ? named.length + 1 : 0).replaceAll(botUserId, '') : text;
-    const files = waitingFiles(key);
+    const files = pending.take(key) ?? [];
     if (await isEncrypted(roomId)) return refuseEncrypted(roomId, ev.event_id);
     if (kind === 'run' || kind === 'generate' || kind === 'program') started.set(ev.event_id, Date.now());
     const since = thread ? started.get(thread) : undefined;
-    await receive(roomId, ev, { kind, text: straightenQuotesInCode(asked.trim()), files, where: whereIn(roomId, thread, { byApp: since !== undefined, at: since }) });
+    await receive(roomId, ev, { kind, text: straightenQuotesInCode(asked.trim()), files, thread, threadStart: { byApp: since !== undefined, at: since } });
   }
 
   /** A reaction on the bot's final message: 🔁 re-runs, a choice it offers settles (the same `settle` request as a button). */
@@ -144,13 +135,14 @@ export function listen(deps: ListenDeps): void {
     const choice = isRerunKey(key) ? '' : choiceOfKey(final?.content?.[CHOICES_KEY], key);
     if (typeof runId !== 'string' || choice === undefined) return;
     const rel = final!.content['m.relates_to'];
-    await receive(roomId, ev, { kind: choice ? 'settle' : 'rerun', text: choice, files: [], runId, where: whereIn(roomId, rel?.rel_type === 'm.thread' ? String(rel.event_id) : undefined) });
+    await receive(roomId, ev, { kind: choice ? 'settle' : 'rerun', text: choice, files: [], runId, thread: rel?.rel_type === 'm.thread' ? String(rel.event_id) : undefined });
   }
 
-  async function receive(roomId: string, ev: RoomEvent, part: Pick<IncomingRequest, 'kind' | 'text' | 'files' | 'where'> & { runId?: string }): Promise<void> {
-    const request: IncomingRequest = { platform: 'matrix', deliveryId: `matrix:event:${ev.event_id}`, who: { userId: ev.sender }, receivedAt: Date.now(), origin: { event: ev.event_id }, ...part };
+  /** Hands a request to the pipeline: made in `roomId` (its conversation) by `ev`, in `thread` (with how that thread started) when given. */
+  async function receive(roomId: string, ev: RoomEvent, { thread, threadStart, ...part }: Pick<IncomingRequest, 'kind' | 'text' | 'files'> & { runId?: string; thread: string | undefined; threadStart?: Where['threadStart'] }): Promise<void> {
+    const where: Where = { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread, ...(threadStart ? { threadStart } : {}) } : {}) };
+    const request: IncomingRequest = { platform: 'matrix', deliveryId: `matrix:event:${ev.event_id}`, who: { userId: ev.sender }, receivedAt: Date.now(), origin: { event: ev.event_id }, where, ...part };
     await deps.ingress.receive(request, { answer: async (msg) => void (await transport.post(placeOf(request), msg)) });
-    for (const [root, at] of started) if (Date.now() - at > PENDING_MS) started.delete(root);
   }
 
   client.on('room.event', (roomId: string, ev: RoomEvent) => {
