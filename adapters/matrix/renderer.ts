@@ -7,8 +7,7 @@
  * content names the run and the keys it offers so that a reaction can be read back.
  */
 import { neutraliseFences } from '../../src/chat/format.js';
-import { choiceKeys, choiceKeysHint, offeredChoices, RERUN_KEY } from '../../src/chat/choice-keys.js';
-import { SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
+import { reactionOffer } from '../../src/chat/choice-keys.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
 import type { AnswerMarkup } from '../../src/chat/incoming-port.js';
 import { answerMarkup } from '../../src/chat/view/answer-markup.js';
@@ -48,19 +47,10 @@ function lineRich(line: Line): Rich {
 
 /** The reaction keys of a view's actions, the line naming them, and what the event carries to read a reaction back. */
 function reactions(actions: Action[]): { hint: Rich | undefined; extra: Pick<MatrixMessage, 'content' | 'reactions'> } {
-  const keys = choiceKeys(actions);
-  const rerun = actions.find((a) => a.id === 'rerun');
+  const { offered, rerun, seeded, hint } = reactionOffer(actions, '!program save <name>');
   const runId = actions[0]?.runId;
-  const sentences = [
-    choiceKeysHint(keys),
-    rerun ? `React ${RERUN_KEY} to ${rerun.label.toLowerCase()} it.` : '',
-    actions.some((a) => a.id === SAVE_PROGRAM_CHOICE) ? 'To keep it as a team program (run again by name, no LLM call): `!program save <name>` in this thread.' : '',
-  ].filter(Boolean);
-  const seeded = [...keys.filter((k) => k.seeded).map((k) => k.key), ...(rerun ? [RERUN_KEY] : [])];
-  return {
-    hint: sentences.length ? lineRich([sentences.join(' ')]) : undefined,
-    extra: runId && (keys.length || rerun) ? { content: { [RUN_KEY]: runId, [CHOICES_KEY]: offeredChoices(keys) }, reactions: seeded } : {},
-  };
+  const any = Object.keys(offered).length > 0 || rerun;
+  return { hint: hint ? lineRich([hint]) : undefined, extra: runId && any ? { content: { [RUN_KEY]: runId, [CHOICES_KEY]: offered }, reactions: seeded } : {} };
 }
 
 /** Matrix's pieces of a block (src/chat/view/block-parts.ts): lines within {@link LINE_MAX}, code in `<pre><code>`. */

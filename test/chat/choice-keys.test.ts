@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Run } from '../../src/history/types.js';
 import type { Candidate } from '../../src/history/candidates.js';
 import { choicesOf } from '../../src/chat/settle-view.js';
-import { choiceKeys, choiceKeysHint, choiceOfKey, isAppKey, isRerunKey, keyOfChoice, offeredChoices } from '../../src/chat/choice-keys.js';
+import { choiceKeys, choiceKeysHint, choiceOfKey, isAppKey, isRerunKey, keyOfChoice, offeredChoices, reactionOffer } from '../../src/chat/choice-keys.js';
 
 const candidate = (n: number): Candidate => ({ n, from: n === 1 ? 'attempt' : 'independent', attempt: 1, programs: [], code: '', output: String(n), artifacts: [], reading: '', backers: 1 });
 const run = (status: Run['status'], candidates: number): Run =>
@@ -69,5 +69,17 @@ describe('choice keys', () => {
     for (const key of ['😄', '🎉', '1', '', '✅']) expect(isAppKey(key)).toBe(false);
     expect(isRerunKey('🔁\ufe0f')).toBe(true);
     expect(isRerunKey('👍')).toBe(false);
+  });
+
+  it("a view's actions as reactions: the choices' keys and 🔁 to add, the offer to read back, and one hint naming them", () => {
+    const actions = [...choicesOf(run('unverified', 2)), { id: 'rerun', label: 'Re-run' }, { id: 'program:save', label: '💾 Save as team program' }];
+    const offer = reactionOffer(actions, '!program save <name>');
+    expect(offer.seeded).toEqual(['1️⃣', '2️⃣', '❌', '🔁']);
+    expect(offer.offered).toEqual(offeredChoices(choiceKeys(actions)));
+    expect(offer.rerun).toBe(true);
+    expect(offer.hint).toBe(
+      `${choiceKeysHint(choiceKeys(actions))} React 🔁 to re-run it. To keep it as a team program (run again by name, no LLM call): \`!program save <name>\` in this thread.`,
+    );
+    expect(reactionOffer([], '!program save <name>')).toEqual({ offered: {}, rerun: false, seeded: [], hint: '' });
   });
 });
