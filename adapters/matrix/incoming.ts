@@ -10,15 +10,16 @@
  * End-to-end encrypted rooms are refused with a message: without the crypto module this bot can
  * neither read nor send encrypted events. Invites to rooms outside `allowed_rooms` are declined.
  */
-import type { MatrixClient } from 'matrix-bot-sdk';
-import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest, RequestKind } from '../../src/chat/incoming-port.js';
+import type { ChatIngress, CommandNames, IncomingFile, IncomingPort, IncomingRequest, Where } from '../../src/chat/incoming-port.js';
 import { accessRefusal } from '../../src/chat/access.js';
+import { RecentDeliveries } from '../../src/chat/recent-deliveries.js';
+import { ExpiringMap } from '../../src/chat/expiring-map.js';
 import { straightenQuotesInCode } from '../../src/chat/smart-quotes.js';
-import { commandNames, REQUEST_COMMANDS } from '../../src/chat/command-catalog.js';
+import { commandNames, typedCommand } from '../../src/chat/command-catalog.js';
 import { choiceOfKey, isAppKey, isRerunKey } from '../../src/chat/choice-keys.js';
 import { CHOICES_KEY, RUN_KEY, type MatrixMessage } from './markup.js';
-import { matrixAnswers } from './answers.js';
-import type { MatrixTransport } from './transport.js';
+import { matrixAnswers } from './renderer.js';
+import { placeOf, type MatrixTransport } from './transport.js';
 import type { MatrixSettings } from './settings.js';
 
 /** How Matrix spells the commands (a room has no slash commands for bots: `!` is the custom). */
@@ -55,9 +56,8 @@ interface RoomEvent {
   content: Record<string, any>;
 }
 
-/** What the listener needs. */
+/** What the listener needs (it listens on `transport.client`). */
 export interface ListenDeps {
-  client: MatrixClient;
   transport: MatrixTransport;
   ingress: ChatIngress<MatrixMessage>;
   botUserId: string;
@@ -74,27 +74,24 @@ export interface ListenDeps {
 /** What an end-to-end encrypted room is told (once per room every ten minutes). */
 export const ENCRYPTED_REFUSAL =
   '🔒 This room is end-to-end encrypted: this bot cannot read or send encrypted messages, so it does not work here. Use it in a room without encryption (docs/matrix.md).';
-/** `!<command> [its line]`, for every request command of src/chat/command-catalog.ts. */
-const COMMAND = new RegExp(`^!(${REQUEST_COMMANDS.join('|')})(?:\\s+([\\s\\S]*))?$`, 'i');
 const FILE_TYPES = new Set(['m.file', 'm.image', 'm.audio', 'm.video']);
 /** How long a file without a caption waits for its sender's request, and how often an encrypted room is told, in ms. */
 const PENDING_MS = 10 * 60_000;
 
 /** Handles the client's room events (see the module comment). Nothing thrown reaches the client. */
 export function listen(deps: ListenDeps): void {
-  const { client, botUserId } = deps;
+  const { transport, botUserId } = deps;
+  const client = transport.client;
   const encrypted = new Map<string, boolean>();
-  const toldEncrypted = new Map<string, number>();
-  const pending = new Map<string, { files: IncomingFile[]; at: number }>();
+  const toldEncrypted = new RecentDeliveries(PENDING_MS);
+  const pending = new ExpiringMap<string, IncomingFile[]>(PENDING_MS);
   /** Thread roots of runs this process admitted, with when (their link to the run may be on its way). */
-  const started = new Map<string, number>();
+  const started = new ExpiringMap<string, number>(PENDING_MS);
 
   const isEncrypted = async (roomId: string) =>
     encrypted.get(roomId) ?? client.getRoomStateEvent(roomId, 'm.room.encryption', '').then(() => true, () => false).then((on) => (encrypted.set(roomId, on), on));
   const refuseEncrypted = async (roomId: string, eventId?: string) => {
-    if (Date.now() - (toldEncrypted.get(roomId) ?? 0) < PENDING_MS) return;
-    toldEncrypted.set(roomId, Date.now());
-    await deps.transport.post({ roomId, ...(eventId ? { replyTo: eventId } : {}) }, matrixAnswers.text(ENCRYPTED_REFUSAL));
+    if (toldEncrypted.first(roomId)) await transport.post({ roomId, ...(eventId ? { replyTo: eventId } : {}) }, matrixAnswers.text(ENCRYPTED_REFUSAL));
   };
 
   async function onEvent(roomId: string, ev: RoomEvent): Promise<void> {
@@ -111,29 +108,24 @@ export function listen(deps: ListenDeps): void {
     if (c.msgtype === 'm.notice' || rel?.rel_type === 'm.replace') return; // bots' messages and edits
     const thread: string | undefined = rel?.rel_type === 'm.thread' ? rel.event_id : undefined;
     const key = `${roomId}|${thread ?? ''}|${ev.sender}`;
-    let text = String(c.body ?? '');
+    const text = String(c.body ?? '');
     if (FILE_TYPES.has(c.msgtype)) {
       if (typeof c.url !== 'string') return; // an encrypted file
       const file: IncomingFile = { name: String(c.filename ?? c.body ?? 'file'), url: c.url, ...(typeof c.info?.size === 'number' ? { bytes: c.info.size } : {}) };
-      const waiting = pending.get(key);
-      pending.set(key, { files: [...(waiting && Date.now() - waiting.at < PENDING_MS ? waiting.files : []), file], at: Date.now() });
+      pending.set(key, [...(pending.take(key) ?? []), file]);
       if (!c.filename || c.filename === c.body) return; // no caption: it waits for a request
-      text = String(c.body);
     }
     const mentioned = (c['m.mentions']?.user_ids ?? []).includes(botUserId) || text.includes(botUserId);
-    const command = COMMAND.exec(text.trim());
-    const kind: RequestKind | undefined = command ? (command[1]!.toLowerCase() as RequestKind) : thread ? 'reply' : mentioned ? 'run' : undefined;
+    const command = typedCommand(text, MATRIX_COMMANDS);
+    const kind = command ? command.name : thread ? 'reply' : mentioned ? 'run' : undefined;
     if (!kind) return;
     const named = deps.botNames.find((n) => text.toLowerCase().startsWith(`${n.toLowerCase()}:`));
-    const asked = command ? (command[2] ?? '') : mentioned && !thread ? text.slice(named ? named.length + 1 : 0).replaceAll(botUserId, '') : text;
-    const waiting = pending.get(key);
-    pending.delete(key);
-    const files = waiting && Date.now() - waiting.at < PENDING_MS ? waiting.files : [];
+    const asked = command ? command.line : mentioned && !thread ? text.slice(named ? named.length + 1 : 0).replaceAll(botUserId, '') : text;
+    const files = pending.take(key) ?? [];
     if (await isEncrypted(roomId)) return refuseEncrypted(roomId, ev.event_id);
     if (kind === 'run' || kind === 'generate' || kind === 'program') started.set(ev.event_id, Date.now());
     const since = thread ? started.get(thread) : undefined;
-    const where = { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread, threadStart: { byApp: since !== undefined, at: since } } : {}) };
-    await receive(roomId, ev, { kind, text: straightenQuotesInCode(asked.trim()), files, where });
+    await receive(roomId, ev, { kind, text: straightenQuotesInCode(asked.trim()), files, thread, threadStart: { byApp: since !== undefined, at: since } });
   }
 
   /** A reaction on the bot's final message: 🔁 re-runs, a choice it offers settles (the same `settle` request as a button). */
@@ -143,15 +135,14 @@ export function listen(deps: ListenDeps): void {
     const choice = isRerunKey(key) ? '' : choiceOfKey(final?.content?.[CHOICES_KEY], key);
     if (typeof runId !== 'string' || choice === undefined) return;
     const rel = final!.content['m.relates_to'];
-    const thread = rel?.rel_type === 'm.thread' ? String(rel.event_id) : undefined;
-    await receive(roomId, ev, { kind: choice ? 'settle' : 'rerun', text: choice, files: [], runId, where: { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread } : {}) } });
+    await receive(roomId, ev, { kind: choice ? 'settle' : 'rerun', text: choice, files: [], runId, thread: rel?.rel_type === 'm.thread' ? String(rel.event_id) : undefined });
   }
 
-  async function receive(roomId: string, ev: RoomEvent, part: Pick<IncomingRequest, 'kind' | 'text' | 'files' | 'where'> & { runId?: string }): Promise<void> {
-    const request: IncomingRequest = { platform: 'matrix', deliveryId: `matrix:event:${ev.event_id}`, who: { userId: ev.sender }, receivedAt: Date.now(), origin: { event: ev.event_id }, ...part };
-    const at = part.where.thread ? { threadRoot: part.where.thread } : { replyTo: ev.event_id };
-    await deps.ingress.receive(request, { answer: async (msg) => void (await deps.transport.post({ roomId, ...at }, msg)) });
-    for (const [root, at] of started) if (Date.now() - at > PENDING_MS) started.delete(root);
+  /** Hands a request to the pipeline: made in `roomId` (its conversation) by `ev`, in `thread` (with how that thread started) when given. */
+  async function receive(roomId: string, ev: RoomEvent, { thread, threadStart, ...part }: Pick<IncomingRequest, 'kind' | 'text' | 'files'> & { runId?: string; thread: string | undefined; threadStart?: Where['threadStart'] }): Promise<void> {
+    const where: Where = { conversation: `matrix:${roomId}`, channel: roomId, ...(thread ? { thread, ...(threadStart ? { threadStart } : {}) } : {}) };
+    const request: IncomingRequest = { platform: 'matrix', deliveryId: `matrix:event:${ev.event_id}`, who: { userId: ev.sender }, receivedAt: Date.now(), origin: { event: ev.event_id }, where, ...part };
+    await deps.ingress.receive(request, { answer: async (msg) => void (await transport.post(placeOf(request), msg)) });
   }
 
   client.on('room.event', (roomId: string, ev: RoomEvent) => {

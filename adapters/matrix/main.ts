@@ -62,7 +62,7 @@ export async function startMatrixBot(app: App, log: ChatLog): Promise<MatrixBot>
   });
   const profile = (await client.getUserProfile(whoami.user_id).catch(() => ({}))) as { displayname?: string };
   const botNames = [/^@([^:]+)/.exec(whoami.user_id)![1]!, ...(profile.displayname ? [profile.displayname] : [])];
-  listen({ client, transport, ingress: service.ingress, botUserId: whoami.user_id, botNames, settings, since, warn: (m) => log.warn(`matrix: ${m}`), track: (h) => client.handling(h) });
+  listen({ transport, ingress: service.ingress, botUserId: whoami.user_id, botNames, settings, since, warn: (m) => log.warn(`matrix: ${m}`), track: (h) => client.handling(h) });
   await client.start();
   return {
     userId: whoami.user_id,

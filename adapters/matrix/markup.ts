@@ -6,6 +6,7 @@
  * stays inside code blocks, and is capped. Pure functions; nothing here talks to Matrix.
  */
 import { capText, neutraliseFences } from '../../src/chat/format.js';
+import type { ViewFile } from '../../src/chat/view/blocks.js';
 
 /**
  * Bytes of one message's `body` and `formatted_body` as JSON, at most. The spec caps a whole event at
@@ -13,17 +14,9 @@ import { capText, neutraliseFences } from '../../src/chat/format.js';
  * content twice (`m.new_content` and its fallback), so each copy gets well under half of that.
  */
 export const CONTENT_BYTES = 24_000;
-/** Characters of untrusted text shown in one code block before the cap tightens for {@link CONTENT_BYTES}. */
-const BLOCK_CHARS = 4000;
 /** The keys of a final message's content naming its run and the reactions it offers (key → choice id, src/chat/choice-keys.ts). */
 export const RUN_KEY = 'org.code-agent.run_id';
 export const CHOICES_KEY = 'org.code-agent.choices';
-
-/** A file to upload into the thread: bytes in memory or a host path. */
-export interface OutFile {
-  name: string;
-  data: Buffer | string;
-}
 
 /** Text in both forms: plain (`body`) and Matrix HTML (`formatted_body`). */
 export interface Rich {
@@ -35,7 +28,7 @@ export interface Rich {
 
 /** One message: its text, the files posted after it, more keys of its event's content, and the reactions the bot adds. */
 export interface MatrixMessage extends Rich {
-  files?: OutFile[];
+  files?: ViewFile[];
   content?: Record<string, unknown>;
   reactions?: string[];
 }
@@ -46,19 +39,12 @@ export const plain = (text: string) => text.replace(/@room\b/gi, (m) => `@${ZWSP
 /** HTML-escaped plain text. */
 export const esc = (text: string) => plain(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A line of prose. */
-export const line = (text: string): Rich => ({ body: plain(text), html: esc(text).replace(/\n/g, '<br>') });
-/** A bold title. */
-export const strong = (text: string): Rich => ({ body: `**${plain(text)}**`, html: `<strong>${esc(text)}</strong>` });
-/** Pieces on one line. */
-export const inline = (...parts: Rich[]): Rich => ({ body: parts.map((p) => p.body).join(' · '), html: parts.map((p) => p.html).join(' · ') });
-
-/** Untrusted text as a code block, capped at `maxChars` characters and `maxLines` lines (a marker says so). */
-export function block(raw: string, maxChars = BLOCK_CHARS, maxLines = 40, language = ''): Rich & { truncated: boolean } {
+/** Untrusted text as a code block, capped at `maxChars` characters and `maxLines` lines (a marker says so), and whether it was cut. */
+export function block(raw: string, maxChars: number, maxLines: number, language = ''): { shown: Rich; truncated: boolean } {
   const capped = capText(raw.replace(/\s+$/, ''), maxChars, maxLines);
   const text = capped.text || ' ';
   const cls = language ? ` class="language-${language}"` : '';
-  return { body: `\`\`\`${language}\n${neutraliseFences(plain(text))}\n\`\`\``, html: `<pre><code${cls}>${esc(text)}</code></pre>`, block: true, truncated: capped.truncated };
+  return { shown: { body: `\`\`\`${language}\n${neutraliseFences(plain(text))}\n\`\`\``, html: `<pre><code${cls}>${esc(text)}</code></pre>`, block: true }, truncated: capped.truncated };
 }
 
 /** Pieces as lines of one message. */
@@ -70,12 +56,3 @@ export function lines(parts: Rich[], extra: Omit<MatrixMessage, keyof Rich> = {}
 
 /** Bytes of a message's text content as JSON. */
 export const contentBytes = (m: Rich) => Buffer.byteLength(JSON.stringify({ body: m.body, formatted_body: m.html }));
-
-/** The message `build` makes with the largest block size (4000 characters, halved) that fits in {@link CONTENT_BYTES}. */
-export function fitted(build: (chars: number) => MatrixMessage): MatrixMessage {
-  for (let chars = BLOCK_CHARS; chars > 100; chars = Math.floor(chars / 2)) {
-    const msg = build(chars);
-    if (contentBytes(msg) <= CONTENT_BYTES) return msg;
-  }
-  return build(100);
-}

@@ -11,26 +11,16 @@ import type { IncomingFile, IncomingRequest } from '../../src/chat/incoming-port
 import { chatOf, newRunChat } from '../../src/chat/run-chat.js';
 import { threadInputs, type InputDownloads, type InputLimits } from '../../src/chat/input-downloads.js';
 import type { MatrixMessage } from './markup.js';
-import { matrixRenderer, matrixThreadMarkup } from './renderer.js';
+import { matrixAnswers, matrixRenderer, matrixThreadMarkup } from './renderer.js';
 import { endedRootSpec, requestRootSpec, rootView, type RootSpec } from '../../src/chat/view/root-view.js';
 import type { Run } from '../../src/history/types.js';
-import { matrixAnswers } from './answers.js';
-import type { MatrixTransport } from './transport.js';
-import { matrixTyping } from './typing.js';
+import { eventOf, placeOf, type MatrixPlace, type MatrixTransport } from './transport.js';
 
-/** Matrix's part of a request (`IncomingRequest.origin`): the event that made it. */
-export interface MatrixOrigin {
-  [key: string]: string;
-  event: string;
-}
-
-/** Where a job renders: the room, the thread's root event (none: replies in the room), and its files. */
+/** Where a job renders (in the thread of `place.threadRoot`, or replies in the room), and its files. */
 interface ThreadSpec {
-  roomId: string;
-  root: string | undefined;
+  place: MatrixPlace;
   /** The thread's key in the store's thread index (a new run links it); undefined: replies are matched already. */
   key: string | undefined;
-  replyTo: string;
   files: IncomingFile[];
   /** The event the turn took (marked read when it starts); none for a schedule's tick. */
   taken?: string;
@@ -40,21 +30,20 @@ interface ThreadSpec {
 
 /** Matrix's {@link OutgoingPort}: threads, posts and edits through `transport`, files within `limits`. */
 export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits): OutgoingPort<MatrixMessage, MessageId> {
-  const origin = (r: IncomingRequest) => r.origin as MatrixOrigin;
   // from the media repository, with the bot's token (transport.ts)
   const downloads: InputDownloads = { ...limits, fetch: (file, cap) => transport.download(file.url, cap.maxBytes, cap.tooLarge) };
-  const thread = (spec: ThreadSpec): ChatThread<MatrixMessage, MessageId> => {
-    const place = { roomId: spec.roomId, ...(spec.root ? { threadRoot: spec.root } : { replyTo: spec.replyTo }) };
+  const thread = ({ place, ...spec }: ThreadSpec): ChatThread<MatrixMessage, MessageId> => {
+    const roomId = place.roomId;
     return {
-      ref: { channel: spec.roomId, ...(spec.root ? { thread: spec.root } : {}) },
+      ref: { channel: roomId, ...(place.threadRoot ? { thread: place.threadRoot } : {}) },
       key: spec.key,
       output: {
         post: async (msg) => {
           const id = await transport.post(place, msg);
-          return id ? { channel: spec.roomId, id } : undefined;
+          return id ? { channel: roomId, id } : undefined;
         },
         edit: (ref, msg) => transport.edit(place, ref.id, msg),
-        signs: matrixTyping(transport, spec.roomId, spec.taken),
+        signs: transport.signs(roomId, spec.taken),
       },
       markup: matrixThreadMarkup,
       inputs: () => threadInputs(spec.files, downloads, { post: (msg) => transport.post(place, msg), note: matrixThreadMarkup.note }),
@@ -62,10 +51,7 @@ export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits):
       ended: spec.ended ?? (async () => undefined),
     };
   };
-  const tell = async (request: IncomingRequest, text: string) => {
-    const where = request.where.thread ? { threadRoot: request.where.thread } : { replyTo: origin(request).event };
-    await transport.post({ roomId: request.where.channel, ...where }, matrixAnswers.text(text));
-  };
+  const tell = async (request: IncomingRequest, text: string) => void (await transport.post(placeOf(request), matrixAnswers.text(text)));
   return {
     platform: 'matrix',
     async openThread(request) {
@@ -79,19 +65,20 @@ export function matrixOutgoing(transport: MatrixTransport, limits: InputLimits):
           const spec = endedRootSpec(run, failure, request);
           if (spec) await transport.edit({ roomId }, root, rootMessage(spec));
         };
-        return { thread: thread({ roomId, root, key: root, replyTo: root, files: [], ended }), chat: newRunChat(request, root) };
+        return { thread: thread({ place: { roomId, threadRoot: root }, key: root, files: [], ended }), chat: newRunChat(request, root) };
       }
       // a thread cannot start inside another (https://spec.matrix.org/v1.11/client-server-api/#threading)
       if (request.where.thread) return void (await tell(request, `Start a run in the room's timeline, not inside a thread (a reply in a run's thread improves that run).`));
-      const root = origin(request).event;
+      const root = eventOf(request);
       const chat = newRunChat(request, root);
-      return { thread: thread({ roomId: request.where.channel, root, key: root, replyTo: root, files: request.files, taken: root }), chat };
+      return { thread: thread({ place: { roomId: request.where.channel, threadRoot: root }, key: root, files: request.files, taken: root }), chat };
     },
+    // a reply in a run's thread, or on its message when the run was posted in reply (no thread)
     runThread: async (request, run) => {
       const root = (run && chatOf(run)?.thread.thread) ?? request.where.thread;
-      return thread({ roomId: request.where.channel, root, key: undefined, replyTo: origin(request).event, files: request.files, taken: origin(request).event });
+      return thread({ place: placeOf({ ...request, where: { ...request.where, thread: root } }), key: undefined, files: request.files, taken: eventOf(request) });
     },
-    reopenThread: async (request, ref) => thread({ roomId: ref.channel, root: ref.thread, key: undefined, replyTo: origin(request).event, files: [] }),
+    reopenThread: async (request, ref) => thread({ place: placeOf({ ...request, where: { channel: ref.channel, thread: ref.thread } }), key: undefined, files: [] }),
     tell,
     messageId: (ref) => ref,
     editMessage: (id, msg) => transport.edit({ roomId: id.channel }, id.id, msg),

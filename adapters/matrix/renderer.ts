@@ -7,13 +7,15 @@
  * content names the run and the keys it offers so that a reaction can be read back.
  */
 import { neutraliseFences } from '../../src/chat/format.js';
-import { choiceKeysHint, keyOfChoice, offeredChoices, RERUN_KEY, type ChoiceKey } from '../../src/chat/choice-keys.js';
-import { SAVE_PROGRAM_CHOICE } from '../../src/chat/settle-view.js';
+import { reactionOffer } from '../../src/chat/choice-keys.js';
 import type { ThreadMarkup } from '../../src/chat/port.js';
-import type { Action, Block, Inline, Line, ViewRenderer } from '../../src/chat/view/blocks.js';
+import type { AnswerMarkup } from '../../src/chat/incoming-port.js';
+import { answerMarkup } from '../../src/chat/view/answer-markup.js';
+import type { Action, Inline, Line, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
-import { attachedNote, codeTailShown, fitLine, flatLine, splitLines, utcMinute, wholeFile } from '../../src/chat/view/fit.js';
-import { block, CHOICES_KEY, CONTENT_BYTES, esc, lines, plain, RUN_KEY, type MatrixMessage, type OutFile, type Rich } from './markup.js';
+import { fitLine, utcMinute } from '../../src/chat/view/fit.js';
+import { blockParts, packInOrder, type BlockPart, type PartRendering } from '../../src/chat/view/block-parts.js';
+import { block, CHOICES_KEY, CONTENT_BYTES, esc, lines, plain, RUN_KEY, type MatrixMessage, type Rich } from './markup.js';
 
 /** Characters of one line of text (measured as HTML, after escaping), so that any line fits in an event. */
 const LINE_MAX = 1500;
@@ -43,93 +45,33 @@ function lineRich(line: Line): Rich {
   return { body: fitLine(line, LINE_MAX, (p) => inlineRich(p).body), html: fitLine(line, LINE_MAX, (p) => inlineRich(p).html) };
 }
 
-/** A group of pieces kept in one message (a label and its code block), with the files it brings. */
-interface Part {
-  rich: Rich[];
-  files: OutFile[];
-}
-
 /** The reaction keys of a view's actions, the line naming them, and what the event carries to read a reaction back. */
 function reactions(actions: Action[]): { hint: Rich | undefined; extra: Pick<MatrixMessage, 'content' | 'reactions'> } {
-  const keys: ChoiceKey[] = actions.flatMap((a) => {
-    const key = keyOfChoice(a.id);
-    return key ? [{ id: a.id, label: a.label, key, seeded: a.id.startsWith('settle:') }] : [];
-  });
-  const rerun = actions.find((a) => a.id === 'rerun');
+  const { offered, rerun, seeded, hint } = reactionOffer(actions, '!program save <name>');
   const runId = actions[0]?.runId;
-  const sentences = [
-    choiceKeysHint(keys),
-    rerun ? `React ${RERUN_KEY} to ${rerun.label.toLowerCase()} it.` : '',
-    actions.some((a) => a.id === SAVE_PROGRAM_CHOICE) ? 'To keep it as a team program (run again by name, no LLM call): `!program save <name>` in this thread.' : '',
-  ].filter(Boolean);
-  const seeded = [...keys.filter((k) => k.seeded).map((k) => k.key), ...(rerun ? [RERUN_KEY] : [])];
-  return {
-    hint: sentences.length ? lineRich([sentences.join(' ')]) : undefined,
-    extra: runId && (keys.length || rerun) ? { content: { [RUN_KEY]: runId, [CHOICES_KEY]: offeredChoices(keys) }, reactions: seeded } : {},
-  };
+  const any = Object.keys(offered).length > 0 || rerun;
+  return { hint: hint ? lineRich([hint]) : undefined, extra: runId && any ? { content: { [RUN_KEY]: runId, [CHOICES_KEY]: offered }, reactions: seeded } : {} };
 }
 
-/** The parts of one block; `chars`: characters of untrusted text in a code block. */
-function parts(b: Exclude<Block, { kind: 'actions' }>, chars: number): Part[] {
-  const one = (rich: Rich[], files: OutFile[] = []): Part[] => [{ rich, files }];
-  switch (b.kind) {
-    case 'heading':
-      return one([lineRich(flatLine(b.text))]);
-    case 'text':
-      return splitLines(b.text).map((line) => ({ rich: [lineRich(line)], files: [] }));
-    case 'fields':
-      return b.fields.map((f) => ({ rich: [lineRich([{ strong: `${f.label}:` }, ' ', ...flatLine(f.value)])], files: [] }));
-    case 'code': {
-      const label = b.label ? [lineRich(flatLine(b.label))] : [];
-      const lang = b.language ?? '';
-      if (b.tail) {
-        const tail = codeTailShown(b.code, 3000);
-        const head = b.label ? lineRich([...flatLine(b.label), tail.note]) : lineRich([tail.note]);
-        return one([head, block(tail.text, 3001, 40, lang)]);
-      }
-      const whole = [...label, block(b.code, b.code.length + 1, Infinity, lang)];
-      if (CONTENT_OVERHEAD + partBytes({ rich: whole, files: [] }) <= CONTENT_BYTES) return one(whole);
-      const note = lineRich([...(b.label ? flatLine(b.label) : []), attachedNote(b.code, Boolean(b.label))]);
-      return one([note], [wholeFile(b)]);
-    }
-    case 'output': {
-      const shown = block(b.text, chars, b.maxLines ?? 40);
-      const files = shown.truncated ? [wholeFile(b)] : [];
-      return one([...(b.label ? [lineRich(flatLine(b.label))] : []), shown], files);
-    }
-    case 'files':
-      return one([], b.files.map((f) => ({ name: f.name.split('/').pop() || 'file', data: f.data })));
-    default:
-      return unknownBlock(b);
-  }
-}
-
-/** Compile-time proof that every kind of block is rendered. */
-function unknownBlock(b: never): never {
-  throw new Error(`block without a Matrix rendering: ${JSON.stringify(b)}`);
-}
+/** Matrix's pieces of a block (src/chat/view/block-parts.ts): lines within {@link LINE_MAX}, code in `<pre><code>`. */
+const rendering: PartRendering<Rich> = {
+  line: lineRich,
+  block,
+  fits: (shown) => CONTENT_OVERHEAD + partBytes({ shown, files: [] }) <= CONTENT_BYTES,
+  tailChars: 3000,
+};
 
 /** Bytes a part adds to an event's content, at most (its text as JSON strings, and a line break before each piece). */
-const partBytes = (part: Part) => part.rich.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r.body)) + Buffer.byteLength(JSON.stringify(r.html)) + 6, 0);
+const partBytes = (part: BlockPart<Rich>) => part.shown.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r.body)) + Buffer.byteLength(JSON.stringify(r.html)) + 6, 0);
 /** Bytes of an event's content around its text (`{"body":…,"formatted_body":…}`). */
 const CONTENT_OVERHEAD = 40;
 
 /** Parts packed into messages of at most {@link CONTENT_BYTES}; files and `extra` go on the last one. */
-function pack(all: Part[], extra: Pick<MatrixMessage, 'content' | 'reactions'>): MatrixMessage[] {
-  const groups: { rich: Rich[]; bytes: number }[] = [];
-  const files: OutFile[] = [];
-  for (const part of all) {
-    files.push(...part.files);
-    if (part.rich.length === 0) continue;
-    const bytes = partBytes(part);
-    const last = groups.at(-1);
-    if (last && last.bytes + bytes <= CONTENT_BYTES) {
-      last.rich.push(...part.rich);
-      last.bytes += bytes;
-    } else groups.push({ rich: [...part.rich], bytes: CONTENT_OVERHEAD + bytes });
-  }
-  if (groups.length === 0) groups.push({ rich: [{ body: files.length || extra.reactions ? '\u200b' : '(empty)', html: files.length || extra.reactions ? '\u200b' : '<em>(empty)</em>' }], bytes: 0 });
-  return groups.map((g, i) => (i === groups.length - 1 ? lines(g.rich, { ...(files.length ? { files } : {}), ...extra }) : lines(g.rich)));
+function pack(all: BlockPart<Rich>[], extra: Pick<MatrixMessage, 'content' | 'reactions'>): MatrixMessage[] {
+  const files = all.flatMap((p) => p.files);
+  const groups = packInOrder(all.filter((p) => p.shown.length > 0), partBytes, CONTENT_BYTES - CONTENT_OVERHEAD).map((g) => g.flatMap((p) => p.shown));
+  if (groups.length === 0) groups.push([{ body: files.length || extra.reactions ? '\u200b' : '(empty)', html: files.length || extra.reactions ? '\u200b' : '<em>(empty)</em>' }]);
+  return groups.map((g, i) => (i === groups.length - 1 ? lines(g, { ...(files.length ? { files } : {}), ...extra }) : lines(g)));
 }
 
 /** Matrix's renderer. */
@@ -138,11 +80,8 @@ export const matrixRenderer: ViewRenderer<MatrixMessage> = {
     const actions = view.blocks.flatMap((b) => (b.kind === 'actions' ? b.actions : []));
     const { hint, extra } = reactions(actions);
     // only an output's parts depend on the room given to code blocks: the others are rendered once
-    const fixed = view.blocks.map((b) => (b.kind === 'actions' || b.kind === 'output' ? undefined : parts(b, 0)));
-    const build = (chars: number) => [
-      ...view.blocks.flatMap((b, i) => (b.kind === 'actions' ? [] : (fixed[i] ?? parts(b, chars)))),
-      ...(hint ? [{ rich: [hint], files: [] }] : []),
-    ];
+    const fixed = view.blocks.map((b) => (b.kind === 'output' ? undefined : blockParts(b, rendering, 0)));
+    const build = (chars: number) => [...view.blocks.flatMap((b, i) => fixed[i] ?? blockParts(b, rendering, chars)), ...(hint ? [{ shown: [hint], files: [] }] : [])];
     // smaller code blocks are tried only while they can make the view fit in one event
     const fixedBytes = fixed.reduce((n, ps) => n + (ps ?? []).reduce((m, p) => m + partBytes(p), 0), CONTENT_OVERHEAD);
     for (const chars of BLOCK_CHARS) {
@@ -157,3 +96,6 @@ export const matrixRenderer: ViewRenderer<MatrixMessage> = {
 
 /** The messages of a run's thread on Matrix (src/chat/view/thread-markup.ts): no buttons, so the memory offer names `!remember`. */
 export const matrixThreadMarkup: ThreadMarkup<MatrixMessage> = threadMarkup({ renderer: matrixRenderer, rememberCommand: '!remember' });
+
+/** Matrix's answers to a requester (a refusal, `!history`, `!show`, `!remember`, `!memory`): src/chat/view/answer-markup.ts's views rendered here. */
+export const matrixAnswers: AnswerMarkup<MatrixMessage> = answerMarkup(matrixRenderer);

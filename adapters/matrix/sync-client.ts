@@ -9,13 +9,11 @@
  *   meanwhile syncs that batch again after a restart, and the pipeline's dedupe (by event id) drops
  *   what it had taken already.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { MatrixClient, type IStorageProvider } from 'matrix-bot-sdk';
 
 /** Longest wait for a batch's handlers before its token is saved anyway, in ms (a handler only admits a request: it takes milliseconds). */
 const HANDLERS_WAIT_MS = 30_000;
-
-/** How long the homeserver may hold a `/sync` open, in ms (matrix-bot-sdk's default `syncingTimeout`). */
-const SYNC_TIMEOUT_MS = 30_000;
 
 /** See the module comment. */
 export class SyncingClient extends MatrixClient {
@@ -41,9 +39,7 @@ export class SyncingClient extends MatrixClient {
   /** Resolves when every tracked handler has ended, or after `maxMs` (a handler that hangs must not stop the sync). */
   async settled(maxMs = HANDLERS_WAIT_MS): Promise<void> {
     const until = Date.now() + maxMs;
-    while (this.inFlight.size > 0 && Date.now() < until) {
-      await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, Math.max(0, until - Date.now())).unref())]);
-    }
+    while (this.inFlight.size > 0 && Date.now() < until) await Promise.race([Promise.allSettled([...this.inFlight]), delay(until - Date.now(), undefined, { ref: false })]);
   }
 
   /** Stops syncing now: the pending `/sync` is aborted. */
@@ -61,12 +57,12 @@ export class SyncingClient extends MatrixClient {
 
   /** One `/sync`, abortable (see the module comment). @throws when the homeserver refuses it or the stop aborted it */
   protected override async doSync(token: string): Promise<unknown> {
-    const query = new URLSearchParams({ full_state: 'false', timeout: String(Math.max(0, this.syncingTimeout ?? SYNC_TIMEOUT_MS)) });
+    const query = new URLSearchParams({ full_state: 'false', timeout: String(Math.max(0, this.syncingTimeout)) });
     if (token) query.set('since', token);
     const filterId = (this as unknown as { filterId?: string | number }).filterId; // private in matrix-bot-sdk's types
     if (filterId) query.set('filter', String(filterId));
     if (this.syncingPresence) query.set('presence', this.syncingPresence);
-    const deadline = AbortSignal.timeout((token ? 40_000 : 600_000) + SYNC_TIMEOUT_MS);
+    const deadline = AbortSignal.timeout((token ? 40_000 : 600_000) + this.syncingTimeout); // matrix-bot-sdk's request timeouts, beyond the long-poll
     const response = await fetch(`${this.homeserverUrl}/_matrix/client/v3/sync?${query}`, {
       headers: { Authorization: `Bearer ${this.accessToken}` },
       signal: AbortSignal.any([this.aborts.signal, deadline]),

@@ -9,8 +9,12 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MatrixClient } from 'matrix-bot-sdk';
+import type { IncomingRequest } from '../../src/chat/incoming-port.js';
 import { fetchFromOrigins } from '../../src/chat/safe-fetch.js';
-import type { MatrixMessage, OutFile } from './markup.js';
+import type { ThreadSigns } from '../../src/chat/port.js';
+import { typingSign } from '../../src/chat/typing-sign.js';
+import type { ViewFile } from '../../src/chat/view/blocks.js';
+import type { MatrixMessage } from './markup.js';
 import { matrixRenderer } from './renderer.js';
 import { uploadNoticeView } from '../../src/chat/view/upload-notice.js';
 import { errorLine } from '../../src/text/error-line.js';
@@ -23,6 +27,15 @@ export interface MatrixPlace {
   replyTo?: string;
 }
 
+/** Matrix's part of a request (`IncomingRequest.origin.event`): the id of the event that made it. */
+export const eventOf = (request: Pick<IncomingRequest, 'origin'>): string => String(request.origin.event);
+
+/** Where a request is answered: in the thread it was made in, else as a reply to the event that made it. */
+export function placeOf(request: Pick<IncomingRequest, 'origin'> & { where: { channel: string; thread?: string | undefined } }): MatrixPlace {
+  const { channel: roomId, thread } = request.where;
+  return thread ? { roomId, threadRoot: thread } : { roomId, replyTo: eventOf(request) };
+}
+
 /** An `mxc://server/media` URI's parts (the spec's server name and media id characters only). */
 const MXC = /^mxc:\/\/([A-Za-z0-9.:[\]-]+)\/([A-Za-z0-9_-]+)$/;
 const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
@@ -30,6 +43,9 @@ const TEXT_TYPES: Record<string, string> = { txt: 'text/plain', csv: 'text/csv',
 /** Retries of a request the homeserver rate-limited (`M_LIMIT_EXCEEDED`), and the longest wait it may ask, in ms. */
 const RATE_LIMIT_RETRIES = 3;
 const RATE_LIMIT_WAIT_MAX_MS = 10_000;
+
+/** How long one typing notice lasts (the homeserver drops it after that), and how often it is renewed while a turn works, in ms. */
+const TYPING = { timeoutMs: 30_000, renewMs: 20_000 };
 
 /** Sends through `client`, waiting out rate limits; never throws (failures go to `warn`). */
 export class MatrixTransport {
@@ -54,16 +70,17 @@ export class MatrixTransport {
   }
 
   /**
-   * Shows (or stops showing) the bot typing in a room for `timeoutMs`
-   * (https://spec.matrix.org/v1.11/client-server-api/#typing-notifications). Never throws.
+   * The signs of work of one turn in a room (src/chat/typing-sign.ts): `taken`, the event it took,
+   * marked read when it starts (`m.read`, https://spec.matrix.org/v1.11/client-server-api/#receipts),
+   * and the bot typing while it works (`m.typing` lasting {@link TYPING}'s timeout, renewed,
+   * https://spec.matrix.org/v1.11/client-server-api/#typing-notifications), stopped at its end;
+   * along with the progress message. Never throws (failures go to `warn`).
    */
-  async typing(roomId: string, on: boolean, timeoutMs = 30_000): Promise<void> {
-    await this.client.setTyping(roomId, on, timeoutMs).catch((err: unknown) => this.warn(`typing in ${roomId} failed: ${errorLine(err)}`));
-  }
-
-  /** Marks an event as read by the bot (https://spec.matrix.org/v1.11/client-server-api/#receipts). Never throws. */
-  async receipt(roomId: string, eventId: string): Promise<void> {
-    await this.client.sendReadReceipt(roomId, eventId).catch((err: unknown) => this.warn(`the read receipt in ${roomId} failed: ${errorLine(err)}`));
+  signs(roomId: string, taken: string | undefined): ThreadSigns<MatrixMessage> {
+    const failed = (what: string) => (err: unknown) => this.warn(`${what} in ${roomId} failed: ${errorLine(err)}`);
+    const typing = (on: boolean) => this.client.setTyping(roomId, on, TYPING.timeoutMs).catch(failed('typing'));
+    const read = taken ? { started: () => this.client.sendReadReceipt(roomId, taken).catch(failed('the read receipt')) } : {};
+    return typingSign({ show: () => typing(true), hide: () => typing(false), ...read, renewMs: TYPING.renewMs });
   }
 
   /** Posts a message (then its files, then the bot's reactions under it). @returns the message's event id */
@@ -83,7 +100,7 @@ export class MatrixTransport {
   }
 
   /** Uploads a file to the media repository and posts it (`m.image` or `m.file`); a refusal is said in its place. */
-  private async upload(place: MatrixPlace, file: OutFile): Promise<void> {
+  private async upload(place: MatrixPlace, file: ViewFile): Promise<void> {
     const ext = file.name.split('.').pop()?.toLowerCase() ?? '';
     const mimetype = IMAGE_TYPES[ext] ?? TEXT_TYPES[ext] ?? 'application/octet-stream';
     try {

@@ -10,8 +10,7 @@
  * U+FE0F or a skin tone (U+1F3FB–U+1F3FF), since clients differ (Element strips variation selectors
  * from some emoji and adds them to others) and 👍🏽 means 👍. Platform-neutral: pure functions, our own words.
  */
-import type { Run } from '../history/types.js';
-import { choicesOf, NEW_PROGRAM_CHOICE, type Choice } from './settle-view.js';
+import { NEW_PROGRAM_CHOICE, SAVE_PROGRAM_CHOICE, type Choice } from './settle-view.js';
 
 /** The key that runs a run's latest code again (`rerun`). */
 export const RERUN_KEY = '🔁';
@@ -41,9 +40,12 @@ export function keyOfChoice(id: string): string | undefined {
   return n ? KEYCAPS[Number(n[1]) - 1] : OTHER_KEYS[id];
 }
 
-/** The choices `run` offers (see {@link choicesOf}), each with its key; those without a key are left out. */
-export function choiceKeys(run: Run): ChoiceKey[] {
-  return choicesOf(run).flatMap((c) => {
+/**
+ * Choices with their keys (a run's: settle-view.ts `choicesOf`; a view's actions on a run), in order; those
+ * without a key are left out.
+ */
+export function choiceKeys(choices: readonly Choice[]): ChoiceKey[] {
+  return choices.flatMap((c) => {
     const key = keyOfChoice(c.id);
     return key ? [{ ...c, key, seeded: c.id.startsWith('settle:') }] : [];
   });
@@ -83,4 +85,33 @@ export function choiceKeysHint(keys: ChoiceKey[]): string {
   const fresh = keys.find((k) => k.id === NEW_PROGRAM_CHOICE);
   const instead = fresh ? `React ${fresh.key} to have a new program written for the request instead of the team program.` : '';
   return [pick, verdict, instead].filter(Boolean).join(' ');
+}
+
+/** What a message offering a view's actions as reactions adds and carries, and what it says of them. */
+export interface ReactionOffer {
+  /** Key → choice id, to read a reaction back ({@link offeredChoices}; 🔁 is known without it). */
+  offered: Record<string, string>;
+  /** Whether `rerun` is offered (as {@link RERUN_KEY}). */
+  rerun: boolean;
+  /** The keys the app adds itself under the message: the seeded choices' (see {@link ChoiceKey}), then 🔁. */
+  seeded: string[];
+  /** The sentences saying what each key does ('' when none): {@link choiceKeysHint}'s, 🔁's, and how to keep the run as a team program when that is offered. */
+  hint: string;
+}
+
+/**
+ * A view's actions on a run (src/chat/view/blocks.ts `Action`: a choice's id and label, or
+ * `rerun`) offered as reactions instead of buttons.
+ * @param saveCommand how the platform's people save a run as a team program, e.g. `!program save <name>`
+ */
+export function reactionOffer(actions: readonly Choice[], saveCommand: string): ReactionOffer {
+  const keys = choiceKeys(actions);
+  const rerun = actions.find((a) => a.id === 'rerun');
+  const hint = [
+    choiceKeysHint(keys),
+    rerun ? `React ${RERUN_KEY} to ${rerun.label.toLowerCase()} it.` : '',
+    actions.some((a) => a.id === SAVE_PROGRAM_CHOICE) ? `To keep it as a team program (run again by name, no LLM call): \`${saveCommand}\` in this thread.` : '',
+  ].filter(Boolean);
+  const seeded = [...keys.filter((k) => k.seeded).map((k) => k.key), ...(rerun ? [RERUN_KEY] : [])];
+  return { offered: offeredChoices(keys), rerun: rerun !== undefined, seeded, hint: hint.join(' ') };
 }

@@ -3,7 +3,7 @@
  * their kinds and limits), and how its options are written as the one line of text the pipeline
  * reads (`/schedule revenue region=EU every Monday at 9 only when it changed`). A platform maps
  * this catalogue to what it registers or shows: Discord's application commands
- * (adapters/discord/commands.ts), Matrix's `!` spellings (adapters/matrix/incoming.ts); Slack's
+ * (adapters/discord/commands.ts), Matrix's `!` spellings read back by {@link typedCommand} (adapters/matrix/incoming.ts); Slack's
  * app manifest (adapters/slack/manifest.yml) repeats the names, descriptions and hints, and a test
  * holds it to this catalogue (test/slack/manifest-catalog.test.ts).
  */
@@ -186,6 +186,22 @@ export function chatCommand(name: string): ChatCommand {
 /** How a platform spells the request commands: `prefix` and the name (`/run`, `!run`). */
 export function commandNames(prefix: string): CommandNames {
   return Object.fromEntries(REQUEST_COMMANDS.map((name) => [name, `${prefix}${name}`])) as unknown as CommandNames;
+}
+
+/**
+ * A request command as typed in a message (`!run plot a sine wave`, `!HISTORY 5`), read with a
+ * platform's spellings ({@link commandNames}): the command and the line after it (what follows the
+ * name and its whitespace; '' when nothing does). The text is trimmed; a name matches in any case
+ * and only whole (`!programs` is not `!program s`).
+ * @returns undefined when the text is no request command
+ */
+export function typedCommand(text: string, names: CommandNames): { name: RequestCommand; line: string } | undefined {
+  const typed = text.trim();
+  for (const name of REQUEST_COMMANDS) {
+    const rest = typed.slice(names[name].length);
+    if (typed.slice(0, names[name].length).toLowerCase() === names[name].toLowerCase() && (rest === '' || /^\s/.test(rest))) return { name, line: rest.trimStart() };
+  }
+  return undefined;
 }
 
 /**

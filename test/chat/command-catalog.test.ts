@@ -4,7 +4,7 @@
  * type it on Slack and Matrix.
  */
 import { describe, expect, it } from 'vitest';
-import { CHAT_COMMANDS, chatCommand, commandLine, commandNames, REQUEST_COMMANDS, type CommandOption } from '../../src/chat/command-catalog.js';
+import { CHAT_COMMANDS, chatCommand, commandLine, commandNames, REQUEST_COMMANDS, typedCommand, type CommandOption } from '../../src/chat/command-catalog.js';
 import { REQUEST_KINDS } from '../../src/chat/incoming-port.js';
 
 /** The line of a command given these option values by name. */
@@ -59,5 +59,15 @@ describe('the chat command catalogue', () => {
     expect(line('show', { run: 'r1', delete_run: true })).toBe('r1 remove');
     expect(line('show', { run: 'r1', delete_run: true, remove: 'a.csv' })).toBe('r1 remove');
     expect(line('show', { run: 'r1', delete_run: false, remove: 'a.csv' })).toBe('r1 remove a.csv');
+  });
+
+  it('reads a typed command back with the platform\'s spellings: whole names in any case, the line after them', () => {
+    const names = commandNames('!');
+    expect(typedCommand('  !run plot a sine\nwave  ', names)).toEqual({ name: 'run', line: 'plot a sine\nwave' });
+    expect(typedCommand('!HISTORY', names)).toEqual({ name: 'history', line: '' });
+    expect(typedCommand('!programs', names)).toEqual({ name: 'programs', line: '' });
+    expect(typedCommand('!program\tsave x', names)).toEqual({ name: 'program', line: 'save x' });
+    expect(typedCommand('!schedules resume s3', names)).toEqual({ name: 'schedules', line: 'resume s3' });
+    for (const not of ['!running', '!usage', 'run x', '! run x', '/run x', '']) expect(typedCommand(not, names)).toBeUndefined();
   });
 });
