@@ -20,6 +20,7 @@ import { uploadNoticeLine } from '../../src/chat/view/upload-notice.js';
 import { againView, rootView, threadTitle, type AgainSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { packFiles } from './file-batches.js';
 import { customId } from './ids.js';
+import { unknownBlock } from '../../src/chat/view/pack.js';
 
 /**
  * Characters in one message's content.
@@ -119,13 +120,8 @@ function parts(b: Exclude<Block, { kind: 'actions' }>, share: number): Part[] {
     case 'files':
       return filesPart(b.files);
     default:
-      return unknownBlock(b);
+      return unknownBlock(b, 'Discord');
   }
-}
-
-/** Compile-time proof that every kind of block is rendered. */
-function unknownBlock(b: never): never {
-  throw new Error(`block without a Discord rendering: ${JSON.stringify(b)}`);
 }
 
 /**

@@ -14,7 +14,8 @@ import { answerMarkup } from '../../src/chat/view/answer-markup.js';
 import type { Action, Inline, Line, ViewRenderer } from '../../src/chat/view/blocks.js';
 import { threadMarkup } from '../../src/chat/view/thread-markup.js';
 import { fitLine, utcMinute } from '../../src/chat/view/fit.js';
-import { blockParts, packInOrder, type BlockPart, type PartRendering } from '../../src/chat/view/block-parts.js';
+import { blockParts, type BlockPart, type PartRendering } from '../../src/chat/view/block-parts.js';
+import { packInOrder } from '../../src/chat/view/pack.js';
 import { block, CHOICES_KEY, CONTENT_BYTES, esc, lines, plain, RUN_KEY, type MatrixMessage, type Rich } from './markup.js';
 
 /** Characters of one line of text (measured as HTML, after escaping), so that any line fits in an event. */

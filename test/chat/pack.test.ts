@@ -1,16 +1,15 @@
 /** Packing rendered pieces into bounded parts (src/chat/view/pack.ts), as every renderer does. */
 import { describe, expect, it } from 'vitest';
-import { packGreedy, packLines, unknownBlock } from '../../src/chat/view/pack.js';
+import { packInOrder, packLines, unknownBlock } from '../../src/chat/view/pack.js';
 
-describe('packGreedy', () => {
-  it('keeps the order and starts a part when the bound would be passed', () => {
-    const sum = (part: readonly number[]) => part.reduce((a, b) => a + b, 0);
-    expect(packGreedy([3, 4, 2, 5, 1], (part, n) => sum(part) + n <= 7)).toEqual([[3, 4], [2, 5], [1]]);
-    expect(packGreedy([], () => true)).toEqual([]);
+describe('packInOrder', () => {
+  it('keeps the order and starts a group when the bound would be passed', () => {
+    expect(packInOrder([3, 4, 2, 5, 1], (n) => n, 7)).toEqual([[3, 4], [2, 5], [1]]);
+    expect(packInOrder([], (n: number) => n, 7)).toEqual([]);
   });
 
-  it('puts a piece larger than the bound in a part of its own', () => {
-    expect(packGreedy([9, 1], (part, n) => part.reduce((a, b) => a + b, 0) + n <= 5)).toEqual([[9], [1]]);
+  it('puts an item larger than the bound in a group of its own', () => {
+    expect(packInOrder([9, 1], (n) => n, 5)).toEqual([[9], [1]]);
   });
 });
 

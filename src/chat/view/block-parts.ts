@@ -3,14 +3,15 @@
  * a block shows (a heading and a label on one line, a text's lines, a field as `label: value`),
  * what code shows (the tail of code still being written, with how many earlier lines are left
  * out; whole code when it fits; else a note and the code attached whole as a file), what an output
- * shows (cut for room, the whole text then attached as a file), the files a block carries (by
- * their base names), and how shown pieces are packed, in order, into bounded messages. The
+ * shows (cut for room, the whole text then attached as a file), and the files a block carries (by
+ * their base names); pack.ts packs the shown pieces, in order, into bounded messages. The
  * platform gives its renderings of a line and of a code block, and its sizes
  * (adapters/matrix/renderer.ts uses it; Slack's and Discord's renderers decide the same).
  * Platform-neutral and pure.
  */
 import type { Block, Line, ViewFile } from './blocks.js';
 import { attachedNote, codeTailShown, flatLine, splitLines, wholeFile } from './fit.js';
+import { unknownBlock } from './pack.js';
 
 /** A platform's renderings of the pieces of a block, `T` being one rendered piece (a line, a code block). */
 export interface PartRendering<T> {
@@ -66,29 +67,6 @@ export function blockParts<T>(b: Block, r: PartRendering<T>, outputChars: number
     case 'actions':
       return [];
     default:
-      return unknownBlock(b);
+      return unknownBlock(b, 'any');
   }
-}
-
-/** Compile-time proof that every kind of block is handled. */
-function unknownBlock(b: never): never {
-  throw new Error(`block of no known kind: ${JSON.stringify(b)}`);
-}
-
-/**
- * Items packed in order into groups whose sizes add up to at most `max` (an item larger than `max`
- * alone makes a group of its own): e.g. lines into sections, parts into messages.
- * @param size an item's size, in the platform's unit (characters, bytes), its separator included
- */
-export function packInOrder<T>(items: readonly T[], size: (item: T) => number, max: number): T[][] {
-  const groups: { items: T[]; size: number }[] = [];
-  for (const item of items) {
-    const n = size(item);
-    const last = groups.at(-1);
-    if (last && last.size + n <= max) {
-      last.items.push(item);
-      last.size += n;
-    } else groups.push({ items: [item], size: n });
-  }
-  return groups.map((g) => g.items);
 }

@@ -7,17 +7,21 @@
  */
 
 /**
- * Pieces packed greedily into parts (see the module comment).
- * @param fits whether `piece` may join `part` (which is never empty) within the platform's bound
+ * Items packed in order into groups whose sizes add up to at most `max` (see the module comment):
+ * e.g. lines into sections, parts into messages.
+ * @param size an item's size, in the platform's unit (characters, bytes), its separator included
  */
-export function packGreedy<T>(pieces: readonly T[], fits: (part: readonly T[], piece: T) => boolean): T[][] {
-  const parts: T[][] = [];
-  for (const piece of pieces) {
-    const last = parts.at(-1);
-    if (last && fits(last, piece)) last.push(piece);
-    else parts.push([piece]);
+export function packInOrder<T>(items: readonly T[], size: (item: T) => number, max: number): T[][] {
+  const groups: { items: T[]; size: number }[] = [];
+  for (const item of items) {
+    const n = size(item);
+    const last = groups.at(-1);
+    if (last && last.size + n <= max) {
+      last.items.push(item);
+      last.size += n;
+    } else groups.push({ items: [item], size: n });
   }
-  return parts;
+  return groups.map((g) => g.items);
 }
 
 /**
@@ -26,8 +30,8 @@ export function packGreedy<T>(pieces: readonly T[], fits: (part: readonly T[], p
  * @param max characters of a part (UTF-16 code units, as platforms count), ≥ 1
  */
 export function packLines(lines: readonly string[], max: number): string[] {
-  const joined = (part: readonly string[]) => part.reduce((n, line) => n + line.length, part.length - 1);
-  return packGreedy(lines, (part, line) => joined(part) + 1 + line.length <= max)
+  // each line counts its newline; the part's last has none, hence max + 1
+  return packInOrder(lines, (line) => line.length + 1, max + 1)
     .map((part) => part.join('\n'))
     .filter((text) => text.trim() !== '');
 }
