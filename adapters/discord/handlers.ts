@@ -16,14 +16,14 @@ import {
   type Interaction,
   type Message,
 } from 'discord.js';
-import type { RequestKind } from '../../src/chat/incoming-port.js';
+import { actionMeaning } from '../../src/chat/run-actions.js';
 import { notAdminText, usageReply, usageUnreadable } from '../../src/chat/usage-view.js';
 import { budgetLimits } from '../../src/app/app.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
 import type { IngressContext } from './context.js';
 import { discordRequest, fromDiscordText, requestAccess, roleIdsOf, type DiscordDelivery } from './incoming.js';
-import { customId, FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId, type ComponentAction } from './ids.js';
-import { IMPROVE_FORM, NOT_REMEMBERED } from '../../src/chat/messages.js';
+import { customId, FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
+import { IMPROVE_FORM } from '../../src/chat/messages.js';
 import { CHAT_COMMANDS, commandLine } from '../../src/chat/command-catalog.js';
 import { replyEphemeral, toOptions } from './surface.js';
 import { interactionRequester, messageRequester } from './requesters.js';
@@ -35,9 +35,6 @@ import { discordAnswers } from './answers.js';
  * Source: https://discord.com/developers/docs/interactions/message-components#text-input-object
  */
 export const MAX_FEEDBACK_CHARS = 4000;
-
-/** The request kind of each button or modal that is one (the others: Improve's modal, Just this time). */
-const COMPONENT_KINDS: Partial<Record<ComponentAction, RequestKind>> = { rerun: 'rerun', remember: 'remember', choice: 'settle', feedback: 'improve' };
 
 /** Handles one interaction; never throws. */
 export async function onInteraction(ctx: IngressContext, interaction: Interaction): Promise<void> {
@@ -64,10 +61,15 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
     }
     const parsed = parseCustomId(interaction.customId);
     if (!parsed || interaction.isModalSubmit() !== (parsed.action === 'feedback')) return;
-    if (parsed.action === 'just-this-time') return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(NOT_REMEMBERED));
-    const said = interaction.isModalSubmit() ? (text(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID)) as string).trim() : (parsed.choice ?? '');
-    const request = discordRequest(COMPONENT_KINDS[parsed.action] ?? 'improve', delivery, said, { runId: parsed.runId });
-    if (parsed.action !== 'improve') return void (await ctx.ingress.receive(request, interactionRequester(interaction, ctx.logger)));
+    const requester = interactionRequester(interaction, ctx.logger);
+    if (interaction.isModalSubmit()) {
+      const feedback = (text(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID)) as string).trim();
+      return void (await ctx.ingress.receive(discordRequest('improve', delivery, feedback, { runId: parsed.runId }), requester));
+    }
+    const meaning = actionMeaning(parsed.choice ?? parsed.action);
+    if ('answer' in meaning) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(meaning.answer));
+    if ('request' in meaning) return void (await ctx.ingress.receive(discordRequest(meaning.request, delivery, meaning.text, { runId: parsed.runId }), requester));
+    const request = discordRequest('improve', delivery, '', { runId: parsed.runId });
     // the modal is the interaction's one answer: access and dedupe first, as for any request
     const refusal = requestAccess(ctx.settings.access, request);
     if (refusal) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(refusal));

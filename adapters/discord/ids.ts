@@ -1,16 +1,17 @@
 /**
  * Names the adapter gives to things: dedupe keys and component custom ids (conversation ids: incoming.ts).
  */
+import { RUN_ACTIONS, type RunAction } from '../../src/chat/run-actions.js';
 
 /** Dedupe key of an interaction (Discord may deliver it again after a gateway resume). */
 export const interactionEventId = (id: string): string => `discord:interaction:${id}`;
 /** Dedupe key of a message. */
 export const messageEventId = (id: string): string => `discord:message:${id}`;
 
-/** What a button or modal on a run does. */
-export type ComponentAction = 'rerun' | 'improve' | 'feedback' | 'remember' | 'just-this-time' | 'choice';
+/** What a button or modal on a run does: a run action (src/chat/run-actions.ts), the Improve modal's submission, or a choice. */
+export type ComponentAction = RunAction | 'feedback' | 'choice';
 
-const ACTIONS: readonly ComponentAction[] = ['rerun', 'improve', 'feedback', 'remember', 'just-this-time'];
+const ACTIONS: readonly ComponentAction[] = [...RUN_ACTIONS, 'feedback'];
 
 const PREFIX = 'ca';
 

@@ -20,6 +20,7 @@ import { uploadNoticeLine } from '../../src/chat/view/upload-notice.js';
 import { againView, rootView, threadTitle, type AgainSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { packFiles } from './file-batches.js';
 import { customId } from './ids.js';
+import { runActionOf } from '../../src/chat/run-actions.js';
 import { unknownBlock } from '../../src/chat/view/pack.js';
 
 /**
@@ -77,9 +78,8 @@ function button(action: Action): APIButtonComponent {
   // a candidate's suggested button is green (Success), as Discord's choice buttons always were
   const primary = action.id.startsWith('settle:') ? ButtonStyle.Success : ButtonStyle.Primary;
   const style = action.style === 'primary' ? primary : action.style === 'danger' ? ButtonStyle.Danger : ButtonStyle.Secondary;
-  const known = ['rerun', 'improve', 'remember', 'just-this-time'] as const;
-  const kind = known.find((k) => k === action.id);
-  const id = kind ? customId(kind, action.runId) : customId('choice', action.runId, action.id);
+  const run = runActionOf(action.id);
+  const id = run ? customId(run, action.runId) : customId('choice', action.runId, action.id);
   return { type: ComponentType.Button, style, label: actionLabel(action, 80), custom_id: id };
 }
 

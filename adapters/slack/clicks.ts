@@ -1,6 +1,7 @@
 /**
  * The buttons on a run's messages (Block Kit `block_actions`) and the Improve modal's submission
- * (`view_submission`), each acked by Bolt within Slack's 3 s. Re-run (`rerun`), Remember
+ * (`view_submission`), each acked by Bolt within Slack's 3 s; what each button means is
+ * src/chat/run-actions.ts's. Re-run (`rerun`), Remember
  * (`remember`: the offer after a correction) and the modal's feedback (`improve`) go to the
  * pipeline on the thread's run like a reply (they wait their turn behind the run, never refused for
  * their busy user); a choice — a candidate, "Neither", 👍 or 👎 — goes as a `settle` request (access
@@ -10,7 +11,8 @@
  */
 import type { App as BoltApp, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import type { RequestKind } from '../../src/chat/incoming-port.js';
-import { IMPROVE_FORM, NOT_REMEMBERED } from '../../src/chat/messages.js';
+import { IMPROVE_FORM } from '../../src/chat/messages.js';
+import { actionMeaning, RUN_ACTIONS } from '../../src/chat/run-actions.js';
 import { fromSlackText, receive, refusal, type SlackContext } from './incoming.js';
 import { slackAnswers } from './requesters.js';
 import { CHOICE_ACTION_PREFIX, FEEDBACK_ACTION, runActionId } from './renderer.js';
@@ -29,12 +31,14 @@ interface ThreadOf {
   threadTs: string | undefined;
 }
 
-/** The choice and run of a click: from a choice button's action id and value, or a feedback button's value. */
-export function choiceOfClick(action: { action_id: string; value?: string }): { choice: string; runId: string } | undefined {
-  if (action.action_id.startsWith(CHOICE_ACTION_PREFIX) && action.value) return { choice: action.action_id.slice(CHOICE_ACTION_PREFIX.length), runId: action.value };
-  if (action.action_id !== FEEDBACK_ACTION || !action.value) return undefined;
+/** The view's action a click is (a run action of src/chat/run-actions.ts, or a choice id) and the run it acts on, read back from the button's action id and value; undefined when it is none of ours. */
+export function actionOfClick(action: { action_id: string; value?: string }): { id: string; runId: string } | undefined {
+  if (!action.value) return undefined;
+  if (action.action_id.startsWith(CHOICE_ACTION_PREFIX)) return { id: action.action_id.slice(CHOICE_ACTION_PREFIX.length), runId: action.value };
+  const run = RUN_ACTIONS.find((a) => runActionId(a) === action.action_id);
+  if (run) return { id: run, runId: action.value };
   const bar = action.value.lastIndexOf('|');
-  return bar > 0 ? { choice: action.value.slice(0, bar), runId: action.value.slice(bar + 1) } : undefined;
+  return action.action_id === FEEDBACK_ACTION && bar > 0 ? { id: action.value.slice(0, bar), runId: action.value.slice(bar + 1) } : undefined;
 }
 
 /** The place of a click. */
@@ -52,52 +56,47 @@ function onRun(ctx: SlackContext, kind: RequestKind, where: ThreadOf, user: { id
 
 /** Registers the button and modal handlers. */
 export function registerClicks(app: BoltApp, ctx: SlackContext): void {
-  /** A click on a message in a run's thread (none elsewhere), acked first. */
-  const inThread = (handle: (where: ThreadOf & { threadTs: string }, body: BlockAction, value: string | undefined) => Promise<unknown>) =>
-    async ({ ack, body }: { ack: () => Promise<void>; body: BlockAction }) => {
-      await ack();
-      const where = placeOf(body);
-      if (where?.threadTs) await handle({ ...where, threadTs: where.threadTs }, body, (body.actions[0] as { value?: string } | undefined)?.value);
-    };
   const answer = (where: ThreadOf, user: string, plain: string) => ctx.poster.ephemeral(where.channel, user, slackAnswers.text(plain), where.threadTs);
-  app.action<BlockAction>(runActionId('rerun'), inThread((where, body, runId) => onRun(ctx, 'rerun', where, body.user, '', `slack:action:${body.trigger_id}`, runId)));
-  app.action<BlockAction>(runActionId('remember'), inThread(async (where, body, runId) => runId && onRun(ctx, 'remember', where, body.user, '', `slack:action:${body.trigger_id}`, runId)));
-  app.action<BlockAction>(runActionId('just-this-time'), inThread((where, body) => answer(where, body.user.id, NOT_REMEMBERED)));
-  app.action<BlockAction>(runActionId('improve'), inThread(async (where, body) => {
+  // every button on a run: acked first; a choice is settled on the run its button names (in the thread when it was clicked in one), the others act in a run's thread only
+  app.action<BlockAction>(/^ca_/, async ({ ack, body }) => {
+    await ack();
+    const click = actionOfClick(body.actions[0] as { action_id: string; value?: string });
+    const where = placeOf(body);
+    if (!click || !where) return;
+    const meaning = actionMeaning(click.id);
+    const settle = 'request' in meaning && meaning.request === 'settle';
+    if (!settle && !where.threadTs) return;
+    const userName = (body.user as { name?: string; username?: string }).username ?? (body.user as { name?: string }).name;
+    if ('request' in meaning) return void (await onRun(ctx, meaning.request, where, { id: body.user.id, ...(settle && userName ? { userName } : {}) }, meaning.text, `slack:action:${body.trigger_id}`, click.runId));
+    if ('answer' in meaning) return void (await answer(where, body.user.id, meaning.answer));
     const refused = refusal(ctx.settings, where.channel, body.user.id);
-    if (refused) return answer(where, body.user.id, refused);
-    const input = { type: 'plain_text_input', action_id: FEEDBACK.input, multiline: true, max_length: MAX_FEEDBACK_CHARS } as const;
-    await ctx.poster.client.views
-      .open({
-        trigger_id: body.trigger_id,
-        view: {
-          type: 'modal',
-          callback_id: IMPROVE_VIEW,
-          private_metadata: JSON.stringify(where),
-          title: { type: 'plain_text', text: IMPROVE_FORM.title },
-          submit: { type: 'plain_text', text: IMPROVE_FORM.submit },
-          blocks: [{ type: 'input', block_id: FEEDBACK.block, label: { type: 'plain_text', text: IMPROVE_FORM.question }, element: input }],
-        },
-      })
-      .catch((err: unknown) => ctx.log.warn('slack: opening the Improve modal failed:', (err as Error).message));
-  }));
+    if (refused) return void (await answer(where, body.user.id, refused));
+    await openImproveModal(ctx, body.trigger_id, where);
+  });
   app.view<ViewSubmitAction>(IMPROVE_VIEW, async ({ ack, body, view }) => {
     await ack();
     const where = parseWhere(view.private_metadata);
     const feedback = fromSlackText(view.state.values[FEEDBACK.block]?.[FEEDBACK.input]?.value ?? '').trim();
     if (where) await onRun(ctx, 'improve', where, body.user, feedback, `slack:event:view-${body.trigger_id}`);
   });
-  // a choice: settled on the run its button names, in the thread when it was clicked in one
-  const onChoice = async ({ ack, body }: { ack: () => Promise<void>; body: BlockAction }) => {
-    await ack();
-    const action = body.actions[0] as { action_id: string; value?: string } | undefined;
-    const click = action && choiceOfClick(action);
-    const where = placeOf(body);
-    const userName = (body.user as { name?: string; username?: string }).username ?? (body.user as { name?: string }).name;
-    if (click && where) await onRun(ctx, 'settle', where, { id: body.user.id, ...(userName ? { userName } : {}) }, click.choice, `slack:action:${body.trigger_id}`, click.runId);
-  };
-  app.action<BlockAction>(new RegExp(`^${CHOICE_ACTION_PREFIX}`), onChoice);
-  app.action<BlockAction>(FEEDBACK_ACTION, onChoice);
+}
+
+/** Improve: asks for the feedback in a modal, opened with the click's `trigger_id`; the modal carries the click's thread. */
+async function openImproveModal(ctx: SlackContext, triggerId: string, where: ThreadOf): Promise<void> {
+  const input = { type: 'plain_text_input', action_id: FEEDBACK.input, multiline: true, max_length: MAX_FEEDBACK_CHARS } as const;
+  await ctx.poster.client.views
+    .open({
+      trigger_id: triggerId,
+      view: {
+        type: 'modal',
+        callback_id: IMPROVE_VIEW,
+        private_metadata: JSON.stringify(where),
+        title: { type: 'plain_text', text: IMPROVE_FORM.title },
+        submit: { type: 'plain_text', text: IMPROVE_FORM.submit },
+        blocks: [{ type: 'input', block_id: FEEDBACK.block, label: { type: 'plain_text', text: IMPROVE_FORM.question }, element: input }],
+      },
+    })
+    .catch((err: unknown) => ctx.log.warn('slack: opening the Improve modal failed:', (err as Error).message));
 }
 
 /** The thread a modal was opened for (our own JSON in `private_metadata`); undefined when it is not. */

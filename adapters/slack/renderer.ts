@@ -20,6 +20,7 @@ import { actionLabel, attachedNote, codeTailShown, fitLine, flatLine, splitLines
 import { packLines, unknownBlock } from '../../src/chat/view/pack.js';
 import { rootHeadline, rootView, type RootSpec } from '../../src/chat/view/root-view.js';
 import type { types } from '@slack/bolt';
+import { runActionOf, type RunAction } from '../../src/chat/run-actions.js';
 
 /** Most characters of a section block's text (Slack's limit). */
 export const SECTION_TEXT_MAX = 3000;
@@ -93,10 +94,8 @@ export function messageBlocks(msg: Pick<SlackOut, 'text' | 'buttons'>): types.Kn
   ] as types.KnownBlock[];
 }
 
-/** The actions on a run that are no choice: the buttons of its final message, and of the offer to remember a correction. */
-const RUN_ACTIONS = ['rerun', 'improve', 'remember', 'just-this-time'] as const;
-/** The action id (Block Kit `action_id`) of such a button, e.g. `ca_rerun`, `ca_just_this_time`; the value is the run id (clicks.ts matches them). */
-export const runActionId = (id: (typeof RUN_ACTIONS)[number]) => `ca_${id.replace(/-/g, '_')}`;
+/** The action id (Block Kit `action_id`) of a run action's button (src/chat/run-actions.ts), e.g. `ca_rerun`, `ca_just_this_time`; the value is the run id (clicks.ts reads them back). */
+export const runActionId = (id: RunAction) => `ca_${id.replace(/-/g, '_')}`;
 /** Action id prefix of a choice button (a candidate, "Neither"): `ca_choice:<choice id>` (src/chat/settle-view.ts); the value is the run id. */
 export const CHOICE_ACTION_PREFIX = 'ca_choice:';
 /** Action id of the 👍/👎 feedback buttons; each button's value is `<choice id>|<run id>`. */
@@ -142,7 +141,7 @@ function button(action: Action): SlackButton {
   if (action.id === 'approve:up' || action.id === 'approve:down') {
     return { actionId: FEEDBACK_ACTION, text, value: `${action.id}|${action.runId}`, feedback: action.id === 'approve:up' ? 'positive' : 'negative' };
   }
-  const run = RUN_ACTIONS.find((id) => id === action.id);
+  const run = runActionOf(action.id);
   return { actionId: run ? runActionId(run) : `${CHOICE_ACTION_PREFIX}${action.id}`, text, value: action.runId, ...(action.style === 'primary' ? { primary: true } : {}) };
 }
 
