@@ -13,6 +13,7 @@ import { chatSettings, type ChatSettings } from '../../src/chat/chat-settings.js
 import type { ChatIngress } from '../../src/chat/incoming-port.js';
 import type { Deliveries } from '../../src/chat/deliveries.js';
 import type { DiscordAnswer } from './answers.js';
+import type { UsageAdmins } from '../../src/chat/usage-view.js';
 
 /**
  * Where Discord serves attachments (https://discord.com/developers/docs/reference#image-formatting-image-base-url).
@@ -24,7 +25,7 @@ export const DISCORD_FILE_ORIGINS = ['https://cdn.discordapp.com', 'https://medi
 export interface DiscordSettings extends ChatSettings {
   access: AccessLists;
   /** Who may use `/usage` (`discord.admin_users`, `discord.admin_roles`); both empty: nobody. */
-  admins: { users: string[]; roles: string[] };
+  admins: UsageAdmins;
   /** Origins attachments are downloaded from (no credentials): Discord's file hosts, and the `discord.api_url` origin when set. */
   attachmentOrigins: string[];
   /** How long the interaction token is used, in ms (default 14 minutes). */
@@ -37,7 +38,7 @@ export function settingsFrom(section: Config['discord']): DiscordSettings {
   return {
     ...chatSettings(discord),
     access: { guilds: discord.allowed_guilds, channels: discord.allowed_channels, roles: discord.allowed_roles, users: discord.allowed_users },
-    admins: { users: discord.admin_users, roles: discord.admin_roles },
+    admins: { users: discord.admin_users, roles: discord.admin_roles, keys: 'discord.admin_users or discord.admin_roles' },
     attachmentOrigins: [...DISCORD_FILE_ORIGINS, ...(discord.api_url ? [new URL(discord.api_url).origin] : [])],
     interactionTokenTtlMs: INTERACTION_TOKEN_TTL_MS,
   };

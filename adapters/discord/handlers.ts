@@ -17,7 +17,7 @@ import {
   type Message,
 } from 'discord.js';
 import { actionMeaning } from '../../src/chat/run-actions.js';
-import { notAdminText, usageReply, usageUnreadable } from '../../src/chat/usage-view.js';
+import { usageRefusal, usageReply } from '../../src/chat/usage-view.js';
 import { budgetLimits } from '../../src/app/app.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
 import type { IngressContext } from './context.js';
@@ -109,15 +109,13 @@ async function showImproveModal(logger: ChatLog, interaction: ButtonInteraction,
  */
 async function usage(ctx: IngressContext, interaction: ChatInputCommandInteraction, roleIds: string[], text: string): Promise<void> {
   if (await ctx.deliveries.seen(interactionEventId(interaction.id))) return;
-  const { users, roles } = ctx.settings.admins;
-  if (!users.includes(interaction.user.id) && !roleIds.some((r) => roles.includes(r))) {
-    return replyEphemeral(ctx.logger, interaction, discordAnswers.text(notAdminText('discord.admin_users or discord.admin_roles')));
-  }
+  const refused = usageRefusal(ctx.settings.admins, { userId: interaction.user.id, roleIds });
+  if (refused) return replyEphemeral(ctx.logger, interaction, discordAnswers.text(refused));
   try {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   } catch (err) {
     return ctx.logger.warn(`deferring interaction ${interaction.id} failed: ${errorLine(err)}`);
   }
-  const reply = await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), text).catch(usageUnreadable);
+  const reply = await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), text);
   await interaction.editReply(toOptions(discordAnswers.memory(reply))).catch((err: unknown) => ctx.logger.warn(`answer failed: ${errorLine(err)}`));
 }

@@ -6,7 +6,7 @@
  */
 import type { App as BoltApp } from '@slack/bolt';
 import { REQUEST_COMMANDS } from '../../src/chat/command-catalog.js';
-import { notAdminText, usageReply, usageUnreadable } from '../../src/chat/usage-view.js';
+import { usageRefusal, usageReply } from '../../src/chat/usage-view.js';
 import { budgetLimits } from '../../src/app/app.js';
 import { fromSlackText, receive, type SlackContext } from './incoming.js';
 import { answerCommand, ephemeral } from './requesters.js';
@@ -36,11 +36,8 @@ export function registerCommands(app: BoltApp, ctx: SlackContext): void {
     });
   }
   app.command(names.usage, async ({ command, ack, respond }) => {
-    // an access list of its own: slack.admin_users (empty: nobody)
-    if (!ctx.settings.adminUsers.includes(command.user_id)) return ack(ephemeral(slackAnswers.text(notAdminText('slack.admin_users'))));
-    await answerCommand(ack, respond, async (requester) => {
-      const reply = await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), command.text).catch(usageUnreadable);
-      await requester.answer(slackAnswers.memory(reply));
-    });
+    const refused = usageRefusal(ctx.settings.admins, { userId: command.user_id });
+    if (refused) return ack(ephemeral(slackAnswers.text(refused)));
+    await answerCommand(ack, respond, async (requester) => requester.answer(slackAnswers.memory(await usageReply(ctx.app.usage, budgetLimits(ctx.app.config), command.text))));
   });
 }

@@ -7,6 +7,7 @@ import { slackSchema } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/config/load.js';
 import { chatSettings, type ChatSettings } from '../../src/chat/chat-settings.js';
 import type { CommandNames } from '../../src/chat/incoming-port.js';
+import type { UsageAdmins } from '../../src/chat/usage-view.js';
 
 /** Slack's documented `slackApiUrl` default (https://docs.slack.dev/tools/node-slack-sdk/web-api). */
 export const SLACK_API_URL = 'https://slack.com/api/';
@@ -27,8 +28,8 @@ export interface SlackSettings extends ChatSettings {
   allowedChannels: string[];
   /** User ids allowed to run code; empty = everyone. */
   allowedUsers: string[];
-  /** User ids allowed to use `/usage`; empty = nobody. */
-  adminUsers: string[];
+  /** Who may use `/usage` (`slack.admin_users`; empty: nobody). */
+  admins: UsageAdmins;
   /** Slash command names (`slack.commands`; defaults `/run`, `/generate`, `/history`, `/show`, `/usage`, `/remember`, `/memory`, `/programs`, `/program`). */
   commands: SlackCommandNames;
 }
@@ -68,7 +69,7 @@ export function slackSettings(config: Config, role: 'receiver' | 'worker' = 'rec
     apiUrl: s.api_url ? s.api_url.replace(/\/?$/, '/') : SLACK_API_URL,
     allowedChannels: s.allowed_channels,
     allowedUsers: s.allowed_users,
-    adminUsers: s.admin_users,
+    admins: { users: s.admin_users, keys: 'slack.admin_users' },
     ...chatSettings(s),
     commands: s.commands,
   };

@@ -9,9 +9,18 @@ import type { BudgetLimits } from '../usage/budgets.js';
 import { sinceDay, usageReport, usageTable, UsageInputError, USAGE_GROUPINGS, type UsageGrouping } from '../usage/report.js';
 import type { Notice } from './verification.js';
 
-/** The refusal of a non-admin, naming the config key that lists admins. */
-export function notAdminText(key: string): string {
-  return `/usage is for admins only. Ask an operator to add you to ${key}.`;
+/** Who may use `/usage` on a platform: its admin users, and admin roles where it has roles (Discord); all empty: nobody. */
+export interface UsageAdmins {
+  users: readonly string[];
+  roles?: readonly string[];
+  /** The config keys that list them, named in the refusal (`slack.admin_users`). */
+  keys: string;
+}
+
+/** The refusal of `who` (a platform user id, and its role ids where the platform has roles) when it is none of `admins`; undefined for an admin. */
+export function usageRefusal(admins: UsageAdmins, who: { userId: string; roleIds?: readonly string[] }): string | undefined {
+  if (admins.users.includes(who.userId) || (who.roleIds ?? []).some((r) => admins.roles?.includes(r))) return undefined;
+  return `/usage is for admins only. Ask an operator to add you to ${admins.keys}.`;
 }
 
 /** What `/usage` was given, read from its text. @throws {UsageInputError} naming what it expects */
@@ -33,9 +42,15 @@ export function usageArgs(text: string, now = Date.now()): { by: UsageGrouping; 
 /**
  * The answer to `/usage <text>`: a title (with the budgets, when set) and the report's table as
  * the notice's lines (shown in a code block: src/chat/view/text-view.ts). A mistake in the text is
- * answered as a title alone, saying what is expected.
+ * answered as a title alone, saying what is expected; a ledger that cannot be read, as a warning
+ * title naming why. Never rejects.
  */
 export async function usageReply(ledger: UsageLedger, limits: BudgetLimits, text: string, now = Date.now()): Promise<Notice> {
+  return readUsage(ledger, limits, text, now).catch(usageUnreadable);
+}
+
+/** {@link usageReply} before a ledger's failure is answered. */
+async function readUsage(ledger: UsageLedger, limits: BudgetLimits, text: string, now: number): Promise<Notice> {
   let args;
   try {
     args = usageArgs(text, now);
@@ -56,6 +71,6 @@ export async function usageReply(ledger: UsageLedger, limits: BudgetLimits, text
 }
 
 /** What `/usage` answers when the ledger cannot be read. */
-export function usageUnreadable(err: unknown): Notice {
+function usageUnreadable(err: unknown): Notice {
   return { title: `⚠️ The usage could not be read: ${(err as Error)?.message ?? String(err)}`, lines: [] };
 }
