@@ -22,7 +22,7 @@ import { budgetLimits } from '../../src/app/app.js';
 import type { ChatLog } from '../../src/app/chat-service.js';
 import type { IngressContext } from './context.js';
 import { discordRequest, fromDiscordText, requestAccess, roleIdsOf, type DiscordDelivery } from './incoming.js';
-import { customId, FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
+import { customId, FEEDBACK_ACTION, FEEDBACK_INPUT_ID, interactionEventId, messageEventId, parseCustomId } from './ids.js';
 import { IMPROVE_FORM } from '../../src/chat/messages.js';
 import { CHAT_COMMANDS, commandLine } from '../../src/chat/command-catalog.js';
 import { replyEphemeral, toOptions } from './surface.js';
@@ -60,13 +60,13 @@ export async function onInteraction(ctx: IngressContext, interaction: Interactio
       return void (await ctx.ingress.receive(request, interactionRequester(interaction, ctx.logger)));
     }
     const parsed = parseCustomId(interaction.customId);
-    if (!parsed || interaction.isModalSubmit() !== (parsed.action === 'feedback')) return;
+    if (!parsed || interaction.isModalSubmit() !== (parsed.id === FEEDBACK_ACTION)) return;
     const requester = interactionRequester(interaction, ctx.logger);
     if (interaction.isModalSubmit()) {
       const feedback = (text(interaction.fields.getTextInputValue(FEEDBACK_INPUT_ID)) as string).trim();
       return void (await ctx.ingress.receive(discordRequest('improve', delivery, feedback, { runId: parsed.runId }), requester));
     }
-    const meaning = actionMeaning(parsed.choice ?? parsed.action);
+    const meaning = actionMeaning(parsed.id);
     if ('answer' in meaning) return await replyEphemeral(ctx.logger, interaction, discordAnswers.text(meaning.answer));
     if ('request' in meaning) return void (await ctx.ingress.receive(discordRequest(meaning.request, delivery, meaning.text, { runId: parsed.runId }), requester));
     const request = discordRequest('improve', delivery, '', { runId: parsed.runId });
@@ -99,7 +99,7 @@ export async function onMessage(ctx: IngressContext, message: Message): Promise<
 /** The Improve button: asks for the feedback in a modal (the interaction's one initial response); its submission is an `improve` request. */
 async function showImproveModal(logger: ChatLog, interaction: ButtonInteraction, runId: string): Promise<void> {
   const input = new TextInputBuilder().setCustomId(FEEDBACK_INPUT_ID).setLabel(IMPROVE_FORM.question).setStyle(TextInputStyle.Paragraph).setRequired(true).setMaxLength(MAX_FEEDBACK_CHARS);
-  const modal = new ModalBuilder().setCustomId(customId('feedback', runId)).setTitle(IMPROVE_FORM.title).addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
+  const modal = new ModalBuilder().setCustomId(customId(FEEDBACK_ACTION, runId)).setTitle(IMPROVE_FORM.title).addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input));
   await interaction.showModal(modal).catch((err: unknown) => logger.warn(`showing the Improve modal failed: ${errorLine(err)}`));
 }
 

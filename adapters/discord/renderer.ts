@@ -20,7 +20,6 @@ import { uploadNoticeLine } from '../../src/chat/view/upload-notice.js';
 import { againView, rootView, threadTitle, type AgainSpec, type RootSpec } from '../../src/chat/view/root-view.js';
 import { packFiles } from './file-batches.js';
 import { customId } from './ids.js';
-import { runActionOf } from '../../src/chat/run-actions.js';
 import { unknownBlock } from '../../src/chat/view/pack.js';
 
 /**
@@ -78,9 +77,7 @@ function button(action: Action): APIButtonComponent {
   // a candidate's suggested button is green (Success), as Discord's choice buttons always were
   const primary = action.id.startsWith('settle:') ? ButtonStyle.Success : ButtonStyle.Primary;
   const style = action.style === 'primary' ? primary : action.style === 'danger' ? ButtonStyle.Danger : ButtonStyle.Secondary;
-  const run = runActionOf(action.id);
-  const id = run ? customId(run, action.runId) : customId('choice', action.runId, action.id);
-  return { type: ComponentType.Button, style, label: actionLabel(action, 80), custom_id: id };
+  return { type: ComponentType.Button, style, label: actionLabel(action, 80), custom_id: customId(action.id, action.runId) };
 }
 
 /** The files of a files block: attached, and those Discord would refuse named with why. */
