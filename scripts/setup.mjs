@@ -29,6 +29,23 @@ import { debianFonts, debianModules } from './python-parts.mjs';
 import { installSynapse } from './synapse.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `usage: npm run setup [-- FLAGS]
+  --gpu[=cuda|vulkan|all]  keep node-llama-cpp's GPU builds (CODE_AGENT_GPU)
+  --no-model               do not fetch the default local model (CODE_AGENT_SETUP_MODEL=none)
+  --no-synapse             do not install the tests' Synapse (CODE_AGENT_SETUP_SYNAPSE=none)
+  --config=F               the config whose sandbox.python_packages to install (CODE_AGENT_CONFIG; default config.yaml)`;
+// a mistyped flag (say --no-models) must not go on to download 1.1 GB: only the flags above are taken
+const KNOWN_FLAG = /^--(gpu(=(cuda|vulkan|all))?|no-model|no-synapse|config=.+)$/;
+const flags = process.argv.slice(2);
+if (flags.some((f) => f === '--help' || f === '-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const unknown = flags.filter((f) => !KNOWN_FLAG.test(f));
+if (unknown.length) {
+  console.error(`setup: unknown flag ${unknown.join(', ')}\n${USAGE}`);
+  process.exit(2);
+}
 const PYTHON = '/usr/bin/python3';
 const SYNAPSE = !process.argv.includes('--no-synapse') && !['none', '0', 'no'].includes(process.env.CODE_AGENT_SETUP_SYNAPSE ?? '');
 /** Debian package → how we check it is there. */
