@@ -191,9 +191,11 @@ describe('--out', () => {
 describe('options', () => {
   it('--max-retries has an upper bound; a bad run option prints the help of run', async () => {
     const dir = await folder([]);
-    const [above, below, bogus] = await Promise.all(
-      [['run', '--max-retries', '21', 'x'], ['run', '--max-retries', '-1', 'x'], ['run', '--bogus', 'x']].map((args) => runCli(args, dir)),
-    );
+    const [above, below, bogus] = await Promise.all([
+      runCli(['run', '--max-retries', '21', 'x'], dir),
+      runCli(['run', '--max-retries', '-1', 'x'], dir),
+      runCli(['run', '--bogus', 'x'], dir),
+    ]);
     for (const r of [above, below, bogus]) {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('Usage: code-agent run [options] [requirement...]');
