@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, type VerifyMode } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
 import { OpenAiProvider } from '../../src/llm/openai.js';
@@ -17,14 +17,15 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 const py = (code: string) => `\`\`\`python\n${code}\n\`\`\`\n`;
 
-let fake: FakeOpenAi | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
+/** Every fake LLM started (the agent's tests run at once, each with its own), closed after the file. */
+const fakes: FakeOpenAi[] = [];
+afterAll(async () => {
+  await Promise.all(fakes.splice(0).map((f) => f.close()));
 });
 
 async function setup(replies: FakeReply[], runTimeoutMs: number, verify: VerifyMode = 'off') {
-  fake = await startFakeOpenAi({ replies });
+  const fake = await startFakeOpenAi({ replies });
+  fakes.push(fake);
   const store = new KeyvHistoryStore(new Map());
   const agent = new Agent({
     llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0, timeoutMs: 60_000 }),
@@ -38,8 +39,9 @@ async function setup(replies: FakeReply[], runTimeoutMs: number, verify: VerifyM
   return { agent, store };
 }
 
-describe('the run deadline', () => {
-  it('an LLM that never finishes: the run ends failed at the deadline, saying so, nothing left running', async () => {
+// each waits for its deadline (or its cancel) most of its time: they run at once
+describe.concurrent('the run deadline', () => {
+  it('an LLM that never finishes: the run ends failed at the deadline, saying so, nothing left running', async ({ expect }) => {
     const { agent, store } = await setup([{ hang: true }], 1000);
     const started = Date.now();
     const run = await agent.run('cli:t', 'print 1');
@@ -49,7 +51,7 @@ describe('the run deadline', () => {
     expect((await store.getRun('cli:t', run.id))?.status).toBe('failed');
   }, 30_000);
 
-  it('an execution still going at the deadline is stopped', async () => {
+  it('an execution still going at the deadline is stopped', async ({ expect }) => {
     const { agent } = await setup([py('import time\ntime.sleep(30)\nprint("late")')], 2000);
     const started = Date.now();
     const run = await agent.run('cli:t', 'wait');
@@ -58,7 +60,7 @@ describe('the run deadline', () => {
     expect(run.error).toMatch(/agent\.run_timeout_s/);
   }, 30_000);
 
-  it('an attempt that ran with exit 0 before the deadline: the run ends unverified with it', async () => {
+  it('an attempt that ran with exit 0 before the deadline: the run ends unverified with it', async ({ expect }) => {
     const { agent } = await setup(
       [routedReplies({ code: [py('print(41)'), { hang: true }], checks: ['assert "42" in OUTPUT, "the answer is 42"'] })],
       4000,
@@ -70,7 +72,7 @@ describe('the run deadline', () => {
     expect(run.attempts.find((a) => a.result?.exitCode === 0)?.result?.stdout).toBe('41\n');
   }, 30_000);
 
-  it('a caller that cancels is still told "cancelled", not the deadline', async () => {
+  it('a caller that cancels is still told "cancelled", not the deadline', async ({ expect }) => {
     const { agent } = await setup([{ hang: true }], 60_000);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
@@ -83,7 +85,8 @@ describe('the run deadline from the command line', () => {
   beforeAll(requireBuiltCli);
 
   it('agent.run_timeout_s ends `code-agent run --json` with exit 1 and the reason', async () => {
-    fake = await startFakeOpenAi({ replies: [{ hang: true }] });
+    const fake = await startFakeOpenAi({ replies: [{ hang: true }] });
+    fakes.push(fake);
     const dir = mkdtempSync(join(tmpdir(), 'cli-deadline-'));
     writeFileSync(
       join(dir, 'config.yaml'),

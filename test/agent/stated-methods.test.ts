@@ -5,7 +5,7 @@
  * both programs ignore it; an object dump where one value was asked is no answer; a run out of
  * time shows a failed attempt's plausible output ⚠️.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
 import { Agent } from '../../src/agent/loop/index.js';
 import { KeyvHistoryStore } from '../../src/history/keyv-store.js';
@@ -20,24 +20,28 @@ const py = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const file = (name: string, content: string): InputFile => ({ name, content: Buffer.from(content) });
 const isIndependent = (r: FakeRequest) => r.messages.at(-1)?.content.includes(INDEPENDENT_INSTRUCTION) ?? false;
 
+/** The fake LLM the last {@link setup} started (read by tests that run one at a time). */
 let fake: FakeOpenAi | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
+/** Every fake LLM started (some tests run at once), closed after the file. */
+const fakes: FakeOpenAi[] = [];
+afterAll(async () => {
+  await Promise.all(fakes.splice(0).map((f) => f.close()));
 });
 
 async function setup(script: { code: string[]; independent?: string[] }, options: { runTimeoutMs?: number; delayMs?: number; maxRetries?: number } = {}) {
   const next = { code: 0, independent: 0 };
   const pick = (list: string[], kind: keyof typeof next) => list[Math.min(next[kind]++, list.length - 1)]!;
-  fake = await startFakeOpenAi({
+  const started = await startFakeOpenAi({
     replies: [],
     respond: (req) => {
       const content = isIndependent(req) ? pick(script.independent ?? ['(none)'], 'independent') : isChecksRequest(req) ? '# no checks' : pick(script.code, 'code');
       return options.delayMs ? { content, delayMs: options.delayMs } : content;
     },
   });
+  fakes.push(started);
+  fake = started;
   return new Agent({
-    llm: new OpenAiProvider({ baseUrl: fake.url, model: 'fake-model', maxRetries: 0, timeoutMs: 20_000 }),
+    llm: new OpenAiProvider({ baseUrl: started.url, model: 'fake-model', maxRetries: 0, timeoutMs: 20_000 }),
     executor: new BubblewrapExecutor({ limits: { wallTimeS: 10 } }),
     store: new KeyvHistoryStore(new Map()),
     artifactRoot: tempDir('methods-artifacts-'),
@@ -113,8 +117,9 @@ describe('the answer has the form asked', () => {
   }, 60_000);
 });
 
-describe('no answer at all is the last resort', () => {
-  it('out of time after an attempt that printed its answer and then crashed: ⚠️ with that output, not ❌', async () => {
+// both wait on a slow LLM (6 s a reply) most of their time: they run at once
+describe.concurrent('no answer at all is the last resort', () => {
+  it('out of time after an attempt that printed its answer and then crashed: ⚠️ with that output, not ❌', async ({ expect }) => {
     const crashesLate = py(`${READ}print('total:', df['x'].sum())\nraise RuntimeError('the plot could not be saved')`);
     const agent = await setup({ code: [crashesLate] }, { runTimeoutMs: 10_000, delayMs: 6000, maxRetries: 3 });
     const run = await agent.run('cli:t', 'm.csv: the total of x', { inputFiles: [CSV] });
@@ -124,7 +129,7 @@ describe('no answer at all is the last resort', () => {
     expect(run.error).toMatch(/^the run's time budget \(10 s, agent\.run_timeout_s\) has \d+ s left, less than another attempt takes here .*; no attempt ran to the end, and attempt 1 printed this before it failed \(RuntimeError: the plot could not be saved\): shown as the only answer, unconfirmed$/);
   }, 30_000);
 
-  it('out of time after an attempt that printed nothing: ❌ as before', async () => {
+  it('out of time after an attempt that printed nothing: ❌ as before', async ({ expect }) => {
     const agent = await setup({ code: [py(`${READ}print(1 / 0)`)] }, { runTimeoutMs: 10_000, delayMs: 6000, maxRetries: 3 });
     const run = await agent.run('cli:t', 'm.csv: the total of x', { inputFiles: [CSV] });
     expect(run.status).toBe('failed');

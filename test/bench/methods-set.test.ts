@@ -1,45 +1,76 @@
 /**
  * bench/realistic's `methods` set: 35 requests over one seeded table, each stating its method; the
  * checker (run in the real sandbox) accepts a program that computes the stated method and rejects
- * one that computes the usual default, an object dump, and an answer that hedges with both.
+ * one that computes the usual default, an object dump, and an answer that hedges with both. Every
+ * request's programs run in one sandbox run, and the checker computes every request's values in one.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapExecutor } from '../../src/sandbox/executor.js';
 import { METHOD_REQUESTS } from '../../bench/realistic/cases/methods.js';
-import { judgeNumbers } from '../../bench/realistic/method-check.js';
+import { judgeNumbers, type MethodRequest } from '../../bench/realistic/method-check.js';
 import { requestsOfKind } from '../../bench/realistic/requests.js';
 import { parseRealisticArgs } from '../../bench/realistic/args.js';
 import { statedMethods } from '../../src/agent/requirements/index.js';
 
-const executor = new BubblewrapExecutor({ limits: { wallTimeS: 20 } });
+// one sandbox run does every request's programs (and one the checker's values): a larger wall limit than one program's
+const executor = new BubblewrapExecutor({ limits: { wallTimeS: 60 } });
 
-/** The line between the two programs' outputs in {@link bothPrograms}. */
+/** The line before a request's outputs in {@link allPrograms}, then the line between its two programs' outputs. */
+const caseLine = (id: string) => `--- the programs of ${id} ---`;
 const BETWEEN = '--- the next program ---';
+/** The line a program that raised prints instead of its values. */
+const RAISED = '--- raised: ';
 
 /**
- * Two programs in one sandbox run (the imports paid once): each prints the values of its Python
- * expression over measures.csv at `decimals`, the first's output, then {@link BETWEEN}, then the second's.
+ * Every request's two programs in one sandbox run (the imports and the sandbox's start paid once):
+ * for each request, {@link caseLine}, then the values of the stated method's Python expression over
+ * measures.csv at its decimals, {@link BETWEEN}, the usual default's; a program that raises prints
+ * {@link RAISED} and its error instead of its values, and the next request's programs still run.
  */
-function bothPrograms(first: string, second: string, decimals: number): string {
-  const prints = (expression: string) => [`for v in (${expression}):`, `    print(f"{float(v):.${decimals}f}")`];
+function allPrograms(requests: readonly MethodRequest[]): string {
+  const prints = (expression: string, decimals: number) => [
+    '    try:',
+    `        for v in (${expression}):`,
+    `            print(f"{float(v):.${decimals}f}")`,
+    '    except Exception as e:',
+    `        print(${JSON.stringify(RAISED)} + f"{type(e).__name__}: {e}")`,
+  ];
   return [
     'import json, statistics',
     'import numpy as np, pandas as pd',
     'from scipy import stats',
     'from decimal import Decimal, ROUND_HALF_UP',
     "df = pd.read_csv('measures.csv')",
-    ...prints(first),
-    `print(${JSON.stringify(BETWEEN)})`,
-    ...prints(second),
+    ...requests.flatMap((r, i) => [
+      `def programs_${i}():`,
+      `    print(${JSON.stringify(caseLine(r.id))})`,
+      ...prints(r.method.right, r.method.decimals),
+      `    print(${JSON.stringify(BETWEEN)})`,
+      ...prints(r.method.wrong, r.method.decimals),
+      `programs_${i}()`,
+    ]),
   ].join('\n');
 }
 
-/** The checker's verdicts on what the stated method's program and the usual default's print. */
-async function verdicts(request: (typeof METHOD_REQUESTS)[number]) {
-  const code = bothPrograms(request.method.right, request.method.wrong, request.method.decimals);
-  const result = await executor.execute(code, { inputFiles: request.inputFiles });
+/** The outputs of every request's two programs (one sandbox run), by request id. */
+let outputs: Map<string, { right: string; wrong: string }>;
+
+beforeAll(async () => {
+  const result = await executor.execute(allPrograms(METHOD_REQUESTS), { inputFiles: METHOD_REQUESTS[0]!.inputFiles });
   expect(result.success, result.stderr).toBe(true);
-  const [right, wrong] = result.stdout.split(`${BETWEEN}\n`) as [string, string];
+  outputs = new Map();
+  for (const r of METHOD_REQUESTS) {
+    const after = result.stdout.split(`${caseLine(r.id)}\n`)[1] ?? '';
+    const [right = '', rest = ''] = after.split(`${BETWEEN}\n`);
+    outputs.set(r.id, { right, wrong: rest.split(/^--- the programs of /m)[0]! });
+  }
+}, 120_000);
+
+/** The checker's verdicts on what the stated method's program and the usual default's printed. */
+async function verdicts(request: MethodRequest) {
+  const { right, wrong } = outputs.get(request.id)!;
+  expect(right, 'the stated method').not.toContain(RAISED);
+  expect(wrong, 'the usual default').not.toContain(RAISED);
   const judge = (stdout: string) => request.check({ stdout, artifacts: [] }, { executor });
   return { good: await judge(right), bad: await judge(wrong) };
 }

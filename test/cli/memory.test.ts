@@ -72,12 +72,16 @@ describe('code-agent memory', () => {
     const other = await runCli(['memory', 'add', '--conversation', 'slack:T1:C1', '--by', 'U7', 'EU means DE, FR, IT, ES and NL'], dir);
     expect(other.stdout).toMatch(/^remembered m\d+ for slack:T1:C1: EU means/);
 
-    const listed = JSON.parse((await runCli(['memory', 'list', '--json'], dir)).stdout) as { text: string }[];
+    // these only read the memory: they run at once, as a script's processes would
+    const [listedJson, channel, run] = await Promise.all([
+      runCli(['memory', 'list', '--json'], dir),
+      runCli(['memory', 'list', '--conversation', 'slack:T1:C1'], dir),
+      runCli(['run', 'total revenue'], dir),
+    ]);
+    const listed = JSON.parse(listedJson.stdout) as { text: string }[];
     expect(listed.map((e) => e.text)).toEqual([DEFINITION]);
-    const channel = await runCli(['memory', 'list', '--conversation', 'slack:T1:C1'], dir);
     expect(channel.stdout).toMatch(/^m\d+ · EU means DE, FR, IT, ES and NL · added by U7 on \d{4}-\d{2}-\d{2}\n$/);
 
-    const run = await runCli(['run', 'total revenue'], dir);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`📌 used: ${DEFINITION}`);
     expect(told()[0]).toContain(TOLD);
@@ -85,30 +89,39 @@ describe('code-agent memory', () => {
 
     const forgot = await runCli(['memory', 'forget', entry.id, '--by', 'ops', '--json'], dir);
     expect(JSON.parse(forgot.stdout)).toMatchObject({ id: entry.id, removedBy: 'ops', addedBy: entry.addedBy });
-    expect(JSON.parse((await runCli(['memory', 'list', '--json'], dir)).stdout)).toEqual([]);
-    const audit = JSON.parse((await runCli(['memory', 'list', '--all', '--json'], dir)).stdout) as { id: string; removedBy?: string }[];
+    const [afterForget, auditJson, again, unknown] = await Promise.all([
+      runCli(['memory', 'list', '--json'], dir),
+      runCli(['memory', 'list', '--all', '--json'], dir),
+      runCli(['memory', 'forget', entry.id], dir),
+      runCli(['memory', 'forget', 'm999'], dir),
+    ]);
+    expect(JSON.parse(afterForget.stdout)).toEqual([]);
+    const audit = JSON.parse(auditJson.stdout) as { id: string; removedBy?: string }[];
     expect(audit.map((e) => [e.id, e.removedBy])).toEqual([[entry.id, 'ops']]);
-    const again = await runCli(['memory', 'forget', entry.id], dir);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`${entry.id} of the terminal (cli:local) was forgotten already, by ops`);
-    const unknown = await runCli(['memory', 'forget', 'm999'], dir);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no entry m999 in the memory of the terminal (cli:local)');
   });
 
   it('refuses past memory.max_entries and an empty or too long definition, with exit 2 and the config key', async () => {
     const dir = await folder('memory:\n  max_entries: 1\n  max_definition_chars: 20\n');
-    expect((await runCli(['memory', 'add', 'one'], dir)).code).toBe(0);
+    const badDir = await folder('memory:\n  max_entries: lots\n');
+    // the refusals that need no entry (another conversation, another folder) start with the first add
+    const [one, long, empty, bad] = await Promise.all([
+      runCli(['memory', 'add', 'one'], dir),
+      runCli(['memory', 'add', '--conversation', 'c2', 'x'.repeat(21)], dir),
+      runCli(['memory', 'add', '--conversation', 'c2', '  '], dir),
+      runCli(['memory', 'add', 'x'], badDir),
+    ]);
+    expect(one.code).toBe(0);
     const full = await runCli(['memory', 'add', 'two'], dir);
     expect(full.code).toBe(2);
     expect(full.stderr).toContain('the limit is 1 (memory.max_entries)');
-    const long = await runCli(['memory', 'add', '--conversation', 'c2', 'x'.repeat(21)], dir);
     expect(long.code).toBe(2);
     expect(long.stderr).toContain('the limit is 20 (memory.max_definition_chars)');
-    const empty = await runCli(['memory', 'add', '--conversation', 'c2', '  '], dir);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('the definition is empty');
-    const bad = await runCli(['memory', 'add', 'x'], await folder('memory:\n  max_entries: lots\n'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('memory.max_entries');
   });

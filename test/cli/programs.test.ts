@@ -71,8 +71,20 @@ describe('team programs in the terminal', () => {
     expect((await runCli([], dir, '/open 1\n/program save units-by-region\n/exit\n')).stdout).toContain('Saved as team program');
     const asked = fake!.requests.length;
 
+    // the commands below only read the program (one saves a run): they run at once, as processes a script starts
+    const [ran, misfit, bad, nothing, withWords, listedJson, plain, elsewhere, shown] = await Promise.all([
+      runCli(['run', '--program', 'units-by-region', '--param', 'DAYS=30', '--json'], dir),
+      runCli(['run', '--program', 'units-by-region', '--file', 'renamed.csv'], dir),
+      runCli(['run', '--program', 'units-by-region', '--param', 'REGON=US'], dir),
+      runCli(['run', '--program', 'nothing'], dir),
+      runCli(['run', '--program', 'units-by-region', 'and words'], dir),
+      runCli(['programs', 'list', '--json'], dir),
+      runCli(['programs', 'list'], dir),
+      runCli(['programs', 'list', '--conversation', 'slack:T1:C1'], dir),
+      runCli(['programs', 'show', 'units-by-region'], dir),
+    ]);
+
     // the files it was saved with, a value given
-    const ran = await runCli(['run', '--program', 'units-by-region', '--param', 'DAYS=30', '--json'], dir);
     expect(ran.code, ran.stderr).toBe(0);
     const json = JSON.parse(ran.stdout) as { success: boolean; stdout: string; attempts: number; program: { name: string; version: number; params: Record<string, unknown> } };
     expect(json).toMatchObject({ success: true, attempts: 1, program: { name: 'units-by-region', version: 1, params: { DAYS: 30 } } });
@@ -80,28 +92,24 @@ describe('team programs in the terminal', () => {
     expect(ran.stderr).toContain('✅ team program `units-by-region` v1');
 
     // files that do not fit: exit 1, nothing ran, said plainly
-    const misfit = await runCli(['run', '--program', 'units-by-region', '--file', 'renamed.csv'], dir);
     expect(misfit.code).toBe(1);
     expect(misfit.stdout).toMatch(/📎 The files do not fit team program `units-by-region` v1, so nothing was run\. In the interactive session \(`code-agent`\), type \/improve <what changed> after the run to adapt it/);
     expect(misfit.stdout).toContain('- the file sales.csv is missing (the program reads it: CSV: 3 data rows, columns: region, units)');
     expect(misfit.stdout).not.toContain('Executing code');
 
     // refusals: exit 2, no LLM call
-    const bad = await runCli(['run', '--program', 'units-by-region', '--param', 'REGON=US'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('`units-by-region` has no parameter "REGON": its parameters are REGION (str, default "EU"), DAYS (int, default 7).');
-    expect((await runCli(['run', '--program', 'nothing'], dir)).stderr).toContain('No team program `nothing` in this channel; its programs are `units-by-region`.');
-    expect((await runCli(['run', '--program', 'units-by-region', 'and words'], dir)).code).toBe(2);
+    expect(nothing.stderr).toContain('No team program `nothing` in this channel; its programs are `units-by-region`.');
+    expect(withWords.code).toBe(2);
     expect(fake!.requests.length).toBe(asked);
 
-    const listed = JSON.parse((await runCli(['programs', 'list', '--json'], dir)).stdout) as { name: string }[];
+    const listed = JSON.parse(listedJson.stdout) as { name: string }[];
     expect(listed.map((p) => p.name)).toEqual(['units-by-region']);
     // the header says the commands a script types, as they are spelled there
-    const plain = (await runCli(['programs', 'list'], dir)).stdout;
-    expect(plain).toContain('code-agent run --program <name> [--param k=v]…');
-    expect(plain).toContain('code-agent programs show <name>');
-    expect((await runCli(['programs', 'list', '--conversation', 'slack:T1:C1'], dir)).stdout).toContain('No team programs in slack:T1:C1 yet');
-    const shown = await runCli(['programs', 'show', 'units-by-region'], dir);
+    expect(plain.stdout).toContain('code-agent run --program <name> [--param k=v]…');
+    expect(plain.stdout).toContain('code-agent programs show <name>');
+    expect(elsewhere.stdout).toContain('No team programs in slack:T1:C1 yet');
     expect(shown.stdout).toContain('Versions:');
     expect(shown.stdout).toContain('rows = list(csv.DictReader(open("sales.csv")))');
     const removed = await runCli(['programs', 'remove', 'units-by-region', '--by', 'ops'], dir);

@@ -191,13 +191,17 @@ describe('--out', () => {
 describe('options', () => {
   it('--max-retries has an upper bound; a bad run option prints the help of run', async () => {
     const dir = await folder([]);
-    for (const args of [['run', '--max-retries', '21', 'x'], ['run', '--max-retries', '-1', 'x'], ['run', '--bogus', 'x']]) {
-      const r = await runCli(args, dir);
+    const [above, below, bogus] = await Promise.all([
+      runCli(['run', '--max-retries', '21', 'x'], dir),
+      runCli(['run', '--max-retries', '-1', 'x'], dir),
+      runCli(['run', '--bogus', 'x'], dir),
+    ]);
+    for (const r of [above, below, bogus]) {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('Usage: code-agent run [options] [requirement...]');
       expect(r.stderr).not.toContain('Commands:');
     }
-    expect((await runCli(['run', '--max-retries', '21', 'x'], dir)).stderr).toContain('expected a whole number from 0 to 20');
+    expect(above.stderr).toContain('expected a whole number from 0 to 20');
     expect(fake!.requests).toHaveLength(0);
   });
 });
